@@ -1,0 +1,65 @@
+// Plain descriptions of indirect-read sites, produced by the analyses and
+// consumed by the rewriters. Nothing here edits text.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace irregfix {
+
+enum class SitePattern {
+  Range,  // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
+  Gather, // A[B[t]]
+};
+
+const char *patternName(SitePattern P);
+
+// One array the site reads indirectly, and every subscript that reads it.
+struct SiteArray {
+  const clang::ParmVarDecl *Param = nullptr;          // A
+  std::vector<const clang::ArraySubscriptExpr *> Reads; // A[k] (range) or A[B[t]] (gather)
+  // Set when A cannot be remapped; the reads are left alone and the reason reported.
+  std::string RefusedBecause;
+};
+
+struct Site {
+  SitePattern Pattern = SitePattern::Range;
+  const clang::FunctionDecl *Kernel = nullptr;
+  clang::SourceLocation Loc;           // where remarks point: the loop or the read
+
+  const clang::ParmVarDecl *Offsets = nullptr; // B
+  const clang::Expr *ThreadIndex = nullptr;    // t as written in B[t]
+  const clang::Expr *ActiveThreads = nullptr;  // n, from the guard `t < n`; kernel parameters only
+
+  // Range sites only.
+  const clang::ForStmt *Loop = nullptr;
+  const clang::VarDecl *LoopVar = nullptr;       // k
+  bool LoopVarDeclaredInLoop = false;
+  bool LoopVarUsedElsewhere = false; // k is used other than as a remapped subscript: rebind it
+
+  std::vector<SiteArray> Arrays;
+
+  // (written, read) parameter pairs that may alias: checked at each launch.
+  std::vector<std::pair<const clang::ParmVarDecl *, const clang::ParmVarDecl *>> AliasChecks;
+
+  bool Transformable = false; // at least one array is remapped
+  std::string RefusedBecause; // the whole site is refused, and why
+
+  // Arrays that will be remapped, in order.
+  std::vector<const SiteArray *> remappedArrays() const;
+};
+
+// Everything the rewriters need to know about one kernel.
+struct KernelInfo {
+  const clang::FunctionDecl *Kernel = nullptr;
+  std::vector<Site> Sites;
+  std::string RefusedBecause; // the kernel as a whole cannot be transformed
+  bool hasTransformableSite() const;
+};
+
+} // namespace irregfix

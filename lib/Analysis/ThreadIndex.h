@@ -1,0 +1,28 @@
+// Recognises the 1-D global thread index: blockIdx.x * blockDim.x + threadIdx.x
+// in any operand order, with casts, and through const-like locals.
+#pragma once
+
+#include "clang/AST/Expr.h"
+
+namespace irregfix {
+
+class WriteSet;
+
+// True for an expression that is the global 1-D thread index: either the
+// arithmetic itself or a local initialised with it and never written after.
+bool isGlobalThreadIndex(const clang::Expr *E, const WriteSet &Writes);
+
+// True for the arithmetic form only (no locals).
+bool isGlobalThreadIndexArithmetic(const clang::Expr *E);
+
+// True when E is `t + 1` or `1 + t` for a global thread index t.
+bool isGlobalThreadIndexPlusOne(const clang::Expr *E, const WriteSet &Writes);
+
+// The builtin variable and field read by E (threadIdx.x → "threadIdx", 'x'),
+// or false if E is not such a read.
+bool isBuiltinIndexRead(const clang::Expr *E, const char *Var, char Field);
+
+// Strips parentheses and all casts.
+const clang::Expr *strip(const clang::Expr *E);
+
+} // namespace irregfix

@@ -1,0 +1,38 @@
+// What a kernel writes: pointer parameters written through (directly, through
+// local copies, by atomics, or by passing them to functions that may write),
+// scalar locals assigned, and whether some write goes through a pointer that
+// cannot be traced back to a parameter.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace irregfix {
+
+class WriteSet {
+public:
+  // Analyses the body of Fn.
+  static WriteSet of(const clang::FunctionDecl *Fn);
+
+  bool writesThrough(const clang::ParmVarDecl *P) const { return WrittenParams.count(P); }
+  bool writesScalar(const clang::VarDecl *V) const { return WrittenScalars.count(V); }
+  bool hasUntracedWrite() const { return UntracedWrite != nullptr; }
+  const clang::Expr *untracedWrite() const { return UntracedWrite; }
+  const llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> &writtenParams() const {
+    return WrittenParams;
+  }
+
+  // The parameter a pointer expression is derived from (P, P + i, &P[i], a
+  // local initialised from one of those and never reassigned), or null.
+  static const clang::ParmVarDecl *pointerBase(const clang::Expr *E, const WriteSet *Writes);
+
+private:
+  friend class WriteCollector;
+  llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> WrittenParams;
+  llvm::SmallPtrSet<const clang::VarDecl *, 16> WrittenScalars;
+  const clang::Expr *UntracedWrite = nullptr;
+};
+
+} // namespace irregfix

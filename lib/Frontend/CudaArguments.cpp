@@ -1,0 +1,106 @@
+#include "Frontend/CudaArguments.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+using namespace clang::tooling;
+
+namespace irregfix {
+
+static bool exists(const llvm::Twine &P) { return llvm::sys::fs::exists(P); }
+
+static std::string exeDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  return std::string(llvm::sys::path::parent_path(Exe));
+}
+
+std::optional<std::string> findCudaPath(const std::string &Requested) {
+  auto HasRuntime = [](llvm::StringRef Dir) {
+    return !Dir.empty() && exists(Dir + "/include/cuda_runtime.h");
+  };
+  if (!Requested.empty())
+    return HasRuntime(Requested) ? std::optional<std::string>(Requested) : std::nullopt;
+  if (const char *Env = std::getenv("CUDA_PATH"); Env && HasRuntime(Env))
+    return std::string(Env);
+  if (auto Nvcc = llvm::sys::findProgramByName("nvcc")) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(*Nvcc, Real)) {
+      llvm::StringRef Root = llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real));
+      if (HasRuntime(Root))
+        return Root.str();
+    }
+  }
+  if (HasRuntime("/usr/local/cuda"))
+    return std::string("/usr/local/cuda");
+  return std::nullopt;
+}
+
+std::optional<std::string> findResourceDir(const std::string &Requested, const char *Argv0) {
+  auto HasWrapper = [](llvm::StringRef Dir) {
+    return exists(Dir + "/include/__clang_cuda_runtime_wrapper.h");
+  };
+  if (!Requested.empty())
+    return HasWrapper(Requested) ? std::optional<std::string>(Requested) : std::nullopt;
+  if (HasWrapper(IRREGFIX_CLANG_RESOURCE_DIR))
+    return std::string(IRREGFIX_CLANG_RESOURCE_DIR);
+  // A relocated install: <prefix>/bin/irregfix next to <prefix>/lib/clang/<major>.
+  std::string Guess = exeDir(Argv0) + "/../lib/clang/" + std::to_string(LLVM_VERSION_MAJOR);
+  if (HasWrapper(Guess))
+    return Guess;
+  return std::nullopt;
+}
+
+std::optional<std::string> findStubHeadersDir(const std::string &Requested, const char *Argv0) {
+  auto HasStubs = [](llvm::StringRef Dir) { return exists(Dir + "/texture_fetch_functions.h"); };
+  for (const std::string &Dir : {Requested, exeDir(Argv0) + "/../lib/irregfix/include",
+                                 std::string(IRREGFIX_SOURCE_HEADERS_DIR)})
+    if (!Dir.empty() && HasStubs(Dir))
+      return Dir;
+  return std::nullopt;
+}
+
+// nvcc options a compile_commands.json may hold that Clang does not accept.
+static bool isNvccOnly(llvm::StringRef A) {
+  return A.starts_with("-gencode") || A.starts_with("--generate-code") ||
+         A.starts_with("-arch=") || A.starts_with("--gpu-architecture") ||
+         A.starts_with("-Xcompiler") || A.starts_with("--compiler-options") ||
+         A.starts_with("-Xptxas") || A.starts_with("--expt-") || A == "-forward-unknown-to-host-compiler" ||
+         A.starts_with("--use_fast_math") || A.starts_with("-rdc") ||
+         A.starts_with("--relocatable-device-code") || A.starts_with("-ccbin") ||
+         A.starts_with("--options-file") || A == "-x" || A == "cu";
+}
+
+ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath, const std::string &GpuArch,
+                                        const std::string &ResourceDir,
+                                        const std::string &StubHeadersDir) {
+  return [=](const CommandLineArguments &Args, llvm::StringRef File) {
+    CommandLineArguments Out;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      if (I > 0 && isNvccOnly(A)) {
+        // Two-word forms: -x cu, -ccbin PATH, -Xcompiler FLAGS, -arch sm_90.
+        if ((A == "-x" || A == "-ccbin" || A == "-Xcompiler" || A == "-Xptxas" ||
+             A == "--options-file") && I + 1 < Args.size())
+          ++I;
+        continue;
+      }
+      Out.push_back(Args[I]);
+    }
+    // Insert after argv[0] so that the file and anything after `--` stay last.
+    CommandLineArguments Extra = {
+        "-x", "cuda", "--cuda-host-only", "--cuda-path=" + CudaPath,
+        "--cuda-gpu-arch=" + GpuArch, "-resource-dir", ResourceDir,
+        "-Wno-unknown-cuda-version", "-isystem", StubHeadersDir,
+        "-isystem", CudaPath + "/include/cccl", "-fsyntax-only"};
+    Out.insert(Out.begin() + (Out.empty() ? 0 : 1), Extra.begin(), Extra.end());
+    return Out;
+  };
+}
+
+} // namespace irregfix

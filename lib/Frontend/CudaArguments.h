@@ -1,0 +1,31 @@
+// Everything Clang needs to parse a real .cu file, in one argument adjuster.
+#pragma once
+
+#include "Frontend/Options.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+
+#include <optional>
+#include <string>
+
+namespace irregfix {
+
+// Where the CUDA toolkit is: the option, $CUDA_PATH, the directory above `nvcc`
+// on PATH, /usr/local/cuda. Nothing when none has include/cuda_runtime.h.
+std::optional<std::string> findCudaPath(const std::string &Requested);
+
+// Clang's resource directory: the one that holds __clang_cuda_runtime_wrapper.h.
+std::optional<std::string> findResourceDir(const std::string &Requested, const char *Argv0);
+
+// The directory of irregfix's stub headers for files CUDA 13 removed.
+std::optional<std::string> findStubHeadersDir(const std::string &Requested, const char *Argv0);
+
+// Adds -x cuda, --cuda-host-only, --cuda-path, --cuda-gpu-arch, -resource-dir,
+// -Wno-unknown-cuda-version, the stub and CCCL include paths; drops nvcc-only
+// flags a compilation database may carry. Paths must already be resolved.
+clang::tooling::ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath,
+                                                        const std::string &GpuArch,
+                                                        const std::string &ResourceDir,
+                                                        const std::string &StubHeadersDir);
+
+} // namespace irregfix

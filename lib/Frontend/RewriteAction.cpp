@@ -1,0 +1,310 @@
+#include "Frontend/RewriteAction.h"
+#include "Analysis/SiteFinder.h"
+#include "Frontend/Diagnostics.h"
+#include "Transform/InKernel/KernelRewriter.h"
+#include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/Invalidation.h"
+#include "Transform/SourceText.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+constexpr const char *RuntimeInclude = "#include <irregfix/irregfix.cuh>\n";
+
+bool isHostCode(const FunctionDecl *F) {
+  return !F || !(F->hasAttr<CUDAGlobalAttr>() || (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()));
+}
+
+// Kernel definitions, launches and host writes in the main file.
+class MainFileCollector : public RecursiveASTVisitor<MainFileCollector> {
+public:
+  explicit MainFileCollector(const SourceManager &SM) : SM(SM) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    const FunctionDecl *Saved = Current;
+    Current = F;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(F);
+    Current = Saved;
+    return R;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (F->hasAttr<CUDAGlobalAttr>() && F->doesThisDeclarationHaveABody() && inMainFile(F->getLocation()))
+      Kernels.push_back(F);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    if (inMainFile(Launch->getBeginLoc()) && isHostCode(Current))
+      Launches.push_back(Launch);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CUDAKernelCallExpr>(Call) || !inMainFile(Call->getBeginLoc()) || !isHostCode(Current))
+      return true;
+    if (auto Targets = runtimeCallTargets(Call); !Targets.empty())
+      Writes.push_back({Call, std::move(Targets)});
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Kernels;
+  std::vector<const CUDAKernelCallExpr *> Launches;
+  std::vector<HostWrite> Writes;
+
+private:
+  bool inMainFile(SourceLocation L) const { return SM.isInMainFile(SM.getExpansionLoc(L)); }
+  const SourceManager &SM;
+  const FunctionDecl *Current = nullptr;
+};
+
+// Records where the main file's #include lines end, to place the runtime include.
+class IncludeTracker : public PPCallbacks {
+public:
+  IncludeTracker(const SourceManager &SM, std::vector<unsigned> &Ends) : SM(SM), Ends(Ends) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
+                          CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
+                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+    if (SM.isInMainFile(HashLoc))
+      Ends.push_back(SM.getFileOffset(FilenameRange.getEnd()));
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<unsigned> &Ends;
+};
+
+class RewriteConsumer : public ASTConsumer {
+public:
+  RewriteConsumer(CompilerInstance &CI, const RewriteOptions &Opts, FileResult &Result,
+                  const std::vector<unsigned> &IncludeEnds)
+      : CI(CI), Opts(Opts), Result(Result), IncludeEnds(IncludeEnds),
+        Msg(CI.getDiagnostics(), Opts.Remarks) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return; // the tool reports the parse errors and writes nothing
+    const SourceManager &SM = Ctx.getSourceManager();
+    MainFileCollector Collector(SM);
+    Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+    std::map<const FunctionDecl *, KernelInfo> Transformed;
+    for (const FunctionDecl *K : Collector.Kernels) {
+      KernelInfo Info = analyzeKernel(K, Ctx);
+      report(Info, Ctx);
+      if (Info.hasTransformableSite())
+        Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
+    }
+    Result.Parsed = true;
+    if (Transformed.empty())
+      return;
+
+    unsigned FirstKernelOffset = ~0u;
+    for (auto &[Canon, Info] : Transformed) {
+      if (!emitKernel(Info, Ctx))
+        return fail();
+      FirstKernelOffset = std::min(FirstKernelOffset, SM.getFileOffset(SM.getExpansionLoc(Info.Kernel->getBeginLoc())));
+    }
+
+    std::vector<HostWrite> Writes = Collector.Writes;
+    for (const CUDAKernelCallExpr *Launch : Collector.Launches) {
+      if (auto Targets = launchTargets(Launch); !Targets.empty())
+        Writes.push_back({Launch, std::move(Targets)});
+      const FunctionDecl *Callee = Launch->getDirectCallee();
+      auto It = Callee ? Transformed.find(Callee->getCanonicalDecl()) : Transformed.end();
+      if (It == Transformed.end())
+        continue;
+      if (!emitLaunch(Launch, It->second, Ctx))
+        return fail();
+    }
+
+    InvalidationEdits Inv = invalidations(Writes, Ctx);
+    for (const tooling::Replacement &R : Inv.Edits)
+      if (!add(R))
+        return fail();
+    Result.Invalidations = Inv.Edits.size();
+    for (auto &[E, Why] : Inv.Skipped)
+      if (E)
+        Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
+                                          "); call irregfix_invalidate() on the pointer after it");
+
+    // The runtime include goes after the last #include before the first kernel.
+    unsigned At = 0;
+    for (unsigned End : IncludeEnds)
+      if (End < FirstKernelOffset)
+        At = std::max(At, End);
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    std::string Text = RuntimeInclude;
+    if (At > 0) {
+      size_t NL = Buf.find('\n', At);
+      At = NL == StringRef::npos ? Buf.size() : NL + 1;
+      if (NL == StringRef::npos)
+        Text = "\n" + Text;
+    }
+    if (!add(tooling::Replacement(SM.getFileEntryRefForID(SM.getMainFileID())->getName(), At, 0, Text)))
+      return fail();
+  }
+
+private:
+  bool add(const tooling::Replacement &R) {
+    if (llvm::Error E = Result.Edits.add(R)) {
+      Msg.error(SourceLocation(), "internal error while combining edits: " + llvm::toString(std::move(E)));
+      return false;
+    }
+    return true;
+  }
+
+  void fail() {
+    Result.RewriteFailed = true;
+    Result.Edits = tooling::Replacements();
+  }
+
+  bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
+    llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);
+    if (!Kernel) {
+      Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
+                                                "': " + llvm::toString(Kernel.takeError()));
+      return false;
+    }
+    CharSourceRange R = fileRange(Info.Kernel->getSourceRange(), SM, LO);
+    std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
+                       "' reading its indirect arrays through coalesced copies; the original "
+                       "above is the fallback.\n" +
+                       *Kernel + "\n\n" + inkernel::launcherDefinition(Info, Ctx) + "\n";
+    ++Result.KernelsRewritten;
+    return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
+  }
+
+  bool emitLaunch(const CUDAKernelCallExpr *Launch, const KernelInfo &Info, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::Expected<tooling::Replacement> R = inkernel::rewriteLaunch(Launch, Info, Ctx);
+    if (!R) {
+      Msg.warning(Launch->getBeginLoc(), "launch of '" + Info.Kernel->getNameAsString() +
+                                             "' left unchanged, it runs the original kernel: " +
+                                             llvm::toString(R.takeError()));
+      return true;
+    }
+    // A launch before the kernel's definition needs the launcher declared first.
+    const FunctionDecl *First = Info.Kernel->getFirstDecl();
+    unsigned DefOffset = SM.getFileOffset(SM.getExpansionLoc(Info.Kernel->getBeginLoc()));
+    if (R->getOffset() < DefOffset && First != Info.Kernel && Declared.insert(Info.Kernel).second) {
+      CharSourceRange D = fileRange(First->getSourceRange(), SM, Ctx.getLangOpts());
+      SourceLocation Semi = Lexer::findLocationAfterToken(SM.getExpansionRange(First->getEndLoc()).getEnd(),
+                                                          tok::semi, SM, Ctx.getLangOpts(), false);
+      SourceLocation At = Semi.isValid() ? Semi : D.getEnd();
+      if (!add(tooling::Replacement(SM, At, 0, "\n" + inkernel::launcherDeclaration(Info, Ctx))))
+        return false;
+    }
+    ++Result.LaunchesRewritten;
+    return add(*R);
+  }
+
+  void report(const KernelInfo &Info, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
+    for (const Site &S : Info.Sites) {
+      SiteReport R;
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+      R.File = P.getFilename();
+      R.Line = P.getLine();
+      R.Column = P.getColumn();
+      R.Kernel = Info.Kernel->getNameAsString();
+      R.Pattern = patternName(S.Pattern);
+      R.Offsets = S.Offsets ? S.Offsets->getNameAsString() : "-";
+      for (const SiteArray &A : S.Arrays)
+        if (A.RefusedBecause.empty())
+          R.Arrays.push_back(A.Param->getNameAsString());
+      R.Transformed = S.Transformable;
+      R.Reason = S.RefusedBecause;
+      for (auto &[W, Rd] : S.AliasChecks)
+        R.AliasChecks.push_back(W->getNameAsString() + "/" + Rd->getNameAsString());
+
+      std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
+      if (S.Transformable) {
+        std::string Arrays;
+        for (const std::string &A : R.Arrays)
+          Arrays += (Arrays.empty() ? "'" : ", '") + A + "'";
+        Msg.remark(S.Loc, What + " transformed: " + Arrays + " read through a coalesced copy indexed by '" +
+                              R.Offsets + "'");
+        for (const SiteArray &A : S.Arrays)
+          if (!A.RefusedBecause.empty())
+            Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),
+                     "'" + A.Param->getNameAsString() + "' is left as is: " + A.RefusedBecause);
+        for (auto &[W, Rd] : S.AliasChecks)
+          Msg.note(W->getLocation(), "'" + W->getNameAsString() + "' is written and may alias '" +
+                                         Rd->getNameAsString() + "': checked at each launch");
+      } else {
+        if (R.Reason.empty() && !S.Arrays.empty())
+          R.Reason = S.Arrays.front().RefusedBecause;
+        Msg.remark(S.Loc, What + " not transformed: " + R.Reason);
+      }
+      Result.Sites.push_back(std::move(R));
+    }
+  }
+
+  CompilerInstance &CI;
+  const RewriteOptions &Opts;
+  FileResult &Result;
+  const std::vector<unsigned> &IncludeEnds;
+  Messages Msg;
+  std::set<const FunctionDecl *> Declared;
+};
+
+class RewriteAction : public ASTFrontendAction {
+public:
+  RewriteAction(const RewriteOptions &Opts, std::vector<FileResult> *Results)
+      : Opts(Opts), Results(Results) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
+    Results->emplace_back();
+    FileResult &R = Results->back();
+    R.Path = File.str();
+    const SourceManager &SM = CI.getSourceManager();
+    R.Original = SM.getBufferData(SM.getMainFileID()).str();
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<IncludeTracker>(SM, IncludeEnds));
+    return std::make_unique<RewriteConsumer>(CI, Opts, R, IncludeEnds);
+  }
+
+private:
+  const RewriteOptions &Opts;
+  std::vector<FileResult> *Results;
+  std::vector<unsigned> IncludeEnds;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const RewriteOptions &Opts, std::vector<FileResult> *Results) : Opts(Opts), Results(Results) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<RewriteAction>(Opts, Results);
+  }
+
+private:
+  RewriteOptions Opts;
+  std::vector<FileResult> *Results;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+newRewriteActionFactory(const RewriteOptions &Options, std::vector<FileResult> *Results) {
+  return std::make_unique<Factory>(Options, Results);
+}
+
+} // namespace irregfix

@@ -1,0 +1,35 @@
+// The LibTooling driver: parses one .cu file, analyses its kernels, and
+// collects the edits of every strategy as tooling::Replacements on that file.
+#pragma once
+
+#include "Frontend/Report.h"
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace irregfix {
+
+struct RewriteOptions {
+  bool Remarks = true;
+};
+
+// What one file came to.
+struct FileResult {
+  std::string Path;         // as given to the tool
+  std::string Original;     // its text when parsed
+  clang::tooling::Replacements Edits;
+  std::vector<SiteReport> Sites;
+  unsigned KernelsRewritten = 0, LaunchesRewritten = 0, Invalidations = 0;
+  bool Parsed = false;      // the file was parsed without errors
+  bool RewriteFailed = false; // an internal edit failed: the file is left alone
+};
+
+// A factory for the action; results land in *Results, one per parsed file.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+newRewriteActionFactory(const RewriteOptions &Options, std::vector<FileResult> *Results);
+
+} // namespace irregfix

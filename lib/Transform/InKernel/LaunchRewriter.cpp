@@ -1,0 +1,178 @@
+#include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/InKernel/Naming.h"
+#include "Transform/SourceText.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace irregfix::inkernel {
+
+namespace {
+
+std::string paramName(const ParmVarDecl *P, unsigned I) {
+  return P->getName().empty() ? "__irregfix_arg" + std::to_string(I) : P->getNameAsString();
+}
+
+std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionDecl *K = Info.Kernel;
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << "static void " << launcherName(K)
+     << "(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, "
+        "cudaStream_t __irregfix_stream";
+  for (unsigned I = 0; I < K->getNumParams(); ++I) {
+    const ParmVarDecl *P = K->getParamDecl(I);
+    OS << ", ";
+    P->getType().print(OS, Policy, paramName(P, I));
+  }
+  OS << ")";
+  return Out;
+}
+
+std::string argumentList(const FunctionDecl *K) {
+  std::string Out;
+  for (unsigned I = 0; I < K->getNumParams(); ++I)
+    Out += (I ? ", " : "") + paramName(K->getParamDecl(I), I);
+  return Out;
+}
+
+std::string siteId(const Site &S, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
+}
+
+} // namespace
+
+std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
+  return signature(Info, Ctx) + ";";
+}
+
+std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionDecl *K = Info.Kernel;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+
+  unsigned Index = 0;
+  for (const Site &S : Info.Sites) {
+    if (S.Transformable)
+      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\""
+         << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern)
+         << "\"};\n";
+    ++Index;
+  }
+
+  OS << "// irregfix: launches " << transformedKernelName(K)
+     << " on remapped copies, or the original kernel when the runtime declines.\n";
+  OS << signature(Info, Ctx) << " {\n";
+  std::vector<std::string> Conditions, ExtraArgs;
+  Index = 0;
+  for (const Site &S : Info.Sites) {
+    unsigned I = Index++;
+    if (!S.Transformable)
+      continue;
+    std::string V = viewName(I), Site = siteInfoName(K, I);
+    auto Arrays = S.remappedArrays();
+    std::string N = std::to_string(Arrays.size());
+    OS << "  irregfix::View " << V << ";\n";
+    OS << "  const void *" << V << "_out[" << N << "];\n";
+    std::string Sources, Sizes;
+    for (size_t J = 0; J < Arrays.size(); ++J) {
+      std::string A = Arrays[J]->Param->getNameAsString();
+      Sources += (J ? ", " : "") + A;
+      Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
+    }
+    if (S.Pattern == SitePattern::Range) {
+      OS << "  const void *const " << V << "_src[" << N << "] = {" << Sources << "};\n";
+      OS << "  const size_t " << V << "_size[" << N << "] = {" << Sizes << "};\n";
+    }
+    for (auto &[Written, Read] : S.AliasChecks)
+      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written->getNameAsString() + ", " +
+                           Read->getNameAsString() + ")");
+    std::string B = S.Offsets->getNameAsString();
+    std::string NExpr = "(long long)(" + sourceText(S.ActiveThreads->getSourceRange(), SM, LO) + ")";
+    if (S.Pattern == SitePattern::Range)
+      Conditions.push_back("irregfix::prepare_range(" + Site + ", " + B + ", irregfix::index_kind(" +
+                           B + "), " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, &" + V +
+                           ", " + V + "_out, __irregfix_stream)");
+    else
+      Conditions.push_back("irregfix::prepare_gather(" + Site + ", " + B + ", irregfix::index_kind(" +
+                           B + "), " + NExpr + ", " + Sources + ", " + Sizes + ", &" + V + ", " + V +
+                           "_out, __irregfix_stream)");
+    ExtraArgs.push_back(V);
+    for (size_t J = 0; J < Arrays.size(); ++J)
+      ExtraArgs.push_back("static_cast<" + remappedPointerType(Arrays[J]->Param, Ctx) + ">(" + V +
+                          "_out[" + std::to_string(J) + "])");
+  }
+
+  std::string Args = argumentList(K);
+  std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
+  OS << "  if (";
+  for (size_t I = 0; I < Conditions.size(); ++I)
+    OS << (I ? " &&\n      " : "") << Conditions[I];
+  OS << ") {\n";
+  OS << "    " << transformedKernelName(K) << Config << "(" << Args;
+  for (const std::string &E : ExtraArgs)
+    OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
+  OS << ");\n";
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].Transformable) {
+      OS << "    irregfix::note_transformed_launch(" << siteInfoName(K, I) << ");\n";
+      break;
+    }
+  OS << "    return;\n  }\n";
+  OS << "  " << K->getName() << Config << "(" << Args << ");\n";
+  OS << "}";
+  return Out;
+}
+
+llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Launch,
+                                                   const KernelInfo &Info, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  auto Fail = [](const std::string &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Why);
+  };
+  CharSourceRange Whole = fileRange(Launch->getSourceRange(), SM, LO);
+  if (Whole.isInvalid())
+    return Fail("the launch is written through a macro");
+
+  std::vector<std::string> Args;
+  const CallExpr *Config = Launch->getConfig();
+  static const char *Defaults[] = {"", "", "0", "0"};
+  for (unsigned I = 0; I < 4; ++I) {
+    const Expr *E = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
+    if (!E || isa<CXXDefaultArgExpr>(E)) {
+      if (!*Defaults[I])
+        return Fail("the launch configuration is incomplete");
+      Args.push_back(Defaults[I]);
+      continue;
+    }
+    std::string T = sourceText(E->getSourceRange(), SM, LO);
+    if (T.empty())
+      return Fail("the launch configuration is written through a macro");
+    Args.push_back(T);
+  }
+  for (const Expr *E : Launch->arguments()) {
+    if (isa<CXXDefaultArgExpr>(E))
+      return Fail("the launch relies on a default argument");
+    std::string T = sourceText(E->getSourceRange(), SM, LO);
+    if (T.empty())
+      return Fail("a launch argument is written through a macro");
+    Args.push_back(T);
+  }
+  std::string Text = launcherName(Info.Kernel) + "(";
+  for (size_t I = 0; I < Args.size(); ++I)
+    Text += (I ? ", " : "") + Args[I];
+  Text += ")";
+  return tooling::Replacement(SM, Whole, Text, LO);
+}
+
+} // namespace irregfix::inkernel

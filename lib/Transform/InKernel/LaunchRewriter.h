@@ -1,0 +1,29 @@
+// Host side of the in-kernel strategy: a generated launcher per kernel that
+// asks the runtime for the remapped copies and launches `<kernel>_irregfix`,
+// or the original kernel when the runtime declines; and the rewrite of each
+// `kernel<<<...>>>(...)` into a call of that launcher.
+#pragma once
+
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace irregfix::inkernel {
+
+// The site descriptions and the launcher definition, to follow the transformed kernel.
+std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+// A prototype of the launcher, for launches that come before the kernel's definition.
+std::string launcherDeclaration(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+// Replaces `kernel<<<g, b, s, st>>>(args)` by `kernel_irregfix_launch(g, b, s, st, args)`.
+llvm::Expected<clang::tooling::Replacement> rewriteLaunch(const clang::CUDAKernelCallExpr *Launch,
+                                                          const KernelInfo &Info,
+                                                          clang::ASTContext &Ctx);
+
+} // namespace irregfix::inkernel

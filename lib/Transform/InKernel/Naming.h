@@ -1,0 +1,35 @@
+// Names shared by the kernel-side and host-side rewriters of the in-kernel
+// strategy, so the transformed kernel and its launcher agree.
+#pragma once
+
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+
+namespace irregfix::inkernel {
+
+inline std::string transformedKernelName(const clang::FunctionDecl *K) {
+  return K->getNameAsString() + "_irregfix";
+}
+inline std::string launcherName(const clang::FunctionDecl *K) {
+  return K->getNameAsString() + "_irregfix_launch";
+}
+inline std::string viewName(unsigned Site) { return "__irregfix_v" + std::to_string(Site); }
+inline std::string remappedName(unsigned Site, const clang::ParmVarDecl *A) {
+  return viewName(Site) + "_" + A->getNameAsString();
+}
+inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_string(Site); }
+inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
+inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
+  return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
+}
+
+// `const T *` for the remapped copy of A; the kernel parameter adds __restrict__.
+inline std::string remappedPointerType(const clang::ParmVarDecl *A, const clang::ASTContext &Ctx) {
+  clang::QualType T = A->getType()->getPointeeType().getUnqualifiedType();
+  return "const " + T.getAsString(Ctx.getPrintingPolicy()) + " *";
+}
+
+} // namespace irregfix::inkernel

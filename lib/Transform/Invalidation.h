@@ -1,0 +1,40 @@
+// Cache invalidation: before every host-visible write to device memory that the
+// tool can see (cudaMemcpy*/cudaMemset* destinations, cudaFree, launches of
+// kernels that write a pointer argument), insert irregfix_invalidate(ptr), so
+// remapped copies built from that memory are refreshed before their next use.
+// Invalidating before the write is as good as after: nothing can use the cache
+// between the two, and it also covers writes inside conditions.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace irregfix {
+
+// A host write: the call that writes and the pointer arguments it writes.
+struct HostWrite {
+  const clang::Expr *Call = nullptr;
+  std::vector<const clang::Expr *> Targets;
+};
+
+// The pointer arguments a host call writes, or none: cudaMemcpy*/cudaMemset*
+// destinations and cudaFree* arguments.
+std::vector<const clang::Expr *> runtimeCallTargets(const clang::CallExpr *Call);
+
+// The pointer arguments a launch writes: those whose kernel parameter the
+// kernel writes through; all non-const pointers when the kernel is unknown.
+std::vector<const clang::Expr *> launchTargets(const clang::CallExpr *Launch);
+
+struct InvalidationEdits {
+  std::vector<clang::tooling::Replacement> Edits;
+  // Writes the tool saw but could not instrument, with the reason.
+  std::vector<std::pair<const clang::Expr *, std::string>> Skipped;
+};
+
+InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, clang::ASTContext &Ctx);
+
+} // namespace irregfix

@@ -1,0 +1,96 @@
+#include "Transform/SourceText.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+CharSourceRange fileRange(SourceRange R, const SourceManager &SM, const LangOptions &LO) {
+  return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+}
+
+std::string sourceText(SourceRange R, const SourceManager &SM, const LangOptions &LO) {
+  CharSourceRange FR = fileRange(R, SM, LO);
+  if (FR.isInvalid())
+    return "";
+  return Lexer::getSourceText(FR, SM, LO).str();
+}
+
+SnippetEditor::SnippetEditor(CharSourceRange Whole, const SourceManager &SM, const LangOptions &LO)
+    : SM(SM), LO(LO) {
+  if (Whole.isInvalid()) {
+    Failed = true;
+    return;
+  }
+  auto [FID, B] = SM.getDecomposedLoc(Whole.getBegin());
+  File = FID;
+  Begin = B;
+  End = SM.getFileOffset(Whole.getEnd());
+  Original = Lexer::getSourceText(Whole, SM, LO).str();
+}
+
+bool SnippetEditor::add(unsigned Offset, unsigned Length, llvm::StringRef Text) {
+  if (Failed || Offset < Begin || Offset + Length > End) {
+    Failed = true;
+    return false;
+  }
+  if (llvm::Error E = Edits.add(tooling::Replacement("snippet", Offset - Begin, Length, Text))) {
+    llvm::consumeError(std::move(E));
+    Failed = true;
+    return false;
+  }
+  return true;
+}
+
+bool SnippetEditor::replace(SourceRange R, llvm::StringRef Text) {
+  CharSourceRange FR = fileRange(R, SM, LO);
+  if (FR.isInvalid() || SM.getFileID(FR.getBegin()) != File)
+    return Failed = true, false;
+  unsigned B = SM.getFileOffset(FR.getBegin()), E = SM.getFileOffset(FR.getEnd());
+  return add(B, E - B, Text);
+}
+
+bool SnippetEditor::replaceChars(SourceLocation B, SourceLocation E, llvm::StringRef Text) {
+  B = SM.getFileLoc(B);
+  E = SM.getFileLoc(E);
+  if (SM.getFileID(B) != File || SM.getFileID(E) != File)
+    return Failed = true, false;
+  unsigned BO = SM.getFileOffset(B), EO = SM.getFileOffset(E);
+  if (EO < BO)
+    return Failed = true, false;
+  return add(BO, EO - BO, Text);
+}
+
+bool SnippetEditor::insertBefore(SourceLocation Loc, llvm::StringRef Text) {
+  Loc = SM.getFileLoc(Loc);
+  if (SM.getFileID(Loc) != File)
+    return Failed = true, false;
+  return add(SM.getFileOffset(Loc), 0, Text);
+}
+
+bool SnippetEditor::insertAfterToken(SourceLocation Loc, llvm::StringRef Text) {
+  SourceLocation After = Lexer::getLocForEndOfToken(SM.getFileLoc(Loc), 0, SM, LO);
+  if (After.isInvalid() || SM.getFileID(After) != File)
+    return Failed = true, false;
+  return add(SM.getFileOffset(After), 0, Text);
+}
+
+llvm::Expected<std::string> SnippetEditor::result() const {
+  if (Failed)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "an edit fell outside the kernel or overlapped another");
+  return tooling::applyAllReplacements(Original, Edits);
+}
+
+std::string indentationAt(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getExpansionLoc(Loc);
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  llvm::StringRef Buf = SM.getBufferData(FID);
+  size_t LineStart = Buf.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  size_t I = LineStart;
+  while (I < Buf.size() && (Buf[I] == ' ' || Buf[I] == '\t'))
+    ++I;
+  return Buf.substr(LineStart, I - LineStart).str();
+}
+
+} // namespace irregfix

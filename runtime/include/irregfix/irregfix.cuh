@@ -1,0 +1,98 @@
+// irregfix runtime: the API that code rewritten by the irregfix tool calls.
+//
+// A transformed launch asks the runtime for reordered, coalesced copies of the
+// arrays a kernel reads indirectly (prepare_range / prepare_gather). The runtime
+// builds them on the GPU, on the launch's own stream, caches them keyed by
+// (site, sources, n, element size, layout), and returns a View that tells the
+// transformed kernel where thread t's iter-th element lives. When it declines
+// (disabled, byte cap, allocation failure, CUDA error, possible aliasing) the
+// generated launcher runs the original kernel instead.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace irregfix {
+
+// Layout of a remapped copy. The kernel never branches on it at compile time:
+// slot() reads it, so the runtime may change layout without re-running the tool.
+enum Layout : int {
+  kLayoutNone = 0,        // not remapped: the original kernel runs
+  kLayoutEllColMajor = 1, // the paper's layout: element (t, iter) at iter * n + t
+};
+
+// Passed by value to a transformed kernel, one per site group.
+struct View {
+  const int *len; // per-thread trip count, len[t] (range sites); null for gathers
+  long long n;    // threads covered: t in [0, n); column stride of the ELL layout
+  int layout;     // a Layout
+};
+
+// The one device-side addressing helper: index of thread t's iter-th element in
+// a remapped copy described by v.
+__host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
+  return iter * v.n + t;
+}
+
+// Trip count of thread t's range loop (B[t+1] - B[t] of the original).
+__device__ __forceinline__ int length(const View &v, long long t) { return v.len[t]; }
+
+// Element type of an index array (B, C).
+enum IndexKind : int { kIndexI32 = 0, kIndexU32 = 1, kIndexI64 = 2, kIndexU64 = 3 };
+
+template <class T> struct IndexKindOf;
+template <> struct IndexKindOf<int> { static constexpr IndexKind value = kIndexI32; };
+template <> struct IndexKindOf<unsigned> { static constexpr IndexKind value = kIndexU32; };
+template <> struct IndexKindOf<long> {
+  static constexpr IndexKind value = sizeof(long) == 8 ? kIndexI64 : kIndexI32;
+};
+template <> struct IndexKindOf<unsigned long> {
+  static constexpr IndexKind value = sizeof(long) == 8 ? kIndexU64 : kIndexU32;
+};
+template <> struct IndexKindOf<long long> { static constexpr IndexKind value = kIndexI64; };
+template <> struct IndexKindOf<unsigned long long> { static constexpr IndexKind value = kIndexU64; };
+template <class T> struct IndexKindOf<const T> : IndexKindOf<T> {};
+
+// index_kind(B) for any pointer to an integer index type.
+template <class T> constexpr IndexKind index_kind(const T *) { return IndexKindOf<T>::value; }
+
+// Static description of one site, emitted by the tool next to the launcher.
+struct SiteInfo {
+  const char *id;     // "file.cu:LINE:COL", unique per site in a program
+  const char *kernel; // kernel name
+  const char *pattern; // "range" or "gather"
+};
+
+// Range site: arrays[i][k] is read for k in [B[t], B[t+1]), t in [0, n).
+// On true, *view and remapped[i] describe copies with
+//   remapped[i][slot(*view, t, iter)] == arrays[i][B[t] + iter],  iter < length(*view, t).
+// Padding slots are never written nor read. On false, launch the original kernel.
+bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
+                   int count, const void *const *arrays, const size_t *elem_sizes,
+                   View *view, const void **remapped, cudaStream_t stream);
+
+// Gather site: on true, remapped[slot(*view, t, 0)] == A[B[t]] for t in [0, n).
+bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
+                    const void *A, size_t elem_size, View *view, const void **remapped,
+                    cudaStream_t stream);
+
+// Run-time alias check for a pointer the kernel writes against one it reads
+// through a site: true when they lie in different device allocations.
+// When it returns false the launcher runs the original kernel.
+bool disjoint(const SiteInfo &site, const void *written, const void *read);
+
+// Counts one launch of the site's kernel that ran the original instead, and why.
+void note_fallback(const SiteInfo &site, const char *why);
+
+// Counts one launch of the transformed kernel, and checks it was accepted
+// (cudaPeekAtLastError, so the program's own error checks still see the error).
+void note_transformed_launch(const SiteInfo &site);
+
+} // namespace irregfix
+
+// Marks every cached copy built from memory at `ptr` stale; the next launch
+// that needs it refreshes it in place. The tool inserts this before host writes
+// it can see (cudaMemcpy*/cudaMemset* destinations, launches of kernels that
+// write the pointer, cudaFree); call it for writes it cannot see.
+extern "C" void irregfix_invalidate(const void *ptr);
