@@ -1,0 +1,318 @@
+// Conjugate gradient on a sparse SPD matrix, with a one-thread-per-row scalar
+// CSR SpMV: the paper's CG evaluation program, as plain CUDA.
+//
+// Precision: the matrix and the vectors are float (the SpMV is memory bound and
+// float halves its traffic); dot products accumulate in double and the CG
+// scalars (alpha, beta, residual) are computed in double on the host, which
+// keeps float CG stable for these diagonally dominant matrices.
+//
+// Every reduction is deterministic (fixed grid, fixed tree order, no atomics),
+// so two runs of the same program give bitwise-identical solutions, and so do
+// the original and the irregfix-transformed programs.
+//
+//   cg --matrix grid|fem|apache|offshore [--scale S] [--rows N] [--mtx FILE]
+//      [--iters N] [--tol T] [--seed S] [--dump FILE]
+#include <cuda_runtime.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "matrix.h"
+
+#define CUDA_CHECK(call)                                                                  \
+  do {                                                                                    \
+    cudaError_t err_ = (call);                                                            \
+    if (err_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "cg: CUDA error at %s:%d: %s (%s)\n", __FILE__, __LINE__,      \
+                   cudaGetErrorString(err_), #call);                                      \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+static const int kBlock = 256;
+static const int kDotBlocks = 1024; // fixed, so the reduction order never changes
+
+// y = A x, one thread per row.
+__global__ void spmv_csr(int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) {
+    float sum = 0.0f;
+    for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k)
+      sum += val[k] * x[col[k]];
+    y[row] = sum;
+  }
+}
+
+// y += a * x
+__global__ void axpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+
+// y = x + b * y
+__global__ void xpay(int n, const float *x, float b, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + b * y[i];
+}
+
+// First pass of a deterministic dot product: block b writes the sum over its
+// grid-stride share of x[i] * y[i], in double, reduced in a fixed tree order.
+__global__ void dot_partial(int n, const float *x, const float *y, double *partial) {
+  __shared__ double s[kBlock];
+  double acc = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    acc += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+
+// Second pass: one block sums the m partial sums, in a fixed order.
+__global__ void dot_final(int m, const double *partial, double *out) {
+  __shared__ double s[kBlock];
+  double acc = 0.0;
+  for (int i = threadIdx.x; i < m; i += blockDim.x) acc += partial[i];
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = s[0];
+}
+
+namespace {
+
+struct Options {
+  std::string matrix;
+  std::string mtx;
+  std::string dump;
+  int scale = 1;
+  int rows = 0;
+  int iters = 100;
+  double tol = 0.0;
+  unsigned long long seed = 1;
+};
+
+void usage(FILE *f) {
+  std::fprintf(f,
+               "usage: cg (--matrix grid|fem|apache|offshore [--scale S] [--rows N] | --mtx FILE)\n"
+               "          [--iters N] [--tol T] [--seed S] [--dump FILE]\n"
+               "  --matrix C  generate a matrix of class C at the paper's size times S\n"
+               "  --scale S   size multiplier for --matrix (default 1; the benchmark uses 1 and 8)\n"
+               "  --rows N    generate exactly N rows instead (small tests)\n"
+               "  --mtx FILE  read a Matrix Market file (coordinate real/integer/pattern,\n"
+               "              general/symmetric; pattern matrices get random SPD values)\n"
+               "  --iters N   CG iterations (default 100)\n"
+               "  --tol T     stop early when ||r||/||b|| <= T (default 0: run all iterations)\n"
+               "  --seed S    seed of the matrix values and the right-hand side (default 1)\n"
+               "  --dump FILE write the raw solution bytes (n floats) to FILE\n"
+               "exit status: 0 ok, 1 bad arguments / input / CUDA error, 77 no CUDA device\n");
+}
+
+[[noreturn]] void bad(const std::string &msg) {
+  std::fprintf(stderr, "cg: error: %s\n", msg.c_str());
+  std::fprintf(stderr, "cg: run 'cg --help' for usage\n");
+  std::exit(1);
+}
+
+long long parse_int(const std::string &opt, const char *s, long long lo, long long hi) {
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    bad(opt + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+        "], got '" + s + "'");
+  return v;
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      std::exit(0);
+    }
+    auto value = [&]() -> const char * {
+      if (i + 1 >= argc) bad("option " + a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--matrix") o.matrix = value();
+    else if (a == "--mtx") o.mtx = value();
+    else if (a == "--dump") o.dump = value();
+    else if (a == "--scale") o.scale = static_cast<int>(parse_int(a, value(), 1, 64));
+    else if (a == "--rows") o.rows = static_cast<int>(parse_int(a, value(), 2, 1LL << 30));
+    else if (a == "--iters") o.iters = static_cast<int>(parse_int(a, value(), 0, 1LL << 30));
+    else if (a == "--seed") o.seed = static_cast<unsigned long long>(parse_int(a, value(), 0, 1LL << 62));
+    else if (a == "--tol") {
+      const char *s = value();
+      char *end = nullptr;
+      errno = 0;
+      o.tol = std::strtod(s, &end);
+      if (errno != 0 || end == s || *end != '\0' || !(o.tol >= 0.0))
+        bad("--tol expects a non-negative number, got '" + std::string(s) + "'");
+    } else bad("unknown argument '" + a + "'");
+  }
+  if (o.matrix.empty() == o.mtx.empty()) bad("give exactly one of --matrix CLASS or --mtx FILE");
+  if (!o.matrix.empty() && !cgmat::is_class(o.matrix))
+    bad("unknown matrix class '" + o.matrix + "' (grid, fem, apache or offshore)");
+  if (!o.mtx.empty() && (o.rows != 0 || o.scale != 1)) bad("--rows and --scale go with --matrix, not --mtx");
+  return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opt = parse(argc, argv);
+
+  cgmat::Csr a;
+  try {
+    if (!opt.mtx.empty()) a = cgmat::read_matrix_market(opt.mtx, opt.seed);
+    else {
+      long long rows = opt.rows ? opt.rows : static_cast<long long>(cgmat::paper_rows(opt.matrix)) * opt.scale;
+      if (rows > (1LL << 30)) bad("matrix too large");
+      a = cgmat::generate(opt.matrix, static_cast<int>(rows), opt.seed);
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "cg: error: %s\n", e.what());
+    return 1;
+  }
+  // No device: exit 77, which the tests treat as "skipped".
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "cg: no CUDA device found\n");
+    return 77;
+  }
+
+  const cgmat::Stats st = cgmat::stats(a);
+  const int n = a.n;
+  const long long nnz = a.nnz();
+  std::printf("matrix: %s\n", a.name.c_str());
+  std::printf("rows: %d  nnz: %lld  per row: min %d, avg %.2f, max %d\n", st.n, st.nnz, st.min_row,
+              st.avg_row, st.max_row);
+
+  std::vector<float> b = cgmat::random_vector(static_cast<size_t>(n), opt.seed + 17, 0.5f, 1.5f);
+
+  int *d_row_ptr = nullptr, *d_col = nullptr;
+  float *d_val = nullptr, *d_x = nullptr, *d_r = nullptr, *d_p = nullptr, *d_ap = nullptr;
+  double *d_partial = nullptr, *d_dot = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_row_ptr, (static_cast<size_t>(n) + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_col, static_cast<size_t>(nnz) * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_val, static_cast<size_t>(nnz) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_x, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_r, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_p, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_ap, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_partial, kDotBlocks * sizeof(double)));
+  CUDA_CHECK(cudaMalloc(&d_dot, sizeof(double)));
+  CUDA_CHECK(cudaMemcpy(d_row_ptr, a.row_ptr.data(), (static_cast<size_t>(n) + 1) * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_col, a.col.data(), static_cast<size_t>(nnz) * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_val, a.val.data(), static_cast<size_t>(nnz) * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_r, b.data(), static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice));
+
+  const int grid = (n + kBlock - 1) / kBlock;
+  auto dot = [&](const float *u, const float *v) {
+    dot_partial<<<kDotBlocks, kBlock>>>(n, u, v, d_partial);
+    CUDA_CHECK(cudaGetLastError());
+    dot_final<<<1, kBlock>>>(kDotBlocks, d_partial, d_dot);
+    CUDA_CHECK(cudaGetLastError());
+    double h = 0.0;
+    CUDA_CHECK(cudaMemcpy(&h, d_dot, sizeof(double), cudaMemcpyDeviceToHost));
+    return h;
+  };
+
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaEventRecord(start));
+
+  // x = 0, r = b, p = r.
+  CUDA_CHECK(cudaMemset(d_x, 0, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMemcpy(d_p, d_r, static_cast<size_t>(n) * sizeof(float), cudaMemcpyDeviceToDevice));
+  const double bb = dot(d_r, d_r);
+  const double bnorm = std::sqrt(bb);
+  double rr = bb;
+  int it = 0;
+  for (; it < opt.iters; ++it) {
+    if (std::sqrt(rr) <= opt.tol * bnorm || rr == 0.0) break;
+    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_p, d_ap);
+    CUDA_CHECK(cudaGetLastError());
+    const double pap = dot(d_p, d_ap);
+    if (!(pap > 0.0)) {
+      std::fprintf(stderr, "cg: warning: p'Ap = %g at iteration %d (matrix not SPD?); stopping\n", pap, it);
+      break;
+    }
+    const double alpha = rr / pap;
+    axpy<<<grid, kBlock>>>(n, static_cast<float>(alpha), d_p, d_x);
+    CUDA_CHECK(cudaGetLastError());
+    axpy<<<grid, kBlock>>>(n, static_cast<float>(-alpha), d_ap, d_r);
+    CUDA_CHECK(cudaGetLastError());
+    const double rr_new = dot(d_r, d_r);
+    const double beta = rr_new / rr;
+    rr = rr_new;
+    xpay<<<grid, kBlock>>>(n, d_r, static_cast<float>(beta), d_p);
+    CUDA_CHECK(cudaGetLastError());
+  }
+
+  CUDA_CHECK(cudaEventRecord(stop));
+  CUDA_CHECK(cudaEventSynchronize(stop));
+  float ms = 0.0f;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+
+  // True residual ||b - A x|| / ||b||, recomputed once after the solve.
+  spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x, d_ap);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<float> x(static_cast<size_t>(n)), ax(static_cast<size_t>(n));
+  CUDA_CHECK(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(ax.data(), d_ap, static_cast<size_t>(n) * sizeof(float), cudaMemcpyDeviceToHost));
+  double res2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double d = static_cast<double>(b[static_cast<size_t>(i)]) - ax[static_cast<size_t>(i)];
+    res2 += d * d;
+  }
+
+  std::printf("iterations: %d\n", it);
+  std::printf("residual: %.6e (recurrence %.6e)\n", std::sqrt(res2) / bnorm, std::sqrt(rr) / bnorm);
+  std::printf("solve time: %.3f ms (%.4f ms per iteration)\n", ms, it > 0 ? ms / it : 0.0);
+  std::printf("checksum: %016llx\n",
+              static_cast<unsigned long long>(cgmat::fnv1a(x.data(), x.size() * sizeof(float))));
+
+  if (!opt.dump.empty()) {
+    FILE *f = std::fopen(opt.dump.c_str(), "wb");
+    if (!f) {
+      std::fprintf(stderr, "cg: error: cannot write '%s': %s\n", opt.dump.c_str(), std::strerror(errno));
+      return 1;
+    }
+    size_t w = std::fwrite(x.data(), sizeof(float), x.size(), f);
+    if (std::fclose(f) != 0 || w != x.size()) {
+      std::fprintf(stderr, "cg: error: writing '%s' failed\n", opt.dump.c_str());
+      return 1;
+    }
+  }
+
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  CUDA_CHECK(cudaFree(d_row_ptr));
+  CUDA_CHECK(cudaFree(d_col));
+  CUDA_CHECK(cudaFree(d_val));
+  CUDA_CHECK(cudaFree(d_x));
+  CUDA_CHECK(cudaFree(d_r));
+  CUDA_CHECK(cudaFree(d_p));
+  CUDA_CHECK(cudaFree(d_ap));
+  CUDA_CHECK(cudaFree(d_partial));
+  CUDA_CHECK(cudaFree(d_dot));
+  return 0;
+}
