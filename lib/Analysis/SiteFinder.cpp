@@ -419,8 +419,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   if (!Info.RefusedBecause.empty())
     for (Site &S : Info.Sites) {
       S.Transformable = false;
-      if (S.RefusedBecause.empty())
-        S.RefusedBecause = Info.RefusedBecause;
+      S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
   return Info;
 }

@@ -247,9 +247,17 @@ private:
           if (!A.RefusedBecause.empty())
             Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),
                      "'" + A.Param->getNameAsString() + "' is left as is: " + A.RefusedBecause);
-        for (auto &[W, Rd] : S.AliasChecks)
-          Msg.note(W->getLocation(), "'" + W->getNameAsString() + "' is written and may alias '" +
-                                         Rd->getNameAsString() + "': checked at each launch");
+        // One note per written pointer, naming every source it may alias.
+        std::vector<std::pair<const ParmVarDecl *, std::string>> ByWritten;
+        for (auto &[W, Rd] : S.AliasChecks) {
+          auto It = std::find_if(ByWritten.begin(), ByWritten.end(), [&](auto &P) { return P.first == W; });
+          if (It == ByWritten.end())
+            It = ByWritten.insert(ByWritten.end(), {W, ""});
+          It->second += (It->second.empty() ? "'" : ", '") + Rd->getNameAsString() + "'";
+        }
+        for (auto &[W, Sources] : ByWritten)
+          Msg.note(W->getLocation(), "'" + W->getNameAsString() + "' is written and may alias " + Sources +
+                                         ": checked at each launch");
       } else {
         if (R.Reason.empty() && !S.Arrays.empty())
           R.Reason = S.Arrays.front().RefusedBecause;

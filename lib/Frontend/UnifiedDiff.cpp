@@ -29,7 +29,7 @@ std::vector<Op> editScript(const std::vector<llvm::StringRef> &A, const std::vec
   for (int D = 0; D <= Max; ++D) {
     Trace.push_back(V);
     for (int K = -D; K <= D; K += 2) {
-      int X = (K == -D || (K != D && V[Off + K - 1] < V[Off + K + 1])) ? V[Off + K + 1]
+      int X = (K == -D || (K != D && V[Off + K - 1] <= V[Off + K + 1])) ? V[Off + K + 1]
                                                                         : V[Off + K - 1] + 1;
       int Y = X - K;
       while (X < N && Y < M && A[X] == B[Y])
@@ -42,7 +42,7 @@ std::vector<Op> editScript(const std::vector<llvm::StringRef> &A, const std::vec
         for (int DD = D; DD > 0; --DD) {
           const std::vector<int> &PV = Trace[DD];
           int CK = CX - CY;
-          int PK = (CK == -DD || (CK != DD && PV[Off + CK - 1] < PV[Off + CK + 1])) ? CK + 1 : CK - 1;
+          int PK = (CK == -DD || (CK != DD && PV[Off + CK - 1] <= PV[Off + CK + 1])) ? CK + 1 : CK - 1;
           int PX = PV[Off + PK], PY = PX - PK;
           while (CX > PX && CY > PY)
             Script.push_back(Keep), --CX, --CY;

@@ -21,6 +21,11 @@ std::vector<const Expr *> runtimeCallTargets(const CallExpr *Call) {
                 Name.starts_with("cudaMemset") || Name == "cudaFree" || Name == "cudaFreeAsync";
   if (!Writes || !Call->getArg(0)->IgnoreImpCasts()->getType()->isPointerType())
     return {};
+  // A device-to-host copy writes host memory, which no site reads.
+  for (const Expr *Arg : Call->arguments())
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+      if (DR->getDecl()->getName() == "cudaMemcpyDeviceToHost")
+        return {};
   return {Call->getArg(0)};
 }
 
@@ -121,7 +126,7 @@ InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, ASTContext
         Out.Skipped.push_back({T, "the pointer is written through a macro"});
         continue;
       }
-      if (T->HasSideEffects(Ctx)) {
+      if (T->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false)) {
         Out.Skipped.push_back({T, "the pointer expression has side effects"});
         continue;
       }

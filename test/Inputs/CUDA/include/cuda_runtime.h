@@ -1,0 +1,49 @@
+// A minimal stand-in for cuda_runtime.h, so most tests parse without a CUDA
+// installation (the tool is run with --cuda-path=<this dir>/.. -- -nocudainc).
+#pragma once
+
+#include <stddef.h>
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __restrict__ __restrict
+
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+struct float2 { float x, y; };
+struct float4 { float x, y, z, w; };
+struct double4 { double x, y, z, w; };
+
+#include "__clang_cuda_builtin_vars.h"
+
+typedef struct CUstream_st *cudaStream_t;
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
+
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+
+cudaError_t cudaMalloc(void **p, size_t n);
+template <class T> cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s = 0);
+cudaError_t cudaMemset(void *dst, int v, size_t n);
+cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s = 0);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+const char *cudaGetErrorString(cudaError_t e);
+
+__device__ void __syncthreads();
+__device__ float atomicAdd(float *p, float v);
+__device__ int atomicAdd(int *p, int v);
+template <class T> __device__ T __ldg(const T *p) { return *p; }

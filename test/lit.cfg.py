@@ -1,0 +1,46 @@
+# lit configuration for irregfix's rewrite, diagnostic, refusal and CLI tests.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "irregfix"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs", "unit", "gpu", "cmake"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.irregfix_obj_root, "test")
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+# %irregfix parses against the stub CUDA header; %stub are the compiler flags it needs.
+config.substitutions.append(("%irregfix", f"{config.irregfix_tool} --cuda-path={inputs}/CUDA"))
+config.substitutions.append(("%stub", f"-nocudainc -nocudalib -I {inputs}/CUDA/include"))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%irregfix_real", config.irregfix_tool))
+
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Remarks and errors are checked as plain text.
+config.environment["TERM"] = "dumb"
+
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    runtime_include = os.path.join(config.irregfix_src_root, "runtime", "include")
+    config.substitutions.append(
+        ("%nvcc", f"{config.nvcc} -std=c++17 -arch=sm_{config.cuda_architecture} -I {runtime_include}"))
+    config.substitutions.append(("%runtime_lib", f"{config.runtime_library} -L{config.cuda_lib_dir} -lcuda"))
+
+
+def has_cuda_device():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+        return out.returncode == 0 and "GPU" in out.stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")

@@ -1,0 +1,23 @@
+// One-level gather A[B[t]], read twice; restrict pointers need no alias check.
+// RUN: %irregfix --quiet %s -- %stub | sed 's,// CHECK.*,,' | FileCheck %s --match-full-lines
+
+#include <cuda_runtime.h>
+
+struct Particle { float x, y, z, m; };
+
+__global__ void pull(int n, const int *__restrict__ idx, const Particle *__restrict__ p, float *__restrict__ out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = p[idx[t]].x * p[idx[t]].m;
+}
+// CHECK-LABEL: __global__ void pull_irregfix(int n, const int *__restrict__ idx, const Particle *__restrict__ p, float *__restrict__ out, irregfix::View __irregfix_v0, const Particle *__restrict__ __irregfix_v0_p) {
+// CHECK:           out[t] = __irregfix_v0_p[irregfix::slot(__irregfix_v0, t, 0)].x * __irregfix_v0_p[irregfix::slot(__irregfix_v0, t, 0)].m;
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_pull_0 = {"gather.cu:11:14", "pull", "gather"};
+// CHECK:         irregfix::View __irregfix_v0;
+// CHECK-NEXT:    const void *__irregfix_v0_out[1];
+// CHECK-NEXT:    if (irregfix::prepare_gather(__irregfix_site_pull_0, idx, irregfix::index_kind(idx), (long long)(n), p, sizeof(*p), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
+// CHECK-NEXT:      pull_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, idx, p, out, __irregfix_v0, static_cast<const Particle *>(__irregfix_v0_out[0]));
+
+void go(int n, const int *idx, const Particle *p, float *out) { pull<<<n / 64 + 1, 64>>>(n, idx, p, out); }
+// CHECK: void go(int n, const int *idx, const Particle *p, float *out) { irregfix_invalidate(out);
+// CHECK-NEXT: pull_irregfix_launch(n / 64 + 1, 64, 0, 0, n, idx, p, out); }

@@ -1,0 +1,151 @@
+#include "AnalysisTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace irregfix::test;
+
+namespace {
+
+// A CSR kernel with the thread index, guard and loop spelled by the caller.
+std::string csr(const std::string &Index, const std::string &Guard, const std::string &Loop,
+                const std::string &Params = "int n, const int *B, const float *A, float *y") {
+  return "__global__ void k(" + Params + ") {\n  " + Index + "\n  " + Guard + " {\n    float s = 0;\n    " +
+         Loop + "\n      s += A[k];\n    y[t] = s;\n  }\n}\n";
+}
+
+const char *Idx = "int t = blockIdx.x * blockDim.x + threadIdx.x;";
+const char *Guard = "if (t < n)";
+const char *Loop = "for (int k = B[t]; k < B[t + 1]; ++k)";
+
+TEST(ThreadIndex, UsualSpellingsAreRecognised) {
+  for (const char *I : {"int t = blockIdx.x * blockDim.x + threadIdx.x;",
+                        "int t = threadIdx.x + blockIdx.x * blockDim.x;",
+                        "int t = blockDim.x * blockIdx.x + threadIdx.x;",
+                        "unsigned t = (unsigned)(blockIdx.x * blockDim.x) + threadIdx.x;",
+                        "size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;",
+                        "const int t = (blockIdx.x * blockDim.x) + (threadIdx.x);"}) {
+    auto Sites = sitesOf(csr(I, Guard, Loop));
+    ASSERT_EQ(Sites.size(), 1u) << I;
+    EXPECT_TRUE(Sites[0].Transformable) << I << ": " << Sites[0].Refused;
+  }
+}
+
+TEST(ThreadIndex, OtherIndicesAreRefused) {
+  for (const char *I : {"int t = threadIdx.x;", "int t = blockIdx.y * blockDim.y + threadIdx.y;",
+                        "int t = blockIdx.x * blockDim.x + threadIdx.y;",
+                        "int t = blockIdx.x * blockDim.y + threadIdx.x;"}) {
+    auto Sites = sitesOf(csr(I, Guard, Loop));
+    ASSERT_EQ(Sites.size(), 1u) << I;
+    EXPECT_FALSE(Sites[0].Transformable) << I;
+    EXPECT_NE(Sites[0].Refused.find("1-D global thread index"), std::string::npos) << Sites[0].Refused;
+  }
+}
+
+TEST(ThreadIndex, WrittenIndexVariableIsRefused) {
+  auto Sites = sitesOf(csr("int t = blockIdx.x * blockDim.x + threadIdx.x; t += 1;", Guard, Loop));
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_FALSE(Sites[0].Transformable);
+}
+
+TEST(Guard, BothFormsGiveTheBound) {
+  auto Less = sitesOf(csr(Idx, "if (t < n)", Loop));
+  ASSERT_EQ(Less.size(), 1u);
+  EXPECT_EQ(Less[0].Bound, "n");
+  auto Greater = sitesOf(csr(Idx, "if (n > t)", Loop));
+  ASSERT_EQ(Greater.size(), 1u);
+  EXPECT_EQ(Greater[0].Bound, "n");
+  auto Early = sitesOf(csr(std::string(Idx) + " if (t >= n) return;", "", Loop));
+  ASSERT_EQ(Early.size(), 1u);
+  EXPECT_TRUE(Early[0].Transformable) << Early[0].Refused;
+  EXPECT_EQ(Early[0].Bound, "n");
+}
+
+TEST(Guard, MissingOrUnknownBoundIsRefused) {
+  auto None = sitesOf(csr(Idx, "", Loop));
+  ASSERT_EQ(None.size(), 1u);
+  EXPECT_NE(None[0].Refused.find("no guard"), std::string::npos);
+  auto Local = sitesOf(csr(std::string(Idx) + " int m = B[0];", "if (t < m)", Loop));
+  ASSERT_EQ(Local.size(), 1u);
+  EXPECT_NE(Local[0].Refused.find("not computable"), std::string::npos) << Local[0].Refused;
+}
+
+TEST(RangeLoop, LocalsAndNotEqualAreRecognised) {
+  auto Sites = sitesOf(csr(Idx, Guard, "int start = B[t], end = B[t + 1]; for (int k = start; k != end; k++)"));
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_TRUE(Sites[0].Transformable) << Sites[0].Refused;
+  EXPECT_EQ(Sites[0].Offsets, "B");
+  EXPECT_EQ(Sites[0].Arrays, "A");
+}
+
+TEST(RangeLoop, WrongBoundOrStepIsRefused) {
+  auto Bound = sitesOf(csr(Idx, Guard, "for (int k = B[t]; k < B[t] + 4; ++k)"));
+  ASSERT_EQ(Bound.size(), 1u);
+  EXPECT_NE(Bound[0].Refused.find("loop bound"), std::string::npos);
+  auto Step = sitesOf(csr(Idx, Guard, "for (int k = B[t]; k < B[t + 1]; k += 2)"));
+  ASSERT_EQ(Step.size(), 1u);
+  EXPECT_NE(Step[0].Refused.find("loop step"), std::string::npos);
+}
+
+TEST(RangeLoop, LoopVariableUsedAsValueIsRebound) {
+  std::string Code = "__global__ void k(int n, const int *B, const float *A, float *y) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (t < n) { float s = 0; for (int k = B[t]; k < B[t+1]; ++k) s += A[k] * k; y[t] = s; }\n}\n";
+  auto Sites = sitesOf(Code);
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_TRUE(Sites[0].Transformable);
+  EXPECT_TRUE(Sites[0].RebindsLoopVar);
+}
+
+TEST(Safety, WrittenArrayIsRefused) {
+  auto Sites = sitesOf(csr(Idx, Guard, Loop, "int n, const int *B, float *A, float *y") );
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_TRUE(Sites[0].Transformable); // A is not written here
+  std::string Code = "__global__ void k(int n, const int *B, float *A) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (t < n) { for (int k = B[t]; k < B[t+1]; ++k) A[k] = A[k] * 2; }\n}\n";
+  auto W = sitesOf(Code);
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_FALSE(W[0].Transformable);
+  EXPECT_NE(W[0].Refused.find("'A' is written"), std::string::npos) << W[0].Refused;
+}
+
+TEST(Safety, RestrictPointersNeedNoRuntimeCheck) {
+  auto Plain = sitesOf(csr(Idx, Guard, Loop));
+  ASSERT_EQ(Plain.size(), 1u);
+  EXPECT_EQ(Plain[0].AliasChecks, 2u); // y against B and A
+  auto Restrict = sitesOf(csr(Idx, Guard, Loop,
+                              "int n, const int *__restrict__ B, const float *__restrict__ A, float *__restrict__ y"));
+  ASSERT_EQ(Restrict.size(), 1u);
+  EXPECT_EQ(Restrict[0].AliasChecks, 0u);
+}
+
+TEST(Gather, OneLevelGatherIsFound) {
+  std::string Code = "__global__ void g(int n, const int *B, const float *A, float *y) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (t < n) y[t] = A[B[t]] + 2 * A[B[t]];\n}\n";
+  auto Sites = sitesOf(Code);
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_EQ(Sites[0].Pattern, "gather");
+  EXPECT_TRUE(Sites[0].Transformable) << Sites[0].Refused;
+}
+
+TEST(Gather, NestedReadInRangeIsNotAGatherSite) {
+  std::string Code = "__global__ void s(int n, const int *B, const int *col, const float *A, const float *x, float *y) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (t < n) { float s = 0; for (int k = B[t]; k < B[t+1]; ++k) s += A[k] * x[col[k]]; y[t] = s; }\n}\n";
+  auto Sites = sitesOf(Code);
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_EQ(Sites[0].Pattern, "range");
+  EXPECT_EQ(Sites[0].Arrays, "A,col");
+}
+
+TEST(Kernel, TemplatesAreRefusedForNow) {
+  std::string Code = "template <class T> __global__ void k(int n, const int *B, const T *A, T *y) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (t < n) { T s = 0; for (int k = B[t]; k < B[t+1]; ++k) s += A[k]; y[t] = s; }\n}\n";
+  auto Sites = sitesOf(Code);
+  for (const SiteSummary &S : Sites)
+    EXPECT_FALSE(S.Transformable);
+}
+
+} // namespace
