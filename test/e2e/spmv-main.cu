@@ -1,0 +1,88 @@
+// Rewritten with the real CUDA headers, the output compiles with nvcc and links
+// against the runtime. With a GPU, it runs and gives the same bits as the
+// original kernel (IRREGFIX_DISABLE=1 runs the originals).
+// REQUIRES: nvcc
+// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
+// RUN: %if cuda-device %{ env IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
+// RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
+// RUN: %if cuda-device %{ FileCheck %s --input-file=%t.stats %}
+// CHECK: spmv
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    cudaError_t e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                             \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
+      std::exit(1);                                                                      \
+    }                                                                                    \
+  } while (0)
+
+__global__ void spmv(int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) {
+    float sum = 0.0f;
+    for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k)
+      sum += val[k] * x[col[k]];
+    y[row] = sum;
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2)
+    return 2;
+  const int n = 100003; // not a multiple of the block size
+  std::vector<int> rp(n + 1), col;
+  std::vector<float> val, x(n);
+  unsigned s = 12345;
+  auto rnd = [&] { return s = s * 1664525u + 1013904223u; };
+  for (int r = 0; r < n; ++r) {
+    rp[r] = (int)col.size();
+    int len = rnd() % 40 == 0 ? 60 : rnd() % 9; // some empty rows, a few long ones
+    for (int j = 0; j < len; ++j) {
+      col.push_back(rnd() % n);
+      val.push_back((rnd() % 2000) / 1000.0f - 1.0f + 1e-3f);
+    }
+  }
+  rp[n] = (int)col.size();
+  for (float &v : x)
+    v = (rnd() % 2000) / 999.0f - 1.0f;
+
+  int *d_rp, *d_col;
+  float *d_val, *d_x, *d_y;
+  CHECK(cudaMalloc(&d_rp, rp.size() * sizeof(int)));
+  CHECK(cudaMalloc(&d_col, col.size() * sizeof(int)));
+  CHECK(cudaMalloc(&d_val, val.size() * sizeof(float)));
+  CHECK(cudaMalloc(&d_x, x.size() * sizeof(float)));
+  CHECK(cudaMalloc(&d_y, n * sizeof(float)));
+  CHECK(cudaMemcpy(d_rp, rp.data(), rp.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_col, col.data(), col.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_val, val.data(), val.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(d_y, 0xff, n * sizeof(float))); // poison
+
+  std::vector<float> y(n);
+  FILE *out = std::fopen(argv[1], "wb");
+  for (int rep = 0; rep < 3; ++rep) { // a miss, then cache hits
+    spmv<<<(n + 255) / 256, 256>>>(n, d_rp, d_col, d_val, d_x, d_y);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
+    std::fwrite(y.data(), sizeof(float), n, out);
+  }
+  // Change the matrix values: the copy must be refreshed, not reused.
+  for (float &v : val)
+    v *= -0.5f;
+  CHECK(cudaMemcpy(d_val, val.data(), val.size() * sizeof(float), cudaMemcpyHostToDevice));
+  spmv<<<(n + 255) / 256, 256>>>(n, d_rp, d_col, d_val, d_x, d_y);
+  CHECK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
+  std::fwrite(y.data(), sizeof(float), n, out);
+  std::fclose(out);
+  return 0;
+}
