@@ -1,0 +1,143 @@
+// Remap bandwidth: column-major ELL remap of a CSR value array vs a device copy
+// of the same bytes. Prints, per matrix, median times of >= 20 runs (CUDA events)
+// and bandwidth counting nnz*esz read + nnz*esz written.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "remap.cuh"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                         \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+template <class F> float median_ms(F f, int reps) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  f(); // warm-up
+  CK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return t[t.size() / 2];
+}
+
+// Naive thread-per-row remap, for comparison.
+__global__ void naive_remap(const int *B, long long n, const double *A, double *out) {
+  long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  int b = B[t], e = B[t + 1];
+  for (int it = 0; it < e - b; ++it)
+    out[it * n + t] = A[b + it];
+}
+
+static void run(const char *name, long long n, int lo_len, int hi_len, size_t esz, int reps) {
+  std::mt19937_64 rng(42);
+  std::uniform_int_distribution<int> dl(lo_len, hi_len);
+  std::vector<int> B(n + 1);
+  B[0] = 0;
+  int max_len = 0;
+  for (long long t = 0; t < n; ++t) {
+    int l = dl(rng);
+    max_len = std::max(max_len, l);
+    B[t + 1] = B[t] + l;
+  }
+  long long nnz = B[n];
+  int *dB;
+  void *dA, *dOut, *dCopy;
+  CK(cudaMalloc(&dB, (n + 1) * sizeof(int)));
+  CK(cudaMalloc(&dA, nnz * esz));
+  CK(cudaMalloc(&dOut, static_cast<size_t>(max_len) * n * esz));
+  CK(cudaMalloc(&dCopy, nnz * esz));
+  CK(cudaMemcpy(dB, B.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
+  CK(cudaMemset(dA, 0x5a, nnz * esz));
+  size_t smem = irregfix::detail::range_smem_bytes(nnz, n, esz);
+  float remap = median_ms([&] {
+    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, smem, 0));
+  }, reps);
+  float copy = median_ms([&] { CK(cudaMemcpyAsync(dCopy, dA, nnz * esz, cudaMemcpyDeviceToDevice)); },
+                         reps);
+  float naive = -1;
+  if (esz == 8) {
+    naive = median_ms([&] {
+      naive_remap<<<(unsigned)((n + 255) / 256), 256>>>(dB, n, static_cast<const double *>(dA),
+                                                        static_cast<double *>(dOut));
+      CK(cudaPeekAtLastError());
+    }, reps);
+  }
+  double bytes = 2.0 * nnz * esz;
+  std::printf("%-26s n=%9lld nnz=%10lld esz=%2zu smem=%6zu | remap %.4f ms %7.1f GB/s | copy %.4f ms "
+              "%7.1f GB/s | remap/copy %5.1f%%",
+              name, n, nnz, esz, smem, remap, bytes / remap / 1e6, copy, bytes / copy / 1e6,
+              100.0 * copy / remap);
+  if (naive > 0)
+    std::printf(" | naive thread-per-row %.4f ms (%5.1f%% of copy)", naive, 100.0 * copy / naive);
+  std::printf("\n");
+  // Whole prepare_range: miss (lengths, CUB, one sync, allocation, remap) and hit.
+  irregfix::testing::reset();
+  irregfix::SiteInfo site{"bench:1", "bench", "range"};
+  const void *src[] = {dA};
+  size_t sz[] = {esz};
+  const void *o[1];
+  irregfix::View v{};
+  CK(cudaDeviceSynchronize());
+  auto t0 = std::chrono::steady_clock::now();
+  bool ok = irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0);
+  CK(cudaDeviceSynchronize());
+  auto t1 = std::chrono::steady_clock::now();
+  bool ok2 = irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0);
+  auto t2 = std::chrono::steady_clock::now();
+  auto c = irregfix::testing::site_counters("bench:1");
+  std::printf("    prepare_range miss %.3f ms wall (ok=%d), hit %.2f us wall (ok=%d), hits=%lld misses=%lld\n",
+              std::chrono::duration<double, std::milli>(t1 - t0).count(), ok,
+              std::chrono::duration<double, std::micro>(t2 - t1).count(), ok2, c.hits, c.misses);
+  irregfix::testing::reset();
+  CK(cudaFree(dB));
+  CK(cudaFree(dA));
+  CK(cudaFree(dOut));
+  CK(cudaFree(dCopy));
+}
+
+int main() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no CUDA device\n");
+    return 0;
+  }
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("device: %s\n", p.name);
+  const int reps = 25;
+  for (size_t esz : {8, 4}) {
+    run("1M rows, 5/row", 1 << 20, 5, 5, esz, reps);
+    run("1M rows, 7/row", 1 << 20, 7, 7, esz, reps);
+    run("8M rows, 5/row", 8 << 20, 5, 5, esz, reps);
+    run("8M rows, 7/row", 8 << 20, 7, 7, esz, reps);
+  }
+  run("8M rows, 1-13/row", 8 << 20, 1, 13, 8, reps);
+  run("8M rows, 7/row", 8 << 20, 7, 7, 16, reps);
+  return 0;
+}

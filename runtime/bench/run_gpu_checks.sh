@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the runtime, its tests and the remap benchmark on a GPU machine and runs
+# them: ctest (host + GPU tests), the GPU tests under compute-sanitizer memcheck,
+# an IRREGFIX_STATS report, and the remap bandwidth benchmark.
+#   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b)
+# GoogleTest: uses an installed one, or builds the sources in $GTEST_SRC
+# (default ./build-gtest-src, a copy of Debian's /usr/src/googletest).
+set -u -o pipefail
+B=${BUILD_DIR:-/tmp/b}
+GTEST_SRC=${GTEST_SRC:-build-gtest-src}
+EXTRA=()
+if [ -d "$GTEST_SRC" ]; then
+  cmake -S "$GTEST_SRC" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX=/tmp/gtest -DBUILD_GMOCK=OFF >/tmp/gtest.log 2>&1 &&
+    cmake --build /tmp/gtest-build >>/tmp/gtest.log 2>&1 &&
+    cmake --install /tmp/gtest-build >>/tmp/gtest.log 2>&1 || { tail -20 /tmp/gtest.log; exit 1; }
+  EXTRA+=(-DCMAKE_PREFIX_PATH=/tmp/gtest)
+fi
+nvidia-smi -L || true
+cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
+  -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
+cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests \
+  irregfix_remap_bench 2>&1 | grep -Ev '^\[' || true
+status=0
+echo "=== ctest"
+ctest --test-dir "$B" --output-on-failure || status=1
+echo "=== compute-sanitizer memcheck (GPU tests)"
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$B/test/gpu/irregfix_runtime_gpu_tests" \
+    --gtest_brief=1 2>&1 | tail -15 || status=1
+fi
+echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
+IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime.KernelThroughView \
+  --gtest_brief=1 2>&1 | tail -8
+echo "=== remap bandwidth"
+"$B/runtime/irregfix_remap_bench" || status=1
+exit $status

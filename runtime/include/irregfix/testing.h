@@ -1,0 +1,47 @@
+// irregfix runtime: hooks for tests and benchmarks. Not called by generated code.
+//
+// Environment knobs the runtime reads (once, at first use, and again at reset()):
+//   IRREGFIX_DISABLE=1      prepare_* always decline: the original kernels run.
+//   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
+//                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
+//   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
+//   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
+//                           out-of-memory fallback can be exercised.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace irregfix {
+namespace testing {
+
+struct SiteCounters {
+  long long launches = 0;   // note_transformed_launch calls
+  long long hits = 0;       // prepares answered from a valid cache entry
+  long long misses = 0;     // prepares that built a new entry (or tried to)
+  long long refreshes = 0;  // prepares that rebuilt a stale entry (or tried to)
+  long long remaps = 0;     // remaps actually run (misses + refreshes that got that far)
+  long long fallbacks = 0;  // declines, all reasons
+  unsigned long long bytes_remapped = 0;
+  std::string last_fallback; // reason of the latest decline, "" if none
+};
+
+// Counters of one site (by SiteInfo::id); all zero for an unknown site.
+SiteCounters site_counters(const char *site_id);
+
+// Frees every cached copy, forgets all statistics and re-reads the environment.
+void reset();
+
+// Overrides the environment's settings until the next reset().
+void set_disabled(bool disabled);
+void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
+void set_fail_alloc(bool fail);
+
+// Bytes of device memory held by cached copies now.
+std::size_t cached_bytes();
+
+// The IRREGFIX_STATS report as it would be printed now (remap times resolved).
+std::string stats_report();
+
+} // namespace testing
+} // namespace irregfix

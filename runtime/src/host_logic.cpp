@@ -1,0 +1,239 @@
+// irregfix runtime: host-only bookkeeping. See host_logic.h.
+#include "host_logic.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+
+namespace irregfix {
+namespace detail {
+
+bool parse_bytes(const char *text, unsigned long long *out) {
+  if (!text)
+    return false;
+  const char *p = text;
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (!std::isdigit(static_cast<unsigned char>(*p)))
+    return false;
+  unsigned long long v = 0;
+  const unsigned long long max = std::numeric_limits<unsigned long long>::max();
+  for (; std::isdigit(static_cast<unsigned char>(*p)); ++p) {
+    unsigned d = static_cast<unsigned>(*p - '0');
+    if (v > (max - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  unsigned shift = 0;
+  switch (std::toupper(static_cast<unsigned char>(*p))) {
+  case 'K': shift = 10; ++p; break;
+  case 'M': shift = 20; ++p; break;
+  case 'G': shift = 30; ++p; break;
+  case 'T': shift = 40; ++p; break;
+  default: break;
+  }
+  if (shift) {
+    if (*p == 'i' || *p == 'I')
+      ++p;
+    if (*p == 'b' || *p == 'B')
+      ++p;
+  } else if (*p == 'b' || *p == 'B') {
+    ++p;
+  }
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (*p)
+    return false;
+  if (shift && v > (max >> shift))
+    return false;
+  *out = v << shift;
+  return true;
+}
+
+bool parse_flag(const char *text) {
+  if (!text || !*text)
+    return false;
+  std::string s(text);
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s == "1" || s == "true" || s == "yes" || s == "on";
+}
+
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc) {
+  Config c;
+  c.disabled = parse_flag(disable);
+  c.stats = parse_flag(stats);
+  c.fail_alloc = parse_flag(fail_alloc);
+  if (max_bytes && *max_bytes) {
+    unsigned long long v = 0;
+    if (parse_bytes(max_bytes, &v))
+      c.max_bytes = v;
+    else
+      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_MAX_BYTES='%s' (expected N, NK, NM or NG)\n",
+                   max_bytes);
+  }
+  return c;
+}
+
+Config config_from_env() {
+  return parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
+                      std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"));
+}
+
+bool CacheKey::operator==(const CacheKey &o) const {
+  return device == o.device && pattern == o.pattern && B == o.B && b_kind == o.b_kind &&
+         n == o.n && layout == o.layout && sources == o.sources && elem_sizes == o.elem_sizes &&
+         site == o.site;
+}
+
+static void mix(std::size_t &h, std::size_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+}
+
+std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
+  std::size_t h = std::hash<std::string>()(k.site);
+  mix(h, static_cast<std::size_t>(k.device));
+  mix(h, static_cast<std::size_t>(k.pattern));
+  for (const void *p : k.sources)
+    mix(h, std::hash<const void *>()(p));
+  mix(h, std::hash<const void *>()(k.B));
+  mix(h, static_cast<std::size_t>(k.b_kind));
+  mix(h, static_cast<std::size_t>(k.n));
+  for (std::size_t s : k.elem_sizes)
+    mix(h, s);
+  mix(h, static_cast<std::size_t>(k.layout));
+  return h;
+}
+
+std::size_t Entry::bytes() const {
+  std::size_t b = len_bytes;
+  for (std::size_t x : buf_bytes)
+    b += x;
+  return b;
+}
+
+Cache::Lookup Cache::lookup(const CacheKey &key, Entry **entry) {
+  auto it = table_.find(key);
+  if (it == table_.end()) {
+    *entry = nullptr;
+    return kMiss;
+  }
+  *entry = it->second.get();
+  return it->second->valid ? kHit : kStale;
+}
+
+Entry *Cache::insert(const CacheKey &key) {
+  auto e = std::make_unique<Entry>();
+  e->key = key;
+  Entry *raw = e.get();
+  table_[key] = std::move(e);
+  return raw;
+}
+
+std::unique_ptr<Entry> Cache::remove(const CacheKey &key) {
+  auto it = table_.find(key);
+  if (it == table_.end())
+    return nullptr;
+  std::unique_ptr<Entry> e = std::move(it->second);
+  table_.erase(it);
+  return e;
+}
+
+std::vector<std::unique_ptr<Entry>> Cache::clear() {
+  std::vector<std::unique_ptr<Entry>> out;
+  for (auto &kv : table_)
+    out.push_back(std::move(kv.second));
+  table_.clear();
+  return out;
+}
+
+int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
+  int count = 0;
+  for (auto &kv : table_) {
+    Entry &e = *kv.second;
+    bool match = false;
+    for (const SourceRange &s : e.sources) {
+      if (!allocation.empty()) {
+        // p lies in a known device allocation: any source inside it matches,
+        // as does a source whose own allocation contains p.
+        if (allocation.contains(s.ptr) || s.allocation.contains(p) ||
+            (!s.extent.empty() && allocation.contains(s.extent.base)))
+          match = true;
+      } else if (s.extent.contains(p) || s.allocation.contains(p) || s.ptr == p) {
+        match = true;
+      }
+      if (match)
+        break;
+    }
+    if (match && e.valid) {
+      e.valid = false;
+      ++count;
+    }
+  }
+  return count;
+}
+
+std::size_t Cache::total_bytes() const {
+  std::size_t t = 0;
+  for (const auto &kv : table_)
+    t += kv.second->bytes();
+  return t;
+}
+
+bool Cache::fits(std::size_t total, std::size_t less, std::size_t more, unsigned long long cap) {
+  if (cap == 0)
+    return true;
+  unsigned long long after = static_cast<unsigned long long>(total - std::min(total, less));
+  if (more > cap || after > cap - more)
+    return false;
+  return true;
+}
+
+long long SiteStats::fallback_count() const {
+  long long c = 0;
+  for (const auto &kv : fallbacks)
+    c += kv.second;
+  return c;
+}
+
+const char *layout_name(int layout) {
+  switch (layout) {
+  case 0: return "none";
+  case 1: return "ell-colmajor";
+  default: return "unknown";
+  }
+}
+
+std::string format_stats(const std::map<std::string, SiteStats> &stats) {
+  std::string out;
+  char line[512];
+  for (const auto &kv : stats) {
+    const SiteStats &s = kv.second;
+    std::snprintf(line, sizeof line,
+                  "irregfix: site %s kernel %s pattern %s layout %s\n"
+                  "irregfix:   launches transformed %lld, fallbacks %lld\n",
+                  s.id.c_str(), s.kernel.c_str(), s.pattern.c_str(), layout_name(s.layout),
+                  s.launches, s.fallback_count());
+    out += line;
+    for (const auto &f : s.fallbacks) {
+      std::snprintf(line, sizeof line, "irregfix:     fallback %lld x %s\n", f.second,
+                    f.first.c_str());
+      out += line;
+    }
+    std::snprintf(line, sizeof line,
+                  "irregfix:   cache hits %lld, misses %lld, refreshes %lld; remaps %lld, "
+                  "bytes remapped %llu, remap time %.3f ms\n",
+                  s.hits, s.misses, s.refreshes, s.remaps, s.bytes_remapped, s.remap_ms);
+    out += line;
+  }
+  return out;
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,150 @@
+// irregfix runtime: host-only bookkeeping (cache keys and table, invalidation by
+// address ranges, byte accounting, environment parsing, statistics). Nothing here
+// touches a GPU, so test/unit/runtime can exercise it without one.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace irregfix {
+namespace detail {
+
+// ---- environment -----------------------------------------------------------
+
+struct Config {
+  bool disabled = false;              // IRREGFIX_DISABLE=1
+  unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
+  bool stats = false;                 // IRREGFIX_STATS=1
+  bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
+};
+
+// "123", "64K", "64M", "2G" (also "64KB", "64MiB", lower case). Powers of 1024.
+// Returns false (and leaves *out alone) on anything else or on overflow.
+bool parse_bytes(const char *text, unsigned long long *out);
+// "1", "true", "yes", "on" (any case) -> true; null, "", "0", anything else -> false.
+bool parse_flag(const char *text);
+// Builds a Config from the four variables' values (null when unset).
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc);
+// parse_config(getenv(...)...).
+Config config_from_env();
+
+// ---- address ranges --------------------------------------------------------
+
+struct Range {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  bool empty() const { return size == 0; }
+  bool contains(std::uintptr_t p) const { return p >= base && p - base < size; }
+};
+
+// ---- cache -----------------------------------------------------------------
+
+enum Pattern : int { kPatternRange = 0, kPatternGather = 1 };
+
+struct CacheKey {
+  int device = 0;
+  std::string site;                  // SiteInfo::id
+  int pattern = kPatternRange;
+  std::vector<const void *> sources; // the A arrays
+  const void *B = nullptr;
+  int b_kind = 0;
+  long long n = 0;
+  std::vector<std::size_t> elem_sizes;
+  int layout = 0;
+  bool operator==(const CacheKey &o) const;
+  bool operator!=(const CacheKey &o) const { return !(*this == o); }
+};
+
+struct CacheKeyHash {
+  std::size_t operator()(const CacheKey &k) const;
+};
+
+// What an entry was built from, for invalidation: the pointer itself, the
+// device allocation it lies in (empty when unknown), and the bytes read from it.
+struct SourceRange {
+  std::uintptr_t ptr = 0;
+  Range allocation;
+  Range extent;
+};
+
+struct Entry {
+  CacheKey key;
+  bool valid = false;
+  std::vector<SourceRange> sources; // A arrays, then B
+  // Device buffers owned by the entry (freed by the GPU side).
+  void *len = nullptr;              // int[n] for range sites
+  std::size_t len_bytes = 0;
+  std::vector<void *> bufs;         // one remapped copy per source
+  std::vector<std::size_t> buf_bytes;
+  int max_len = 0;
+  cudaEvent_t ready = nullptr;      // recorded after the last remap
+  cudaStream_t built_on = nullptr;
+  std::size_t bytes() const;        // total device bytes held
+};
+
+// The table. Not thread-safe by itself: the runtime holds a mutex around it.
+class Cache {
+public:
+  enum Lookup { kMiss, kHit, kStale };
+  // Finds key; *entry is set for kHit and kStale.
+  Lookup lookup(const CacheKey &key, Entry **entry);
+  // Adds a new, invalid, empty entry for key (which must not be present).
+  Entry *insert(const CacheKey &key);
+  // Removes the entry and returns it (its buffers are the caller's to free).
+  std::unique_ptr<Entry> remove(const CacheKey &key);
+  // Removes everything (buffers are the caller's to free).
+  std::vector<std::unique_ptr<Entry>> clear();
+
+  // Marks stale every entry with a source in `allocation` (when non-empty), or
+  // whose read extent contains p (when the allocation is unknown). Returns how
+  // many entries turned stale.
+  int invalidate(std::uintptr_t p, const Range &allocation);
+
+  // Byte accounting: bytes held by all entries.
+  std::size_t total_bytes() const;
+  // Whether growing the table by `more` bytes (after freeing `less`) stays
+  // within cap (0 = unlimited).
+  static bool fits(std::size_t total, std::size_t less, std::size_t more,
+                   unsigned long long cap);
+
+  std::size_t size() const { return table_.size(); }
+  template <class F> void for_each(F f) {
+    for (auto &kv : table_)
+      f(*kv.second);
+  }
+
+private:
+  std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> table_;
+};
+
+// ---- statistics ------------------------------------------------------------
+
+struct SiteStats {
+  std::string kernel, pattern, id;
+  long long launches = 0;   // transformed launches
+  long long hits = 0, misses = 0, refreshes = 0;
+  long long remaps = 0;     // remap kernel runs (misses + refreshes that got that far)
+  unsigned long long bytes_remapped = 0;
+  double remap_ms = 0;      // resolved so far
+  int layout = 0;
+  std::map<std::string, long long> fallbacks; // reason -> count
+  std::string last_fallback;
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read
+  long long fallback_count() const;
+};
+
+const char *layout_name(int layout);
+// The IRREGFIX_STATS report, one block per site, sorted by id.
+std::string format_stats(const std::map<std::string, SiteStats> &stats);
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,683 @@
+// irregfix runtime: the API that rewritten programs call (irregfix.cuh), the
+// cache of remapped copies, the alias check and the statistics.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "host_logic.h"
+#include "remap.cuh"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+struct Scratch {
+  void *temp = nullptr;     // CUB temporary storage
+  std::size_t temp_bytes = 0;
+  void *summary = nullptr;  // 32 bytes: reductions and bounds read back on a miss
+};
+
+struct State {
+  std::mutex mu;
+  bool loaded = false;
+  bool atexit_registered = false;
+  Config cfg;
+  Cache cache;
+  std::map<std::string, SiteStats> stats;
+  std::map<int, Scratch> scratch;
+};
+
+State &state() {
+  static State *s = new State; // never destroyed: at-exit code may still use it
+  return *s;
+}
+
+void print_stats_at_exit();
+
+void ensure_loaded(State &st) {
+  if (st.loaded)
+    return;
+  st.cfg = config_from_env();
+  st.loaded = true;
+  if (st.cfg.stats && !st.atexit_registered) {
+    st.atexit_registered = true;
+    std::atexit(print_stats_at_exit);
+  }
+}
+
+SiteStats &site_stats(State &st, const SiteInfo &site) {
+  std::string id = site.id ? site.id : "?";
+  SiteStats &s = st.stats[id];
+  if (s.id.empty()) {
+    s.id = id;
+    s.kernel = site.kernel ? site.kernel : "?";
+    s.pattern = site.pattern ? site.pattern : "?";
+  }
+  return s;
+}
+
+void record_fallback(SiteStats &s, const std::string &why) {
+  ++s.fallbacks[why];
+  s.last_fallback = why;
+}
+
+// Reads the remap timings whose events have completed (all of them, and
+// waiting for them, when wait is set). Never called on the hit path.
+void resolve_timings(SiteStats &s, bool wait) {
+  auto it = s.pending.begin();
+  while (it != s.pending.end()) {
+    cudaError_t q = wait ? cudaEventSynchronize(it->second) : cudaEventQuery(it->second);
+    if (q == cudaErrorNotReady) {
+      ++it;
+      continue;
+    }
+    float ms = 0;
+    if (q == cudaSuccess && cudaEventElapsedTime(&ms, it->first, it->second) == cudaSuccess)
+      s.remap_ms += ms;
+    cudaEventDestroy(it->first);
+    cudaEventDestroy(it->second);
+    it = s.pending.erase(it);
+  }
+  cudaGetLastError();
+}
+
+void print_stats_at_exit() {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  for (auto &kv : st.stats)
+    resolve_timings(kv.second, true);
+  std::string report = format_stats(st.stats);
+  std::fputs(report.c_str(), stderr);
+}
+
+// Reports a failed CUDA call and gives the fallback reason.
+std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e) {
+  std::fprintf(stderr, "irregfix: %s failed at %s: %s\n", call, site.id ? site.id : "?",
+               cudaGetErrorString(e));
+  cudaGetLastError(); // a failed allocation must not surface in the program's own checks
+  return std::string("CUDA error in ") + call + ": " + cudaGetErrorString(e);
+}
+
+#define IRREGFIX_TRY(call)                                                                         \
+  do {                                                                                             \
+    cudaError_t irregfix_e_ = (call);                                                              \
+    if (irregfix_e_ != cudaSuccess)                                                                \
+      return cuda_failure(#call, site, irregfix_e_);                                               \
+  } while (0)
+
+// Device allocation of the runtime; IRREGFIX_FAIL_ALLOC makes it fail.
+cudaError_t dev_alloc(const State &st, void **p, std::size_t bytes) {
+  *p = nullptr;
+  if (st.cfg.fail_alloc)
+    return cudaErrorMemoryAllocation;
+  return cudaMalloc(p, bytes ? bytes : 1);
+}
+
+// cuMemGetAddressRange, looked up through the runtime so that nothing links
+// libcuda: binaries then load (and GPU tests skip) on machines without a driver.
+using GetAddressRangeFn = CUresult (*)(CUdeviceptr *, std::size_t *, CUdeviceptr);
+
+GetAddressRangeFn get_address_range() {
+  static GetAddressRangeFn fn = [] {
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault,
+                                         &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+    }
+    return reinterpret_cast<GetAddressRangeFn>(p);
+  }();
+  return fn;
+}
+
+// The device allocation holding p, if p is device (or managed) memory.
+bool allocation_of(const void *p, Range *r) {
+  *r = Range{};
+  if (!p)
+    return false;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+    return false;
+  GetAddressRangeFn range = get_address_range();
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  if (!range || range(&base, &size, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS)
+    return false;
+  r->base = static_cast<std::uintptr_t>(base);
+  r->size = size;
+  return true;
+}
+
+void free_entry_buffers(Entry &e) {
+  if (e.len)
+    cudaFree(e.len);
+  for (void *b : e.bufs)
+    if (b)
+      cudaFree(b);
+  if (e.ready)
+    cudaEventDestroy(e.ready);
+  e.len = nullptr;
+  e.len_bytes = 0;
+  e.bufs.clear();
+  e.buf_bytes.clear();
+  e.ready = nullptr;
+}
+
+void drop_entry(State &st, const CacheKey &key) {
+  std::unique_ptr<Entry> e = st.cache.remove(key);
+  if (e)
+    free_entry_buffers(*e);
+}
+
+std::size_t index_size(int kind) { return kind == kIndexI64 || kind == kIndexU64 ? 8 : 4; }
+
+// Makes sure the entry's buffer i holds at least `bytes`, reusing it when it is big enough.
+std::string ensure_buffer(State &st, const SiteInfo &site, void **buf, std::size_t *have,
+                          std::size_t bytes) {
+  if (*buf && *have >= bytes)
+    return "";
+  if (*buf) {
+    IRREGFIX_TRY(cudaFree(*buf));
+    *buf = nullptr;
+    *have = 0;
+  }
+  cudaError_t e = dev_alloc(st, buf, bytes);
+  if (e != cudaSuccess) {
+    *buf = nullptr;
+    std::fprintf(stderr, "irregfix: cudaMalloc(%zu bytes) failed at %s: %s\n", bytes,
+                 site.id ? site.id : "?", cudaGetErrorString(e));
+    cudaGetLastError();
+    return "allocation failed";
+  }
+  *have = bytes;
+  return "";
+}
+
+std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
+                           Scratch **out) {
+  Scratch &s = st.scratch[dev];
+  if (!s.summary) {
+    std::size_t have = 0;
+    std::string why = ensure_buffer(st, site, &s.summary, &have, 32);
+    if (!why.empty())
+      return why;
+  }
+  if (s.temp_bytes < temp_bytes) {
+    std::string why = ensure_buffer(st, site, &s.temp, &s.temp_bytes, temp_bytes);
+    if (!why.empty())
+      return why;
+  }
+  *out = &s;
+  return "";
+}
+
+// Extent [p + lo*esz, p + hi*esz) must lie in p's device allocation.
+std::string check_extent(const void *p, std::size_t esz, long long lo, long long hi,
+                         SourceRange *src) {
+  src->ptr = reinterpret_cast<std::uintptr_t>(p);
+  if (!allocation_of(p, &src->allocation))
+    return "a remapped array is not device memory";
+  if (hi <= lo) {
+    src->extent = Range{src->ptr, 0};
+    return "";
+  }
+  const long long s = static_cast<long long>(esz);
+  const std::intptr_t begin = static_cast<std::intptr_t>(src->ptr) + lo * s;
+  const std::intptr_t end = static_cast<std::intptr_t>(src->ptr) + hi * s;
+  const Range &a = src->allocation;
+  if (begin < static_cast<std::intptr_t>(a.base) ||
+      end > static_cast<std::intptr_t>(a.base + a.size))
+    return "index data reaches outside a remapped array's allocation";
+  src->extent = Range{static_cast<std::uintptr_t>(begin), static_cast<std::size_t>(end - begin)};
+  return "";
+}
+
+void start_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t *start, cudaEvent_t *stop) {
+  *start = *stop = nullptr;
+  if (cudaEventCreate(start) != cudaSuccess || cudaEventCreate(stop) != cudaSuccess ||
+      cudaEventRecord(*start, stream) != cudaSuccess) {
+    if (*start)
+      cudaEventDestroy(*start);
+    if (*stop)
+      cudaEventDestroy(*stop);
+    *start = *stop = nullptr;
+    cudaGetLastError();
+  }
+  (void)ss;
+}
+
+void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop) {
+  if (!start)
+    return;
+  if (cudaEventRecord(stop, stream) != cudaSuccess) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaGetLastError();
+    return;
+  }
+  ss.pending.emplace_back(start, stop);
+}
+
+// Builds or refreshes a range entry. Returns "" on success, else the reason.
+std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                        const void *B, int b_kind, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream) {
+  Range b_alloc;
+  if (!allocation_of(B, &b_alloc))
+    return "the index array is not device memory";
+  // Row lengths, their min/max (CUB) and B[0], B[n]: one copy back and one sync.
+  const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  const std::size_t old_bytes = e.bytes();
+  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes, len_bytes, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  std::string why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  if (!why.empty())
+    return why;
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  char *summary = static_cast<char *>(sc->summary);
+  IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
+                             reinterpret_cast<long long *>(summary + 8), stream));
+  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, reinterpret_cast<int *>(summary),
+                              sc->temp, &temp_bytes, stream));
+  struct {
+    int min_len, max_len;
+    long long lo, hi;
+  } h{};
+  static_assert(sizeof(h) == 24, "summary layout");
+  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  if (h.min_len < 0)
+    return "bad index data: B is not monotone or a row is longer than INT_MAX";
+  if (h.hi < h.lo)
+    return "bad index data: B[n] < B[0]";
+
+  // Validate extents, size the ELL buffers and check the byte cap.
+  std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 1);
+  std::vector<std::size_t> need(static_cast<std::size_t>(count));
+  std::size_t total_need = len_bytes;
+  for (int i = 0; i < count; ++i) {
+    why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
+    if (!why.empty())
+      return why;
+    const unsigned long long cells = static_cast<unsigned long long>(h.max_len) *
+                                     static_cast<unsigned long long>(n);
+    if (elem_sizes[i] && cells > ~0ull / elem_sizes[i])
+      return "remapped copy too large";
+    need[i] = static_cast<std::size_t>(cells * elem_sizes[i]);
+    total_need += need[i];
+  }
+  sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
+  allocation_of(B, &sources[count].allocation);
+  sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
+  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  e.bufs.resize(count, nullptr);
+  e.buf_bytes.resize(count, 0);
+  for (int i = 0; i < count; ++i) {
+    why = ensure_buffer(st, site, &e.bufs[i], &e.buf_bytes[i], need[i]);
+    if (!why.empty())
+      return why;
+  }
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+
+  // The remap itself, on the launch's stream.
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  const long long nnz = h.hi - h.lo;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t smem = range_smem_bytes(nnz, n, elem_sizes[i]);
+    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], smem, stream);
+    if (r != cudaSuccess) {
+      if (t0) {
+        cudaEventDestroy(t0);
+        cudaEventDestroy(t1);
+      }
+      return cuda_failure("remap_range", site, r);
+    }
+    ss.bytes_remapped += static_cast<unsigned long long>(nnz) * elem_sizes[i];
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ++ss.remaps;
+  e.sources = std::move(sources);
+  e.max_len = h.max_len;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
+std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                         const void *B, int b_kind, long long n, const void *A, std::size_t esz,
+                         cudaStream_t stream) {
+  Range b_alloc;
+  if (!allocation_of(B, &b_alloc))
+    return "the index array is not device memory";
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(B, b_kind, n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  std::string why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(minmax_indices(B, b_kind, n, sc->summary, sc->temp, &temp_bytes, stream));
+  unsigned char h[16];
+  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  long long lo = 0, hi = 0;
+  if (!index_to_ll(h, b_kind, &lo) || !index_to_ll(h + 8, b_kind, &hi))
+    return "bad index data: index does not fit a long long";
+  std::vector<SourceRange> sources(2);
+  why = check_extent(A, esz, lo, hi + 1, &sources[0]);
+  if (!why.empty())
+    return why;
+  sources[1].ptr = reinterpret_cast<std::uintptr_t>(B);
+  allocation_of(B, &sources[1].allocation);
+  sources[1].extent = Range{sources[1].ptr, static_cast<std::size_t>(n) * index_size(b_kind)};
+  const std::size_t need = static_cast<std::size_t>(n) * esz;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  e.bufs.resize(1, nullptr);
+  e.buf_bytes.resize(1, 0);
+  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], need);
+  if (!why.empty())
+    return why;
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  cudaError_t r = remap_gather(B, b_kind, n, A, esz, e.bufs[0], stream);
+  if (r != cudaSuccess) {
+    if (t0) {
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
+    }
+    return cuda_failure("remap_gather", site, r);
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ss.bytes_remapped += need;
+  ++ss.remaps;
+  e.sources = std::move(sources);
+  e.max_len = 1;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
+void fill_view(const Entry &e, View *view, const void **remapped) {
+  view->len = static_cast<const int *>(e.len);
+  view->n = e.key.n;
+  view->layout = e.key.layout;
+  for (std::size_t i = 0; i < e.bufs.size(); ++i)
+    remapped[i] = e.bufs[i];
+}
+
+// The common path of prepare_range / prepare_gather.
+template <class Build>
+bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapped,
+             cudaStream_t stream, Build build) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  SiteStats &ss = site_stats(st, site);
+  if (st.cfg.disabled) {
+    record_fallback(ss, "disabled by IRREGFIX_DISABLE");
+    return false;
+  }
+  if (key.n <= 0 || !key.B) {
+    record_fallback(ss, "no threads or no index array");
+    return false;
+  }
+  for (const void *a : key.sources)
+    if (!a) {
+      record_fallback(ss, "null source array");
+      return false;
+    }
+  int dev = 0;
+  cudaError_t err = cudaGetDevice(&dev);
+  if (err != cudaSuccess) {
+    record_fallback(ss, cuda_failure("cudaGetDevice", site, err));
+    return false;
+  }
+  key.device = dev;
+  Entry *e = nullptr;
+  Cache::Lookup found = st.cache.lookup(key, &e);
+  if (found == Cache::kHit) {
+    if (e->built_on != stream) {
+      err = cudaStreamWaitEvent(stream, e->ready, 0);
+      if (err != cudaSuccess) {
+        record_fallback(ss, cuda_failure("cudaStreamWaitEvent", site, err));
+        return false;
+      }
+    }
+    ++ss.hits;
+    fill_view(*e, view, remapped);
+    return true;
+  }
+  if (found == Cache::kMiss) {
+    ++ss.misses;
+    e = st.cache.insert(key);
+  } else {
+    ++ss.refreshes;
+  }
+  std::string why = build(st, ss, *e, dev);
+  if (!why.empty()) {
+    drop_entry(st, key);
+    record_fallback(ss, why);
+    return false;
+  }
+  ss.layout = key.layout;
+  fill_view(*e, view, remapped);
+  return true;
+}
+
+} // namespace
+} // namespace detail
+
+bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long long n, int count,
+                   const void *const *arrays, const size_t *elem_sizes, View *view,
+                   const void **remapped, cudaStream_t stream) {
+  using namespace detail;
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternRange;
+  key.B = B;
+  key.b_kind = b_kind;
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  if (count <= 0 || !arrays || !elem_sizes) {
+    State &st = state();
+    std::lock_guard<std::mutex> lock(st.mu);
+    record_fallback(site_stats(st, site), "no arrays to remap");
+    return false;
+  }
+  key.sources.assign(arrays, arrays + count);
+  key.elem_sizes.assign(elem_sizes, elem_sizes + count);
+  return prepare(site, std::move(key), view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                   return build_range(st, ss, site, e, dev, B, b_kind, n, count, arrays,
+                                      elem_sizes, stream);
+                 });
+}
+
+bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
+                    const void *A, size_t elem_size, View *view, const void **remapped,
+                    cudaStream_t stream) {
+  using namespace detail;
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternGather;
+  key.B = B;
+  key.b_kind = b_kind;
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  key.sources.assign(1, A);
+  key.elem_sizes.assign(1, elem_size);
+  return prepare(site, std::move(key), view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                   return build_gather(st, ss, site, e, dev, B, b_kind, n, A, elem_size, stream);
+                 });
+}
+
+bool disjoint(const SiteInfo &site, const void *written, const void *read) {
+  using namespace detail;
+  if (!written || !read)
+    return true;
+  Range w, r;
+  const bool wk = allocation_of(written, &w);
+  const bool rk = allocation_of(read, &r);
+  std::string why;
+  if (wk && rk) {
+    if (w.base != r.base)
+      return true;
+    why = "written pointer may alias a read array (same device allocation)";
+  } else if (wk != rk) {
+    return true; // one device allocation, one not: different memory
+  } else {
+    why = "written pointer may alias a read array (not device allocations)";
+  }
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  record_fallback(site_stats(st, site), why);
+  return false;
+}
+
+void note_fallback(const SiteInfo &site, const char *why) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  record_fallback(site_stats(st, site), why ? why : "unspecified");
+}
+
+void note_transformed_launch(const SiteInfo &site) {
+  using namespace detail;
+  cudaError_t e = cudaPeekAtLastError();
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  SiteStats &ss = site_stats(st, site);
+  ++ss.launches;
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "irregfix: launch of the transformed %s failed at %s: %s\n",
+                 site.kernel ? site.kernel : "?", site.id ? site.id : "?", cudaGetErrorString(e));
+    ++ss.fallbacks[std::string("transformed launch failed: ") + cudaGetErrorString(e)];
+  }
+}
+
+namespace testing {
+
+SiteCounters site_counters(const char *site_id) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  SiteCounters c;
+  auto it = st.stats.find(site_id ? site_id : "");
+  if (it == st.stats.end())
+    return c;
+  const SiteStats &s = it->second;
+  c.launches = s.launches;
+  c.hits = s.hits;
+  c.misses = s.misses;
+  c.refreshes = s.refreshes;
+  c.remaps = s.remaps;
+  c.fallbacks = s.fallback_count();
+  c.bytes_remapped = s.bytes_remapped;
+  c.last_fallback = s.last_fallback;
+  return c;
+}
+
+void reset() {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  int dev = 0;
+  const bool have_dev = cudaGetDevice(&dev) == cudaSuccess;
+  cudaDeviceSynchronize();
+  for (auto &e : st.cache.clear()) {
+    if (have_dev)
+      cudaSetDevice(e->key.device);
+    free_entry_buffers(*e);
+  }
+  for (auto &kv : st.stats)
+    resolve_timings(kv.second, true);
+  st.stats.clear();
+  if (have_dev)
+    cudaSetDevice(dev);
+  cudaGetLastError();
+  st.loaded = false;
+  ensure_loaded(st);
+}
+
+void set_disabled(bool disabled) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.disabled = disabled;
+}
+
+void set_max_bytes(unsigned long long max_bytes) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.max_bytes = max_bytes;
+}
+
+void set_fail_alloc(bool fail) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.fail_alloc = fail;
+}
+
+std::size_t cached_bytes() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.cache.total_bytes();
+}
+
+std::string stats_report() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  for (auto &kv : st.stats)
+    detail::resolve_timings(kv.second, true);
+  return detail::format_stats(st.stats);
+}
+
+} // namespace testing
+} // namespace irregfix
+
+extern "C" void irregfix_invalidate(const void *ptr) {
+  using namespace irregfix::detail;
+  if (!ptr)
+    return;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.cache.size() == 0)
+    return;
+  Range alloc;
+  allocation_of(ptr, &alloc);
+  st.cache.invalidate(reinterpret_cast<std::uintptr_t>(ptr), alloc);
+}

@@ -1,0 +1,229 @@
+// Host bookkeeping of the irregfix runtime: keys, cache states, invalidation by
+// ranges, byte accounting, environment parsing. Needs no GPU.
+#include "host_logic.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using namespace irregfix::detail;
+
+namespace {
+
+const void *P(std::uintptr_t v) { return reinterpret_cast<const void *>(v); }
+
+CacheKey key(const char *site = "a.cu:1:1") {
+  CacheKey k;
+  k.device = 0;
+  k.site = site;
+  k.pattern = kPatternRange;
+  k.sources = {P(0x1000), P(0x2000)};
+  k.B = P(0x3000);
+  k.b_kind = 0;
+  k.n = 100;
+  k.elem_sizes = {8, 4};
+  k.layout = 1;
+  return k;
+}
+
+} // namespace
+
+TEST(ParseBytes, PlainAndSuffixes) {
+  unsigned long long v = 0;
+  ASSERT_TRUE(parse_bytes("123", &v));
+  EXPECT_EQ(v, 123u);
+  ASSERT_TRUE(parse_bytes("64K", &v));
+  EXPECT_EQ(v, 64ull << 10);
+  ASSERT_TRUE(parse_bytes("64M", &v));
+  EXPECT_EQ(v, 64ull << 20);
+  ASSERT_TRUE(parse_bytes("2G", &v));
+  EXPECT_EQ(v, 2ull << 30);
+  ASSERT_TRUE(parse_bytes("3m", &v));
+  EXPECT_EQ(v, 3ull << 20);
+  ASSERT_TRUE(parse_bytes("16MiB", &v));
+  EXPECT_EQ(v, 16ull << 20);
+  ASSERT_TRUE(parse_bytes("5kb", &v));
+  EXPECT_EQ(v, 5ull << 10);
+  ASSERT_TRUE(parse_bytes(" 7 ", &v));
+  EXPECT_EQ(v, 7u);
+  ASSERT_TRUE(parse_bytes("0", &v));
+  EXPECT_EQ(v, 0u);
+}
+
+TEST(ParseBytes, Rejects) {
+  unsigned long long v = 99;
+  EXPECT_FALSE(parse_bytes(nullptr, &v));
+  EXPECT_FALSE(parse_bytes("", &v));
+  EXPECT_FALSE(parse_bytes("abc", &v));
+  EXPECT_FALSE(parse_bytes("-1", &v));
+  EXPECT_FALSE(parse_bytes("12X", &v));
+  EXPECT_FALSE(parse_bytes("1.5G", &v));
+  EXPECT_FALSE(parse_bytes("99999999999999999999999", &v));
+  EXPECT_FALSE(parse_bytes("99999999999999G", &v));
+  EXPECT_EQ(v, 99u);
+}
+
+TEST(ParseConfig, Variables) {
+  Config c = parse_config("1", "64M", "yes", "0");
+  EXPECT_TRUE(c.disabled);
+  EXPECT_EQ(c.max_bytes, 64ull << 20);
+  EXPECT_TRUE(c.stats);
+  EXPECT_FALSE(c.fail_alloc);
+  c = parse_config(nullptr, nullptr, nullptr, nullptr);
+  EXPECT_FALSE(c.disabled);
+  EXPECT_EQ(c.max_bytes, 0u);
+  EXPECT_FALSE(c.stats);
+  EXPECT_FALSE(c.fail_alloc);
+  c = parse_config("0", "lots", "", "TRUE");
+  EXPECT_FALSE(c.disabled);
+  EXPECT_EQ(c.max_bytes, 0u); // unparsable: ignored
+  EXPECT_FALSE(c.stats);
+  EXPECT_TRUE(c.fail_alloc);
+}
+
+TEST(ParseConfig, FromEnvironment) {
+  setenv("IRREGFIX_MAX_BYTES", "2K", 1);
+  setenv("IRREGFIX_DISABLE", "1", 1);
+  Config c = config_from_env();
+  EXPECT_EQ(c.max_bytes, 2048u);
+  EXPECT_TRUE(c.disabled);
+  unsetenv("IRREGFIX_MAX_BYTES");
+  unsetenv("IRREGFIX_DISABLE");
+  c = config_from_env();
+  EXPECT_EQ(c.max_bytes, 0u);
+  EXPECT_FALSE(c.disabled);
+}
+
+TEST(CacheKey, EqualityAndHash) {
+  CacheKeyHash h;
+  EXPECT_EQ(key(), key());
+  EXPECT_EQ(h(key()), h(key()));
+  std::vector<CacheKey> different;
+  for (int i = 0; i < 9; ++i)
+    different.push_back(key());
+  different[0].device = 1;
+  different[1].site = "b.cu:2:2";
+  different[2].pattern = kPatternGather;
+  different[3].sources[1] = P(0x2008);
+  different[4].B = P(0x3008);
+  different[5].b_kind = 2;
+  different[6].n = 101;
+  different[7].elem_sizes[0] = 4;
+  different[8].layout = 2;
+  for (const CacheKey &d : different) {
+    EXPECT_NE(d, key());
+    EXPECT_NE(h(d), h(key())); // not guaranteed in general, but these must spread
+  }
+  CacheKey fewer = key();
+  fewer.sources.pop_back();
+  fewer.elem_sizes.pop_back();
+  EXPECT_NE(fewer, key());
+}
+
+TEST(Cache, MissHitInvalidateRefresh) {
+  Cache c;
+  Entry *e = nullptr;
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kMiss);
+  EXPECT_EQ(e, nullptr);
+  Entry *ins = c.insert(key());
+  ASSERT_NE(ins, nullptr);
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kStale); // inserted, not yet built
+  EXPECT_EQ(e, ins);
+  ins->valid = true;
+  ins->sources = {SourceRange{0x1000, Range{0x1000, 0x800}, Range{0x1000, 0x100}},
+                  SourceRange{0x3000, Range{0x3000, 0x400}, Range{0x3000, 0x194}}};
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kHit);
+  EXPECT_EQ(e, ins);
+  EXPECT_EQ(c.lookup(key("other.cu:1:1"), &e), Cache::kMiss);
+  // A write anywhere in A's allocation makes it stale.
+  EXPECT_EQ(c.invalidate(0x1700, Range{0x1000, 0x800}), 1);
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kStale);
+  EXPECT_EQ(c.invalidate(0x1700, Range{0x1000, 0x800}), 0); // already stale
+  e->valid = true;                                           // refreshed in place
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kHit);
+  EXPECT_EQ(e, ins);
+  // ... and in B's.
+  EXPECT_EQ(c.invalidate(0x3000, Range{0x3000, 0x400}), 1);
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kStale);
+  auto removed = c.remove(key());
+  EXPECT_EQ(removed.get(), ins);
+  EXPECT_EQ(c.lookup(key(), &e), Cache::kMiss);
+  EXPECT_EQ(c.size(), 0u);
+}
+
+TEST(Cache, InvalidationByRanges) {
+  Cache c;
+  Entry *a = c.insert(key("a"));
+  Entry *b = c.insert(key("b"));
+  a->valid = b->valid = true;
+  // a reads [0x10000, +0x1000) of allocation [0x10000, +0x10000); b reads
+  // [0x40100, +0x100) of allocation [0x40000, +0x1000).
+  a->sources = {SourceRange{0x10000, Range{0x10000, 0x10000}, Range{0x10000, 0x1000}}};
+  b->sources = {SourceRange{0x40000, Range{0x40000, 0x1000}, Range{0x40100, 0x100}}};
+  // Device pointer in a's allocation, outside what a reads: still stale (same allocation).
+  EXPECT_EQ(c.invalidate(0x1f000, Range{0x10000, 0x10000}), 1);
+  EXPECT_FALSE(a->valid);
+  EXPECT_TRUE(b->valid);
+  a->valid = true;
+  // Another allocation altogether: nothing.
+  EXPECT_EQ(c.invalidate(0x90000, Range{0x90000, 0x100}), 0);
+  EXPECT_TRUE(a->valid);
+  EXPECT_TRUE(b->valid);
+  // Unknown allocation (not device memory): compare against what was read.
+  EXPECT_EQ(c.invalidate(0x40180, Range{}), 1);
+  EXPECT_TRUE(a->valid);
+  EXPECT_FALSE(b->valid);
+  b->valid = true;
+  EXPECT_EQ(c.invalidate(0x5, Range{}), 0);
+  EXPECT_TRUE(a->valid);
+  EXPECT_TRUE(b->valid);
+}
+
+TEST(Cache, ByteAccounting) {
+  Cache c;
+  Entry *a = c.insert(key("a"));
+  Entry *b = c.insert(key("b"));
+  a->len_bytes = 400;
+  a->buf_bytes = {800, 400};
+  b->buf_bytes = {1000};
+  EXPECT_EQ(a->bytes(), 1600u);
+  EXPECT_EQ(c.total_bytes(), 2600u);
+  EXPECT_TRUE(Cache::fits(2600, 0, 400, 3000));
+  EXPECT_FALSE(Cache::fits(2600, 0, 401, 3000));
+  EXPECT_TRUE(Cache::fits(2600, 1600, 2000, 3000)); // refresh of a, growing
+  EXPECT_FALSE(Cache::fits(2600, 1600, 2001, 3000));
+  EXPECT_TRUE(Cache::fits(2600, 0, 1ull << 40, 0)); // no cap
+  EXPECT_FALSE(Cache::fits(0, 0, 4000, 3000));
+  auto all = c.clear();
+  EXPECT_EQ(all.size(), 2u);
+  EXPECT_EQ(c.total_bytes(), 0u);
+}
+
+TEST(Stats, Report) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = m["k.cu:3:4"];
+  s.id = "k.cu:3:4";
+  s.kernel = "spmv";
+  s.pattern = "range";
+  s.launches = 10;
+  s.hits = 9;
+  s.misses = 1;
+  s.remaps = 1;
+  s.bytes_remapped = 4096;
+  s.remap_ms = 0.25;
+  s.layout = 1;
+  s.fallbacks["over IRREGFIX_MAX_BYTES"] = 2;
+  s.fallbacks["disabled by IRREGFIX_DISABLE"] = 1;
+  EXPECT_EQ(s.fallback_count(), 3);
+  std::string r = format_stats(m);
+  EXPECT_NE(r.find("k.cu:3:4"), std::string::npos);
+  EXPECT_NE(r.find("spmv"), std::string::npos);
+  EXPECT_NE(r.find("range"), std::string::npos);
+  EXPECT_NE(r.find("launches transformed 10"), std::string::npos);
+  EXPECT_NE(r.find("fallbacks 3"), std::string::npos);
+  EXPECT_NE(r.find("2 x over IRREGFIX_MAX_BYTES"), std::string::npos);
+  EXPECT_NE(r.find("hits 9"), std::string::npos);
+  EXPECT_NE(r.find("bytes remapped 4096"), std::string::npos);
+  EXPECT_NE(r.find("0.250 ms"), std::string::npos);
+  EXPECT_NE(r.find("ell-colmajor"), std::string::npos);
+}
