@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                                      \
@@ -74,10 +75,20 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
   CK(cudaMalloc(&dCopy, nnz * esz));
   CK(cudaMemcpy(dB, B.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
   CK(cudaMemset(dA, 0x5a, nnz * esz));
-  size_t smem = irregfix::detail::range_smem_bytes(nnz, n, esz);
+  irregfix::detail::RangePlan plan = irregfix::detail::plan_range(nnz, n, esz);
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, smem, 0));
+    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, plan, 0));
   }, reps);
+  std::string variants;
+  for (int rpb : {256, 512, 1024}) {
+    irregfix::detail::RangePlan vp = irregfix::detail::plan_range(nnz, n, esz, rpb);
+    float ms = median_ms([&] {
+      CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, vp, 0));
+    }, reps);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %d:%.4f", rpb, ms);
+    variants += buf;
+  }
   float copy = median_ms([&] { CK(cudaMemcpyAsync(dCopy, dA, nnz * esz, cudaMemcpyDeviceToDevice)); },
                          reps);
   float naive = -1;
@@ -89,13 +100,13 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
     }, reps);
   }
   double bytes = 2.0 * nnz * esz;
-  std::printf("%-26s n=%9lld nnz=%10lld esz=%2zu smem=%6zu | remap %.4f ms %7.1f GB/s | copy %.4f ms "
+  std::printf("%-26s n=%9lld nnz=%10lld esz=%2zu rows/block=%4d seg=%6zu | remap %.4f ms %7.1f GB/s | copy %.4f ms "
               "%7.1f GB/s | remap/copy %5.1f%%",
-              name, n, nnz, esz, smem, remap, bytes / remap / 1e6, copy, bytes / copy / 1e6,
+              name, n, nnz, esz, plan.rows_per_block, plan.segment_bytes, remap, bytes / remap / 1e6, copy, bytes / copy / 1e6,
               100.0 * copy / remap);
   if (naive > 0)
     std::printf(" | naive thread-per-row %.4f ms (%5.1f%% of copy)", naive, 100.0 * copy / naive);
-  std::printf("\n");
+  std::printf("\n    rows/block variants (ms):%s\n", variants.c_str());
   // Whole prepare_range: miss (lengths, CUB, one sync, allocation, remap) and hit.
   irregfix::testing::reset();
   irregfix::SiteInfo site{"bench:1", "bench", "range"};

@@ -26,8 +26,10 @@ echo "=== ctest"
 ctest --test-dir "$B" --output-on-failure || status=1
 echo "=== compute-sanitizer memcheck (GPU tests)"
 if command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$B/test/gpu/irregfix_runtime_gpu_tests" \
-    --gtest_brief=1 2>&1 | tail -15 || status=1
+  compute-sanitizer --tool memcheck --show-backtrace no --error-exitcode 9 \
+    "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_brief=1 >/tmp/memcheck.log 2>&1 || status=1
+  grep -E '^========= (Invalid|Program hit|ERROR SUMMARY|Target)' /tmp/memcheck.log | sort | uniq -c | head -20
+  grep -E 'PASSED|FAILED' /tmp/memcheck.log | head
 fi
 echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
 IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime.KernelThroughView \

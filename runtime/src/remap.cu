@@ -50,37 +50,54 @@ __global__ void lengths_kernel(const Idx *__restrict__ B, long long n, int *__re
 }
 
 // Column-major ELL remap of words W, K words per element (K == 0: k at run time).
-// One block handles kRemapRows consecutive rows. When the block's contiguous
-// source segment fits in shared memory it is staged with coalesced reads and
-// written out transposed (coalesced across t); otherwise short rows are copied
-// thread-per-row and long rows block-cooperatively, straight from global memory.
+// One block of kRemapRows threads handles `rpb` consecutive rows (a multiple of
+// kRemapRows, so that a block moves enough bytes per round trip to memory). When
+// the block's contiguous source segment fits in shared memory it is staged with
+// coalesced reads and written out transposed (coalesced across t); otherwise
+// short rows are copied thread-per-row and long rows block-cooperatively,
+// straight from global memory. Dynamic shared memory: rpb+1 offsets, then the segment.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(kRemapRows)
     range_kernel(const Idx *__restrict__ B, long long n, const W *__restrict__ A, int k_rt,
-                 W *__restrict__ out, long long smem_words) {
+                 W *__restrict__ out, int rpb, long long seg_words_cap) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  __shared__ long long off[kRemapRows + 1];
+  long long *off = reinterpret_cast<long long *>(smem_raw);
+  W *s = reinterpret_cast<W *>(smem_raw + ((static_cast<std::size_t>(rpb) + 1) * 8 + 15) / 16 * 16);
   const int k = K ? K : k_rt;
-  const long long t0 = static_cast<long long>(blockIdx.x) * kRemapRows;
+  const long long t0 = static_cast<long long>(blockIdx.x) * rpb;
   const long long left = n - t0;
-  const int rows = left < kRemapRows ? static_cast<int>(left) : kRemapRows;
+  const int rows = left < rpb ? static_cast<int>(left) : rpb;
   for (int i = threadIdx.x; i <= rows; i += blockDim.x)
     off[i] = static_cast<long long>(B[t0 + i]);
   __syncthreads();
   const long long seg0 = off[0];
   const long long seg_words = (off[rows] - seg0) * k;
-  const int r = threadIdx.x;
-  W *s = reinterpret_cast<W *>(smem_raw);
-  if (seg_words >= 0 && seg_words <= smem_words) {
+  const long long col = n * k;
+  constexpr int V = sizeof(W) < 16 ? static_cast<int>(16 / sizeof(W)) : 1; // words per 16 bytes
+  if (seg_words >= 0 && seg_words + V <= seg_words_cap) {
     const W *src = A + seg0 * k;
-    for (long long i = threadIdx.x; i < seg_words; i += blockDim.x)
-      s[i] = src[i];
+    // Stage with 16-byte loads: place the segment so that sb[i] and src[i] share
+    // their alignment modulo 16 (s itself is 16-byte aligned).
+    const int shift = static_cast<int>((reinterpret_cast<std::uintptr_t>(src) / sizeof(W)) % V);
+    W *sb = s + shift;
+    long long head = (V - shift) % V;
+    if (head > seg_words)
+      head = seg_words;
+    for (long long i = threadIdx.x; i < head; i += blockDim.x)
+      sb[i] = src[i];
+    const long long vecs = (seg_words - head) / V;
+    const uint4 *vsrc = reinterpret_cast<const uint4 *>(src + head);
+    uint4 *vdst = reinterpret_cast<uint4 *>(sb + head);
+    for (long long i = threadIdx.x; i < vecs; i += blockDim.x)
+      vdst[i] = vsrc[i];
+    for (long long i = head + vecs * V + threadIdx.x; i < seg_words; i += blockDim.x)
+      sb[i] = src[i];
     __syncthreads();
-    if (r < rows) {
+    s = sb;
+    for (int r = threadIdx.x; r < rows; r += blockDim.x) {
       const long long beg = (off[r] - seg0) * k;
       const long long L = off[r + 1] - off[r];
       W *dst = out + (t0 + r) * k;
-      const long long col = n * k;
       for (long long it = 0; it < L; ++it)
         for (int j = 0; j < k; ++j)
           dst[it * col + j] = s[beg + it * k + j];
@@ -88,8 +105,7 @@ __global__ void __launch_bounds__(kRemapRows)
     return;
   }
   constexpr long long kShort = 32;
-  const long long col = n * k;
-  if (r < rows) {
+  for (int r = threadIdx.x; r < rows; r += blockDim.x) {
     const long long L = off[r + 1] - off[r];
     if (L <= kShort) {
       const W *src = A + off[r] * k;
@@ -150,23 +166,16 @@ WordKind pick_word(const void *A, std::size_t esz, int *k) {
   return kW1xK;
 }
 
-std::size_t word_size(WordKind w) {
-  switch (w) {
-  case kW1: case kW1xK: return 1;
-  case kW2: return 2;
-  case kW4: case kW4xK: return 4;
-  case kW8: return 8;
-  default: return 16;
-  }
-}
-
 template <class Idx, class W, int K>
 cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *out,
-                         std::size_t smem_bytes, cudaStream_t stream) {
-  unsigned blocks = static_cast<unsigned>((n + kRemapRows - 1) / kRemapRows);
-  long long smem_words = static_cast<long long>(smem_bytes / sizeof(W));
-  range_kernel<Idx, W, K><<<blocks, kRemapRows, smem_bytes, stream>>>(
-      B, n, static_cast<const W *>(A), k, static_cast<W *>(out), smem_words);
+                         const RangePlan &plan, cudaStream_t stream) {
+  const long long rpb = plan.rows_per_block;
+  unsigned blocks = static_cast<unsigned>((n + rpb - 1) / rpb);
+  const std::size_t off_bytes = (static_cast<std::size_t>(rpb) + 1) * 8;
+  const std::size_t head = (off_bytes + 15) / 16 * 16;
+  const long long words = static_cast<long long>(plan.segment_bytes / sizeof(W));
+  range_kernel<Idx, W, K><<<blocks, kRemapRows, head + plan.segment_bytes, stream>>>(
+      B, n, static_cast<const W *>(A), k, static_cast<W *>(out), plan.rows_per_block, words);
   return cudaPeekAtLastError();
 }
 
@@ -251,40 +260,53 @@ bool index_to_ll(const void *slot, int b_kind, long long *value) {
   }
 }
 
-std::size_t range_smem_bytes(long long nnz, long long n, std::size_t elem_size) {
-  // Room for about twice a block's average segment, between 4 KiB and 48 KiB.
-  const std::size_t lo = 4096, hi = 48 * 1024;
-  if (n <= 0 || nnz <= 0)
-    return lo;
-  double avg = static_cast<double>(nnz) / static_cast<double>(n) * kRemapRows *
-               static_cast<double>(elem_size);
-  double want = 2.0 * avg + 1024.0;
-  if (want >= static_cast<double>(hi))
-    return hi;
-  std::size_t b = static_cast<std::size_t>(want);
-  b = (b + 255) / 256 * 256;
-  return b < lo ? lo : b;
+RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows_per_block) {
+  RangePlan p;
+  p.rows_per_block = kRemapRows;
+  p.segment_bytes = 4096;
+  if (n <= 0 || nnz <= 0 || elem_size == 0)
+    return p;
+  const double row_bytes = static_cast<double>(nnz) / static_cast<double>(n) *
+                           static_cast<double>(elem_size);
+  // Enough rows that a block's average segment is >= 8 KiB (bytes in flight per
+  // block), up to kMaxRowsPerBlock.
+  if (rows_per_block > 0)
+    p.rows_per_block = rows_per_block;
+  else
+    while (p.rows_per_block < kMaxRowsPerBlock && row_bytes * p.rows_per_block < 8192.0)
+      p.rows_per_block *= 2;
+  // Room for about twice the average segment, within the 48 KiB a block may use
+  // without opting in (the offsets take (rows + 1) * 8 bytes of it).
+  const std::size_t offsets = (static_cast<std::size_t>(p.rows_per_block) + 1) * 8 + 16;
+  const std::size_t hi = 48 * 1024 - offsets;
+  const double want = 2.0 * row_bytes * p.rows_per_block + 1024.0;
+  std::size_t b = want >= static_cast<double>(hi) ? hi : static_cast<std::size_t>(want);
+  b = b / 16 * 16;
+  p.segment_bytes = b < 4096 ? 4096 : b;
+  return p;
 }
 
 cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
-                        std::size_t elem_size, void *out, std::size_t smem_bytes,
+                        std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
   int k = 1;
   WordKind w = pick_word(A, elem_size, &k);
-  smem_bytes = smem_bytes / word_size(w) * word_size(w);
+  if (plan.rows_per_block < kRemapRows || plan.rows_per_block > kMaxRowsPerBlock ||
+      plan.rows_per_block % kRemapRows != 0)
+    return cudaErrorInvalidValue;
   return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
     using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
     const Idx *b = static_cast<const Idx *>(B);
     switch (w) {
-    case kW1: return launch_range<Idx, unsigned char, 1>(b, n, A, k, out, smem_bytes, stream);
-    case kW2: return launch_range<Idx, unsigned short, 1>(b, n, A, k, out, smem_bytes, stream);
-    case kW4: return launch_range<Idx, unsigned, 1>(b, n, A, k, out, smem_bytes, stream);
-    case kW8: return launch_range<Idx, unsigned long long, 1>(b, n, A, k, out, smem_bytes, stream);
-    case kW16: return launch_range<Idx, uint4, 1>(b, n, A, k, out, smem_bytes, stream);
-    case kW4xK: return launch_range<Idx, unsigned, 0>(b, n, A, k, out, smem_bytes, stream);
-    default: return launch_range<Idx, unsigned char, 0>(b, n, A, k, out, smem_bytes, stream);
+    case kW1: return launch_range<Idx, unsigned char, 1>(b, n, A, k, out, plan, stream);
+    case kW2: return launch_range<Idx, unsigned short, 1>(b, n, A, k, out, plan, stream);
+    case kW4: return launch_range<Idx, unsigned, 1>(b, n, A, k, out, plan, stream);
+    case kW8: return launch_range<Idx, unsigned long long, 1>(b, n, A, k, out, plan, stream);
+    case kW16: return launch_range<Idx, uint4, 1>(b, n, A, k, out, plan, stream);
+    case kW4xK: return launch_range<Idx, unsigned, 0>(b, n, A, k, out, plan, stream);
+    default: return launch_range<Idx, unsigned char, 0>(b, n, A, k, out, plan, stream);
     }
   });
 }

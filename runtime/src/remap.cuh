@@ -9,8 +9,16 @@
 namespace irregfix {
 namespace detail {
 
-// Rows (threads of the original kernel) handled by one remap block.
+// Threads of a range remap block, and the most rows one block handles.
 constexpr int kRemapRows = 256;
+constexpr int kMaxRowsPerBlock = 1024;
+
+// Launch shape of a range remap: rows per block (a multiple of kRemapRows) and
+// the shared-memory staging capacity for a block's source segment.
+struct RangePlan {
+  int rows_per_block = kRemapRows;
+  std::size_t segment_bytes = 4096;
+};
 
 // len[t] = B[t+1] - B[t] for t in [0, n), or -1 where that is negative or does
 // not fit an int. bounds[0] = B[0], bounds[1] = B[n] (device, as long long).
@@ -30,13 +38,14 @@ cudaError_t minmax_indices(const void *B, int b_kind, long long n, void *out, vo
 // a long long.
 bool index_to_ll(const void *slot, int b_kind, long long *value);
 
-// Shared-memory staging capacity used for a remap of nnz elements over n rows.
-std::size_t range_smem_bytes(long long nnz, long long n, std::size_t elem_size);
+// The launch shape for a remap of nnz elements of elem_size bytes over n rows
+// (rows_per_block > 0 forces that many rows per block: for benchmarks).
+RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows_per_block = 0);
 
 // out[iter*n + t] = A[B[t] + iter] for iter < B[t+1]-B[t]; padding is not written.
 // Lengths must have been validated (non-negative) before.
 cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
-                        std::size_t elem_size, void *out, std::size_t smem_bytes,
+                        std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream);
 
 // out[t] = A[B[t]] for t in [0, n).

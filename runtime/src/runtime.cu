@@ -346,8 +346,8 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   start_timing(ss, stream, &t0, &t1);
   const long long nnz = h.hi - h.lo;
   for (int i = 0; i < count; ++i) {
-    const std::size_t smem = range_smem_bytes(nnz, n, elem_sizes[i]);
-    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], smem, stream);
+    const RangePlan plan = plan_range(nnz, n, elem_sizes[i]);
+    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], plan, stream);
     if (r != cudaSuccess) {
       if (t0) {
         cudaEventDestroy(t0);
