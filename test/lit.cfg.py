@@ -13,11 +13,13 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.irregfix_obj_root, "test")
 
 inputs = os.path.join(config.test_source_root, "Inputs")
+# %irregfix_real uses the real CUDA installation. It comes first: lit substitutes
+# in order, and %irregfix is a prefix of it.
+config.substitutions.append(("%irregfix_real", config.irregfix_tool))
 # %irregfix parses against the stub CUDA header; %stub are the compiler flags it needs.
 config.substitutions.append(("%irregfix", f"{config.irregfix_tool} --cuda-path={inputs}/CUDA"))
 config.substitutions.append(("%stub", f"-nocudainc -nocudalib -I {inputs}/CUDA/include"))
 config.substitutions.append(("%inputs", inputs))
-config.substitutions.append(("%irregfix_real", config.irregfix_tool))
 
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Remarks and errors are checked as plain text.
