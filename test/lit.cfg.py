@@ -30,7 +30,7 @@ if config.nvcc and os.path.exists(config.nvcc):
     runtime_include = os.path.join(config.irregfix_src_root, "runtime", "include")
     config.substitutions.append(
         ("%nvcc", f"{config.nvcc} -std=c++17 -arch=sm_{config.cuda_architecture} -I {runtime_include}"))
-    config.substitutions.append(("%runtime_lib", f"{config.runtime_library} -L{config.cuda_lib_dir} -lcuda"))
+    config.substitutions.append(("%runtime_lib", config.runtime_library))
 
 
 def has_cuda_device():

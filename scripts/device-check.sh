@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one run on the GPU machine (nvcc, no Clang):
+# the runtime's GPU tests and remap benchmark, the rewritten e2e program
+# (original vs transformed, bit for bit, and under compute-sanitizer), then the
+# CG sample and the SpMV benchmark with Nsight Compute. Rewritten sources come
+# from .devgen/ (scripts/pregenerate.sh). Logs go to $OUT.
+#   PARTS="runtime e2e bench" scripts/device-check.sh
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/device-out}
+mkdir -p "$OUT"
+export BUILD_DIR=${BUILD_DIR:-/tmp/b}
+PARTS=${PARTS:-runtime e2e bench}
+status=0
+
+if [[ " $PARTS " == *" runtime "* ]]; then
+  echo "=== runtime: GPU tests, memcheck, stats, remap bandwidth"
+  runtime/bench/run_gpu_checks.sh 2>&1 | tee "$OUT/runtime.log" || status=1
+fi
+
+if [[ " $PARTS " == *" e2e "* ]]; then
+  echo "=== e2e: the rewritten SpMV program, original vs transformed"
+  lib=$BUILD_DIR/runtime/libirregfix_runtime.a
+  [ -f "$lib" ] || cmake --build "$BUILD_DIR" --target irregfix_runtime >/dev/null
+  nvcc -std=c++17 -arch=sm_90 -I runtime/include .devgen/spmv-main.irregfix.cu "$lib" -o /tmp/e2e &&
+    IRREGFIX_DISABLE=1 /tmp/e2e /tmp/e2e.original.bin &&
+    IRREGFIX_STATS=1 /tmp/e2e /tmp/e2e.irregfix.bin &&
+    cmp /tmp/e2e.original.bin /tmp/e2e.irregfix.bin && echo "e2e: bit-identical (3 cached launches + 1 after a source change)" ||
+    { echo "e2e: FAILED"; status=1; }
+  if command -v compute-sanitizer >/dev/null; then
+    compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/e2e /tmp/e2e.san.bin 2>&1 | tail -2 || status=1
+    compute-sanitizer --tool racecheck --error-exitcode 9 /tmp/e2e /tmp/e2e.san.bin 2>&1 | tail -2 || status=1
+  fi
+fi
+
+if [[ " $PARTS " == *" bench "* ]]; then
+  echo "=== CG sample, SpMV benchmark, Nsight Compute"
+  OUT=$OUT BUILD_DIR=${BENCH_BUILD_DIR:-/tmp/bb} bench/run_device.sh || status=1
+fi
+exit $status
