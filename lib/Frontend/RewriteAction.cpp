@@ -58,8 +58,10 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (isa<CUDAKernelCallExpr>(Call) || !inMainFile(Call->getBeginLoc()) || !isHostCode(Current))
       return true;
-    if (auto Targets = runtimeCallTargets(Call); !Targets.empty())
-      Writes.push_back({Call, std::move(Targets)});
+    if (auto Targets = runtimeCallTargets(Call); !Targets.empty()) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      Writes.push_back({Call, std::move(Targets), F && F->getName().starts_with("cudaFree")});
+    }
     return true;
   }
 
@@ -124,7 +126,7 @@ public:
     std::vector<HostWrite> Writes = Collector.Writes;
     for (const CUDAKernelCallExpr *Launch : Collector.Launches) {
       if (auto Targets = launchTargets(Launch); !Targets.empty())
-        Writes.push_back({Launch, std::move(Targets)});
+        Writes.push_back({Launch, std::move(Targets), false});
       const FunctionDecl *Callee = Launch->getDirectCallee();
       auto It = Callee ? Transformed.find(Callee->getCanonicalDecl()) : Transformed.end();
       if (It == Transformed.end())

@@ -130,7 +130,7 @@ InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, ASTContext
         Out.Skipped.push_back({T, "the pointer expression has side effects"});
         continue;
       }
-      Calls += "irregfix_invalidate(" + Text + "); ";
+      Calls += std::string(W.Frees ? "irregfix_release(" : "irregfix_invalidate(") + Text + "); ";
     }
     if (Calls.empty())
       continue;

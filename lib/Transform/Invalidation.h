@@ -1,6 +1,7 @@
 // Cache invalidation: before every host-visible write to device memory that the
-// tool can see (cudaMemcpy*/cudaMemset* destinations, cudaFree, launches of
-// kernels that write a pointer argument), insert irregfix_invalidate(ptr), so
+// tool can see (cudaMemcpy*/cudaMemset* destinations, launches of kernels that
+// write a pointer argument), insert irregfix_invalidate(ptr), and before cudaFree
+// irregfix_release(ptr), so
 // remapped copies built from that memory are refreshed before their next use.
 // Invalidating before the write is as good as after: nothing can use the cache
 // between the two, and it also covers writes inside conditions.
@@ -19,6 +20,7 @@ namespace irregfix {
 struct HostWrite {
   const clang::Expr *Call = nullptr;
   std::vector<const clang::Expr *> Targets;
+  bool Frees = false; // cudaFree*: irregfix_release rather than irregfix_invalidate
 };
 
 // The pointer arguments a host call writes, or none: cudaMemcpy*/cudaMemset*

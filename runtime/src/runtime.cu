@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace irregfix {
 namespace detail {
@@ -32,6 +33,9 @@ struct State {
   Cache cache;
   std::map<std::string, SiteStats> stats;
   std::map<int, Scratch> scratch;
+  // Allocation ranges disjoint() has looked up (empty: not device memory), so
+  // that a cached launch asks the driver nothing. Forgotten by irregfix_release().
+  std::unordered_map<const void *, Range> allocations;
 };
 
 State &state() {
@@ -544,9 +548,22 @@ bool disjoint(const SiteInfo &site, const void *written, const void *read) {
   using namespace detail;
   if (!written || !read)
     return true;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  auto known = [&](const void *p, Range *r) {
+    auto it = st.allocations.find(p);
+    if (it == st.allocations.end()) {
+      if (st.allocations.size() > 4096) // a program that allocates without end
+        st.allocations.clear();
+      Range found;
+      it = st.allocations.emplace(p, allocation_of(p, &found) ? found : Range{}).first;
+    }
+    *r = it->second;
+    return !r->empty();
+  };
   Range w, r;
-  const bool wk = allocation_of(written, &w);
-  const bool rk = allocation_of(read, &r);
+  const bool wk = known(written, &w);
+  const bool rk = known(read, &r);
   std::string why;
   if (wk && rk) {
     if (w.base != r.base)
@@ -557,8 +574,6 @@ bool disjoint(const SiteInfo &site, const void *written, const void *read) {
   } else {
     why = "written pointer may alias a read array (not device allocations)";
   }
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
   record_fallback(site_stats(st, site), why);
   return false;
@@ -624,6 +639,7 @@ void reset() {
   for (auto &kv : st.stats)
     resolve_timings(kv.second, true);
   st.stats.clear();
+  st.allocations.clear();
   if (have_dev)
     cudaSetDevice(dev);
   cudaGetLastError();
@@ -658,6 +674,12 @@ std::size_t cached_bytes() {
   return st.cache.total_bytes();
 }
 
+std::size_t known_allocations() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.allocations.size();
+}
+
 std::string stats_report() {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
@@ -669,15 +691,28 @@ std::string stats_report() {
 } // namespace testing
 } // namespace irregfix
 
+// A write: copies built from the allocation holding ptr go stale. The cache
+// knows its sources' allocations, so this asks the driver nothing.
 extern "C" void irregfix_invalidate(const void *ptr) {
   using namespace irregfix::detail;
   if (!ptr)
     return;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  if (st.cache.size() == 0)
+  if (st.cache.size() != 0)
+    st.cache.invalidate(reinterpret_cast<std::uintptr_t>(ptr), Range{});
+}
+
+// A free: as a write, and the allocation ranges remembered for alias checks
+// around ptr are forgotten (the address may come back in another allocation).
+extern "C" void irregfix_release(const void *ptr) {
+  using namespace irregfix::detail;
+  if (!ptr)
     return;
-  Range alloc;
-  allocation_of(ptr, &alloc);
-  st.cache.invalidate(reinterpret_cast<std::uintptr_t>(ptr), alloc);
+  irregfix_invalidate(ptr);
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+  for (auto it = st.allocations.begin(); it != st.allocations.end();)
+    it = it->first == ptr || it->second.contains(p) ? st.allocations.erase(it) : std::next(it);
 }

@@ -424,3 +424,20 @@ TEST_F(Runtime, Disjoint) {
   EXPECT_NE(site_counters("alias:1").last_fallback.find("written pointer may alias"),
             std::string::npos);
 }
+
+// The alias check remembers allocation ranges so that a cached launch asks the
+// driver nothing; a free (irregfix_release) makes it forget them, and a write
+// (irregfix_invalidate) does not.
+TEST_F(Runtime, DisjointRemembersUntilRelease) {
+  irregfix::SiteInfo site{"alias:2", "k", "range"};
+  float *a = upload(std::vector<float>(64, 1.f));
+  float *b = upload(std::vector<float>(64, 2.f));
+  EXPECT_TRUE(irregfix::disjoint(site, a, b));
+  EXPECT_EQ(irregfix::testing::known_allocations(), 2u);
+  irregfix_invalidate(a);
+  EXPECT_EQ(irregfix::testing::known_allocations(), 2u);
+  irregfix_release(a);
+  EXPECT_EQ(irregfix::testing::known_allocations(), 1u);
+  EXPECT_TRUE(irregfix::disjoint(site, a, b)); // looked up again
+  EXPECT_FALSE(irregfix::disjoint(site, b + 3, b));
+}

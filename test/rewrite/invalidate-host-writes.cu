@@ -1,6 +1,6 @@
 // Host writes to device memory get an invalidation before them: cudaMemcpy/
-// cudaMemset destinations (also inside error-check macros and unbraced ifs),
-// cudaFree, and launches of kernels that write a pointer argument.
+// cudaMemset destinations (also inside error-check macros and unbraced ifs) and
+// launches of kernels that write a pointer argument; cudaFree gets irregfix_release.
 // RUN: %irregfix --quiet %s -- %stub | sed 's,// CHECK.*,,' | FileCheck %s --match-full-lines
 
 #include <cuda_runtime.h>
@@ -44,5 +44,5 @@ int run(int n, int nnz, const int *h_rp, const float *h_val, int *rp, int *col, 
 // CHECK-NEXT:    scale<<<nnz / 256 + 1, 256>>>(nnz, val, x);
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    spmv_irregfix_launch(n / 256 + 1, 256, 0, 0, n, rp, col, val, x, y);
-// CHECK-NEXT:    irregfix_invalidate(val);
+// CHECK-NEXT:    irregfix_release(val);
 // CHECK-NEXT:    CHECK(cudaFree(val));

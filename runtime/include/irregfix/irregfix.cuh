@@ -94,5 +94,10 @@ void note_transformed_launch(const SiteInfo &site);
 // Marks every cached copy built from memory at `ptr` stale; the next launch
 // that needs it refreshes it in place. The tool inserts this before host writes
 // it can see (cudaMemcpy*/cudaMemset* destinations, launches of kernels that
-// write the pointer, cudaFree); call it for writes it cannot see.
+// write the pointer); call it for writes it cannot see.
 extern "C" void irregfix_invalidate(const void *ptr);
+
+// The memory at `ptr` is about to be freed: as irregfix_invalidate, and the
+// runtime forgets what it knew of that allocation. The tool inserts it before
+// cudaFree/cudaFreeAsync; call it before frees it cannot see.
+extern "C" void irregfix_release(const void *ptr);

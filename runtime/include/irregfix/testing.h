@@ -40,6 +40,9 @@ void set_fail_alloc(bool fail);
 // Bytes of device memory held by cached copies now.
 std::size_t cached_bytes();
 
+// How many pointers' allocation ranges disjoint() remembers (irregfix_release forgets them).
+std::size_t known_allocations();
+
 // The IRREGFIX_STATS report as it would be printed now (remap times resolved).
 std::string stats_report();
 
