@@ -158,18 +158,20 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
   for (auto &kv : table_) {
     Entry &e = *kv.second;
     bool match = false;
-    for (const SourceRange &s : e.sources) {
+    for (std::size_t i = 0; i < e.sources.size(); ++i) {
+      const SourceRange &s = e.sources[i];
+      bool hit;
       if (!allocation.empty()) {
         // p lies in a known device allocation: any source inside it matches,
         // as does a source whose own allocation contains p.
-        if (allocation.contains(s.ptr) || s.allocation.contains(p) ||
-            (!s.extent.empty() && allocation.contains(s.extent.base)))
-          match = true;
-      } else if (s.extent.contains(p) || s.allocation.contains(p) || s.ptr == p) {
-        match = true;
+        hit = allocation.contains(s.ptr) || s.allocation.contains(p) ||
+              (!s.extent.empty() && allocation.contains(s.extent.base));
+      } else {
+        hit = s.extent.contains(p) || s.allocation.contains(p) || s.ptr == p;
       }
-      if (match)
-        break;
+      match |= hit;
+      if (hit && i + 1 == e.sources.size()) // the last source is the index array B
+        e.shape_valid = false;
     }
     if (match && e.valid) {
       e.valid = false;

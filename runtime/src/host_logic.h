@@ -86,6 +86,10 @@ struct Entry {
   std::vector<void *> bufs;         // one remapped copy per source
   std::vector<std::size_t> buf_bytes;
   int max_len = 0;
+  long long nnz = 0;                // elements remapped per array (range sites)
+  // The index array B is unchanged since the last build: lengths, sizes and
+  // extents still hold, so a refresh only copies the arrays again.
+  bool shape_valid = false;
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
   std::size_t bytes() const;        // total device bytes held

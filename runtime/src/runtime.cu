@@ -276,10 +276,41 @@ void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEven
 }
 
 // Builds or refreshes a range entry. Returns "" on success, else the reason.
+// The remap itself, on the launch's stream, into buffers sized for the entry.
+std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                       long long n, int count, const void *const *arrays,
+                       const std::size_t *elem_sizes, cudaStream_t stream) {
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  for (int i = 0; i < count; ++i) {
+    const RangePlan plan = plan_range(e.nnz, n, elem_sizes[i]);
+    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], plan, stream);
+    if (r != cudaSuccess) {
+      if (t0) {
+        cudaEventDestroy(t0);
+        cudaEventDestroy(t1);
+      }
+      return cuda_failure("remap_range", site, r);
+    }
+    ss.bytes_remapped += static_cast<unsigned long long>(e.nnz) * elem_sizes[i];
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ++ss.remaps;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
 std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                         const void *B, int b_kind, long long n, int count,
                         const void *const *arrays, const std::size_t *elem_sizes,
                         cudaStream_t stream) {
+  // Only the arrays were written since the last build: B, and so the layout, hold.
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
+    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
@@ -342,30 +373,32 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     if (!why.empty())
       return why;
   }
+  e.sources = std::move(sources);
+  e.max_len = h.max_len;
+  e.nnz = h.hi - h.lo;
+  e.shape_valid = true;
+  return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+}
+
+// The gather itself, on the launch's stream.
+std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                        long long n, const void *A, std::size_t esz, cudaStream_t stream) {
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-
-  // The remap itself, on the launch's stream.
   cudaEvent_t t0, t1;
   start_timing(ss, stream, &t0, &t1);
-  const long long nnz = h.hi - h.lo;
-  for (int i = 0; i < count; ++i) {
-    const RangePlan plan = plan_range(nnz, n, elem_sizes[i]);
-    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], plan, stream);
-    if (r != cudaSuccess) {
-      if (t0) {
-        cudaEventDestroy(t0);
-        cudaEventDestroy(t1);
-      }
-      return cuda_failure("remap_range", site, r);
+  cudaError_t r = remap_gather(B, b_kind, n, A, esz, e.bufs[0], stream);
+  if (r != cudaSuccess) {
+    if (t0) {
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
     }
-    ss.bytes_remapped += static_cast<unsigned long long>(nnz) * elem_sizes[i];
+    return cuda_failure("remap_gather", site, r);
   }
   stop_timing(ss, stream, t0, t1);
   IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ss.bytes_remapped += static_cast<unsigned long long>(n) * esz;
   ++ss.remaps;
-  e.sources = std::move(sources);
-  e.max_len = h.max_len;
   e.built_on = stream;
   e.valid = true;
   return "";
@@ -374,6 +407,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
 std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                          const void *B, int b_kind, long long n, const void *A, std::size_t esz,
                          cudaStream_t stream) {
+  // Only A was written since the last build: B's bounds check still holds.
+  if (e.shape_valid && e.bufs.size() == 1)
+    return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
@@ -406,27 +442,10 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], need);
   if (!why.empty())
     return why;
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  cudaEvent_t t0, t1;
-  start_timing(ss, stream, &t0, &t1);
-  cudaError_t r = remap_gather(B, b_kind, n, A, esz, e.bufs[0], stream);
-  if (r != cudaSuccess) {
-    if (t0) {
-      cudaEventDestroy(t0);
-      cudaEventDestroy(t1);
-    }
-    return cuda_failure("remap_gather", site, r);
-  }
-  stop_timing(ss, stream, t0, t1);
-  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
-  ss.bytes_remapped += need;
-  ++ss.remaps;
   e.sources = std::move(sources);
   e.max_len = 1;
-  e.built_on = stream;
-  e.valid = true;
-  return "";
+  e.shape_valid = true;
+  return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
 }
 
 void fill_view(const Entry &e, View *view, const void **remapped) {

@@ -441,3 +441,37 @@ TEST_F(Runtime, DisjointRemembersUntilRelease) {
   EXPECT_TRUE(irregfix::disjoint(site, a, b)); // looked up again
   EXPECT_FALSE(irregfix::disjoint(site, b + 3, b));
 }
+
+// A refresh after a write to A reuses the layout; after a write to B (new row
+// lengths, longer rows) it is rebuilt. Both give the right copy.
+TEST_F(Runtime, RefreshAfterIndexArrayChangeRebuildsTheLayout) {
+  irregfix::SiteInfo site{"shape:1", "k", "range"};
+  const long long n = 5000;
+  auto B = make_offsets<int>(n, 6, 0);
+  const size_t cap = static_cast<size_t>(B[n]) * 3; // room for longer rows later
+  std::vector<unsigned char> A = random_bytes(cap * 4);
+  int *dB = upload(B);
+  unsigned char *dA = upload(A);
+  const void *src[] = {dA};
+  size_t sz[] = {4};
+  const void *o[1];
+  irregfix::View v{};
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0);
+
+  A = random_bytes(cap * 4); // new values, same rows
+  CK(cudaMemcpy(dA, A.data(), A.size(), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dA);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0);
+
+  B = make_offsets<int>(n, 14, 0); // new rows, up to twice as long
+  ASSERT_LE(static_cast<size_t>(B[n]), cap);
+  CK(cudaMemcpy(dB, B.data(), B.size() * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dB);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0);
+  auto c = site_counters("shape:1");
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.refreshes, 2);
+}

@@ -179,6 +179,23 @@ TEST(Cache, InvalidationByRanges) {
   EXPECT_TRUE(b->valid);
 }
 
+// A write to a data array keeps the layout (a refresh only copies again); a
+// write to the index array B, the last source, does not.
+TEST(Cache, WriteToIndexArrayInvalidatesTheShape) {
+  Cache c;
+  Entry *e = c.insert(key("s"));
+  e->valid = e->shape_valid = true;
+  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0x1000}},  // A
+                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}}}; // B
+  EXPECT_EQ(c.invalidate(0x10010, Range{}), 1);
+  EXPECT_FALSE(e->valid);
+  EXPECT_TRUE(e->shape_valid);
+  e->valid = true;
+  EXPECT_EQ(c.invalidate(0x20004, Range{}), 1);
+  EXPECT_FALSE(e->valid);
+  EXPECT_FALSE(e->shape_valid);
+}
+
 TEST(Cache, ByteAccounting) {
   Cache c;
   Entry *a = c.insert(key("a"));
