@@ -57,7 +57,7 @@ std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(E));
   if (!AS)
     return std::nullopt;
-  const ParmVarDecl *P = WriteSet::pointerBase(AS->getBase(), &W);
+  const ParmVarDecl *P = WriteSet::exactPointer(AS->getBase(), W);
   if (!P)
     return std::nullopt;
   return IndexRead{P, AS->getIdx()};
@@ -291,7 +291,7 @@ private:
       if (!St)
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
-        const ParmVarDecl *A = WriteSet::pointerBase(AS->getBase(), &W);
+        const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
         if (A && refToVar(AS->getIdx()) == S.LoopVar && isPlainRead(AS, Ctx) && !isAnyMacro(AS)) {
           auto [It, New] = Index.try_emplace(A, S.Arrays.size());
           if (New)
@@ -347,7 +347,7 @@ private:
     auto Inner = asParamSubscript(AS->getIdx(), W);
     if (!Inner)
       return;
-    const ParmVarDecl *A = WriteSet::pointerBase(AS->getBase(), &W);
+    const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
     if (!A)
       return;
     bool IsT = isGlobalThreadIndex(Inner->Index, W);

@@ -52,6 +52,24 @@ const ParmVarDecl *WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) 
   return nullptr;
 }
 
+const ParmVarDecl *WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    if (!DR)
+      return nullptr;
+    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+      return (P->getType()->isPointerType() || P->getType()->isArrayType()) && !Writes.writesScalar(P)
+                 ? P
+                 : nullptr;
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V || !V->isLocalVarDecl() || !V->hasInit() || !V->getType()->isPointerType() ||
+        Writes.writesScalar(V))
+      return nullptr;
+    E = V->getInit();
+  }
+  return nullptr;
+}
+
 // Collects writes in a kernel body.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:

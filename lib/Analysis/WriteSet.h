@@ -26,7 +26,12 @@ public:
 
   // The parameter a pointer expression is derived from (P, P + i, &P[i], a
   // local initialised from one of those and never reassigned), or null.
+  // Conservative for writes: any pointer into P's array counts.
   static const clang::ParmVarDecl *pointerBase(const clang::Expr *E, const WriteSet *Writes);
+
+  // The parameter E is exactly (P itself, or an unwritten local copy `T *a = P;`),
+  // or null. For reads that will be redirected: an offset would change the element.
+  static const clang::ParmVarDecl *exactPointer(const clang::Expr *E, const WriteSet &Writes);
 
 private:
   friend class WriteCollector;

@@ -1,5 +1,6 @@
 #include "Frontend/RewriteAction.h"
 #include "Analysis/SiteFinder.h"
+#include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
@@ -289,6 +290,7 @@ public:
     const SourceManager &SM = CI.getSourceManager();
     R.Original = SM.getBufferData(SM.getMainFileID()).str();
     CI.getPreprocessor().addPPCallbacks(std::make_unique<IncludeTracker>(SM, IncludeEnds));
+    CI.getPreprocessor().addPPCallbacks(newDependencyRecorder(SM, R.Dependencies));
     return std::make_unique<RewriteConsumer>(CI, Opts, R, IncludeEnds);
   }
 

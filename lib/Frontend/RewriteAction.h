@@ -24,6 +24,7 @@ struct FileResult {
   clang::tooling::Replacements Edits;
   std::vector<SiteReport> Sites;
   unsigned KernelsRewritten = 0, LaunchesRewritten = 0, Invalidations = 0;
+  std::vector<std::string> Dependencies; // every file the preprocessor entered, absolute
   bool Parsed = false;      // the file was parsed without errors
   bool RewriteFailed = false; // an internal edit failed: the file is left alone
 };
