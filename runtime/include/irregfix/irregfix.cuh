@@ -72,10 +72,37 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                    int count, const void *const *arrays, const size_t *elem_sizes,
                    View *view, const void **remapped, cudaStream_t stream);
 
-// Gather site: on true, remapped[slot(*view, t, 0)] == A[B[t]] for t in [0, n).
+// Gather site: on true, remapped[slot(*view, t, 0)] == A[B[t]] for t in [0, n)
+// whose index lies inside A's allocation; other slots (sentinels the kernel
+// guards, such as B[t] == -1) are skipped, never written and never read.
 bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
                     const void *A, size_t elem_size, View *view, const void **remapped,
                     cudaStream_t stream);
+
+// Two-level range (survey propagation's calc_pi_values): thread t's row is
+// r = C[t], and it reads arrays[i][B[r] + iter] for iter < B[r+1] - B[r].
+// On true: remapped[i][slot(*view, t, iter)] == arrays[i][B[C[t]] + iter] and
+// length(*view, t) == B[C[t]+1] - B[C[t]].
+bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
+                    IndexKind c_kind, long long n, int count, const void *const *arrays,
+                    const size_t *elem_sizes, View *view, const void **remapped,
+                    cudaStream_t stream);
+
+// Two-level gather: on true, remapped[slot(*view, t, 0)] == A[B[C[t]]] for t in [0, n).
+bool prepare_gather2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
+                     IndexKind c_kind, long long n, const void *A, size_t elem_size, View *view,
+                     const void **remapped, cudaStream_t stream);
+
+// Neighbour-list gather (molecular dynamics): thread t reads A[NB[j*stride_j + t*stride_t]]
+// for j in [0, count(t)), count(t) = counts ? counts[t] : m.
+// On true: remapped[slot(*view, t, j)] == A[NB[j*stride_j + t*stride_t]] for every such
+// (t, j) whose index lies inside A's allocation. Indices outside it (sentinels such as
+// -1, which the kernel guards) are skipped: their slots are never written, and the
+// kernel never reads them. view->len is null: the kernel keeps its own loop.
+bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
+                       long long stride_j, long long stride_t, long long m, const void *counts,
+                       IndexKind counts_kind, long long n, const void *A, size_t elem_size,
+                       View *view, const void **remapped, cudaStream_t stream);
 
 // Run-time alias check for a pointer the kernel writes against one it reads
 // through a site: true when they lie in different device allocations.
