@@ -5,7 +5,7 @@
 # and its tests still build, and the runtime, samples and nvcc tests are skipped.
 set -euo pipefail
 
-packages=(clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
+packages=(clang-19 clang-tools-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
           libgtest-dev cmake ninja-build python3 g++ make)
 missing=()
 for p in "${packages[@]}"; do

@@ -46,3 +46,11 @@ def has_cuda_device():
 
 if has_cuda_device():
     config.available_features.add("cuda-device")
+
+
+# clang-apply-replacements (Debian: clang-tools-19) applies --export-fixes YAML.
+apply_replacements = shutil.which("clang-apply-replacements", path=config.llvm_tools_dir) or shutil.which(
+    "clang-apply-replacements-19")
+if apply_replacements:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang_apply_replacements", apply_replacements))

@@ -4,53 +4,97 @@
 // This file only parses options, runs the library over the inputs and writes
 // the results; the work is in lib/.
 #include "Frontend/CudaArguments.h"
+#include "Frontend/CudaVersion.h"
+#include "Frontend/DepFile.h"
+#include "Frontend/ExportFixes.h"
 #include "Frontend/Report.h"
 #include "Frontend/RewriteAction.h"
+#include "Frontend/Stats.h"
 #include "Frontend/UnifiedDiff.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <vector>
 
 using namespace clang::tooling;
 namespace cl = llvm::cl;
 
-static cl::OptionCategory Category("irregfix options");
+// Three groups in --help: what irregfix writes, how it finds CUDA, and the
+// flags every Clang tool takes. LLVM's own options stay hidden.
+static cl::OptionCategory OutputCategory("irregfix output options");
+static cl::OptionCategory CudaCategory("irregfix CUDA options");
+static cl::OptionCategory ToolCategory("irregfix compiler flags (as in every Clang tool)");
 
 static cl::opt<std::string> OutputFile("o", cl::desc("Write the rewritten source to <file> (default: stdout)"),
-                                       cl::value_desc("file"), cl::cat(Category));
-static cl::opt<bool> InPlace("i", cl::desc("Rewrite the input files in place (atomically)"), cl::cat(Category));
-static cl::opt<bool> Diff("diff", cl::desc("Print a unified diff of what would change; write nothing"),
-                          cl::cat(Category));
+                                       cl::value_desc("file"), cl::cat(OutputCategory));
+static cl::opt<bool> InPlace("i", cl::desc("Rewrite the input files in place (atomically)"),
+                             cl::cat(OutputCategory));
+static cl::opt<bool> Diff("diff", cl::desc("Print a unified diff of what would change, per file; write nothing"),
+                          cl::cat(OutputCategory));
 static cl::opt<bool> Report("report",
                             cl::desc("Print every indirect site: kernel, pattern, arrays, verdict, reason"),
-                            cl::cat(Category));
-static cl::opt<bool> Quiet("quiet", cl::desc("Do not print a remark per site"), cl::cat(Category));
+                            cl::cat(OutputCategory));
+static cl::opt<std::string> ExportFixes("export-fixes",
+                                        cl::desc("Write the edits as YAML for clang-apply-replacements to <file>"),
+                                        cl::value_desc("file"), cl::cat(OutputCategory));
+static cl::opt<std::string> DepFile("depfile",
+                                    cl::desc("Write a Make-style depfile of every file the input includes "
+                                             "(for build systems)"),
+                                    cl::value_desc("file"), cl::cat(OutputCategory));
+static cl::opt<std::string> DepFileTarget("depfile-target",
+                                          cl::desc("The target named in the depfile (default: the -o file)"),
+                                          cl::value_desc("name"), cl::cat(OutputCategory));
+static cl::opt<bool> PrintStats("print-stats",
+                                cl::desc("Print sites found, rewritten and refused (by reason), kernels, "
+                                         "launches, invalidations and time, per file and in total, to stderr"),
+                                cl::cat(OutputCategory));
+static cl::opt<bool> Quiet("quiet", cl::desc("Do not print a remark per site, nor notes about the CUDA version"),
+                           cl::cat(OutputCategory));
+
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA installation (default: $CUDA_PATH, nvcc on PATH, /usr/local/cuda)"),
-                                     cl::value_desc("dir"), cl::cat(Category));
+                                     cl::value_desc("dir"), cl::cat(CudaCategory));
 static cl::opt<std::string> GpuArch("cuda-gpu-arch", cl::desc("GPU architecture to parse for (default: sm_90)"),
-                                    cl::init("sm_90"), cl::value_desc("sm_XX"), cl::cat(Category));
+                                    cl::init("sm_90"), cl::value_desc("sm_XX"), cl::cat(CudaCategory));
 static cl::opt<std::string> ResourceDir("clang-resource-dir",
                                         cl::desc("Clang's resource directory (default: the one irregfix was built with)"),
-                                        cl::value_desc("dir"), cl::cat(Category));
+                                        cl::value_desc("dir"), cl::cat(CudaCategory));
+
+// What clang::tooling::CommonOptionsParser offers, declared here so that --help
+// can show them beside irregfix's own groups (CommonOptionsParser hides every
+// option outside the one category it is given).
+static cl::opt<std::string> BuildPath("p", cl::desc("Build directory with compile_commands.json"),
+                                      cl::value_desc("dir"), cl::cat(ToolCategory));
+static cl::list<std::string> ExtraArgs("extra-arg", cl::desc("Additional argument to append to the compiler command line"),
+                                       cl::cat(ToolCategory));
+static cl::list<std::string> ExtraArgsBefore("extra-arg-before",
+                                             cl::desc("Additional argument to prepend to the compiler command line"),
+                                             cl::cat(ToolCategory));
+static cl::list<std::string> Sources(cl::Positional, cl::desc("<file.cu|file.cuh> ... [-- <compiler flags>]"),
+                                     cl::OneOrMore, cl::cat(ToolCategory));
 
 static cl::extrahelp Examples(R"(
 Examples:
-  irregfix spmv.cu -o spmv.irregfix.cu -- -Iinclude   rewrite to a file
-  irregfix -i spmv.cu                                  rewrite in place
-  irregfix --diff spmv.cu                              show what would change
-  irregfix --report spmv.cu                            list sites and verdicts
-  irregfix -p build/ src/spmv.cu                       flags from compile_commands.json
+  irregfix spmv.cu -o spmv.irregfix.cu -- -Iinclude   rewrite to a file (flags for Clang after --)
+  irregfix -i a.cu b.cu kernels.cuh                    rewrite several files in place
+  irregfix --diff a.cu b.cu                            show what would change, one diff per file
+  irregfix --report --print-stats spmv.cu              list sites and verdicts, and the totals
+  irregfix -p build/ src/spmv.cu                       flags from build/compile_commands.json
+  irregfix --export-fixes=fixes.yaml spmv.cu           edits for clang-apply-replacements
+  irregfix spmv.cu -o out.cu --depfile=out.cu.d        also list the headers it read (for CMake/Ninja)
+
+Exit status: 0 on success, 1 on any error; on error no file is written.
+Colours: on a terminal only; --color / --color=false to force.
 )");
 
 static int fail(const llvm::Twine &Message) {
@@ -88,32 +132,53 @@ static bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return true;
 }
 
+static bool isHeader(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  return Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".hh" || Ext == ".inl";
+}
+
+// LLVM's --color (cl::boolOrDefault, hidden in "Color Options"): shown in the
+// CUDA group and handed on to Clang's diagnostics when set.
+static cl::Option *colorOption() {
+  auto &Map = cl::getRegisteredOptions();
+  auto It = Map.find("color");
+  return It == Map.end() ? nullptr : It->second;
+}
+
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "irregfix " IRREGFIX_VERSION " (built with " << clang::getClangFullVersion() << ")\n";
   });
-
-  // Without `--` or -p, run with no extra flags rather than complaining that no
-  // compilation database was found (as clang-tidy does when one exists).
-  std::vector<const char *> Args(argv, argv + argc);
-  bool HasSeparator = false, HasBuildPath = false;
-  for (int I = 1; I < argc; ++I) {
-    llvm::StringRef A = argv[I];
-    HasSeparator |= A == "--";
-    HasBuildPath |= A == "-p" || A.starts_with("-p=") || A == "--p" || A.starts_with("--p=");
+  cl::Option *Color = colorOption();
+  if (Color) {
+    Color->Categories.assign(1, &OutputCategory);
+    Color->setDescription("Colour diagnostics (default: only when stderr is a terminal)");
   }
-  if (!HasSeparator && !HasBuildPath)
-    Args.push_back("--");
-  int ArgCount = Args.size();
+  cl::HideUnrelatedOptions({&OutputCategory, &CudaCategory, &ToolCategory});
 
-  auto Parser = CommonOptionsParser::create(ArgCount, Args.data(), Category, cl::OneOrMore,
-                                            "irregfix: rewrites indirect loads in CUDA kernels into "
-                                            "reads of reordered, coalesced copies.\n");
-  if (!Parser) {
-    llvm::WithColor::error(llvm::errs(), "irregfix") << llvm::toString(Parser.takeError());
+  // Flags after `--` make a fixed compilation database; without `--` or -p,
+  // run with no extra flags (rather than looking for compile_commands.json).
+  int ArgCount = argc;
+  std::string DbError;
+  std::unique_ptr<CompilationDatabase> Compilations =
+      FixedCompilationDatabase::loadFromCommandLine(ArgCount, argv, DbError);
+  if (!DbError.empty())
+    return fail(DbError);
+  if (!cl::ParseCommandLineOptions(ArgCount, argv,
+                                   "irregfix: rewrites indirect loads in CUDA kernels into reads of "
+                                   "reordered, coalesced copies.\n",
+                                   &llvm::errs()))
     return 1;
+  const std::vector<std::string> Files(Sources.begin(), Sources.end());
+  if (!Compilations) {
+    if (!BuildPath.empty()) {
+      Compilations = CompilationDatabase::autoDetectFromDirectory(BuildPath, DbError);
+      if (!Compilations)
+        return fail("no compilation database in '" + BuildPath + "': " + DbError);
+    } else {
+      Compilations = std::make_unique<FixedCompilationDatabase>(".", std::vector<std::string>());
+    }
   }
-  const std::vector<std::string> &Files = Parser->getSourcePathList();
 
   if (InPlace && !OutputFile.empty())
     return fail("-i and -o cannot be used together");
@@ -121,6 +186,14 @@ int main(int argc, const char **argv) {
     return fail("-o takes one input file; use -i to rewrite several in place");
   if (Diff && (InPlace || !OutputFile.empty()))
     return fail("--diff writes nothing; it cannot be used with -i or -o");
+  bool ToStdout = !InPlace && OutputFile.empty() && !Diff && !Report && ExportFixes.empty();
+  if (Files.size() > 1 && ToStdout)
+    return fail("several input files: rewrite them with -i, or see the changes with --diff, --report "
+                "or --export-fixes (stdout takes one file)");
+  if (!DepFile.empty() && Files.size() > 1)
+    return fail("--depfile takes one input file");
+  if (!DepFile.empty() && OutputFile.empty() && DepFileTarget.empty())
+    return fail("--depfile needs -o or --depfile-target to name the target");
   for (const std::string &F : Files)
     if (!llvm::sys::fs::is_regular_file(F))
       return fail("no such file: '" + F + "'");
@@ -138,25 +211,54 @@ int main(int argc, const char **argv) {
   auto Stubs = irregfix::findStubHeadersDir("", argv[0]);
   if (!Stubs)
     return fail("cannot find irregfix's stub headers (lib/irregfix/include next to the tool)");
+  if (!Quiet)
+    if (auto V = irregfix::readCudaVersion(*Cuda))
+      if (std::string Note = irregfix::newerCudaNote(*Cuda, *V); !Note.empty())
+        llvm::WithColor::note(llvm::errs(), "irregfix") << Note << "\n";
 
-  ClangTool Tool(Parser->getCompilations(), Files);
-  Tool.appendArgumentsAdjuster(irregfix::cudaArgumentsAdjuster(*Cuda, GpuArch, *Resource, *Stubs));
+  std::vector<ArgumentsAdjuster> Adjusters;
+  Adjusters.push_back(irregfix::cudaArgumentsAdjuster(*Cuda, GpuArch, *Resource, *Stubs));
+  if (!ExtraArgsBefore.empty())
+    Adjusters.push_back(getInsertArgumentAdjuster(std::vector<std::string>(ExtraArgsBefore.begin(),
+                                                                           ExtraArgsBefore.end()),
+                                                  ArgumentInsertPosition::BEGIN));
+  if (!ExtraArgs.empty())
+    Adjusters.push_back(getInsertArgumentAdjuster(std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end()),
+                                                  ArgumentInsertPosition::END));
+  // A header the user names is parsed as the main file of a CUDA translation unit.
+  Adjusters.push_back([](const CommandLineArguments &Args, llvm::StringRef File) {
+    CommandLineArguments Out = Args;
+    if (isHeader(File))
+      Out.insert(Out.begin() + (Out.empty() ? 0 : 1), "-Wno-pragma-once-outside-header");
+    return Out;
+  });
+  if (Color) {
+    auto *Opt = static_cast<cl::opt<cl::boolOrDefault> *>(Color);
+    if (Opt->getValue() != cl::BOU_UNSET)
+      Adjusters.push_back(getInsertArgumentAdjuster(
+          Opt->getValue() == cl::BOU_TRUE ? "-fcolor-diagnostics" : "-fno-color-diagnostics",
+          ArgumentInsertPosition::END));
+  }
 
-  std::vector<irregfix::FileResult> Results;
   irregfix::RewriteOptions Options;
   Options.Remarks = !Quiet;
-  int ToolStatus = Tool.run(irregfix::newRewriteActionFactory(Options, &Results).get());
-
+  irregfix::Stats Total;
+  std::vector<Replacements> AllEdits;
   int Status = 0;
+  // One tool run per file: its result and its time are its own.
   for (const std::string &F : Files) {
-    auto It = std::find_if(Results.begin(), Results.end(), [&](const irregfix::FileResult &R) {
-      return llvm::sys::path::filename(R.Path) == llvm::sys::path::filename(F) && R.Parsed;
-    });
-    if (It == Results.end() || ToolStatus != 0) {
-      if (It == Results.end() || !It->Parsed)
-        Status = fail("'" + F + "' has errors; nothing was written");
-      if (It == Results.end())
-        continue;
+    ClangTool Tool(*Compilations, {F});
+    for (const ArgumentsAdjuster &A : Adjusters)
+      Tool.appendArgumentsAdjuster(A);
+    std::vector<irregfix::FileResult> Results;
+    auto Start = std::chrono::steady_clock::now();
+    int ToolStatus = Tool.run(irregfix::newRewriteActionFactory(Options, &Results).get());
+    double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+
+    irregfix::FileResult *It = Results.empty() ? nullptr : &Results.front();
+    if (!It || !It->Parsed || ToolStatus != 0) {
+      Status = fail("'" + F + "' has errors; nothing was written");
+      continue;
     }
     if (It->RewriteFailed) {
       Status = fail("could not rewrite '" + F + "'; nothing was written");
@@ -167,11 +269,15 @@ int main(int argc, const char **argv) {
       Status = fail("could not apply the edits to '" + F + "': " + llvm::toString(Rewritten.takeError()));
       continue;
     }
-    if (Report) {
-      llvm::outs() << irregfix::formatReport(It->Sites);
-      if (OutputFile.empty() && !InPlace)
-        continue;
+    if (PrintStats) {
+      irregfix::Stats One;
+      One.add(*It, Seconds);
+      llvm::errs() << irregfix::formatStats(F, One);
+      Total.add(One);
     }
+    AllEdits.push_back(It->Edits);
+    if (Report)
+      llvm::outs() << irregfix::formatReport(It->Sites);
     if (Diff) {
       llvm::outs() << irregfix::unifiedDiff(It->Original, *Rewritten, F, F);
     } else if (InPlace) {
@@ -180,9 +286,20 @@ int main(int argc, const char **argv) {
     } else if (!OutputFile.empty()) {
       if (!writeAtomically(OutputFile, *Rewritten))
         Status = 1;
-    } else {
+    } else if (ToStdout) {
       llvm::outs() << *Rewritten;
     }
+    if (!DepFile.empty() && Status == 0) {
+      std::string Error;
+      if (!irregfix::writeDepFile(DepFile, DepFileTarget.empty() ? OutputFile : DepFileTarget,
+                                  It->Dependencies, Error))
+        Status = fail("cannot write '" + DepFile + "': " + Error);
+    }
   }
+  if (PrintStats && Files.size() > 1)
+    llvm::errs() << irregfix::formatStats("total (" + std::to_string(Files.size()) + " files)", Total);
+  if (!ExportFixes.empty() && Status == 0 &&
+      !writeAtomically(ExportFixes, irregfix::exportFixesYaml(Files.size() == 1 ? Files.front() : "", AllEdits)))
+    Status = 1;
   return Status;
 }
