@@ -13,9 +13,14 @@
 namespace irregfix {
 
 enum class SitePattern {
-  Range,  // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
-  Gather, // A[B[t]]
+  Range,     // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
+  Range2,    // the same with the row r = C[t]: B[C[t]] .. B[C[t]+1]
+  Gather,    // A[B[t]]
+  Gather2,   // A[B[C[t]]]
+  Neighbors, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
 };
+
+inline bool isRangePattern(SitePattern P) { return P == SitePattern::Range || P == SitePattern::Range2; }
 
 const char *patternName(SitePattern P);
 
@@ -32,15 +37,26 @@ struct Site {
   const clang::FunctionDecl *Kernel = nullptr;
   clang::SourceLocation Loc;           // where remarks point: the loop or the read
 
-  const clang::ParmVarDecl *Offsets = nullptr; // B
-  const clang::Expr *ThreadIndex = nullptr;    // t as written in B[t]
+  const clang::ParmVarDecl *Offsets = nullptr; // B (NB for neighbour lists)
+  const clang::ParmVarDecl *RowMap = nullptr;  // C in B[C[t]] (two-level patterns)
+  const clang::Expr *ThreadIndex = nullptr;    // t as written where it is read
   const clang::Expr *ActiveThreads = nullptr;  // n, from the guard `t < n`; kernel parameters only
 
-  // Range sites only.
+  // Range and neighbour sites.
   const clang::ForStmt *Loop = nullptr;
-  const clang::VarDecl *LoopVar = nullptr;       // k
+  const clang::VarDecl *LoopVar = nullptr;       // k (range), i (counted range), j (neighbours)
   bool LoopVarDeclaredInLoop = false;
   bool LoopVarUsedElsewhere = false; // k is used other than as a remapped subscript: rebind it
+  // Counted range form `for (i = 0; i < len; i++) A[start + i]`: i is the iteration
+  // itself, not an element index.
+  bool LoopVarIsIteration = false;
+
+  // Neighbour sites: NB[j * Stride + t] (column-major) or NB[t * Stride + j] (row-major),
+  // for j below Bound (launch-evaluable) or Counts[t].
+  const clang::Expr *NeighborStride = nullptr;
+  bool NeighborRowMajor = false;
+  const clang::Expr *NeighborBound = nullptr;
+  const clang::ParmVarDecl *NeighborCounts = nullptr;
 
   std::vector<SiteArray> Arrays;
 
@@ -52,6 +68,9 @@ struct Site {
 
   // Arrays that will be remapped, in order.
   std::vector<const SiteArray *> remappedArrays() const;
+
+  // The index arrays the runtime reads to build the copies (B, C, counts).
+  std::vector<const clang::ParmVarDecl *> indexArrays() const;
 };
 
 // Everything the rewriters need to know about one kernel.

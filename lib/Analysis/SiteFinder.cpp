@@ -5,11 +5,11 @@
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Lex/Lexer.h"
 
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 using namespace clang;
 
@@ -19,8 +19,14 @@ const char *patternName(SitePattern P) {
   switch (P) {
   case SitePattern::Range:
     return "range";
+  case SitePattern::Range2:
+    return "range2";
   case SitePattern::Gather:
     return "gather";
+  case SitePattern::Gather2:
+    return "gather2";
+  case SitePattern::Neighbors:
+    return "neighbors";
   }
   return "?";
 }
@@ -31,6 +37,15 @@ std::vector<const SiteArray *> Site::remappedArrays() const {
     for (const SiteArray &A : Arrays)
       if (A.RefusedBecause.empty())
         Out.push_back(&A);
+  return Out;
+}
+
+std::vector<const ParmVarDecl *> Site::indexArrays() const {
+  std::vector<const ParmVarDecl *> Out{Offsets};
+  if (RowMap)
+    Out.push_back(RowMap);
+  if (NeighborCounts)
+    Out.push_back(NeighborCounts);
   return Out;
 }
 
@@ -47,7 +62,17 @@ namespace {
 
 std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
 
-// B[e], with B resolved to a pointer parameter.
+const VarDecl *refToVar(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
+bool isIntLiteral(const Expr *E, uint64_t V) {
+  const auto *IL = dyn_cast<IntegerLiteral>(strip(E));
+  return IL && IL->getValue() == V;
+}
+
+// P[e], with P exactly a pointer parameter (or an exact local copy of one).
 struct IndexRead {
   const ParmVarDecl *Array = nullptr;
   const Expr *Index = nullptr;
@@ -63,15 +88,73 @@ std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
   return IndexRead{P, AS->getIdx()};
 }
 
-// Follows an unwritten local `start = B[t]` to its initialiser.
+// Follows unwritten integer/pointer locals (`start = B[t]`) to their initialisers.
 const Expr *throughLocal(const Expr *E, const WriteSet &W) {
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
-  if (!DR)
-    return E;
-  const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-  if (V && V->isLocalVarDecl() && V->hasInit() && !W.writesScalar(V))
-    return V->getInit();
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    const VarDecl *V = refToVar(E);
+    if (!V || !V->isLocalVarDecl() || !V->hasInit() || W.writesScalar(V) || V->getType()->isReferenceType())
+      return E;
+    E = V->getInit();
+  }
   return E;
+}
+
+// The row a thread works on: t itself, or C[t] (two-level). Two rows are the
+// same when both have the same C (or none).
+struct Row {
+  const ParmVarDecl *Map = nullptr; // C, or null for t
+  const Expr *ThreadIndex = nullptr;
+};
+
+std::optional<Row> rowOfThread(const Expr *X, const WriteSet &W) {
+  if (isGlobalThreadIndex(X, W))
+    return Row{nullptr, X};
+  if (auto C = asParamSubscript(throughLocal(X, W), W); C && isGlobalThreadIndex(C->Index, W))
+    return Row{C->Array, C->Index};
+  return std::nullopt;
+}
+
+// `X + 1` or `1 + X` → X.
+const Expr *minusOne(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Add)
+    return nullptr;
+  if (isIntLiteral(BO->getRHS(), 1))
+    return BO->getLHS();
+  if (isIntLiteral(BO->getLHS(), 1))
+    return BO->getRHS();
+  return nullptr;
+}
+
+// B[row], B[row + 1]: the start and end of a thread's row in B.
+struct RowBound {
+  const ParmVarDecl *Offsets = nullptr;
+  Row R;
+};
+
+std::optional<RowBound> rowStart(const Expr *E, const WriteSet &W) {
+  auto S = asParamSubscript(throughLocal(E, W), W);
+  if (!S)
+    return std::nullopt;
+  auto R = rowOfThread(S->Index, W);
+  if (!R)
+    return std::nullopt;
+  return RowBound{S->Array, *R};
+}
+
+std::optional<RowBound> rowEnd(const Expr *E, const WriteSet &W) {
+  auto S = asParamSubscript(throughLocal(E, W), W);
+  if (!S)
+    return std::nullopt;
+  const Expr *X = minusOne(S->Index);
+  auto R = X ? rowOfThread(X, W) : std::nullopt;
+  if (!R)
+    return std::nullopt;
+  return RowBound{S->Array, *R};
+}
+
+bool sameRow(const RowBound &A, const RowBound &B) {
+  return A.Offsets == B.Offsets && A.R.Map == B.R.Map;
 }
 
 // True when S computes something from threadIdx/blockIdx without reading memory:
@@ -95,12 +178,8 @@ bool mentionsBuiltinIndex(const Stmt *S) {
   return false;
 }
 
-const VarDecl *refToVar(const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-}
-
-// True when the subscript's value is only read (not its address taken, not stored to).
+// True when the subscript's value is only read: not stored to, its address not
+// taken — except by __ldg(&A[k]), which reads the element too.
 bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
   const Stmt *Cur = AS;
   for (int Depth = 0; Depth < 8; ++Depth) {
@@ -123,6 +202,17 @@ bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) // struct copied whole
       return CE->getConstructor()->isCopyOrMoveConstructor() &&
              CE->getConstructor()->getParamDecl(0)->getType()->getPointeeType().isConstQualified();
+    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf) {
+      auto GP = Ctx.getParents(*UO);
+      const Stmt *G = GP.empty() ? nullptr : GP[0].get<Stmt>();
+      while (isa_and_nonnull<ImplicitCastExpr>(G) || isa_and_nonnull<ParenExpr>(G)) {
+        GP = Ctx.getParents(*G);
+        G = GP.empty() ? nullptr : GP[0].get<Stmt>();
+      }
+      const auto *Call = dyn_cast_or_null<CallExpr>(G);
+      const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+      return F && F->getIdentifier() && F->getName() == "__ldg";
+    }
     return false;
   }
   return false;
@@ -131,16 +221,69 @@ bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
 bool isIncrementOf(const Stmt *Inc, const VarDecl *K) {
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
     return UO->isIncrementOp() && refToVar(UO->getSubExpr()) == K;
-  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    const auto *One = dyn_cast<IntegerLiteral>(strip(CA->getRHS()));
-    return CA->getOpcode() == BO_AddAssign && refToVar(CA->getLHS()) == K && One &&
-           One->getValue() == 1;
-  }
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    return CA->getOpcode() == BO_AddAssign && refToVar(CA->getLHS()) == K && isIntLiteral(CA->getRHS(), 1);
   return false;
 }
 
-bool isAnyMacro(const Stmt *S) {
-  return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
+bool isAnyMacro(const Stmt *S) { return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID(); }
+
+size_t countRefs(const VarDecl *V, const Stmt *St) {
+  if (!St)
+    return 0;
+  size_t N = 0;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(St); DR && DR->getDecl() == V)
+    ++N;
+  for (const Stmt *C : St->children())
+    N += countRefs(V, C);
+  return N;
+}
+
+bool writtenInside(const VarDecl *V, const Stmt *St) {
+  if (!St)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refToVar(UO->getSubExpr()) == V)
+      return true;
+  for (const Stmt *C : St->children())
+    if (writtenInside(V, C))
+      return true;
+  return false;
+}
+
+// A for-loop's variable, its start value, and whether it is declared in the loop.
+struct LoopHead {
+  const VarDecl *Var = nullptr;
+  const Expr *Start = nullptr;
+  bool Declared = false;
+};
+
+std::optional<LoopHead> loopHead(const ForStmt *For) {
+  LoopHead H;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (!DS->isSingleDecl())
+      return std::nullopt;
+    H.Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+    H.Start = H.Var ? H.Var->getInit() : nullptr;
+    H.Declared = true;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    H.Var = refToVar(BO->getLHS());
+    H.Start = BO->getRHS();
+  }
+  if (!H.Var || !H.Start || !H.Var->getType()->isIntegerType())
+    return std::nullopt;
+  return H;
+}
+
+// `for (..; j < X; ..)` or `j != X` → X.
+const Expr *upperBound(const ForStmt *For, const VarDecl *J) {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_NE) || refToVar(Cond->getLHS()) != J)
+    return nullptr;
+  return Cond->getRHS();
 }
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
@@ -149,32 +292,41 @@ public:
 
   bool VisitForStmt(ForStmt *For) {
     if (auto S = matchRangeLoop(For))
-      Info.Sites.push_back(std::move(*S));
+      return addSite(std::move(*S)), true;
+    matchNeighborLoop(For);
     return true;
   }
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
-    matchGather(AS);
+    if (!Claimed.count(AS))
+      matchGather(AS);
     return true;
   }
 
   void finish() {
-    for (auto &[Key, S] : Gathers)
+    for (Site &S : GatherSites)
       Info.Sites.push_back(std::move(S));
-    Gathers.clear();
+    GatherSites.clear();
   }
 
 private:
+  void addSite(Site S) {
+    for (const SiteArray &A : S.Arrays)
+      for (const ArraySubscriptExpr *R : A.Reads)
+        Claimed.insert(R);
+    Info.Sites.push_back(std::move(S));
+  }
+
   // Common checks; returns the reason the site cannot be transformed, or "".
   std::string checkSite(Site &S, const Stmt *Anchor) {
     if (W.hasUntracedWrite())
       return "the kernel writes through a pointer the analysis cannot trace";
-    if (W.writesThrough(S.Offsets))
-      return quoted(S.Offsets) + " is written in the kernel";
-    if (W.writesScalar(S.Offsets))
-      return quoted(S.Offsets) + " is reassigned in the kernel";
-    if (S.Offsets->getType()->getPointeeType().isVolatileQualified())
-      return quoted(S.Offsets) + " is volatile";
+    for (const ParmVarDecl *I : S.indexArrays()) {
+      if (W.writesThrough(I))
+        return quoted(I) + " is written in the kernel";
+      if (I->getType()->getPointeeType().isVolatileQualified())
+        return quoted(I) + " is volatile";
+    }
     const Expr *N = findActiveThreads(Anchor, Ctx, W);
     if (!N)
       return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index";
@@ -186,12 +338,13 @@ private:
 
   void checkArray(const Site &S, SiteArray &A) {
     const ParmVarDecl *P = A.Param;
-    if (P == S.Offsets)
-      A.RefusedBecause = quoted(P) + " is also the offset array";
-    else if (W.writesThrough(P))
+    for (const ParmVarDecl *I : S.indexArrays())
+      if (P == I) {
+        A.RefusedBecause = quoted(P) + " is also an index array of the site";
+        return;
+      }
+    if (W.writesThrough(P))
       A.RefusedBecause = quoted(P) + " is written in the kernel";
-    else if (W.writesScalar(P))
-      A.RefusedBecause = quoted(P) + " is reassigned in the kernel";
     else if (P->getType()->getPointeeType().isVolatileQualified())
       A.RefusedBecause = quoted(P) + " is volatile";
     else if (P->getType()->getPointeeType()->isIncompleteType())
@@ -199,7 +352,7 @@ private:
   }
 
   void addAliasChecks(Site &S) {
-    std::vector<const ParmVarDecl *> Sources{S.Offsets};
+    std::vector<const ParmVarDecl *> Sources = S.indexArrays();
     for (const SiteArray *A : S.remappedArrays())
       Sources.push_back(A->Param);
     auto IsRestrict = [](const ParmVarDecl *P) { return P->getType().isRestrictQualified(); };
@@ -209,100 +362,34 @@ private:
           S.AliasChecks.push_back({Written, Src});
   }
 
-  std::optional<Site> matchRangeLoop(const ForStmt *For) {
-    // for (k = START; k < END; ++k) with START resolving to B[e].
-    const VarDecl *K = nullptr;
-    const Expr *Start = nullptr;
-    bool Declared = false;
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-      if (!DS->isSingleDecl())
-        return std::nullopt;
-      K = dyn_cast<VarDecl>(DS->getSingleDecl());
-      Start = K ? K->getInit() : nullptr;
-      Declared = true;
-    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
-      if (BO->getOpcode() == BO_Assign) {
-        K = refToVar(BO->getLHS());
-        Start = BO->getRHS();
-      }
-    }
-    if (!K || !Start || !K->getType()->isIntegerType())
-      return std::nullopt;
-    auto StartRead = asParamSubscript(throughLocal(Start, W), W);
-    if (!StartRead)
-      return std::nullopt;
-
-    Site S;
-    S.Pattern = SitePattern::Range;
-    S.Kernel = Info.Kernel;
-    S.Loc = For->getBeginLoc();
-    S.Loop = For;
-    S.LoopVar = K;
-    S.LoopVarDeclaredInLoop = Declared;
-    S.Offsets = StartRead->Array;
-    S.ThreadIndex = StartRead->Index;
-
-    auto Refuse = [&](std::string Why) {
-      S.RefusedBecause = std::move(Why);
-      return std::optional<Site>(std::move(S));
-    };
-
-    if (!isGlobalThreadIndex(StartRead->Index, W))
-      return Refuse("the index of " + quoted(S.Offsets) +
-                    " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)");
-    if (isAnyMacro(For))
-      return Refuse("the loop is written through a macro");
-
-    // Bound: k < B[t+1] or k != B[t+1], directly or through an unwritten local.
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-    bool BoundOk = false;
-    if (Cond && (Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_NE) &&
-        refToVar(Cond->getLHS()) == K) {
-      auto End = asParamSubscript(throughLocal(Cond->getRHS(), W), W);
-      BoundOk = End && End->Array == S.Offsets && isGlobalThreadIndexPlusOne(End->Index, W);
-    }
-    if (!BoundOk)
-      return Refuse("the loop bound is not " + S.Offsets->getNameAsString() + "[t + 1]");
-    if (!isIncrementOf(For->getInc(), K))
-      return Refuse("the loop step is not ++" + K->getNameAsString());
-    if (writtenInside(K, For->getBody()))
-      return Refuse("the loop variable " + quoted(K) + " is written in the loop body");
-    if (std::string Why = checkSite(S, For); !Why.empty())
-      return Refuse(Why);
-
-    collectRangeReads(S);
-    if (!Declared && isUsedOutside(K, For))
-      return Refuse("the loop variable " + quoted(K) + " is used outside the loop");
-    if (S.Arrays.empty())
-      return Refuse("no array is read as A[" + K->getNameAsString() + "] in the loop");
+  void finishArrays(Site &S) {
     for (SiteArray &A : S.Arrays)
       checkArray(S, A);
     S.Transformable = !S.remappedArrays().empty();
     if (S.Transformable)
       addAliasChecks(S);
-    S.LoopVarUsedElsewhere = countRefs(K, For->getBody()) > remappedReadCount(S);
-    return S;
   }
 
-  // Reads A[k] in the loop body, grouped by array.
-  void collectRangeReads(Site &S) {
+  // Reads in St that Match accepts, grouped by array.
+  void collectReads(Site &S, const Stmt *St,
+                    const std::function<bool(const ArraySubscriptExpr *)> &Match) {
     std::map<const ParmVarDecl *, size_t> Index;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
-      if (!St)
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
+      if (!X)
         return;
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
         const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
-        if (A && refToVar(AS->getIdx()) == S.LoopVar && isPlainRead(AS, Ctx) && !isAnyMacro(AS)) {
+        if (A && Match(AS) && isPlainRead(AS, Ctx) && !isAnyMacro(AS)) {
           auto [It, New] = Index.try_emplace(A, S.Arrays.size());
           if (New)
             S.Arrays.push_back(SiteArray{A, {}, ""});
           S.Arrays[It->second].Reads.push_back(AS);
         }
       }
-      for (const Stmt *C : St->children())
+      for (const Stmt *C : X->children())
         Walk(C);
     };
-    Walk(S.Loop->getBody());
+    Walk(St);
   }
 
   static size_t remappedReadCount(const Site &S) {
@@ -312,37 +399,216 @@ private:
     return N;
   }
 
-  static size_t countRefs(const VarDecl *V, const Stmt *St) {
-    if (!St)
-      return 0;
-    size_t N = 0;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(St); DR && DR->getDecl() == V)
-      ++N;
-    for (const Stmt *C : St->children())
-      N += countRefs(V, C);
-    return N;
+  // Range loops, in two forms:
+  //   for (k = B[r]; k < B[r+1]; ++k) ... A[k]               (element index)
+  //   for (i = 0; i < B[r+1] - B[r]; ++i) ... A[B[r] + i]    (counted)
+  // with r = t, or r = C[t] for the two-level pattern; B[..] also through locals.
+  std::optional<Site> matchRangeLoop(const ForStmt *For) {
+    auto H = loopHead(For);
+    if (!H)
+      return std::nullopt;
+    const VarDecl *K = H->Var;
+    const Expr *Bound = upperBound(For, K);
+
+    std::optional<RowBound> Start;
+    bool Counted = false;
+    if (isIntLiteral(H->Start, 0)) {
+      // Counted form: the bound is B[r+1] - B[r].
+      const auto *Len = Bound ? dyn_cast<BinaryOperator>(strip(throughLocal(Bound, W))) : nullptr;
+      if (!Len || Len->getOpcode() != BO_Sub)
+        return std::nullopt;
+      Start = rowStart(Len->getRHS(), W);
+      auto End = rowEnd(Len->getLHS(), W);
+      if (!Start || !End || !sameRow(*Start, *End))
+        return std::nullopt;
+      Counted = true;
+    } else {
+      // Element form, or something that starts like it: B[e].
+      auto S0 = asParamSubscript(throughLocal(H->Start, W), W);
+      if (!S0)
+        return std::nullopt;
+      Start = rowStart(H->Start, W);
+      if (!Start) {
+        Site S = baseSite(For, K, H->Declared);
+        S.Offsets = S0->Array;
+        S.ThreadIndex = S0->Index;
+        S.RefusedBecause = "the index of " + quoted(S0->Array) +
+                           " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
+        return S;
+      }
+    }
+
+    Site S = baseSite(For, K, H->Declared);
+    S.Pattern = Start->R.Map ? SitePattern::Range2 : SitePattern::Range;
+    S.Offsets = Start->Offsets;
+    S.RowMap = Start->R.Map;
+    S.ThreadIndex = Start->R.ThreadIndex;
+    S.LoopVarIsIteration = Counted;
+    auto Refuse = [&](std::string Why) {
+      S.RefusedBecause = std::move(Why);
+      return std::optional<Site>(std::move(S));
+    };
+    if (isAnyMacro(For))
+      return Refuse("the loop is written through a macro");
+    if (!Counted) {
+      auto End = Bound ? rowEnd(Bound, W) : std::nullopt;
+      if (!End || !sameRow(*Start, *End))
+        return Refuse("the loop bound is not " + S.Offsets->getNameAsString() + "[t + 1]");
+    }
+    if (!isIncrementOf(For->getInc(), K))
+      return Refuse("the loop step is not ++" + K->getNameAsString());
+    if (writtenInside(K, For->getBody()))
+      return Refuse("the loop variable " + quoted(K) + " is written in the loop body");
+    if (std::string Why = checkSite(S, For); !Why.empty())
+      return Refuse(Why);
+
+    if (Counted) {
+      // A[start + i] or A[i + start], start being B[r] of the same row.
+      collectReads(S, For->getBody(), [&](const ArraySubscriptExpr *AS) {
+        const auto *Add = dyn_cast<BinaryOperator>(strip(AS->getIdx()));
+        if (!Add || Add->getOpcode() != BO_Add)
+          return false;
+        for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())})
+          if (refToVar(Y) == K)
+            if (auto R = rowStart(X, W); R && sameRow(*R, *Start))
+              return true;
+        return false;
+      });
+    } else {
+      collectReads(S, For->getBody(), [&](const ArraySubscriptExpr *AS) { return refToVar(AS->getIdx()) == K; });
+    }
+    if (!H->Declared && countRefs(K, Info.Kernel->getBody()) > countRefs(K, For))
+      return Refuse("the loop variable " + quoted(K) + " is used outside the loop");
+    if (S.Arrays.empty())
+      return Refuse(std::string("no array is read as A[") + (Counted ? "start + " : "") + K->getNameAsString() +
+                    "] in the loop");
+    finishArrays(S);
+    S.LoopVarUsedElsewhere = countRefs(K, For->getBody()) > remappedReadCount(S);
+    return S;
   }
 
-  bool isUsedOutside(const VarDecl *V, const ForStmt *For) {
-    size_t Inside = countRefs(V, For);
-    return countRefs(V, Info.Kernel->getBody()) > Inside;
+  Site baseSite(const ForStmt *For, const VarDecl *K, bool Declared) {
+    Site S;
+    S.Pattern = SitePattern::Range;
+    S.Kernel = Info.Kernel;
+    S.Loc = For->getBeginLoc();
+    S.Loop = For;
+    S.LoopVar = K;
+    S.LoopVarDeclaredInLoop = Declared;
+    return S;
   }
 
-  static bool writtenInside(const VarDecl *V, const Stmt *St) {
-    if (!St)
-      return false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
-      return true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(St))
-      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refToVar(UO->getSubExpr()) == V)
-        return true;
-    for (const Stmt *C : St->children())
-      if (writtenInside(V, C))
-        return true;
-    return false;
+  // NB[j * M + t] (column-major) or NB[t * M + j] (row-major), M launch-evaluable.
+  struct NeighborIndex {
+    const ParmVarDecl *List = nullptr;
+    const Expr *ThreadIndex = nullptr;
+    const Expr *Stride = nullptr;
+    bool RowMajor = false;
+  };
+
+  std::optional<NeighborIndex> neighborIndex(const Expr *E, const VarDecl *J) {
+    auto R = asParamSubscript(throughLocal(E, W), W);
+    if (!R)
+      return std::nullopt;
+    const auto *Add = dyn_cast<BinaryOperator>(strip(R->Index));
+    if (!Add || Add->getOpcode() != BO_Add)
+      return std::nullopt;
+    // X * M with X matching IsX; M launch-evaluable.
+    auto Product = [&](const Expr *P, auto IsX) -> const Expr * {
+      const auto *Mul = dyn_cast<BinaryOperator>(strip(P));
+      if (!Mul || Mul->getOpcode() != BO_Mul)
+        return nullptr;
+      if (IsX(Mul->getLHS()) && isLaunchEvaluable(Mul->getRHS(), W))
+        return Mul->getRHS();
+      if (IsX(Mul->getRHS()) && isLaunchEvaluable(Mul->getLHS(), W))
+        return Mul->getLHS();
+      return nullptr;
+    };
+    auto IsJ = [&](const Expr *X) { return refToVar(X) == J; };
+    auto IsT = [&](const Expr *X) { return isGlobalThreadIndex(X, W); };
+    for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())}) {
+      if (IsT(Y))
+        if (const Expr *M = Product(X, IsJ))
+          return NeighborIndex{R->Array, Y, M, false};
+      if (IsJ(Y))
+        if (const Expr *M = Product(X, IsT)) {
+          const auto *Mul = cast<BinaryOperator>(strip(X));
+          const Expr *T = IsT(Mul->getLHS()) ? Mul->getLHS() : Mul->getRHS();
+          return NeighborIndex{R->Array, T, M, true};
+        }
+    }
+    return std::nullopt;
   }
 
-  // A[B[t]]: grouped by (A, B) into one site.
+  // for (j = 0; j < m or counts[t]; ++j) { q = NB[j*M + t]; ... A[q] ... }
+  void matchNeighborLoop(const ForStmt *For) {
+    auto H = loopHead(For);
+    if (!H || !isIntLiteral(H->Start, 0) || !isIncrementOf(For->getInc(), H->Var))
+      return;
+    const VarDecl *J = H->Var;
+    const Expr *Bound = upperBound(For, J);
+    if (!Bound)
+      return;
+    // Reads A[NB[..]] grouped by (A, NB).
+    std::vector<Site> Found; // in source order
+    std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>, size_t> FoundAt;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
+      if (!X)
+        return;
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+        const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
+        if (auto NI = A ? neighborIndex(AS->getIdx(), J) : std::nullopt) {
+          auto Key = std::make_pair(A, NI->List);
+          auto It = FoundAt.find(Key);
+          if (It == FoundAt.end()) {
+            It = FoundAt.emplace(Key, Found.size()).first;
+            Site S = baseSite(For, J, H->Declared);
+            S.Pattern = SitePattern::Neighbors;
+            S.Loc = AS->getBeginLoc();
+            S.Offsets = NI->List;
+            S.ThreadIndex = NI->ThreadIndex;
+            S.NeighborStride = NI->Stride;
+            S.NeighborRowMajor = NI->RowMajor;
+            S.Arrays.push_back(SiteArray{A, {}, ""});
+            Found.push_back(std::move(S));
+          }
+          Site &S = Found[It->second];
+          if (!isPlainRead(AS, Ctx) || isAnyMacro(AS))
+            S.Arrays[0].RefusedBecause = "a read of " + quoted(A) + " is not a plain read outside macros";
+          else
+            S.Arrays[0].Reads.push_back(AS);
+          Claimed.insert(AS);
+        }
+      }
+      for (const Stmt *C : X->children())
+        Walk(C);
+    };
+    Walk(For->getBody());
+
+    for (Site &S : Found) {
+      if (isAnyMacro(For))
+        S.RefusedBecause = "the loop is written through a macro";
+      else if (writtenInside(J, For->getBody()))
+        S.RefusedBecause = "the loop variable " + quoted(J) + " is written in the loop body";
+      else {
+        // The bound: launch-evaluable m, or counts[t].
+        const Expr *B = throughLocal(Bound, W);
+        if (isLaunchEvaluable(B, W))
+          S.NeighborBound = B;
+        else if (auto C = asParamSubscript(B, W); C && isGlobalThreadIndex(C->Index, W))
+          S.NeighborCounts = C->Array;
+        else
+          S.RefusedBecause = "the loop bound is neither computable from the kernel's arguments nor counts[t]";
+      }
+      if (S.RefusedBecause.empty())
+        S.RefusedBecause = checkSite(S, For);
+      if (S.RefusedBecause.empty())
+        finishArrays(S);
+      addSite(std::move(S));
+    }
+  }
+
+  // A[B[t]] and A[B[C[t]]]: grouped by (A, B, C) into one site.
   void matchGather(const ArraySubscriptExpr *AS) {
     auto Inner = asParamSubscript(AS->getIdx(), W);
     if (!Inner)
@@ -350,26 +616,30 @@ private:
     const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
     if (!A)
       return;
-    bool IsT = isGlobalThreadIndex(Inner->Index, W);
-    if (!IsT && !mentionsBuiltinIndex(Inner->Index))
+    auto R = rowOfThread(Inner->Index, W);
+    if (!R && !mentionsBuiltinIndex(Inner->Index))
       return; // some other indirect read, e.g. x[col[k]] inside a range loop
 
-    auto Key = std::make_pair(A, Inner->Array);
+    auto Key = std::make_tuple(A, Inner->Array, R ? R->Map : nullptr);
     auto It = Gathers.find(Key);
     if (It == Gathers.end()) {
+      It = Gathers.emplace(Key, GatherSites.size()).first;
       Site S;
-      S.Pattern = SitePattern::Gather;
+      S.Pattern = R && R->Map ? SitePattern::Gather2 : SitePattern::Gather;
       S.Kernel = Info.Kernel;
       S.Loc = AS->getBeginLoc();
       S.Offsets = Inner->Array;
-      S.ThreadIndex = Inner->Index;
+      S.RowMap = R ? R->Map : nullptr;
+      S.ThreadIndex = R ? R->ThreadIndex : Inner->Index;
       S.Arrays.push_back(SiteArray{A, {}, ""});
-      It = Gathers.emplace(Key, std::move(S)).first;
+      GatherSites.push_back(std::move(S));
     }
-    Site &S = It->second;
+    Site &S = GatherSites[It->second];
+    if (R && R->Map) // B[C[t]] inside A[B[C[t]]] belongs to this site
+      Claimed.insert(cast<ArraySubscriptExpr>(strip(AS->getIdx())));
     if (!S.RefusedBecause.empty())
       return;
-    if (!IsT) {
+    if (!R) {
       S.RefusedBecause = "the index of " + quoted(S.Offsets) +
                          " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
       return;
@@ -379,8 +649,8 @@ private:
       return;
     }
     if (!isPlainRead(AS, Ctx)) {
-      S.RefusedBecause = "the address of " + A->getNameAsString() + "[" +
-                         S.Offsets->getNameAsString() + "[t]] is taken or it is written";
+      S.RefusedBecause = "the address of " + A->getNameAsString() + "[" + S.Offsets->getNameAsString() +
+                         "[t]] is taken or it is written";
       return;
     }
     if (std::string Why = checkSite(S, AS); !Why.empty()) {
@@ -388,17 +658,20 @@ private:
       return;
     }
     S.Arrays[0].Reads.push_back(AS);
-    checkArray(S, S.Arrays[0]);
     bool Was = S.Transformable;
-    S.Transformable = !S.remappedArrays().empty();
-    if (S.Transformable && !Was)
-      addAliasChecks(S);
+    if (!Was) {
+      S.AliasChecks.clear();
+      finishArrays(S);
+    }
   }
 
   KernelInfo &Info;
   ASTContext &Ctx;
   const WriteSet &W;
-  std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>, Site> Gathers;
+  // Gather sites in source order, and where each (A, B, C) is in that list.
+  std::vector<Site> GatherSites;
+  std::map<std::tuple<const ParmVarDecl *, const ParmVarDecl *, const ParmVarDecl *>, size_t> Gathers;
+  std::set<const ArraySubscriptExpr *> Claimed; // reads that belong to a loop site
 };
 
 } // namespace

@@ -1,4 +1,4 @@
-// A site irregfix must leave alone: the index of 'B' is not the 1-D global thread index
+// A data-dependent row (t = order[gid]) read for threads the guard does not bound.
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
 // RUN: diff %s %t.out
@@ -13,4 +13,4 @@ __global__ void k(int n, const int *order, const int *B, const float *A, float *
     y[t] = s;
   }
 }
-// CHECK: remark: {{.*}} not transformed: the index of 'B' is not the 1-D global thread index
+// CHECK: remark: range2 site in 'k' not transformed: no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index

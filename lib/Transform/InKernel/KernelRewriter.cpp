@@ -4,6 +4,9 @@
 
 #include "clang/AST/TypeLoc.h"
 
+#include <functional>
+#include <map>
+
 using namespace clang;
 
 namespace irregfix::inkernel {
@@ -28,6 +31,7 @@ public:
       }
       ++Index;
     }
+    markDeadLocals();
     FunctionTypeLoc FTL = K->getFunctionTypeLoc();
     if (!FTL)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -39,6 +43,53 @@ public:
 
 private:
   std::string text(const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); }
+
+  // Remembers a replaced stretch of the kernel, to find locals it leaves unused.
+  void replaced(SourceLocation B, SourceLocation E) {
+    Replaced.push_back({SM.getFileOffset(SM.getFileLoc(B)), SM.getFileOffset(SM.getFileLoc(E))});
+  }
+
+  bool insideReplaced(SourceLocation L) const {
+    unsigned O = SM.getFileOffset(SM.getFileLoc(L));
+    for (auto [B, E] : Replaced)
+      if (O >= B && O <= E)
+        return true;
+    return false;
+  }
+
+  // Locals read only by code the rewrite removed (`len`, `q = NB[...]`) are
+  // marked [[maybe_unused]] so that the output compiles without new warnings.
+  void markDeadLocals() {
+    std::map<const VarDecl *, std::pair<unsigned, unsigned>> Refs; // total, inside replaced code
+    std::vector<const DeclStmt *> Decls;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+      if (!St)
+        return;
+      if (const auto *DS = dyn_cast<DeclStmt>(St))
+        Decls.push_back(DS);
+      if (const auto *DR = dyn_cast<DeclRefExpr>(St))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl()) {
+          auto &[Total, Inside] = Refs[V];
+          ++Total;
+          Inside += insideReplaced(DR->getLocation());
+        }
+      for (const Stmt *C : St->children())
+        Walk(C);
+    };
+    Walk(Info.Kernel->getBody());
+    for (const DeclStmt *DS : Decls) {
+      if (insideReplaced(DS->getBeginLoc()) || DS->getBeginLoc().isMacroID())
+        continue;
+      bool AllDead = true;
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        auto It = V ? Refs.find(V) : Refs.end();
+        AllDead &= It != Refs.end() && It->second.first > 0 && It->second.first == It->second.second;
+      }
+      if (AllDead)
+        Editor.insertBefore(DS->getBeginLoc(), "[[maybe_unused]] ");
+    }
+  }
 
   // t as it may be repeated: a plain name as is, anything else parenthesised.
   std::string threadIndexText(const Site &S) {
@@ -56,12 +107,18 @@ private:
 
   void rewriteSite(const Site &S, unsigned I) {
     std::string T = threadIndexText(S);
-    std::string Iter = S.Pattern == SitePattern::Range ? iterName(I) : "0";
+    // The iteration a read belongs to: the rewritten loop's counter (ranges),
+    // the kernel's own loop variable (neighbour lists), none (gathers).
+    std::string Iter = isRangePattern(S.Pattern)           ? iterName(I)
+                       : S.Pattern == SitePattern::Neighbors ? S.LoopVar->getNameAsString()
+                                                           : "0";
     for (const SiteArray *A : S.remappedArrays())
-      for (const ArraySubscriptExpr *Read : A->Reads)
+      for (const ArraySubscriptExpr *Read : A->Reads) {
         Editor.replace(Read->getSourceRange(), remappedName(I, A->Param) + "[irregfix::slot(" +
                                                    viewName(I) + ", " + T + ", " + Iter + ")]");
-    if (S.Pattern != SitePattern::Range)
+        replaced(Read->getBeginLoc(), Read->getEndLoc());
+      }
+    if (!isRangePattern(S.Pattern))
       return;
 
     // for (<init>; <cond>; <inc>) → for (int iter = 0, len = length(v, t); iter < len; ++iter)
@@ -71,17 +128,21 @@ private:
                          "; ++" + iterName(I);
     SourceLocation HeaderBegin = Lexer::getLocForEndOfToken(SM.getFileLoc(For->getLParenLoc()), 0, SM, LO);
     Editor.replaceChars(HeaderBegin, For->getRParenLoc(), Header);
+    replaced(HeaderBegin, For->getRParenLoc());
 
     if (S.LoopVarUsedElsewhere)
       rebindLoopVariable(S, I, T);
   }
 
-  // The body still uses k other than in remapped reads: k = B[t] + iter.
+  // The body still uses k other than in remapped reads: k = B[row] + iter, or
+  // i = iter in the counted form.
   void rebindLoopVariable(const Site &S, unsigned I, const std::string &T) {
     const VarDecl *K = S.LoopVar;
     std::string Type = K->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-    std::string Bind = " const " + Type + " " + K->getNameAsString() + " = static_cast<" + Type +
-                       ">(" + S.Offsets->getNameAsString() + "[" + T + "] + " + iterName(I) + ");";
+    std::string Row = S.RowMap ? S.RowMap->getNameAsString() + "[" + T + "]" : T;
+    std::string Value = S.LoopVarIsIteration ? iterName(I)
+                                             : S.Offsets->getNameAsString() + "[" + Row + "] + " + iterName(I);
+    std::string Bind = " const " + Type + " " + K->getNameAsString() + " = static_cast<" + Type + ">(" + Value + ");";
     const Stmt *Body = S.Loop->getBody();
     if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
       Editor.insertAfterToken(CS->getLBracLoc(), Bind);
@@ -96,6 +157,7 @@ private:
       Editor.insertAfterToken(Body->getEndLoc(), " }");
   }
 
+  std::vector<std::pair<unsigned, unsigned>> Replaced; // file offsets, inclusive
   const KernelInfo &Info;
   ASTContext &Ctx;
   const SourceManager &SM;

@@ -89,23 +89,46 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
       Sources += (J ? ", " : "") + A;
       Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
     }
-    if (S.Pattern == SitePattern::Range) {
+    if (isRangePattern(S.Pattern)) {
       OS << "  const void *const " << V << "_src[" << N << "] = {" << Sources << "};\n";
       OS << "  const size_t " << V << "_size[" << N << "] = {" << Sizes << "};\n";
     }
     for (auto &[Written, Read] : S.AliasChecks)
       Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written->getNameAsString() + ", " +
                            Read->getNameAsString() + ")");
-    std::string B = S.Offsets->getNameAsString();
-    std::string NExpr = "(long long)(" + sourceText(S.ActiveThreads->getSourceRange(), SM, LO) + ")";
-    if (S.Pattern == SitePattern::Range)
-      Conditions.push_back("irregfix::prepare_range(" + Site + ", " + B + ", irregfix::index_kind(" +
-                           B + "), " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, &" + V +
-                           ", " + V + "_out, __irregfix_stream)");
-    else
-      Conditions.push_back("irregfix::prepare_gather(" + Site + ", " + B + ", irregfix::index_kind(" +
-                           B + "), " + NExpr + ", " + Sources + ", " + Sizes + ", &" + V + ", " + V +
-                           "_out, __irregfix_stream)");
+    auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); };
+    auto Index = [](const ParmVarDecl *P) {
+      return P->getNameAsString() + ", irregfix::index_kind(" + P->getNameAsString() + ")";
+    };
+    std::string NExpr = "(long long)(" + Text(S.ActiveThreads) + ")";
+    std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
+    switch (S.Pattern) {
+    case SitePattern::Range:
+      Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
+                           ", " + V + "_src, " + V + "_size, " + Tail);
+      break;
+    case SitePattern::Range2:
+      Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
+                           ", " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, " + Tail);
+      break;
+    case SitePattern::Gather:
+      Conditions.push_back("irregfix::prepare_gather(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " +
+                           Sources + ", " + Sizes + ", " + Tail);
+      break;
+    case SitePattern::Gather2:
+      Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
+                           ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
+      break;
+    case SitePattern::Neighbors: {
+      std::string Stride = "(long long)(" + Text(S.NeighborStride) + ")";
+      std::string Strides = S.NeighborRowMajor ? "1, " + Stride : Stride + ", 1";
+      std::string Bound = S.NeighborBound ? "(long long)(" + Text(S.NeighborBound) + ")" : "0";
+      std::string Counts = S.NeighborCounts ? Index(S.NeighborCounts) : "nullptr, irregfix::kIndexI32";
+      Conditions.push_back("irregfix::prepare_neighbors(" + Site + ", " + Index(S.Offsets) + ", " + Strides + ", " +
+                           Bound + ", " + Counts + ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
+      break;
+    }
+    }
     ExtraArgs.push_back(V);
     for (size_t J = 0; J < Arrays.size(); ++J)
       ExtraArgs.push_back("static_cast<" + remappedPointerType(Arrays[J]->Param, Ctx) + ">(" + V +
