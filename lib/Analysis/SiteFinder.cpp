@@ -78,8 +78,18 @@ struct IndexRead {
   const Expr *Index = nullptr;
 };
 
+// __ldg(&P[e]) reads P[e].
+const Expr *throughLdg(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(strip(E));
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier() || F->getName() != "__ldg" || Call->getNumArgs() != 1)
+    return E;
+  const auto *Addr = dyn_cast<UnaryOperator>(strip(Call->getArg(0)));
+  return Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : E;
+}
+
 std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
-  const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(E));
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(throughLdg(E)));
   if (!AS)
     return std::nullopt;
   const ParmVarDecl *P = WriteSet::exactPointer(AS->getBase(), W);

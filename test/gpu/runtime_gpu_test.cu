@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
@@ -401,13 +402,37 @@ TEST_F(Runtime, BadIndexDataFallsBack) {
   int *dB2 = upload(B2);
   EXPECT_FALSE(irregfix::prepare_range(site, dB2, irregfix::kIndexI32, 3, 1, src, sz, &v, o, 0));
   EXPECT_NE(site_counters("bad:1").last_fallback.find("outside"), std::string::npos);
-  // A gather index past A.
-  std::vector<long long> G = {0, 3, 9};
-  long long *dG = upload(G);
-  const void *og = nullptr;
-  EXPECT_FALSE(irregfix::prepare_gather(site, dG, irregfix::kIndexI64, 3, dA, 4, &v, &og, 0));
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(irregfix::testing::cached_bytes(), 0u);
+}
+
+// A gather index outside A's allocation (past it, or a -1 sentinel) is skipped:
+// the slot is left as it was, the rest of the site is remapped.
+TEST_F(Runtime, GatherSkipsIndicesOutsideTheAllocation) {
+  irregfix::SiteInfo site{"gsent:1", "k", "gather"};
+  std::vector<float> A = {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f};
+  float *dA = upload(A);
+  std::vector<long long> G = {0, 3, 9, -1, 8, 1LL << 40, -5};
+  long long *dG = upload(G);
+  irregfix::View v{};
+  const void *og = nullptr;
+  ASSERT_TRUE(irregfix::prepare_gather(site, dG, irregfix::kIndexI64, 7, dA, 4, &v, &og, 0))
+      << site_counters("gsent:1").last_fallback;
+  CK(cudaMemset(const_cast<void *>(og), 0xA5, 7 * 4));
+  irregfix_invalidate(dA);
+  ASSERT_TRUE(irregfix::prepare_gather(site, dG, irregfix::kIndexI64, 7, dA, 4, &v, &og, 0));
+  std::vector<unsigned> h(7);
+  CK(cudaMemcpy(h.data(), og, 7 * 4, cudaMemcpyDeviceToHost));
+  for (int t = 0; t < 7; ++t) {
+    if (G[t] >= 0 && G[t] < 9) {
+      float f;
+      std::memcpy(&f, &h[t], 4);
+      EXPECT_EQ(f, A[G[t]]) << t;
+    } else {
+      EXPECT_EQ(h[t], 0xA5A5A5A5u) << "sentinel slot written, t=" << t;
+    }
+  }
+  EXPECT_EQ(site_counters("gsent:1").fallbacks, 0);
 }
 
 TEST_F(Runtime, Disjoint) {
@@ -474,4 +499,397 @@ TEST_F(Runtime, RefreshAfterIndexArrayChangeRebuildsTheLayout) {
   auto c = site_counters("shape:1");
   EXPECT_EQ(c.misses, 1);
   EXPECT_EQ(c.refreshes, 2);
+}
+
+// ---- two-level range, two-level gather, neighbour lists ------------------------
+
+namespace {
+
+std::vector<std::string> &site_ids() {
+  static std::vector<std::string> ids; // SiteInfo keeps pointers
+  return ids;
+}
+irregfix::SiteInfo make_site(const std::string &id, const char *pattern) {
+  site_ids().push_back(id);
+  return irregfix::SiteInfo{site_ids().back().c_str(), "k", pattern};
+}
+
+const unsigned char kPoison = 0xA5;
+
+bool poisoned(const unsigned char *p, size_t esz) {
+  for (size_t j = 0; j < esz; ++j)
+    if (p[j] != kPoison)
+      return false;
+  return true;
+}
+
+// remapped[iter*n + t] == A[B[C[t]] + iter]; padding poisoned when asked.
+template <class IdxB, class IdxC>
+void check_range2(const std::vector<IdxB> &B, const std::vector<IdxC> &C, long long n,
+                  const std::vector<unsigned char> &A, size_t esz, const irregfix::View &v,
+                  const void *remapped, bool check_padding) {
+  ASSERT_EQ(v.n, n);
+  long long max_len = 0;
+  for (long long t = 0; t < n; ++t)
+    max_len = std::max<long long>(max_len, static_cast<long long>(B[C[t] + 1] - B[C[t]]));
+  std::vector<int> len(n);
+  CK(cudaMemcpy(len.data(), v.len, n * sizeof(int), cudaMemcpyDeviceToHost));
+  std::vector<unsigned char> out(static_cast<size_t>(max_len * n) * esz);
+  CK(cudaMemcpy(out.data(), remapped, out.size(), cudaMemcpyDeviceToHost));
+  long long bad = 0;
+  for (long long t = 0; t < n; ++t) {
+    const long long r = static_cast<long long>(C[t]);
+    const long long l = static_cast<long long>(B[r + 1] - B[r]);
+    ASSERT_EQ(len[t], l) << "t=" << t;
+    for (long long it = 0; it < max_len; ++it) {
+      const unsigned char *got = &out[static_cast<size_t>(irregfix::slot(v, t, it)) * esz];
+      if (it < l) {
+        if (std::memcmp(got, &A[static_cast<size_t>(B[r] + it) * esz], esz) != 0 && bad++ < 5)
+          ADD_FAILURE() << "mismatch at t=" << t << " iter=" << it;
+      } else if (check_padding && !poisoned(got, esz) && bad++ < 5) {
+        ADD_FAILURE() << "padding written at t=" << t << " iter=" << it;
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// rows rows of B, n threads, C[t] random in [0, rows); then: fresh values and a
+// refresh into poisoned buffers; then a new C (full rebuild).
+template <class IdxB, class IdxC>
+void range2_case(Runtime *fx, const std::string &id, long long n, long long rows, int max_short,
+                 std::vector<size_t> sizes) {
+  irregfix::SiteInfo site = make_site(id, "range2");
+  auto B = make_offsets<IdxB>(rows, max_short, 0);
+  std::vector<IdxC> C(n);
+  for (auto &c : C)
+    c = static_cast<IdxC>(rng()() % rows);
+  IdxB *dB = fx->upload(B);
+  IdxC *dC = fx->upload(C);
+  const int count = static_cast<int>(sizes.size());
+  std::vector<std::vector<unsigned char>> A(count);
+  std::vector<const void *> dA(count);
+  for (int i = 0; i < count; ++i) {
+    A[i] = random_bytes(static_cast<size_t>(B[rows]) * sizes[i]);
+    dA[i] = fx->upload(A[i]);
+  }
+  irregfix::View v{};
+  std::vector<const void *> out(count);
+  auto prep = [&] {
+    return irregfix::prepare_range2(site, dB, irregfix::index_kind(dB), dC, irregfix::index_kind(dC),
+                                    n, count, dA.data(), sizes.data(), &v, out.data(), nullptr);
+  };
+  ASSERT_TRUE(prep()) << site_counters(site.id).last_fallback;
+  for (int i = 0; i < count; ++i)
+    check_range2(B, C, n, A[i], sizes[i], v, out[i], false);
+  ASSERT_TRUE(prep()); // hit
+  long long max_len = 0;
+  for (long long t = 0; t < n; ++t)
+    max_len = std::max<long long>(max_len, static_cast<long long>(B[C[t] + 1] - B[C[t]]));
+  // Fast refresh: only A written. C changes on the device *without* an
+  // invalidation: the refresh must keep the layout built from the old C.
+  std::vector<IdxC> C2(n);
+  for (auto &c : C2)
+    c = static_cast<IdxC>(rng()() % rows);
+  CK(cudaMemcpy(dC, C2.data(), n * sizeof(IdxC), cudaMemcpyHostToDevice));
+  for (int i = 0; i < count; ++i) {
+    CK(cudaMemset(const_cast<void *>(out[i]), kPoison, static_cast<size_t>(max_len * n) * sizes[i]));
+    A[i] = random_bytes(A[i].size());
+    CK(cudaMemcpy(const_cast<void *>(dA[i]), A[i].data(), A[i].size(), cudaMemcpyHostToDevice));
+    irregfix_invalidate(dA[i]);
+  }
+  ASSERT_TRUE(prep());
+  for (int i = 0; i < count; ++i)
+    check_range2(B, C, n, A[i], sizes[i], v, out[i], true);
+  // Index write: full rebuild with the new C.
+  irregfix_invalidate(dC);
+  ASSERT_TRUE(prep());
+  for (int i = 0; i < count; ++i)
+    check_range2(B, C2, n, A[i], sizes[i], v, out[i], false);
+  auto c = site_counters(site.id);
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.hits, 1);
+  EXPECT_EQ(c.refreshes, 2);
+  EXPECT_EQ(c.remaps, 3);
+  EXPECT_EQ(c.fallbacks, 0);
+}
+
+// remapped[t] == A[B[C[t]]], sentinel B values (-1, past A) skipped.
+template <class IdxB, class IdxC>
+void gather2_case(Runtime *fx, const std::string &id, long long n, long long mb, long long ma,
+                  size_t esz) {
+  irregfix::SiteInfo site = make_site(id, "gather2");
+  std::vector<IdxB> B(mb);
+  for (auto &b : B) {
+    const unsigned r = static_cast<unsigned>(rng()() % 16);
+    b = r == 0 ? static_cast<IdxB>(-1) : r == 1 ? static_cast<IdxB>(ma + 3)
+                                               : static_cast<IdxB>(rng()() % ma);
+  }
+  std::vector<IdxC> C(n);
+  for (auto &c : C)
+    c = static_cast<IdxC>(rng()() % mb);
+  auto A = random_bytes(static_cast<size_t>(ma) * esz);
+  IdxB *dB = fx->upload(B);
+  IdxC *dC = fx->upload(C);
+  unsigned char *dA = fx->upload(A);
+  irregfix::View v{};
+  const void *out = nullptr;
+  auto prep = [&] {
+    return irregfix::prepare_gather2(site, dB, irregfix::index_kind(dB), dC,
+                                     irregfix::index_kind(dC), n, dA, esz, &v, &out, nullptr);
+  };
+  auto check = [&](const std::vector<IdxC> &CC, bool sentinels_poisoned) {
+    ASSERT_EQ(v.n, n);
+    EXPECT_EQ(v.len, nullptr);
+    std::vector<unsigned char> h(static_cast<size_t>(n) * esz);
+    CK(cudaMemcpy(h.data(), out, h.size(), cudaMemcpyDeviceToHost));
+    long long bad = 0;
+    for (long long t = 0; t < n; ++t) {
+      const long long b = static_cast<long long>(B[CC[t]]);
+      const unsigned char *got = &h[static_cast<size_t>(irregfix::slot(v, t, 0)) * esz];
+      const bool valid = b >= 0 && b < ma && !(std::is_unsigned<IdxB>::value && B[CC[t]] == static_cast<IdxB>(-1));
+      if (valid ? std::memcmp(got, &A[static_cast<size_t>(b) * esz], esz) != 0
+                : sentinels_poisoned && !poisoned(got, esz))
+        if (bad++ < 5)
+          ADD_FAILURE() << "t=" << t << " B[C[t]]=" << b;
+    }
+    EXPECT_EQ(bad, 0);
+  };
+  ASSERT_TRUE(prep()) << site_counters(site.id).last_fallback;
+  check(C, false);
+  ASSERT_TRUE(prep());
+  std::vector<IdxC> C2(n);
+  for (auto &c : C2)
+    c = static_cast<IdxC>(rng()() % mb);
+  CK(cudaMemcpy(dC, C2.data(), n * sizeof(IdxC), cudaMemcpyHostToDevice)); // not invalidated
+  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(n) * esz));
+  A = random_bytes(A.size());
+  CK(cudaMemcpy(dA, A.data(), A.size(), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dA);
+  ASSERT_TRUE(prep()); // fast refresh: the composed B[C[t]] of the old C
+  check(C, true);
+  irregfix_invalidate(dC);
+  ASSERT_TRUE(prep()); // full rebuild
+  check(C2, false);
+  auto c = site_counters(site.id);
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.hits, 1);
+  EXPECT_EQ(c.refreshes, 2);
+  EXPECT_EQ(c.fallbacks, 0);
+}
+
+struct NbForm {
+  bool j_major; // true: NB[j*M + t] (stride_j = M, stride_t = 1); false: NB[t*M + j]
+  long long M;  // padded row length (>= n for j_major, >= m otherwise)
+};
+
+template <class Idx, class Cnt>
+void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m, NbForm f,
+                    bool with_counts, size_t esz, long long na) {
+  irregfix::SiteInfo site = make_site(id, "neighbors");
+  const long long sj = f.j_major ? f.M : 1, st = f.j_major ? 1 : f.M;
+  const size_t nb_size = static_cast<size_t>(f.j_major ? m * f.M : n * f.M);
+  auto fill_nb = [&] {
+    std::vector<Idx> NB(nb_size);
+    for (auto &x : NB) {
+      const unsigned r = static_cast<unsigned>(rng()() % 20);
+      x = r == 0 ? static_cast<Idx>(-1) : r == 1 ? static_cast<Idx>(na + 7)
+                                                 : static_cast<Idx>(rng()() % na);
+    }
+    return NB;
+  };
+  std::vector<Idx> NB = fill_nb();
+  std::vector<Cnt> counts(n);
+  for (auto &c : counts)
+    c = static_cast<Cnt>(rng()() % 8 == 0 ? 0 : rng()() % (m + 1));
+  if (n > 0 && with_counts)
+    counts[rng()() % n] = static_cast<Cnt>(m); // keep the longest list at m
+  auto A = random_bytes(static_cast<size_t>(na) * esz);
+  Idx *dNB = fx->upload(NB);
+  Cnt *dK = with_counts ? fx->upload(counts) : nullptr;
+  unsigned char *dA = fx->upload(A);
+  irregfix::View v{};
+  const void *out = nullptr;
+  auto prep = [&] {
+    return irregfix::prepare_neighbors(site, dNB, irregfix::index_kind(dNB), sj, st, m, dK,
+                                       with_counts ? irregfix::index_kind(dK) : irregfix::kIndexI32,
+                                       n, dA, esz, &v, &out, nullptr);
+  };
+  auto check = [&](bool poisoned_rest) {
+    ASSERT_EQ(v.n, n);
+    EXPECT_EQ(v.len, nullptr);
+    EXPECT_EQ(v.layout, irregfix::kLayoutEllColMajor);
+    std::vector<unsigned char> h(static_cast<size_t>(m * n) * esz);
+    CK(cudaMemcpy(h.data(), out, h.size(), cudaMemcpyDeviceToHost));
+    long long bad = 0;
+    for (long long t = 0; t < n; ++t) {
+      const long long cnt = with_counts ? static_cast<long long>(counts[t]) : m;
+      for (long long j = 0; j < m; ++j) {
+        const unsigned char *got = &h[static_cast<size_t>(irregfix::slot(v, t, j)) * esz];
+        const Idx x = NB[static_cast<size_t>(j * sj + t * st)];
+        const long long b = static_cast<long long>(x);
+        const bool valid = j < cnt && b >= 0 && b < na && x != static_cast<Idx>(-1);
+        if (valid ? std::memcmp(got, &A[static_cast<size_t>(b) * esz], esz) != 0
+                  : poisoned_rest && !poisoned(got, esz))
+          if (bad++ < 5)
+            ADD_FAILURE() << "t=" << t << " j=" << j << " idx=" << b << " count=" << cnt;
+      }
+    }
+    EXPECT_EQ(bad, 0);
+  };
+  ASSERT_TRUE(prep()) << site_counters(site.id).last_fallback;
+  check(false);
+  ASSERT_TRUE(prep()); // hit
+  // Fast refresh after a write to A into a poisoned copy: skipped slots stay.
+  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(m * n) * esz));
+  A = random_bytes(A.size());
+  CK(cudaMemcpy(dA, A.data(), A.size(), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dA);
+  ASSERT_TRUE(prep());
+  check(true);
+  // A new neighbour list: full rebuild.
+  NB = fill_nb();
+  CK(cudaMemcpy(dNB, NB.data(), NB.size() * sizeof(Idx), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dNB);
+  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(m * n) * esz));
+  ASSERT_TRUE(prep());
+  check(true);
+  auto c = site_counters(site.id);
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.hits, 1);
+  EXPECT_EQ(c.refreshes, 2);
+  EXPECT_EQ(c.remaps, 3);
+  EXPECT_EQ(c.fallbacks, 0);
+}
+
+} // namespace
+
+TEST_F(Runtime, Range2Sizes) {
+  for (size_t esz : {4, 16, 32, 12, 8, 1}) {
+    SCOPED_TRACE(esz);
+    range2_case<int, int>(this, "r2s:" + std::to_string(esz), 1000, 700, 9, {esz});
+  }
+  range2_case<int, int>(this, "r2s:multi", 3001, 3001, 6, {4, 16, 12});
+}
+
+TEST_F(Runtime, Range2OddNAndKinds) {
+  for (long long n : {1LL, 31LL, 33LL, 255LL, 257LL, 4097LL, 100003LL}) {
+    SCOPED_TRACE(n);
+    range2_case<int, unsigned>(this, "r2n:" + std::to_string(n), n, n + 17, 7, {8});
+  }
+  range2_case<long long, long long>(this, "r2k:ll", 5000, 2000, 5, {8});
+  range2_case<unsigned long long, int>(this, "r2k:ull", 2049, 5000, 0, {8}); // all rows empty
+  range2_case<unsigned, unsigned long long>(this, "r2k:u", 300000, 300000, 5, {16});
+}
+
+TEST_F(Runtime, Range2CIndexingOutsideBFallsBack) {
+  irregfix::SiteInfo site{"r2bad:1", "k", "range2"};
+  std::vector<int> B = {0, 2, 4, 7};
+  std::vector<int> C = {0, 2, 3, 1}; // C = 3: B[4] is past B's allocation
+  int *dB = upload(B);
+  int *dC = upload(C);
+  float *dA = upload(std::vector<float>(7, 1.f));
+  const void *src[] = {dA};
+  size_t sz[] = {4};
+  const void *o[1];
+  irregfix::View v{};
+  EXPECT_FALSE(irregfix::prepare_range2(site, dB, irregfix::kIndexI32, dC, irregfix::kIndexI32, 4,
+                                        1, src, sz, &v, o, 0));
+  EXPECT_NE(site_counters("r2bad:1").last_fallback.find("C indexes outside B"), std::string::npos)
+      << site_counters("r2bad:1").last_fallback;
+  std::vector<int> Cneg = {0, -1};
+  int *dCn = upload(Cneg);
+  EXPECT_FALSE(irregfix::prepare_range2(site, dB, irregfix::kIndexI32, dCn, irregfix::kIndexI32, 2,
+                                        1, src, sz, &v, o, 0));
+  irregfix::SiteInfo g{"g2bad:1", "k", "gather2"};
+  std::vector<int> Cg = {0, 4}; // B has 4 elements
+  int *dCg = upload(Cg);
+  const void *og = nullptr;
+  EXPECT_FALSE(irregfix::prepare_gather2(g, dB, irregfix::kIndexI32, dCg, irregfix::kIndexI32, 2,
+                                         dA, 4, &v, &og, 0));
+  EXPECT_NE(site_counters("g2bad:1").last_fallback.find("C indexes outside B"), std::string::npos);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(irregfix::testing::cached_bytes(), 0u);
+}
+
+TEST_F(Runtime, Gather2) {
+  gather2_case<int, int>(this, "g2:1", 1000, 700, 777, 4);
+  gather2_case<int, unsigned>(this, "g2:2", 100003, 5000, 3000, 16);
+  gather2_case<long long, int>(this, "g2:3", 4097, 100, 100, 32);
+  gather2_case<int, long long>(this, "g2:4", 33, 1000, 1000, 12);
+  gather2_case<unsigned, int>(this, "g2:5", 257, 300, 200, 8);
+}
+
+TEST_F(Runtime, NeighborsJMajor) {
+  // nb[j*M + t], M >= n (padded), with and without counts.
+  for (long long n : {1LL, 33LL, 1000LL, 12289LL}) {
+    SCOPED_TRACE(n);
+    neighbors_case<int, int>(this, "nbj:" + std::to_string(n), n, 32, NbForm{true, n + 5}, false,
+                             16, 5000);
+    neighbors_case<int, int>(this, "nbjc:" + std::to_string(n), n, 32, NbForm{true, n}, true, 16,
+                             5000);
+  }
+}
+
+TEST_F(Runtime, NeighborsTMajorAndSizes) {
+  // nb[t*M + j], M >= m.
+  for (size_t esz : {4, 16, 32, 12, 8}) {
+    SCOPED_TRACE(esz);
+    neighbors_case<int, int>(this, "nbt:" + std::to_string(esz), 4097, 24, NbForm{false, 27},
+                             esz % 8 == 0, esz, 3000);
+  }
+  neighbors_case<long long, unsigned>(this, "nbt:ll", 2049, 128, NbForm{false, 128}, true, 16,
+                                      2049);
+  neighbors_case<unsigned, long long>(this, "nbt:u", 257, 7, NbForm{true, 300}, true, 12, 257);
+}
+
+TEST_F(Runtime, NeighborsListPastItsAllocationFallsBack) {
+  irregfix::SiteInfo site{"nbbad:1", "k", "neighbors"};
+  std::vector<int> NB(100, 0);
+  int *dNB = upload(NB);
+  float *dA = upload(std::vector<float>(10, 1.f));
+  irregfix::View v{};
+  const void *o = nullptr;
+  // 20 threads x 6 neighbours, t-major rows of 5: reaches NB[19*5 + 5] = NB[100].
+  EXPECT_FALSE(irregfix::prepare_neighbors(site, dNB, irregfix::kIndexI32, 1, 5, 6, nullptr,
+                                           irregfix::kIndexI32, 20, dA, 4, &v, &o, 0));
+  EXPECT_NE(site_counters("nbbad:1").last_fallback.find("outside its allocation"),
+            std::string::npos);
+  EXPECT_TRUE(irregfix::prepare_neighbors(site, dNB, irregfix::kIndexI32, 1, 5, 5, nullptr,
+                                          irregfix::kIndexI32, 20, dA, 4, &v, &o, 0));
+}
+
+TEST_F(Runtime, NewPatternsFallBackOnAllocationFailure) {
+  std::vector<int> B = {0, 2, 4, 7};
+  std::vector<int> C = {2, 0, 1};
+  int *dB = upload(B);
+  int *dC = upload(C);
+  float *dA = upload(std::vector<float>(7, 1.f));
+  const void *src[] = {dA};
+  size_t sz[] = {4};
+  const void *o[1];
+  irregfix::View v{};
+  irregfix::SiteInfo r2{"oom:r2", "k", "range2"}, g2{"oom:g2", "k", "gather2"},
+      nb{"oom:nb", "k", "neighbors"};
+  irregfix::testing::set_fail_alloc(true);
+  EXPECT_FALSE(irregfix::prepare_range2(r2, dB, irregfix::kIndexI32, dC, irregfix::kIndexI32, 3, 1,
+                                        src, sz, &v, o, 0));
+  EXPECT_FALSE(irregfix::prepare_gather2(g2, dB, irregfix::kIndexI32, dC, irregfix::kIndexI32, 3,
+                                         dA, 4, &v, o, 0));
+  EXPECT_FALSE(irregfix::prepare_neighbors(nb, dB, irregfix::kIndexI32, 1, 1, 2, dC,
+                                           irregfix::kIndexI32, 2, dA, 4, &v, o, 0));
+  for (const char *id : {"oom:r2", "oom:g2", "oom:nb"})
+    EXPECT_EQ(site_counters(id).last_fallback, "allocation failed") << id;
+  EXPECT_EQ(irregfix::testing::cached_bytes(), 0u);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  irregfix::testing::set_fail_alloc(false);
+  EXPECT_TRUE(irregfix::prepare_range2(r2, dB, irregfix::kIndexI32, dC, irregfix::kIndexI32, 3, 1,
+                                       src, sz, &v, o, 0));
+  EXPECT_TRUE(irregfix::prepare_gather2(g2, dB, irregfix::kIndexI32, dC, irregfix::kIndexI32, 3,
+                                        dA, 4, &v, o, 0));
+  EXPECT_TRUE(irregfix::prepare_neighbors(nb, dB, irregfix::kIndexI32, 1, 1, 2, dC,
+                                          irregfix::kIndexI32, 2, dA, 4, &v, o, 0));
+  const std::string report = irregfix::testing::stats_report();
+  for (const char *p : {"pattern range2", "pattern gather2", "pattern neighbors"})
+    EXPECT_NE(report.find(p), std::string::npos) << p << "\n" << report;
 }

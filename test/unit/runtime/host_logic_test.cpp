@@ -99,7 +99,7 @@ TEST(CacheKey, EqualityAndHash) {
   EXPECT_EQ(key(), key());
   EXPECT_EQ(h(key()), h(key()));
   std::vector<CacheKey> different;
-  for (int i = 0; i < 9; ++i)
+  for (int i = 0; i < 12; ++i)
     different.push_back(key());
   different[0].device = 1;
   different[1].site = "b.cu:2:2";
@@ -110,6 +110,9 @@ TEST(CacheKey, EqualityAndHash) {
   different[6].n = 101;
   different[7].elem_sizes[0] = 4;
   different[8].layout = 2;
+  different[9].C = P(0x4000);
+  different[10].c_kind = 3;
+  different[11].params = {1, 128, 128};
   for (const CacheKey &d : different) {
     EXPECT_NE(d, key());
     EXPECT_NE(h(d), h(key())); // not guaranteed in general, but these must spread
@@ -196,6 +199,72 @@ TEST(Cache, WriteToIndexArrayInvalidatesTheShape) {
   EXPECT_FALSE(e->shape_valid);
 }
 
+// With several index arrays (range2/gather2: B and C; neighbours: NB and
+// counts), a write to any of them clears shape_valid; a write to a data array
+// does not.
+TEST(Cache, WriteToAnyIndexArrayInvalidatesTheShape) {
+  Cache c;
+  Entry *e = c.insert(key("s2"));
+  e->valid = e->shape_valid = true;
+  e->index_sources = 2;
+  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0x1000}},  // A0
+                SourceRange{0x18000, Range{0x18000, 0x1000}, Range{0x18000, 0x1000}},  // A1
+                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}},   // B
+                SourceRange{0x30000, Range{0x30000, 0x1000}, Range{0x30000, 0x400}}};  // C
+  for (std::uintptr_t data : {0x10010u, 0x18ff0u}) {
+    e->valid = true;
+    EXPECT_EQ(c.invalidate(data, Range{}), 1);
+    EXPECT_FALSE(e->valid);
+    EXPECT_TRUE(e->shape_valid);
+  }
+  e->valid = true;
+  EXPECT_EQ(c.invalidate(0x20004, Range{}), 1); // B
+  EXPECT_FALSE(e->shape_valid);
+  e->valid = e->shape_valid = true;
+  EXPECT_EQ(c.invalidate(0x30800, Range{}), 1); // C, past its extent but in its allocation
+  EXPECT_FALSE(e->valid);
+  EXPECT_FALSE(e->shape_valid);
+  // Through a known allocation range too.
+  e->valid = e->shape_valid = true;
+  EXPECT_EQ(c.invalidate(0x30000, Range{0x30000, 0x1000}), 1);
+  EXPECT_FALSE(e->shape_valid);
+  // Neighbours without counts: one index array, the data array keeps the shape.
+  Entry *f = c.insert(key("s3"));
+  f->valid = f->shape_valid = true;
+  f->index_sources = 1;
+  f->sources = {SourceRange{0x50000, Range{0x50000, 0x100}, Range{0x50000, 0x100}},
+                SourceRange{0x60000, Range{0x60000, 0x100}, Range{0x60000, 0x100}}};
+  EXPECT_EQ(c.invalidate(0x50000, Range{}), 1);
+  EXPECT_TRUE(f->shape_valid);
+  f->valid = true;
+  EXPECT_EQ(c.invalidate(0x60010, Range{}), 1);
+  EXPECT_FALSE(f->shape_valid);
+}
+
+TEST(ElementBounds, InsideTheAllocation) {
+  long long lo = 0, hi = 0;
+  // p 10 bytes into a 100-byte allocation, 4-byte elements: p[-2] .. p[21].
+  ASSERT_TRUE(element_bounds(1000, 100, 1010, 4, &lo, &hi));
+  EXPECT_EQ(lo, -2);
+  EXPECT_EQ(hi, 22);
+  ASSERT_TRUE(element_bounds(1000, 100, 1000, 16, &lo, &hi));
+  EXPECT_EQ(lo, 0);
+  EXPECT_EQ(hi, 6);
+  ASSERT_TRUE(element_bounds(1000, 96, 1000, 12, &lo, &hi));
+  EXPECT_EQ(hi, 8);
+  EXPECT_FALSE(element_bounds(1000, 100, 999, 4, &lo, &hi));
+  EXPECT_FALSE(element_bounds(1000, 100, 1101, 4, &lo, &hi));
+  EXPECT_FALSE(element_bounds(1000, 100, 1000, 0, &lo, &hi));
+}
+
+TEST(Stats, PatternNames) {
+  EXPECT_STREQ(pattern_name(kPatternRange), "range");
+  EXPECT_STREQ(pattern_name(kPatternGather), "gather");
+  EXPECT_STREQ(pattern_name(kPatternRange2), "range2");
+  EXPECT_STREQ(pattern_name(kPatternGather2), "gather2");
+  EXPECT_STREQ(pattern_name(kPatternNeighbors), "neighbors");
+}
+
 TEST(Cache, ByteAccounting) {
   Cache c;
   Entry *a = c.insert(key("a"));
@@ -205,6 +274,9 @@ TEST(Cache, ByteAccounting) {
   b->buf_bytes = {1000};
   EXPECT_EQ(a->bytes(), 1600u);
   EXPECT_EQ(c.total_bytes(), 2600u);
+  b->aux_bytes = 8; // range2 row starts / gather2 composed indices count too
+  EXPECT_EQ(c.total_bytes(), 2608u);
+  b->aux_bytes = 0;
   EXPECT_TRUE(Cache::fits(2600, 0, 400, 3000));
   EXPECT_FALSE(Cache::fits(2600, 0, 401, 3000));
   EXPECT_TRUE(Cache::fits(2600, 1600, 2000, 3000)); // refresh of a, growing

@@ -1,0 +1,47 @@
+// Molecular dynamics: neighbour-list gathers. Column-major lists with a per-atom
+// count, row-major lists with a fixed width and a -1 sentinel, whole float4 and
+// struct elements. The kernel keeps its loop; the read uses the loop variable.
+// RUN: %irregfix --quiet %s -- %stub | sed 's,// CHECK.*,,' | FileCheck %s --match-full-lines
+
+#include <cuda_runtime.h>
+
+__global__ void lj_forces(int n, const int *nb_count, const int *nb_list, const float4 *pos, float4 *force, float cutsq) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float4 pi = pos[t];
+    float fx = 0.f;
+    int cnt = nb_count[t];
+    for (int j = 0; j < cnt; j++) {
+      int q = nb_list[j * n + t];
+      float4 pj = pos[q];
+      float dx = pi.x - pj.x;
+      if (dx * dx < cutsq)
+        fx += dx;
+    }
+    force[t] = float4{fx, 0.f, 0.f, 0.f};
+  }
+}
+// CHECK-LABEL: __global__ void lj_forces_irregfix(int n, const int *nb_count, const int *nb_list, const float4 *pos, float4 *force, float cutsq, irregfix::View __irregfix_v0, const float4 *__restrict__ __irregfix_v0_pos) {
+// CHECK:           for (int j = 0; j < cnt; j++) {
+// CHECK-NEXT:        {{\[\[}}maybe_unused{{\]\]}} int q = nb_list[j * n + t];
+// CHECK-NEXT:        float4 pj = __irregfix_v0_pos[irregfix::slot(__irregfix_v0, t, j)];
+// CHECK:         irregfix::prepare_neighbors(__irregfix_site_lj_forces_0, nb_list, irregfix::index_kind(nb_list), (long long)(n), 1, 0, nb_count, irregfix::index_kind(nb_count), (long long)(n), pos, sizeof(*pos), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
+
+struct Atom { float x, y, z; int type; };
+
+__global__ void density(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  float r = 0;
+  for (int j = 0; j < width; ++j) {
+    int q = nb[t * width + j];
+    if (q >= 0)
+      r += atoms[q].x * atoms[q].y;
+  }
+  rho[t] = r;
+}
+// CHECK-LABEL: __global__ void density_irregfix(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho, irregfix::View __irregfix_v0, const Atom *__restrict__ __irregfix_v0_atoms) {
+// CHECK:           int q = nb[t * width + j];
+// CHECK-NEXT:      if (q >= 0)
+// CHECK-NEXT:        r += __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].x * __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].y;
+// CHECK:         if (irregfix::prepare_neighbors(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
