@@ -45,7 +45,7 @@ __global__ void lj(int n, const int *cnt, const int *nb, const float4 *pos, floa
   }
 }
 
-__global__ void g2(int n, const int *B, const int *C, const double4 *A, double4 *y) {
+__global__ void g2(int n, const int *B, const int *C, const double2 *A, double2 *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
     y[t] = A[B[C[t]]];
@@ -53,7 +53,7 @@ __global__ void g2(int n, const int *B, const int *C, const double4 *A, double4 
 
 void run(cudaStream_t s, int n, const int *rp, const int *col, const float *val, const float *x, float *y,
          const int *ev, const int *off, const int *edges, const float *eta, float *pi, const int *cnt,
-         const int *nb, const float4 *pos, float4 *f, const int *B, const int *C, const double4 *A, double4 *o) {
+         const int *nb, const float4 *pos, float4 *f, const int *B, const int *C, const double2 *A, double2 *o) {
   spmv<<<n / 256 + 1, 256, 0, s>>>(n, rp, col, val, x, y);
   calc_pi_values<<<n / 256 + 1, 256, 0, s>>>(n, ev, off, edges, eta, pi);
   lj<<<n / 128 + 1, 128, 0, s>>>(n, cnt, nb, pos, f);
