@@ -2,7 +2,8 @@
 # Builds the runtime, its tests and the remap benchmark on a GPU machine and runs
 # them: ctest (host + GPU tests), the GPU tests under compute-sanitizer memcheck,
 # an IRREGFIX_STATS report, and the remap bandwidth benchmark.
-#   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b)
+#   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b;
+#   BENCH_ARGS=--new runs only the range2 and neighbour benchmarks)
 # GoogleTest: uses an installed one, or builds the sources in $GTEST_SRC
 # (default ./build-gtest-src, a copy of Debian's /usr/src/googletest).
 set -u -o pipefail
@@ -35,5 +36,5 @@ echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
 IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime.KernelThroughView \
   --gtest_brief=1 2>&1 | tail -8
 echo "=== remap bandwidth"
-"$B/runtime/irregfix_remap_bench" || status=1
+"$B/runtime/irregfix_remap_bench" ${BENCH_ARGS:-} || status=1
 exit $status

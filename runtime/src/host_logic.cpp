@@ -88,7 +88,7 @@ Config config_from_env() {
 
 bool CacheKey::operator==(const CacheKey &o) const {
   return device == o.device && pattern == o.pattern && B == o.B && b_kind == o.b_kind &&
-         n == o.n && layout == o.layout && sources == o.sources && elem_sizes == o.elem_sizes &&
+         C == o.C && c_kind == o.c_kind && params == o.params && n == o.n && layout == o.layout && sources == o.sources && elem_sizes == o.elem_sizes &&
          site == o.site;
 }
 
@@ -104,6 +104,10 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
     mix(h, std::hash<const void *>()(p));
   mix(h, std::hash<const void *>()(k.B));
   mix(h, static_cast<std::size_t>(k.b_kind));
+  mix(h, std::hash<const void *>()(k.C));
+  mix(h, static_cast<std::size_t>(k.c_kind));
+  for (long long v : k.params)
+    mix(h, static_cast<std::size_t>(v));
   mix(h, static_cast<std::size_t>(k.n));
   for (std::size_t s : k.elem_sizes)
     mix(h, s);
@@ -112,7 +116,7 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 }
 
 std::size_t Entry::bytes() const {
-  std::size_t b = len_bytes;
+  std::size_t b = len_bytes + aux_bytes;
   for (std::size_t x : buf_bytes)
     b += x;
   return b;
@@ -170,7 +174,11 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
         hit = s.extent.contains(p) || s.allocation.contains(p) || s.ptr == p;
       }
       match |= hit;
-      if (hit && i + 1 == e.sources.size()) // the last source is the index array B
+      // The trailing index_sources sources are the index arrays (B, C, counts).
+      const std::size_t first_index =
+          e.sources.size() - std::min<std::size_t>(e.sources.size(),
+                                                   static_cast<std::size_t>(std::max(e.index_sources, 0)));
+      if (hit && i >= first_index)
         e.shape_valid = false;
     }
     if (match && e.valid) {
@@ -202,6 +210,29 @@ long long SiteStats::fallback_count() const {
   for (const auto &kv : fallbacks)
     c += kv.second;
   return c;
+}
+
+const char *pattern_name(int pattern) {
+  switch (pattern) {
+  case kPatternRange: return "range";
+  case kPatternGather: return "gather";
+  case kPatternRange2: return "range2";
+  case kPatternGather2: return "gather2";
+  case kPatternNeighbors: return "neighbors";
+  default: return "unknown";
+  }
+}
+
+bool element_bounds(std::uintptr_t base, std::size_t size, std::uintptr_t p, std::size_t esz,
+                    long long *lo, long long *hi) {
+  if (esz == 0 || p < base || p - base > size)
+    return false;
+  const unsigned long long before = (p - base) / esz;
+  const unsigned long long after = (base + size - p) / esz;
+  const unsigned long long cap = static_cast<unsigned long long>(std::numeric_limits<long long>::max());
+  *lo = -static_cast<long long>(before > cap ? cap : before);
+  *hi = static_cast<long long>(after > cap ? cap : after);
+  return true;
 }
 
 const char *layout_name(int layout) {

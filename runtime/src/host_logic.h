@@ -48,7 +48,21 @@ struct Range {
 
 // ---- cache -----------------------------------------------------------------
 
-enum Pattern : int { kPatternRange = 0, kPatternGather = 1 };
+enum Pattern : int {
+  kPatternRange = 0,
+  kPatternGather = 1,
+  kPatternRange2 = 2,    // two-level range (B[C[t]])
+  kPatternGather2 = 3,   // two-level gather (A[B[C[t]]])
+  kPatternNeighbors = 4, // neighbour-list gather (A[NB[j*sj + t*st]])
+};
+// "range", "gather", "range2", "gather2", "neighbors" (the stats report's names).
+const char *pattern_name(int pattern);
+
+// Element indices i for which [p + i*esz, p + (i+1)*esz) lies inside the
+// allocation [base, base+size) that holds p: lo <= i < hi. False when p is
+// outside the allocation or esz is 0.
+bool element_bounds(std::uintptr_t base, std::size_t size, std::uintptr_t p, std::size_t esz,
+                    long long *lo, long long *hi);
 
 struct CacheKey {
   int device = 0;
@@ -57,6 +71,9 @@ struct CacheKey {
   std::vector<const void *> sources; // the A arrays
   const void *B = nullptr;
   int b_kind = 0;
+  const void *C = nullptr;           // second index array (C, or neighbour counts)
+  int c_kind = 0;
+  std::vector<long long> params;     // pattern's scalars (neighbours: stride_j, stride_t, m)
   long long n = 0;
   std::vector<std::size_t> elem_sizes;
   int layout = 0;
@@ -79,12 +96,19 @@ struct SourceRange {
 struct Entry {
   CacheKey key;
   bool valid = false;
-  std::vector<SourceRange> sources; // A arrays, then B
+  std::vector<SourceRange> sources; // data arrays, then the index arrays (B, C)
+  // How many trailing sources are index arrays: a write to any of them clears
+  // shape_valid (a write to a data array only makes the entry stale).
+  int index_sources = 1;
   // Device buffers owned by the entry (freed by the GPU side).
   void *len = nullptr;              // int[n] for range sites
   std::size_t len_bytes = 0;
   std::vector<void *> bufs;         // one remapped copy per source
   std::vector<std::size_t> buf_bytes;
+  void *aux = nullptr;              // range2: row starts (long long[n]); gather2: B[C[t]]
+  std::size_t aux_bytes = 0;
+  long long idx_lo = 0, idx_hi = 0; // gathers: valid element indices of A (element_bounds)
+  long long jmax = 0;               // neighbours: slots per thread (columns of the copy)
   int max_len = 0;
   long long nnz = 0;                // elements remapped per array (range sites)
   // The index array B is unchanged since the last build: lengths, sizes and

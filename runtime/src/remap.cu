@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace irregfix {
 namespace detail {
@@ -25,6 +26,25 @@ template <class F> cudaError_t with_index_type(int kind, F f) {
 
 template <class Idx> __device__ __forceinline__ long long as_ll(Idx v) {
   return static_cast<long long>(v);
+}
+
+// An index value as a long long; false when it does not fit (huge unsigned 64-bit).
+template <class Idx> __device__ __forceinline__ bool idx_to_ll(Idx v, long long *out) {
+  if constexpr (sizeof(Idx) == 8 && std::is_unsigned<Idx>::value)
+    if (v > static_cast<Idx>(LLONG_MAX))
+      return false;
+  *out = static_cast<long long>(v);
+  return true;
+}
+
+// p[i] of an index array whose kind is known only at run time (C, counts).
+__device__ __forceinline__ bool load_index(const void *p, int kind, long long i, long long *out) {
+  switch (kind) {
+  case kIndexI32: return idx_to_ll(static_cast<const int *>(p)[i], out);
+  case kIndexU32: return idx_to_ll(static_cast<const unsigned *>(p)[i], out);
+  case kIndexI64: return idx_to_ll(static_cast<const long long *>(p)[i], out);
+  default: return idx_to_ll(static_cast<const unsigned long long *>(p)[i], out);
+  }
 }
 
 template <class Idx>
@@ -130,14 +150,181 @@ __global__ void __launch_bounds__(kRemapRows)
 
 template <class Idx, class W, int K>
 __global__ void gather_kernel(const Idx *__restrict__ B, long long n, const W *__restrict__ A,
-                              int k_rt, W *__restrict__ out) {
+                              int k_rt, long long lo, long long hi, W *__restrict__ out) {
   const int k = K ? K : k_rt;
   long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
        t += stride) {
-    const long long b = static_cast<long long>(B[t]);
+    long long b;
+    if (!idx_to_ll(B[t], &b) || b < lo || b >= hi)
+      continue; // a sentinel the kernel guards: the slot is never read
     for (int j = 0; j < k; ++j)
       out[t * k + j] = A[b * k + j];
+  }
+}
+
+__device__ __forceinline__ long long warp_min(long long v) {
+  for (int o = 16; o > 0; o >>= 1) {
+    long long u = __shfl_down_sync(0xffffffffu, v, o);
+    v = u < v ? u : v;
+  }
+  return v;
+}
+__device__ __forceinline__ long long warp_max(long long v) {
+  for (int o = 16; o > 0; o >>= 1) {
+    long long u = __shfl_down_sync(0xffffffffu, v, o);
+    v = u > v ? u : v;
+  }
+  return v;
+}
+
+constexpr int kRowsBlock = 256;
+
+__global__ void init_summary(long long *summary) {
+  summary[kR2MinLen] = LLONG_MAX;
+  summary[kR2MaxLen] = LLONG_MIN;
+  summary[kR2MinStart] = LLONG_MAX;
+  summary[kR2MaxEnd] = LLONG_MIN;
+  summary[kR2SumLen] = 0;
+}
+
+template <class Idx>
+__global__ void __launch_bounds__(kRowsBlock)
+    range2_rows_kernel(const Idx *__restrict__ B, const void *__restrict__ C, int c_kind,
+                       long long n, long long rlo, long long rhi, long long *__restrict__ start,
+                       int *__restrict__ len, long long *__restrict__ summary) {
+  __shared__ long long red[kR2Slots];
+  if (threadIdx.x < kR2Slots)
+    red[threadIdx.x] = threadIdx.x == kR2SumLen ? 0
+                       : (threadIdx.x == kR2MinLen || threadIdx.x == kR2MinStart) ? LLONG_MAX
+                                                                                   : LLONG_MIN;
+  __syncthreads();
+  long long mn_len = LLONG_MAX, mx_len = LLONG_MIN, mn_s = LLONG_MAX, mx_e = LLONG_MIN;
+  unsigned long long sum = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    long long r = 0, lo = 0, hi = 0;
+    int l;
+    if (!load_index(C, c_kind, t, &r) || r < rlo || r >= rhi - 1) {
+      l = -2; // C[t] does not index B: B is not read
+    } else if (!idx_to_ll(B[r], &lo) || !idx_to_ll(B[r + 1], &hi) || hi < lo ||
+               static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo) >
+                   static_cast<unsigned long long>(INT_MAX)) {
+      l = -1;
+    } else {
+      l = static_cast<int>(hi - lo);
+    }
+    start[t] = l >= 0 ? lo : 0;
+    len[t] = l;
+    mn_len = l < mn_len ? l : mn_len;
+    mx_len = l > mx_len ? l : mx_len;
+    if (l > 0) {
+      sum += static_cast<unsigned long long>(l);
+      mn_s = lo < mn_s ? lo : mn_s;
+      mx_e = hi > mx_e ? hi : mx_e;
+    }
+  }
+  mn_len = warp_min(mn_len);
+  mx_len = warp_max(mx_len);
+  mn_s = warp_min(mn_s);
+  mx_e = warp_max(mx_e);
+  for (int o = 16; o > 0; o >>= 1)
+    sum += __shfl_down_sync(0xffffffffu, sum, o);
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(reinterpret_cast<unsigned long long *>(&red[kR2SumLen]), sum);
+    atomicMin(&red[kR2MinLen], mn_len);
+    atomicMax(&red[kR2MaxLen], mx_len);
+    atomicMin(&red[kR2MinStart], mn_s);
+    atomicMax(&red[kR2MaxEnd], mx_e);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicMin(&summary[kR2MinLen], red[kR2MinLen]);
+    atomicMax(&summary[kR2MaxLen], red[kR2MaxLen]);
+    atomicMin(&summary[kR2MinStart], red[kR2MinStart]);
+    atomicMax(&summary[kR2MaxEnd], red[kR2MaxEnd]);
+    atomicAdd(reinterpret_cast<unsigned long long *>(&summary[kR2SumLen]),
+              static_cast<unsigned long long>(red[kR2SumLen]));
+  }
+}
+
+// Thread per row: the reads of a row are contiguous (and L1-cached across
+// iterations), the writes of a warp at one iter are contiguous.
+template <class W, int K>
+__global__ void __launch_bounds__(256)
+    range2_kernel(const long long *__restrict__ start, const int *__restrict__ len, long long n,
+                  const W *__restrict__ A, int k_rt, W *__restrict__ out) {
+  const int k = K ? K : k_rt;
+  const long long col = n * k;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    const int L = len[t];
+    const W *src = A + start[t] * k;
+    W *dst = out + t * k;
+#pragma unroll 4
+    for (int it = 0; it < L; ++it)
+      for (int j = 0; j < k; ++j)
+        dst[it * col + j] = src[static_cast<long long>(it) * k + j];
+  }
+}
+
+template <class Idx>
+__global__ void compose_kernel(const Idx *__restrict__ B, const void *__restrict__ C, int c_kind,
+                               long long n, long long rlo, long long rhi, long long *__restrict__ D) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    long long r = 0, d = LLONG_MIN;
+    if (load_index(C, c_kind, t, &r) && r >= rlo && r < rhi && !idx_to_ll(B[r], &d))
+      d = LLONG_MIN;
+    D[t] = d;
+  }
+}
+
+// Thread per t, j in batches of U so that U index loads and then U gathers are
+// in flight at once; the writes of a warp at one j are contiguous.
+template <class Idx, class W, int K>
+__global__ void __launch_bounds__(256)
+    neighbors_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
+                     const void *__restrict__ counts, int c_kind, long long n,
+                     const W *__restrict__ A, int k_rt, long long lo, long long hi,
+                     W *__restrict__ out) {
+  constexpr int U = 4;
+  const int k = K ? K : k_rt;
+  const long long col = n * k;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    long long cnt = jmax;
+    if (counts) {
+      long long c;
+      if (!load_index(counts, c_kind, t, &c))
+        c = jmax;
+      cnt = c < 0 ? 0 : c < jmax ? c : jmax;
+    }
+    const Idx *nb = NB + t * st;
+    W *dst = out + t * k;
+    long long j = 0;
+    for (; j + U <= cnt; j += U) {
+      long long idx[U];
+      bool ok[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        ok[u] = idx_to_ll(nb[(j + u) * sj], &idx[u]) && idx[u] >= lo && idx[u] < hi;
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (ok[u])
+          for (int w = 0; w < k; ++w)
+            dst[(j + u) * col + w] = A[idx[u] * k + w];
+    }
+    for (; j < cnt; ++j) {
+      long long i;
+      if (idx_to_ll(nb[j * sj], &i) && i >= lo && i < hi)
+        for (int w = 0; w < k; ++w)
+          dst[j * col + w] = A[i * k + w];
+    }
   }
 }
 
@@ -151,19 +338,43 @@ unsigned grid_for(long long n, int block) {
 
 // Word choice: the element size itself when it is 1, 2, 4, 8 or 16 bytes and the
 // source is aligned to it; else 4-byte words when possible; else bytes.
-enum WordKind { kW1, kW2, kW4, kW8, kW16, kW4xK, kW1xK };
+// Larger elements: 16-byte words, else 8-, else 4-byte words, as alignment allows.
+enum WordKind { kW1, kW2, kW4, kW8, kW16, kW16xK, kW8xK, kW4xK, kW1xK };
 
 WordKind pick_word(const void *A, std::size_t esz, int *k) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(A);
   *k = 1;
   if ((esz == 1 || esz == 2 || esz == 4 || esz == 8 || esz == 16) && a % esz == 0)
     return esz == 1 ? kW1 : esz == 2 ? kW2 : esz == 4 ? kW4 : esz == 8 ? kW8 : kW16;
+  if (esz % 16 == 0 && a % 16 == 0) {
+    *k = static_cast<int>(esz / 16);
+    return kW16xK;
+  }
+  if (esz % 8 == 0 && a % 8 == 0) {
+    *k = static_cast<int>(esz / 8);
+    return kW8xK;
+  }
   if (esz % 4 == 0 && a % 4 == 0) {
     *k = static_cast<int>(esz / 4);
     return kW4xK;
   }
   *k = static_cast<int>(esz);
   return kW1xK;
+}
+
+// Calls f(W*, integral_constant<K>) for the word kind.
+template <class F> cudaError_t with_word(WordKind w, F f) {
+  switch (w) {
+  case kW1: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 1>());
+  case kW2: return f(static_cast<unsigned short *>(nullptr), std::integral_constant<int, 1>());
+  case kW4: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 1>());
+  case kW8: return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 1>());
+  case kW16: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 1>());
+  case kW16xK: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 0>());
+  case kW8xK: return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 0>());
+  case kW4xK: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 0>());
+  default: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 0>());
+  }
 }
 
 template <class Idx, class W, int K>
@@ -179,13 +390,6 @@ cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *
   return cudaPeekAtLastError();
 }
 
-template <class Idx, class W, int K>
-cudaError_t launch_gather(const Idx *B, long long n, const void *A, int k, void *out,
-                          cudaStream_t stream) {
-  gather_kernel<Idx, W, K><<<grid_for(n, 256), 256, 0, stream>>>(B, n, static_cast<const W *>(A),
-                                                                 k, static_cast<W *>(out));
-  return cudaPeekAtLastError();
-}
 
 } // namespace
 
@@ -299,36 +503,96 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
   return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
     using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
     const Idx *b = static_cast<const Idx *>(B);
-    switch (w) {
-    case kW1: return launch_range<Idx, unsigned char, 1>(b, n, A, k, out, plan, stream);
-    case kW2: return launch_range<Idx, unsigned short, 1>(b, n, A, k, out, plan, stream);
-    case kW4: return launch_range<Idx, unsigned, 1>(b, n, A, k, out, plan, stream);
-    case kW8: return launch_range<Idx, unsigned long long, 1>(b, n, A, k, out, plan, stream);
-    case kW16: return launch_range<Idx, uint4, 1>(b, n, A, k, out, plan, stream);
-    case kW4xK: return launch_range<Idx, unsigned, 0>(b, n, A, k, out, plan, stream);
-    default: return launch_range<Idx, unsigned char, 0>(b, n, A, k, out, plan, stream);
-    }
+    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
+      using W = std::remove_pointer_t<decltype(wtag)>;
+      return launch_range<Idx, W, decltype(ktag)::value>(b, n, A, k, out, plan, stream);
+    });
   });
 }
 
 cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,
-                         std::size_t elem_size, void *out, cudaStream_t stream) {
+                         std::size_t elem_size, long long lo, long long hi, void *out,
+                         cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
   int k = 1;
   WordKind w = pick_word(A, elem_size, &k);
   return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
     using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    const Idx *b = static_cast<const Idx *>(B);
-    switch (w) {
-    case kW1: return launch_gather<Idx, unsigned char, 1>(b, n, A, k, out, stream);
-    case kW2: return launch_gather<Idx, unsigned short, 1>(b, n, A, k, out, stream);
-    case kW4: return launch_gather<Idx, unsigned, 1>(b, n, A, k, out, stream);
-    case kW8: return launch_gather<Idx, unsigned long long, 1>(b, n, A, k, out, stream);
-    case kW16: return launch_gather<Idx, uint4, 1>(b, n, A, k, out, stream);
-    case kW4xK: return launch_gather<Idx, unsigned, 0>(b, n, A, k, out, stream);
-    default: return launch_gather<Idx, unsigned char, 0>(b, n, A, k, out, stream);
-    }
+    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
+      using W = std::remove_pointer_t<decltype(wtag)>;
+      gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+          static_cast<const Idx *>(B), n, static_cast<const W *>(A), k, lo, hi,
+          static_cast<W *>(out));
+      return cudaPeekAtLastError();
+    });
+  });
+}
+
+cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, long long n,
+                        long long rlo, long long rhi, long long *start, int *len,
+                        long long *summary, cudaStream_t stream) {
+  if (c_kind < kIndexI32 || c_kind > kIndexU64)
+    return cudaErrorInvalidValue;
+  init_summary<<<1, 1, 0, stream>>>(summary);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess || n <= 0)
+    return e;
+  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
+    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    range2_rows_kernel<Idx><<<grid_for(n, kRowsBlock), kRowsBlock, 0, stream>>>(
+        static_cast<const Idx *>(B), C, c_kind, n, rlo, rhi, start, len, summary);
+    return cudaPeekAtLastError();
+  });
+}
+
+cudaError_t remap_range2(const long long *start, const int *len, long long n, const void *A,
+                         std::size_t elem_size, void *out, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  int k = 1;
+  WordKind w = pick_word(A, elem_size, &k);
+  return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
+    using W = std::remove_pointer_t<decltype(wtag)>;
+    range2_kernel<W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+        start, len, n, static_cast<const W *>(A), k, static_cast<W *>(out));
+    return cudaPeekAtLastError();
+  });
+}
+
+cudaError_t compose_indices(const void *B, int b_kind, const void *C, int c_kind, long long n,
+                            long long rlo, long long rhi, long long *D, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  if (c_kind < kIndexI32 || c_kind > kIndexU64)
+    return cudaErrorInvalidValue;
+  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
+    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    compose_kernel<Idx><<<grid_for(n, 256), 256, 0, stream>>>(static_cast<const Idx *>(B), C,
+                                                               c_kind, n, rlo, rhi, D);
+    return cudaPeekAtLastError();
+  });
+}
+
+cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long st,
+                            long long jmax, const void *counts, int counts_kind, long long n,
+                            const void *A, std::size_t elem_size, long long lo, long long hi,
+                            void *out, cudaStream_t stream) {
+  if (n <= 0 || jmax <= 0)
+    return cudaSuccess;
+  if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
+    return cudaErrorInvalidValue;
+  int k = 1;
+  WordKind w = pick_word(A, elem_size, &k);
+  return with_index_type(nb_kind, [&](auto tag) -> cudaError_t {
+    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
+      using W = std::remove_pointer_t<decltype(wtag)>;
+      neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+          static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n,
+          static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
+      return cudaPeekAtLastError();
+    });
   });
 }
 

@@ -48,9 +48,49 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream);
 
-// out[t] = A[B[t]] for t in [0, n).
+// out[t] = A[B[t]] for t in [0, n) with lo <= B[t] < hi (A's allocation, see
+// element_bounds); other slots (sentinels) are not written.
 cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,
+                         std::size_t elem_size, long long lo, long long hi, void *out,
+                         cudaStream_t stream);
+
+// Slots of the range2 summary written by range2_rows (long long each).
+enum Range2Summary {
+  kR2MinLen = 0,
+  kR2MaxLen = 1,
+  kR2MinStart = 2,
+  kR2MaxEnd = 3,
+  kR2SumLen = 4, // sum of len over rows with len > 0
+  kR2Slots = 5
+};
+
+// First range2 kernel: r = C[t]; start[t] = B[r], len[t] = B[r+1] - B[r] when
+// rlo <= r and r + 1 < rhi (B's allocation, in B elements), else len[t] = -2
+// and B is not read; len[t] = -1 for a negative or over-INT_MAX length.
+// summary[kR2*]: min and max len, min start and max start+len over rows with
+// len > 0 (LLONG_MAX / LLONG_MIN when there are none), and the sum of those
+// lengths. Device pointers.
+cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, long long n,
+                        long long rlo, long long rhi, long long *start, int *len,
+                        long long *summary, cudaStream_t stream);
+
+// Second range2 kernel: out[iter*n + t] = A[start[t] + iter] for iter < len[t]
+// (thread per row; rows of consecutive t are not adjacent in A).
+cudaError_t remap_range2(const long long *start, const int *len, long long n, const void *A,
                          std::size_t elem_size, void *out, cudaStream_t stream);
+
+// D[t] = B[C[t]] for rlo <= C[t] < rhi (B's allocation), else LLONG_MIN (as
+// when B[C[t]] does not fit a long long): gathers skip those.
+cudaError_t compose_indices(const void *B, int b_kind, const void *C, int c_kind, long long n,
+                            long long rlo, long long rhi, long long *D, cudaStream_t stream);
+
+// Neighbour-list gather: out[j*n + t] = A[NB[j*sj + t*st]] for j < count(t),
+// count(t) = min(counts ? counts[t] : jmax, jmax), when the index lies in
+// [lo, hi); other slots are not written. Thread per t, coalesced writes.
+cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long st,
+                            long long jmax, const void *counts, int counts_kind, long long n,
+                            const void *A, std::size_t elem_size, long long lo, long long hi,
+                            void *out, cudaStream_t stream);
 
 } // namespace detail
 } // namespace irregfix

@@ -8,7 +8,9 @@
 
 #include <cuda.h>
 
+#include <climits>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -22,7 +24,7 @@ namespace {
 struct Scratch {
   void *temp = nullptr;     // CUB temporary storage
   std::size_t temp_bytes = 0;
-  void *summary = nullptr;  // 32 bytes: reductions and bounds read back on a miss
+  void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
 };
 
 struct State {
@@ -168,6 +170,10 @@ bool allocation_of(const void *p, Range *r) {
 void free_entry_buffers(Entry &e) {
   if (e.len)
     cudaFree(e.len);
+  if (e.aux)
+    cudaFree(e.aux);
+  e.aux = nullptr;
+  e.aux_bytes = 0;
   for (void *b : e.bufs)
     if (b)
       cudaFree(b);
@@ -215,7 +221,7 @@ std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t
   Scratch &s = st.scratch[dev];
   if (!s.summary) {
     std::size_t have = 0;
-    std::string why = ensure_buffer(st, site, &s.summary, &have, 32);
+    std::string why = ensure_buffer(st, site, &s.summary, &have, 64);
     if (!why.empty())
       return why;
   }
@@ -380,14 +386,16 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
 }
 
-// The gather itself, on the launch's stream.
-std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
-                        long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+// The gather itself, on the launch's stream: out[t] = A[idx[t]] for indices in
+// [e.idx_lo, e.idx_hi) (A's allocation); sentinels are skipped.
+std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx,
+                        int idx_kind, long long n, const void *A, std::size_t esz,
+                        cudaStream_t stream) {
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
   cudaEvent_t t0, t1;
   start_timing(ss, stream, &t0, &t1);
-  cudaError_t r = remap_gather(B, b_kind, n, A, esz, e.bufs[0], stream);
+  cudaError_t r = remap_gather(idx, idx_kind, n, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream);
   if (r != cudaSuccess) {
     if (t0) {
       cudaEventDestroy(t0);
@@ -404,36 +412,52 @@ std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const voi
   return "";
 }
 
-std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                         const void *B, int b_kind, long long n, const void *A, std::size_t esz,
+// A data array read by a gather: its allocation (the extent, for invalidation)
+// and the element indices that lie inside it. Indices outside are sentinels.
+std::string gather_source(const void *A, std::size_t esz, SourceRange *src, long long *lo,
+                          long long *hi) {
+  src->ptr = reinterpret_cast<std::uintptr_t>(A);
+  if (!allocation_of(A, &src->allocation))
+    return "a remapped array is not device memory";
+  src->extent = src->allocation;
+  if (!element_bounds(src->allocation.base, src->allocation.size, src->ptr, esz, lo, hi))
+    return "a remapped array is not device memory";
+  return "";
+}
+
+// An index array read by the remap itself: device memory, and the valid element
+// indices of its allocation.
+std::string index_source(const void *p, int kind, long long lo, long long hi, SourceRange *src,
+                         long long *alo, long long *ahi) {
+  src->ptr = reinterpret_cast<std::uintptr_t>(p);
+  if (!allocation_of(p, &src->allocation))
+    return "the index array is not device memory";
+  const std::size_t isz = index_size(kind);
+  if (!element_bounds(src->allocation.base, src->allocation.size, src->ptr, isz, alo, ahi))
+    return "the index array is not device memory";
+  src->extent = hi > lo ? Range{src->ptr + static_cast<std::uintptr_t>(lo * static_cast<long long>(isz)),
+                                static_cast<std::size_t>(hi - lo) * isz}
+                        : Range{src->ptr, 0};
+  return "";
+}
+
+// Gather: no reduction and no round trip. B is read only by the copy, and an
+// index outside A's allocation is a sentinel the kernel guards: skipped.
+std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                         int b_kind, long long n, const void *A, std::size_t esz,
                          cudaStream_t stream) {
-  // Only A was written since the last build: B's bounds check still holds.
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
-  Range b_alloc;
-  if (!allocation_of(B, &b_alloc))
-    return "the index array is not device memory";
-  std::size_t temp_bytes = 0;
-  IRREGFIX_TRY(minmax_indices(B, b_kind, n, nullptr, nullptr, &temp_bytes, stream));
-  Scratch *sc = nullptr;
-  std::string why = ensure_scratch(st, site, dev, temp_bytes, &sc);
-  if (!why.empty())
-    return why;
-  IRREGFIX_TRY(minmax_indices(B, b_kind, n, sc->summary, sc->temp, &temp_bytes, stream));
-  unsigned char h[16];
-  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
-  IRREGFIX_TRY(cudaStreamSynchronize(stream));
-  resolve_timings(ss, false);
-  long long lo = 0, hi = 0;
-  if (!index_to_ll(h, b_kind, &lo) || !index_to_ll(h + 8, b_kind, &hi))
-    return "bad index data: index does not fit a long long";
   std::vector<SourceRange> sources(2);
-  why = check_extent(A, esz, lo, hi + 1, &sources[0]);
+  long long lo = 0, hi = 0, blo = 0, bhi = 0;
+  std::string why = index_source(B, b_kind, 0, n, &sources[1], &blo, &bhi);
   if (!why.empty())
     return why;
-  sources[1].ptr = reinterpret_cast<std::uintptr_t>(B);
-  allocation_of(B, &sources[1].allocation);
-  sources[1].extent = Range{sources[1].ptr, static_cast<std::size_t>(n) * index_size(b_kind)};
+  if (blo > 0 || bhi < n)
+    return "bad index data: B[0..n) reaches outside its allocation";
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
   const std::size_t need = static_cast<std::size_t>(n) * esz;
   if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
@@ -443,9 +467,302 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   if (!why.empty())
     return why;
   e.sources = std::move(sources);
+  e.index_sources = 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
   return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
+}
+
+// Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
+// allocation: checked with CUB min/max, one round trip), kept in the entry,
+// and a refresh after a write to A is a plain gather through D.
+std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                          const void *B, int b_kind, const void *C, int c_kind, long long n,
+                          const void *A, std::size_t esz, cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1 && e.aux)
+    return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+  std::vector<SourceRange> sources(3);
+  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
+  std::string why = index_source(C, c_kind, 0, n, &sources[2], &clo, &chi);
+  if (!why.empty())
+    return why;
+  if (clo > 0 || chi < n)
+    return "bad index data: C[0..n) reaches outside its allocation";
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, sc->summary, sc->temp, &temp_bytes, stream));
+  unsigned char h[16];
+  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  long long cmin = 0, cmax = 0;
+  if (!index_to_ll(h, c_kind, &cmin) || !index_to_ll(h + 8, c_kind, &cmax))
+    return "bad index data: C indexes outside B's allocation";
+  why = index_source(B, b_kind, cmin, cmax + 1, &sources[1], &rlo, &rhi);
+  if (!why.empty())
+    return why;
+  if (cmin < rlo || cmax >= rhi)
+    return "bad index data: C indexes outside B's allocation";
+  long long lo = 0, hi = 0;
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
+  const std::size_t need = static_cast<std::size_t>(n) * esz;
+  const std::size_t aux = static_cast<std::size_t>(n) * sizeof(long long);
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + aux, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, aux);
+  if (!why.empty())
+    return why;
+  e.bufs.resize(1, nullptr);
+  e.buf_bytes.resize(1, 0);
+  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], need);
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
+                               stream));
+  e.sources = std::move(sources);
+  e.index_sources = 2;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.max_len = 1;
+  e.shape_valid = true;
+  return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+}
+
+// The range2 copy: from the row starts and lengths kept in the entry.
+std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream) {
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  for (int i = 0; i < count; ++i) {
+    cudaError_t r = remap_range2(static_cast<const long long *>(e.aux),
+                                 static_cast<const int *>(e.len), n, arrays[i], elem_sizes[i],
+                                 e.bufs[i], stream);
+    if (r != cudaSuccess) {
+      if (t0) {
+        cudaEventDestroy(t0);
+        cudaEventDestroy(t1);
+      }
+      return cuda_failure("remap_range2", site, r);
+    }
+    ss.bytes_remapped += static_cast<unsigned long long>(e.nnz) * elem_sizes[i];
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ++ss.remaps;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
+// Two-level range: the first kernel gathers row starts and lengths through C
+// (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
+// is one round trip. The second kernel copies the data (copy_range2).
+std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                         const void *B, int b_kind, const void *C, int c_kind, long long n,
+                         int count, const void *const *arrays, const std::size_t *elem_sizes,
+                         cudaStream_t stream) {
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && e.aux && e.len)
+    return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+  std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
+  SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
+  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
+  std::string why = index_source(C, c_kind, 0, n, &csrc, &clo, &chi);
+  if (!why.empty())
+    return why;
+  if (clo > 0 || chi < n)
+    return "bad index data: C[0..n) reaches outside its allocation";
+  why = index_source(B, b_kind, 0, 0, &bsrc, &rlo, &rhi);
+  if (!why.empty())
+    return why;
+  const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  const std::size_t start_bytes = static_cast<std::size_t>(n) * sizeof(long long);
+  const std::size_t old_bytes = e.bytes();
+  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + start_bytes,
+                   st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  if (!why.empty())
+    return why;
+  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, start_bytes);
+  if (!why.empty())
+    return why;
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  char *summary = static_cast<char *>(sc->summary);
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, summary, sc->temp, &temp_bytes, stream));
+  IRREGFIX_TRY(range2_rows(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
+                           static_cast<int *>(e.len), reinterpret_cast<long long *>(summary + 16),
+                           stream));
+  unsigned char h[16 + 8 * kR2Slots];
+  static_assert(sizeof(h) <= 64, "summary size");
+  IRREGFIX_TRY(cudaMemcpyAsync(h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  long long cmin = 0, cmax = 0, r2[kR2Slots];
+  std::memcpy(r2, h + 16, sizeof r2);
+  if (!index_to_ll(h, c_kind, &cmin) || !index_to_ll(h + 8, c_kind, &cmax) || cmin < rlo ||
+      cmax >= rhi - 1 || r2[kR2MinLen] == -2)
+    return "bad index data: C indexes outside B's allocation";
+  if (r2[kR2MinLen] < 0)
+    return "bad index data: B is not monotone or a row is longer than INT_MAX";
+  bsrc.extent = Range{bsrc.ptr + static_cast<std::uintptr_t>(cmin * static_cast<long long>(index_size(b_kind))),
+                      static_cast<std::size_t>(cmax + 2 - cmin) * index_size(b_kind)};
+  const long long lo = r2[kR2MaxEnd] > r2[kR2MinStart] ? r2[kR2MinStart] : 0;
+  const long long hi = r2[kR2MaxEnd] > r2[kR2MinStart] ? r2[kR2MaxEnd] : 0;
+  const long long max_len = r2[kR2MaxLen] > 0 ? r2[kR2MaxLen] : 0;
+  std::vector<std::size_t> need(static_cast<std::size_t>(count));
+  std::size_t total_need = len_bytes + start_bytes;
+  for (int i = 0; i < count; ++i) {
+    why = check_extent(arrays[i], elem_sizes[i], lo, hi, &sources[i]);
+    if (!why.empty())
+      return why;
+    const unsigned long long cells = static_cast<unsigned long long>(max_len) *
+                                     static_cast<unsigned long long>(n);
+    if (elem_sizes[i] && cells > ~0ull / elem_sizes[i])
+      return "remapped copy too large";
+    need[i] = static_cast<std::size_t>(cells * elem_sizes[i]);
+    total_need += need[i];
+  }
+  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  e.bufs.resize(count, nullptr);
+  e.buf_bytes.resize(count, 0);
+  for (int i = 0; i < count; ++i) {
+    why = ensure_buffer(st, site, &e.bufs[i], &e.buf_bytes[i], need[i]);
+    if (!why.empty())
+      return why;
+  }
+  e.sources = std::move(sources);
+  e.index_sources = 2;
+  e.max_len = static_cast<int>(max_len);
+  e.nnz = r2[kR2SumLen];
+  e.shape_valid = true;
+  return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+}
+
+struct NeighborArgs {
+  const void *NB;
+  int nb_kind;
+  long long sj, st, m;
+  const void *counts;
+  int counts_kind;
+};
+
+std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
+                           long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  cudaError_t r = remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n,
+                                  A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream);
+  if (r != cudaSuccess) {
+    if (t0) {
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
+    }
+    return cuda_failure("remap_neighbors", site, r);
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ss.bytes_remapped += static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz;
+  ++ss.remaps;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
+// Neighbour list: the copy has max(count) columns (m without counts). Without
+// counts nothing is read back; with them, one CUB min/max and one round trip.
+// NB must lie in its allocation for every (t, j < columns); indices outside A's
+// allocation are sentinels, skipped.
+std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                            cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1)
+    return copy_neighbors(ss, site, e, a, n, A, esz, stream);
+  if (a.m < 0)
+    return "bad index data: negative neighbour count m";
+  std::vector<SourceRange> sources(a.counts ? 3 : 2);
+  long long jmax = a.m;
+  std::string why;
+  if (a.counts) {
+    long long klo = 0, khi = 0;
+    why = index_source(a.counts, a.counts_kind, 0, n, &sources[2], &klo, &khi);
+    if (!why.empty())
+      return why;
+    if (klo > 0 || khi < n)
+      return "bad index data: counts[0..n) reaches outside its allocation";
+    std::size_t temp_bytes = 0;
+    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, nullptr, nullptr, &temp_bytes, stream));
+    Scratch *sc = nullptr;
+    why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+    if (!why.empty())
+      return why;
+    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, sc->summary, sc->temp, &temp_bytes,
+                                stream));
+    unsigned char h[16];
+    IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+    IRREGFIX_TRY(cudaStreamSynchronize(stream));
+    resolve_timings(ss, false);
+    long long kmin = 0, kmax = 0;
+    if (!index_to_ll(h, a.counts_kind, &kmin) || !index_to_ll(h + 8, a.counts_kind, &kmax))
+      return "bad index data: a neighbour count does not fit a long long";
+    jmax = kmax > 0 ? kmax : 0;
+  }
+  // Offsets j*sj + t*st over j < jmax, t < n: their least and greatest.
+  long long omin = 0, omax = 0;
+  if (jmax > 0) {
+    long long jx = 0, tx = 0;
+    if (__builtin_mul_overflow(jmax - 1, a.sj, &jx) || __builtin_mul_overflow(n - 1, a.st, &tx) ||
+        __builtin_add_overflow(jx < 0 ? jx : 0, tx < 0 ? tx : 0, &omin) ||
+        __builtin_add_overflow(jx > 0 ? jx : 0, tx > 0 ? tx : 0, &omax))
+      return "bad index data: neighbour list offsets overflow";
+  }
+  long long nlo = 0, nhi = 0;
+  why = index_source(a.NB, a.nb_kind, omin, jmax > 0 ? omax + 1 : omin, &sources[1], &nlo, &nhi);
+  if (!why.empty())
+    return why;
+  if (jmax > 0 && (omin < nlo || omax >= nhi))
+    return "bad index data: the neighbour list reaches outside its allocation";
+  long long lo = 0, hi = 0;
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
+  unsigned long long cells = 0, need = 0;
+  if (__builtin_mul_overflow(static_cast<unsigned long long>(jmax), static_cast<unsigned long long>(n), &cells) ||
+      __builtin_mul_overflow(cells, static_cast<unsigned long long>(esz), &need))
+    return "remapped copy too large";
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), static_cast<std::size_t>(need), st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  e.bufs.resize(1, nullptr);
+  e.buf_bytes.resize(1, 0);
+  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], static_cast<std::size_t>(need));
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources);
+  e.index_sources = a.counts ? 2 : 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.jmax = jmax;
+  e.max_len = static_cast<int>(jmax < INT_MAX ? jmax : INT_MAX);
+  e.shape_valid = true;
+  return copy_neighbors(ss, site, e, a, n, A, esz, stream);
 }
 
 void fill_view(const Entry &e, View *view, const void **remapped) {
@@ -464,6 +781,7 @@ bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapp
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
   SiteStats &ss = site_stats(st, site);
+  ss.pattern = pattern_name(key.pattern); // the entry point called names the pattern
   if (st.cfg.disabled) {
     record_fallback(ss, "disabled by IRREGFIX_DISABLE");
     return false;
@@ -558,8 +876,100 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
   key.sources.assign(1, A);
   key.elem_sizes.assign(1, elem_size);
   return prepare(site, std::move(key), view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int) {
+                   return build_gather(st, ss, site, e, B, b_kind, n, A, elem_size, stream);
+                 });
+}
+
+namespace {
+void no_arrays(const SiteInfo &site, const char *why) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  SiteStats &ss = site_stats(st, site);
+  record_fallback(ss, why);
+}
+} // namespace
+
+bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
+                    IndexKind c_kind, long long n, int count, const void *const *arrays,
+                    const size_t *elem_sizes, View *view, const void **remapped,
+                    cudaStream_t stream) {
+  using namespace detail;
+  if (count <= 0 || !arrays || !elem_sizes) {
+    no_arrays(site, "no arrays to remap");
+    return false;
+  }
+  if (!C && n > 0) {
+    no_arrays(site, "no threads or no index array");
+    return false;
+  }
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternRange2;
+  key.B = B;
+  key.b_kind = b_kind;
+  key.C = C;
+  key.c_kind = c_kind;
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  key.sources.assign(arrays, arrays + count);
+  key.elem_sizes.assign(elem_sizes, elem_sizes + count);
+  return prepare(site, std::move(key), view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
-                   return build_gather(st, ss, site, e, dev, B, b_kind, n, A, elem_size, stream);
+                   return build_range2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, count,
+                                       arrays, elem_sizes, stream);
+                 });
+}
+
+bool prepare_gather2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
+                     IndexKind c_kind, long long n, const void *A, size_t elem_size, View *view,
+                     const void **remapped, cudaStream_t stream) {
+  using namespace detail;
+  if (!C && n > 0) {
+    no_arrays(site, "no threads or no index array");
+    return false;
+  }
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternGather2;
+  key.B = B;
+  key.b_kind = b_kind;
+  key.C = C;
+  key.c_kind = c_kind;
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  key.sources.assign(1, A);
+  key.elem_sizes.assign(1, elem_size);
+  return prepare(site, std::move(key), view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                   return build_gather2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, A,
+                                        elem_size, stream);
+                 });
+}
+
+bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
+                       long long stride_j, long long stride_t, long long m, const void *counts,
+                       IndexKind counts_kind, long long n, const void *A, size_t elem_size,
+                       View *view, const void **remapped, cudaStream_t stream) {
+  using namespace detail;
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternNeighbors;
+  key.B = NB;
+  key.b_kind = nb_kind;
+  key.C = counts;
+  key.c_kind = counts ? counts_kind : 0;
+  key.params = {stride_j, stride_t, m};
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  key.sources.assign(1, A);
+  key.elem_sizes.assign(1, elem_size);
+  const NeighborArgs args{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
+  return prepare(site, std::move(key), view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                   return build_neighbors(st, ss, site, e, dev, args, n, A, elem_size, stream);
                  });
 }
 
