@@ -73,6 +73,11 @@ const Expr *findActiveThreads(const Stmt *S, ASTContext &Ctx, const WriteSet &W)
       if (contains(If->getThen(), S))
         if (const Expr *N = boundFromLess(If->getCond(), W))
           return N;
+    } else if (const auto *For = dyn_cast<ForStmt>(Parent)) {
+      // The condition of a grid-stride loop bounds its variable in the body.
+      if (contains(For->getBody(), S) && For->getCond())
+        if (const Expr *N = boundFromLess(For->getCond(), W))
+          return N;
     } else if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
       for (const Stmt *Sibling : CS->body()) {
         if (Sibling == Child)

@@ -74,7 +74,8 @@ bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
   if (!V || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit() ||
       Writes.writesScalar(V))
     return false;
-  return isGlobalThreadIndex(V->getInit(), Writes);
+  // A grid-stride loop variable stands for one index in [0, n) per iteration.
+  return Writes.gridStrideLoop(V) || isGlobalThreadIndex(V->getInit(), Writes);
 }
 
 bool isGlobalThreadIndexPlusOne(const Expr *E, const WriteSet &Writes) {

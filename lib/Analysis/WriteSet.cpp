@@ -114,6 +114,24 @@ public:
     }
     return true;
   }
+  // for (int e = <global index>; e < n; e += blockDim.x * gridDim.x)
+  bool VisitForStmt(ForStmt *For) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+    const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    const auto *Step = dyn_cast_or_null<CompoundAssignOperator>(For->getInc());
+    if (!V || !V->hasInit() || !Step || Step->getOpcode() != BO_AddAssign)
+      return true;
+    const auto *LHS = dyn_cast<DeclRefExpr>(strip(Step->getLHS()));
+    const auto *Mul = dyn_cast<BinaryOperator>(strip(Step->getRHS()));
+    if (!LHS || LHS->getDecl() != V || !Mul || Mul->getOpcode() != BO_Mul)
+      return true;
+    bool GridSize = (isBuiltinIndexRead(Mul->getLHS(), "blockDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "gridDim", 'x')) ||
+                    (isBuiltinIndexRead(Mul->getLHS(), "gridDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "blockDim", 'x'));
+    if (GridSize && isGlobalThreadIndexArithmetic(V->getInit()))
+      W.GridStride[V] = For;
+    return true;
+  }
+
   bool VisitDeclStmt(DeclStmt *DS) {
     // Binding a non-const reference to memory lets it be written later.
     for (const Decl *D : DS->decls())
@@ -130,7 +148,7 @@ private:
     E = strip(E);
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-        W.WrittenScalars.insert(V);
+        ++W.WrittenScalars[V];
       return;
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
@@ -198,6 +216,12 @@ private:
   WriteSet &W;
   std::vector<std::pair<const Expr *, const Expr *>> Deferred;
 };
+
+bool WriteSet::writesScalar(const VarDecl *V) const {
+  auto It = WrittenScalars.find(V);
+  unsigned Stores = It == WrittenScalars.end() ? 0 : It->second;
+  return Stores > (GridStride.count(V) ? 1u : 0u);
+}
 
 WriteSet WriteSet::of(const FunctionDecl *Fn) {
   WriteSet W;

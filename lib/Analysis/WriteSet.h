@@ -7,6 +7,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace irregfix {
@@ -17,7 +18,14 @@ public:
   static WriteSet of(const clang::FunctionDecl *Fn);
 
   bool writesThrough(const clang::ParmVarDecl *P) const { return WrittenParams.count(P); }
-  bool writesScalar(const clang::VarDecl *V) const { return WrittenScalars.count(V); }
+  // True when V is assigned after its initialisation (a grid-stride loop's own
+  // step `e += blockDim.x * gridDim.x` does not count).
+  bool writesScalar(const clang::VarDecl *V) const;
+  // The grid-stride loop that V is the variable of, or null.
+  const clang::ForStmt *gridStrideLoop(const clang::VarDecl *V) const {
+    auto It = GridStride.find(V);
+    return It == GridStride.end() ? nullptr : It->second;
+  }
   bool hasUntracedWrite() const { return UntracedWrite != nullptr; }
   const clang::Expr *untracedWrite() const { return UntracedWrite; }
   const llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> &writtenParams() const {
@@ -36,7 +44,8 @@ public:
 private:
   friend class WriteCollector;
   llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> WrittenParams;
-  llvm::SmallPtrSet<const clang::VarDecl *, 16> WrittenScalars;
+  llvm::DenseMap<const clang::VarDecl *, unsigned> WrittenScalars; // how many stores
+  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
   const clang::Expr *UntracedWrite = nullptr;
 };
 
