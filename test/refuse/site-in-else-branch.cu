@@ -1,0 +1,18 @@
+// A site irregfix must leave alone: no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index
+// RUN: %irregfix %s -- %stub > %t.out 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
+// RUN: diff %s %t.out
+
+#include <cuda_runtime.h>
+
+__global__ void k(int n, const int *B, const float *A, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    y[t] = 0;
+  } else {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k) s += A[k];
+    y[0] = s;
+  }
+}
+// CHECK: remark: range site in 'k' not transformed: no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index

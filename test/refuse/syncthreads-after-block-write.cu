@@ -1,0 +1,18 @@
+// A site irregfix must leave alone: 'A' is written in the kernel
+// RUN: %irregfix %s -- %stub > %t.out 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
+// RUN: diff %s %t.out
+
+#include <cuda_runtime.h>
+
+__global__ void k(int n, const int *B, float *A, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) A[t] = 2 * y[t];
+  __syncthreads();
+  if (t < n) {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k) s += A[k];
+    y[t] = s;
+  }
+}
+// CHECK: remark: range site in 'k' not transformed: 'A' is written in the kernel
