@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -20,6 +21,7 @@ config.substitutions.append(("%irregfix_real", config.irregfix_tool))
 config.substitutions.append(("%irregfix", f"{config.irregfix_tool} --cuda-path={inputs}/CUDA"))
 config.substitutions.append(("%stub", f"-nocudainc -nocudalib -I {inputs}/CUDA/include"))
 config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%python", sys.executable))
 
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Remarks and errors are checked as plain text.

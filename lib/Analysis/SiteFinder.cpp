@@ -3,6 +3,7 @@
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -199,8 +200,35 @@ bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P)
       return false;
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
-      return IC->getCastKind() == CK_LValueToRValue;
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_LValueToRValue)
+        return true;
+      if (IC->getCastKind() != CK_NoOp) // NoOp: adds const on the way to a const T&
+        return false;
+      Cur = P;
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P); Call && !isa<CUDAKernelCallExpr>(Call)) {
+      // Bound to a `const T &` parameter (a class type's operator= or a device function).
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F)
+        return false;
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        if (Call->getArg(I) != Cur)
+          continue;
+        unsigned Param = I;
+        if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(F)) {
+          if (I == 0)
+            return false; // the object an operator is called on
+          Param = I - 1;
+        }
+        if (Param >= F->getNumParams())
+          return false;
+        QualType T = F->getParamDecl(Param)->getType();
+        return T->isReferenceType() && T->getPointeeType().isConstQualified();
+      }
+      return false;
+    }
     if (isa<ParenExpr>(P)) {
       Cur = P;
       continue;
