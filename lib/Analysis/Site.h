@@ -2,6 +2,8 @@
 // consumed by the rewriters. Nothing here edits text.
 #pragma once
 
+#include "Analysis/ArrayRef.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -26,8 +28,10 @@ const char *patternName(SitePattern P);
 
 // One array the site reads indirectly, and every subscript that reads it.
 struct SiteArray {
-  const clang::ParmVarDecl *Param = nullptr;          // A
+  ArrayRef Array;                                      // A
   std::vector<const clang::ArraySubscriptExpr *> Reads; // A[k] (range) or A[B[t]] (gather)
+  // A[k] also appears other than as a plain read (stored to, address taken).
+  bool OtherUse = false;
   // Set when A cannot be remapped; the reads are left alone and the reason reported.
   std::string RefusedBecause;
 };
@@ -37,8 +41,8 @@ struct Site {
   const clang::FunctionDecl *Kernel = nullptr;
   clang::SourceLocation Loc;           // where remarks point: the loop or the read
 
-  const clang::ParmVarDecl *Offsets = nullptr; // B (NB for neighbour lists)
-  const clang::ParmVarDecl *RowMap = nullptr;  // C in B[C[t]] (two-level patterns)
+  ArrayRef Offsets; // B (NB for neighbour lists)
+  ArrayRef RowMap;  // C in B[C[t]] (two-level patterns)
   const clang::Expr *ThreadIndex = nullptr;    // t as written where it is read
   const clang::Expr *ActiveThreads = nullptr;  // n, from the guard `t < n`; kernel parameters only
 
@@ -56,12 +60,12 @@ struct Site {
   const clang::Expr *NeighborStride = nullptr;
   bool NeighborRowMajor = false;
   const clang::Expr *NeighborBound = nullptr;
-  const clang::ParmVarDecl *NeighborCounts = nullptr;
+  ArrayRef NeighborCounts;
 
   std::vector<SiteArray> Arrays;
 
   // (written, read) parameter pairs that may alias: checked at each launch.
-  std::vector<std::pair<const clang::ParmVarDecl *, const clang::ParmVarDecl *>> AliasChecks;
+  std::vector<std::pair<ArrayRef, ArrayRef>> AliasChecks;
 
   bool Transformable = false; // at least one array is remapped
   std::string RefusedBecause; // the whole site is refused, and why
@@ -70,7 +74,7 @@ struct Site {
   std::vector<const SiteArray *> remappedArrays() const;
 
   // The index arrays the runtime reads to build the copies (B, C, counts).
-  std::vector<const clang::ParmVarDecl *> indexArrays() const;
+  std::vector<ArrayRef> indexArrays() const;
 };
 
 // Everything the rewriters need to know about one kernel.

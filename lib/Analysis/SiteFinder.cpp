@@ -41,8 +41,8 @@ std::vector<const SiteArray *> Site::remappedArrays() const {
   return Out;
 }
 
-std::vector<const ParmVarDecl *> Site::indexArrays() const {
-  std::vector<const ParmVarDecl *> Out{Offsets};
+std::vector<ArrayRef> Site::indexArrays() const {
+  std::vector<ArrayRef> Out{Offsets};
   if (RowMap)
     Out.push_back(RowMap);
   if (NeighborCounts)
@@ -62,6 +62,7 @@ bool KernelInfo::hasTransformableSite() const {
 namespace {
 
 std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
+std::string quoted(const ArrayRef &A) { return A.quoted(); }
 
 const VarDecl *refToVar(const Expr *E) {
   const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
@@ -75,7 +76,7 @@ bool isIntLiteral(const Expr *E, uint64_t V) {
 
 // P[e], with P exactly a pointer parameter (or an exact local copy of one).
 struct IndexRead {
-  const ParmVarDecl *Array = nullptr;
+  ArrayRef Array;
   const Expr *Index = nullptr;
 };
 
@@ -93,7 +94,7 @@ std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(throughLdg(E)));
   if (!AS)
     return std::nullopt;
-  const ParmVarDecl *P = WriteSet::exactPointer(AS->getBase(), W);
+  ArrayRef P = WriteSet::exactPointer(AS->getBase(), W);
   if (!P)
     return std::nullopt;
   return IndexRead{P, AS->getIdx()};
@@ -113,13 +114,13 @@ const Expr *throughLocal(const Expr *E, const WriteSet &W) {
 // The row a thread works on: t itself, or C[t] (two-level). Two rows are the
 // same when both have the same C (or none).
 struct Row {
-  const ParmVarDecl *Map = nullptr; // C, or null for t
+  ArrayRef Map; // C, or none for t
   const Expr *ThreadIndex = nullptr;
 };
 
 std::optional<Row> rowOfThread(const Expr *X, const WriteSet &W) {
   if (isGlobalThreadIndex(X, W))
-    return Row{nullptr, X};
+    return Row{ArrayRef(), X};
   if (auto C = asParamSubscript(throughLocal(X, W), W); C && isGlobalThreadIndex(C->Index, W))
     return Row{C->Array, C->Index};
   return std::nullopt;
@@ -139,7 +140,7 @@ const Expr *minusOne(const Expr *E) {
 
 // B[row], B[row + 1]: the start and end of a thread's row in B.
 struct RowBound {
-  const ParmVarDecl *Offsets = nullptr;
+  ArrayRef Offsets;
   Row R;
 };
 
@@ -231,6 +232,10 @@ bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
     }
     if (isa<ParenExpr>(P)) {
       Cur = P;
+      continue;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P); CO && Cur != CO->getCond()) {
+      Cur = P; // c ? x : A[k], an lvalue that is read (or not) further up
       continue;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(P); ME && !ME->isArrow()) {
@@ -359,10 +364,10 @@ private:
   std::string checkSite(Site &S, const Stmt *Anchor) {
     if (W.hasUntracedWrite())
       return "the kernel writes through a pointer the analysis cannot trace";
-    for (const ParmVarDecl *I : S.indexArrays()) {
+    for (const ArrayRef &I : S.indexArrays()) {
       if (W.writesThrough(I))
         return quoted(I) + " is written in the kernel";
-      if (I->getType()->getPointeeType().isVolatileQualified())
+      if (I.elementType().isVolatileQualified())
         return quoted(I) + " is volatile";
     }
     const Expr *N = findActiveThreads(Anchor, Ctx, W);
@@ -375,28 +380,31 @@ private:
   }
 
   void checkArray(const Site &S, SiteArray &A) {
-    const ParmVarDecl *P = A.Param;
-    for (const ParmVarDecl *I : S.indexArrays())
+    const ArrayRef &P = A.Array;
+    for (const ArrayRef &I : S.indexArrays())
       if (P == I) {
         A.RefusedBecause = quoted(P) + " is also an index array of the site";
         return;
       }
     if (W.writesThrough(P))
       A.RefusedBecause = quoted(P) + " is written in the kernel";
-    else if (P->getType()->getPointeeType().isVolatileQualified())
+    else if (A.OtherUse)
+      A.RefusedBecause = "an element of " + quoted(P) + " is used other than by reading it";
+    else if (A.Reads.empty())
+      A.RefusedBecause = quoted(P) + " is not read";
+    else if (P.elementType().isVolatileQualified())
       A.RefusedBecause = quoted(P) + " is volatile";
-    else if (P->getType()->getPointeeType()->isIncompleteType())
+    else if (P.elementType()->isIncompleteType())
       A.RefusedBecause = quoted(P) + " has an incomplete element type";
   }
 
   void addAliasChecks(Site &S) {
-    std::vector<const ParmVarDecl *> Sources = S.indexArrays();
+    std::vector<ArrayRef> Sources = S.indexArrays();
     for (const SiteArray *A : S.remappedArrays())
-      Sources.push_back(A->Param);
-    auto IsRestrict = [](const ParmVarDecl *P) { return P->getType().isRestrictQualified(); };
-    for (const ParmVarDecl *Written : W.writtenParams())
-      for (const ParmVarDecl *Src : Sources)
-        if (Written != Src && !(IsRestrict(Written) && IsRestrict(Src)))
+      Sources.push_back(A->Array);
+    for (const ArrayRef &Written : W.writtenArrays())
+      for (const ArrayRef &Src : Sources)
+        if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
           S.AliasChecks.push_back({Written, Src});
   }
 
@@ -411,17 +419,20 @@ private:
   // Reads in St that Match accepts, grouped by array.
   void collectReads(Site &S, const Stmt *St,
                     const std::function<bool(const ArraySubscriptExpr *)> &Match) {
-    std::map<const ParmVarDecl *, size_t> Index;
+    std::map<ArrayRef, size_t> Index;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
       if (!X)
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-        const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
-        if (A && Match(AS) && isPlainRead(AS, Ctx) && !isAnyMacro(AS)) {
+        ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
+        if (A && Match(AS) && !isAnyMacro(AS)) {
           auto [It, New] = Index.try_emplace(A, S.Arrays.size());
           if (New)
-            S.Arrays.push_back(SiteArray{A, {}, ""});
-          S.Arrays[It->second].Reads.push_back(AS);
+            S.Arrays.push_back(SiteArray{A, {}, false, ""});
+          if (isPlainRead(AS, Ctx))
+            S.Arrays[It->second].Reads.push_back(AS);
+          else
+            S.Arrays[It->second].OtherUse = true;
         }
       }
       for (const Stmt *C : X->children())
@@ -491,7 +502,7 @@ private:
     if (!Counted) {
       auto End = Bound ? rowEnd(Bound, W) : std::nullopt;
       if (!End || !sameRow(*Start, *End))
-        return Refuse("the loop bound is not " + S.Offsets->getNameAsString() + "[t + 1]");
+        return Refuse("the loop bound is not " + S.Offsets.spelling() + "[t + 1]");
     }
     if (!isIncrementOf(For->getInc(), K))
       return Refuse("the loop step is not ++" + K->getNameAsString());
@@ -538,7 +549,7 @@ private:
 
   // NB[j * M + t] (column-major) or NB[t * M + j] (row-major), M launch-evaluable.
   struct NeighborIndex {
-    const ParmVarDecl *List = nullptr;
+    ArrayRef List;
     const Expr *ThreadIndex = nullptr;
     const Expr *Stride = nullptr;
     bool RowMajor = false;
@@ -589,12 +600,12 @@ private:
       return;
     // Reads A[NB[..]] grouped by (A, NB).
     std::vector<Site> Found; // in source order
-    std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>, size_t> FoundAt;
+    std::map<std::pair<ArrayRef, ArrayRef>, size_t> FoundAt;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
       if (!X)
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-        const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
+        ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
         if (auto NI = A ? neighborIndex(AS->getIdx(), J) : std::nullopt) {
           auto Key = std::make_pair(A, NI->List);
           auto It = FoundAt.find(Key);
@@ -607,7 +618,7 @@ private:
             S.ThreadIndex = NI->ThreadIndex;
             S.NeighborStride = NI->Stride;
             S.NeighborRowMajor = NI->RowMajor;
-            S.Arrays.push_back(SiteArray{A, {}, ""});
+            S.Arrays.push_back(SiteArray{A, {}, false, ""});
             Found.push_back(std::move(S));
           }
           Site &S = Found[It->second];
@@ -651,14 +662,14 @@ private:
     auto Inner = asParamSubscript(AS->getIdx(), W);
     if (!Inner)
       return;
-    const ParmVarDecl *A = WriteSet::exactPointer(AS->getBase(), W);
+    ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
     if (!A)
       return;
     auto R = rowOfThread(Inner->Index, W);
     if (!R && !mentionsBuiltinIndex(Inner->Index))
       return; // some other indirect read, e.g. x[col[k]] inside a range loop
 
-    auto Key = std::make_tuple(A, Inner->Array, R ? R->Map : nullptr);
+    auto Key = std::make_tuple(A, Inner->Array, R ? R->Map : ArrayRef());
     auto It = Gathers.find(Key);
     if (It == Gathers.end()) {
       It = Gathers.emplace(Key, GatherSites.size()).first;
@@ -667,9 +678,9 @@ private:
       S.Kernel = Info.Kernel;
       S.Loc = AS->getBeginLoc();
       S.Offsets = Inner->Array;
-      S.RowMap = R ? R->Map : nullptr;
+      S.RowMap = R ? R->Map : ArrayRef();
       S.ThreadIndex = R ? R->ThreadIndex : Inner->Index;
-      S.Arrays.push_back(SiteArray{A, {}, ""});
+      S.Arrays.push_back(SiteArray{A, {}, false, ""});
       GatherSites.push_back(std::move(S));
     }
     Site &S = GatherSites[It->second];
@@ -687,7 +698,7 @@ private:
       return;
     }
     if (!isPlainRead(AS, Ctx)) {
-      S.RefusedBecause = "the address of " + A->getNameAsString() + "[" + S.Offsets->getNameAsString() +
+      S.RefusedBecause = "the address of " + A.spelling() + "[" + S.Offsets.spelling() +
                          "[t]] is taken or it is written";
       return;
     }
@@ -708,7 +719,7 @@ private:
   const WriteSet &W;
   // Gather sites in source order, and where each (A, B, C) is in that list.
   std::vector<Site> GatherSites;
-  std::map<std::tuple<const ParmVarDecl *, const ParmVarDecl *, const ParmVarDecl *>, size_t> Gathers;
+  std::map<std::tuple<ArrayRef, ArrayRef, ArrayRef>, size_t> Gathers;
   std::set<const ArraySubscriptExpr *> Claimed; // reads that belong to a loop site
 };
 

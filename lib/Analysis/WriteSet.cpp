@@ -8,32 +8,60 @@ using namespace clang;
 
 namespace irregfix {
 
-const ParmVarDecl *WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) {
+namespace {
+
+// `g.f` or `g.a.f` with g a by-value struct parameter and f a pointer or array
+// field: the parameter and the field path, or none.
+ArrayRef fieldOfParam(const MemberExpr *ME) {
+  llvm::SmallVector<const FieldDecl *, 2> Fields;
+  const Expr *E = ME;
+  while (const auto *M = dyn_cast<MemberExpr>(strip(E))) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!F || M->isArrow())
+      return ArrayRef();
+    Fields.insert(Fields.begin(), F);
+    E = M->getBase();
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  if (!P || !P->getType()->isRecordType() || Fields.empty())
+    return ArrayRef();
+  QualType Leaf = Fields.back()->getType();
+  if (!Leaf->isPointerType() && !Leaf->isArrayType())
+    return ArrayRef();
+  return ArrayRef(P, std::move(Fields));
+}
+
+bool isArrayParam(const ParmVarDecl *P) { return P->getType()->isPointerType() || P->getType()->isArrayType(); }
+
+} // namespace
+
+ArrayRef WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
     E = strip(E);
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
         // A parameter that is itself reassigned no longer names one array.
         if (Writes && Writes->writesScalar(P))
-          return nullptr;
-        return P->getType()->isPointerType() || P->getType()->isArrayType() ? P : nullptr;
+          return ArrayRef();
+        return isArrayParam(P) ? ArrayRef(P) : ArrayRef();
       }
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
       // A local pointer copy: follow it only if it is never reassigned.
       if (!V || !V->isLocalVarDecl() || !V->hasInit() || !Writes || Writes->writesScalar(V))
-        return nullptr;
+        return ArrayRef();
       E = V->getInit();
       continue;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
-        return nullptr;
+        return ArrayRef();
       E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
       continue;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() != UO_AddrOf)
-        return nullptr;
+        return ArrayRef();
       E = UO->getSubExpr();
       continue;
     }
@@ -41,33 +69,42 @@ const ParmVarDecl *WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) 
       E = AS->getBase();
       continue;
     }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) { // &P->field, &P[i].field
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ArrayRef F = fieldOfParam(ME)) { // g.f: the struct parameter's array
+        if (Writes && Writes->writesScalar(F.param()))
+          return ArrayRef();
+        return F;
+      }
+      // &P->field, &P[i].field: inside P's array.
       if (!ME->isArrow() && !isa<ArraySubscriptExpr>(strip(ME->getBase())))
-        return nullptr;
+        return ArrayRef();
       E = ME->getBase();
       continue;
     }
-    return nullptr;
+    return ArrayRef();
   }
-  return nullptr;
+  return ArrayRef();
 }
 
-const ParmVarDecl *WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
+ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
-    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    E = strip(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      ArrayRef F = fieldOfParam(ME);
+      return F && !Writes.writesScalar(F.param()) ? F : ArrayRef();
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
     if (!DR)
-      return nullptr;
+      return ArrayRef();
     if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
-      return (P->getType()->isPointerType() || P->getType()->isArrayType()) && !Writes.writesScalar(P)
-                 ? P
-                 : nullptr;
+      return isArrayParam(P) && !Writes.writesScalar(P) ? ArrayRef(P) : ArrayRef();
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V || !V->isLocalVarDecl() || !V->hasInit() || !V->getType()->isPointerType() ||
         Writes.writesScalar(V))
-      return nullptr;
+      return ArrayRef();
     E = V->getInit();
   }
-  return nullptr;
+  return ArrayRef();
 }
 
 // Collects writes in a kernel body.
@@ -190,7 +227,7 @@ private:
     const Expr *E = strip(Arg);
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
       return noteStore(UO->getSubExpr());
-    if (isa<DeclRefExpr>(E) || isa<BinaryOperator>(E) || isa<ArraySubscriptExpr>(E))
+    if (isa<DeclRefExpr>(E) || isa<BinaryOperator>(E) || isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E))
       if (E->getType()->isPointerType())
         return notePointerWrite(E, Arg);
   }
@@ -198,8 +235,8 @@ private:
 public:
   void resolveDeferred() {
     for (auto &[Ptr, Store] : Deferred) {
-      if (const ParmVarDecl *P = WriteSet::pointerBase(Ptr, &W)) {
-        W.WrittenParams.insert(P);
+      if (ArrayRef A = WriteSet::pointerBase(Ptr, &W)) {
+        W.WrittenArrays.insert(A);
         continue;
       }
       const auto *DR = dyn_cast<DeclRefExpr>(strip(Ptr));

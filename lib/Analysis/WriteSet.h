@@ -4,11 +4,15 @@
 // cannot be traced back to a parameter.
 #pragma once
 
+#include "Analysis/ArrayRef.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <set>
 
 namespace irregfix {
 
@@ -17,7 +21,7 @@ public:
   // Analyses the body of Fn.
   static WriteSet of(const clang::FunctionDecl *Fn);
 
-  bool writesThrough(const clang::ParmVarDecl *P) const { return WrittenParams.count(P); }
+  bool writesThrough(const ArrayRef &A) const { return WrittenArrays.count(A); }
   // True when V is assigned after its initialisation (a grid-stride loop's own
   // step `e += blockDim.x * gridDim.x` does not count).
   bool writesScalar(const clang::VarDecl *V) const;
@@ -28,22 +32,20 @@ public:
   }
   bool hasUntracedWrite() const { return UntracedWrite != nullptr; }
   const clang::Expr *untracedWrite() const { return UntracedWrite; }
-  const llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> &writtenParams() const {
-    return WrittenParams;
-  }
+  const std::set<ArrayRef> &writtenArrays() const { return WrittenArrays; }
 
-  // The parameter a pointer expression is derived from (P, P + i, &P[i], a
-  // local initialised from one of those and never reassigned), or null.
+  // The array a pointer expression is derived from (P, P + i, &P[i], g.f, a
+  // local initialised from one of those and never reassigned), or none.
   // Conservative for writes: any pointer into P's array counts.
-  static const clang::ParmVarDecl *pointerBase(const clang::Expr *E, const WriteSet *Writes);
+  static ArrayRef pointerBase(const clang::Expr *E, const WriteSet *Writes);
 
-  // The parameter E is exactly (P itself, or an unwritten local copy `T *a = P;`),
-  // or null. For reads that will be redirected: an offset would change the element.
-  static const clang::ParmVarDecl *exactPointer(const clang::Expr *E, const WriteSet &Writes);
+  // The array E is exactly (P or g.f itself, or an unwritten local copy `T *a = P;`),
+  // or none. For reads that will be redirected: an offset would change the element.
+  static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
 
 private:
   friend class WriteCollector;
-  llvm::SmallPtrSet<const clang::ParmVarDecl *, 8> WrittenParams;
+  std::set<ArrayRef> WrittenArrays;
   llvm::DenseMap<const clang::VarDecl *, unsigned> WrittenScalars; // how many stores
   llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
   const clang::Expr *UntracedWrite = nullptr;

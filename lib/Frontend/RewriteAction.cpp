@@ -230,14 +230,14 @@ private:
       R.Column = P.getColumn();
       R.Kernel = Info.Kernel->getNameAsString();
       R.Pattern = patternName(S.Pattern);
-      R.Offsets = S.Offsets ? S.Offsets->getNameAsString() : "-";
+      R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
       for (const SiteArray &A : S.Arrays)
         if (A.RefusedBecause.empty())
-          R.Arrays.push_back(A.Param->getNameAsString());
+          R.Arrays.push_back(A.Array.spelling());
       R.Transformed = S.Transformable;
       R.Reason = S.RefusedBecause;
       for (auto &[W, Rd] : S.AliasChecks)
-        R.AliasChecks.push_back(W->getNameAsString() + "/" + Rd->getNameAsString());
+        R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
 
       std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
       if (S.Transformable) {
@@ -249,18 +249,18 @@ private:
         for (const SiteArray &A : S.Arrays)
           if (!A.RefusedBecause.empty())
             Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),
-                     "'" + A.Param->getNameAsString() + "' is left as is: " + A.RefusedBecause);
+                     A.Array.quoted() + " is left as is: " + A.RefusedBecause);
         // One note per written pointer, naming every source it may alias.
-        std::vector<std::pair<const ParmVarDecl *, std::string>> ByWritten;
+        std::vector<std::pair<ArrayRef, std::string>> ByWritten;
         for (auto &[W, Rd] : S.AliasChecks) {
           auto It = std::find_if(ByWritten.begin(), ByWritten.end(), [&](auto &P) { return P.first == W; });
           if (It == ByWritten.end())
             It = ByWritten.insert(ByWritten.end(), {W, ""});
-          It->second += (It->second.empty() ? "'" : ", '") + Rd->getNameAsString() + "'";
+          It->second += (It->second.empty() ? "" : ", ") + Rd.quoted();
         }
         for (auto &[W, Sources] : ByWritten)
-          Msg.note(W->getLocation(), "'" + W->getNameAsString() + "' is written and may alias " + Sources +
-                                         ": checked at each launch");
+          Msg.note(W.param()->getLocation(), W.quoted() + " is written and may alias " + Sources +
+                                                 ": checked at each launch");
       } else {
         if (R.Reason.empty() && !S.Arrays.empty())
           R.Reason = S.Arrays.front().RefusedBecause;

@@ -11,7 +11,7 @@ using namespace clang;
 
 namespace irregfix {
 
-std::vector<const Expr *> runtimeCallTargets(const CallExpr *Call) {
+std::vector<WriteTarget> runtimeCallTargets(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !F->getIdentifier() || Call->getNumArgs() == 0)
     return {};
@@ -26,11 +26,11 @@ std::vector<const Expr *> runtimeCallTargets(const CallExpr *Call) {
     if (const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
       if (DR->getDecl()->getName() == "cudaMemcpyDeviceToHost")
         return {};
-  return {Call->getArg(0)};
+  return {WriteTarget{Call->getArg(0), ""}};
 }
 
-std::vector<const Expr *> launchTargets(const CallExpr *Launch) {
-  std::vector<const Expr *> Out;
+std::vector<WriteTarget> launchTargets(const CallExpr *Launch) {
+  std::vector<WriteTarget> Out;
   const FunctionDecl *K = Launch->getDirectCallee();
   const FunctionDecl *Def = K ? K->getDefinition() : nullptr;
   std::optional<WriteSet> W;
@@ -38,11 +38,18 @@ std::vector<const Expr *> launchTargets(const CallExpr *Launch) {
     W = WriteSet::of(Def);
   bool Unknown = !W || W->hasUntracedWrite();
   for (unsigned I = 0; I < Launch->getNumArgs(); ++I) {
-    QualType T = Launch->getArg(I)->IgnoreImpCasts()->getType();
-    if (!T->isPointerType() || T->getPointeeType().isConstQualified())
+    const Expr *Arg = Launch->getArg(I);
+    QualType T = Arg->IgnoreImpCasts()->getType();
+    const ParmVarDecl *P = Def && I < Def->getNumParams() ? Def->getParamDecl(I) : nullptr;
+    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+        (Unknown || (P && W->writesThrough(ArrayRef(P)))))
+      Out.push_back({Arg, ""});
+    if (!P || Unknown)
       continue;
-    if (Unknown || (I < Def->getNumParams() && W->writesThrough(Def->getParamDecl(I))))
-      Out.push_back(Launch->getArg(I));
+    // Pointer fields of a by-value struct argument the kernel writes through.
+    for (const ArrayRef &A : W->writtenArrays())
+      if (A.param() == P && A.isField())
+        Out.push_back({Arg, A.spelling().substr(P->getName().size())});
   }
   return Out;
 }
@@ -120,7 +127,8 @@ InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, ASTContext
       continue;
     }
     std::string Calls;
-    for (const Expr *T : W.Targets) {
+    for (const WriteTarget &Target : W.Targets) {
+      const Expr *T = Target.Arg;
       std::string Text = sourceText(T->getSourceRange(), SM, LO);
       if (Text.empty()) {
         Out.Skipped.push_back({T, "the pointer is written through a macro"});
@@ -129,6 +137,10 @@ InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, ASTContext
       if (T->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false)) {
         Out.Skipped.push_back({T, "the pointer expression has side effects"});
         continue;
+      }
+      if (!Target.Member.empty()) {
+        bool Plain = llvm::all_of(Text, [](char C) { return isalnum(C) || C == '_'; });
+        Text = (Plain ? Text : "(" + Text + ")") + Target.Member;
       }
       Calls += std::string(W.Frees ? "irregfix_release(" : "irregfix_invalidate(") + Text + "); ";
     }

@@ -16,20 +16,28 @@
 
 namespace irregfix {
 
-// A host write: the call that writes and the pointer arguments it writes.
+// Memory a host call writes: a pointer argument, or a pointer field of a struct
+// argument (Member = ".data" when the kernel writes through g.data).
+struct WriteTarget {
+  const clang::Expr *Arg = nullptr;
+  std::string Member;
+};
+
+// A host write: the call that writes and what it writes.
 struct HostWrite {
   const clang::Expr *Call = nullptr;
-  std::vector<const clang::Expr *> Targets;
+  std::vector<WriteTarget> Targets;
   bool Frees = false; // cudaFree*: irregfix_release rather than irregfix_invalidate
 };
 
 // The pointer arguments a host call writes, or none: cudaMemcpy*/cudaMemset*
 // destinations and cudaFree* arguments.
-std::vector<const clang::Expr *> runtimeCallTargets(const clang::CallExpr *Call);
+std::vector<WriteTarget> runtimeCallTargets(const clang::CallExpr *Call);
 
-// The pointer arguments a launch writes: those whose kernel parameter the
-// kernel writes through; all non-const pointers when the kernel is unknown.
-std::vector<const clang::Expr *> launchTargets(const clang::CallExpr *Launch);
+// What a launch writes: the pointer arguments (and pointer fields of struct
+// arguments) the kernel writes through; all non-const pointers when the kernel
+// is unknown.
+std::vector<WriteTarget> launchTargets(const clang::CallExpr *Launch);
 
 struct InvalidationEdits {
   std::vector<clang::tooling::Replacement> Edits;

@@ -101,7 +101,7 @@ private:
   std::string extraParams(const Site &S, unsigned I) {
     std::string Out = ", irregfix::View " + viewName(I);
     for (const SiteArray *A : S.remappedArrays())
-      Out += ", " + remappedPointerType(A->Param, Ctx) + "__restrict__ " + remappedName(I, A->Param);
+      Out += ", " + remappedPointerType(A->Array, Ctx) + "__restrict__ " + remappedName(I, A->Array);
     return Out;
   }
 
@@ -114,7 +114,7 @@ private:
                                                            : "0";
     for (const SiteArray *A : S.remappedArrays())
       for (const ArraySubscriptExpr *Read : A->Reads) {
-        Editor.replace(Read->getSourceRange(), remappedName(I, A->Param) + "[irregfix::slot(" +
+        Editor.replace(Read->getSourceRange(), remappedName(I, A->Array) + "[irregfix::slot(" +
                                                    viewName(I) + ", " + T + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
@@ -139,9 +139,8 @@ private:
   void rebindLoopVariable(const Site &S, unsigned I, const std::string &T) {
     const VarDecl *K = S.LoopVar;
     std::string Type = K->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-    std::string Row = S.RowMap ? S.RowMap->getNameAsString() + "[" + T + "]" : T;
-    std::string Value = S.LoopVarIsIteration ? iterName(I)
-                                             : S.Offsets->getNameAsString() + "[" + Row + "] + " + iterName(I);
+    std::string Row = S.RowMap ? S.RowMap.spelling() + "[" + T + "]" : T;
+    std::string Value = S.LoopVarIsIteration ? iterName(I) : S.Offsets.spelling() + "[" + Row + "] + " + iterName(I);
     std::string Bind = " const " + Type + " " + K->getNameAsString() + " = static_cast<" + Type + ">(" + Value + ");";
     const Stmt *Body = S.Loop->getBody();
     if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {

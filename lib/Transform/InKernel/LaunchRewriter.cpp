@@ -85,7 +85,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
     OS << "  const void *" << V << "_out[" << N << "];\n";
     std::string Sources, Sizes;
     for (size_t J = 0; J < Arrays.size(); ++J) {
-      std::string A = Arrays[J]->Param->getNameAsString();
+      std::string A = Arrays[J]->Array.spelling();
       Sources += (J ? ", " : "") + A;
       Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
     }
@@ -94,12 +94,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
       OS << "  const size_t " << V << "_size[" << N << "] = {" << Sizes << "};\n";
     }
     for (auto &[Written, Read] : S.AliasChecks)
-      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written->getNameAsString() + ", " +
-                           Read->getNameAsString() + ")");
+      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
     auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); };
-    auto Index = [](const ParmVarDecl *P) {
-      return P->getNameAsString() + ", irregfix::index_kind(" + P->getNameAsString() + ")";
-    };
+    auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
     std::string NExpr = "(long long)(" + Text(S.ActiveThreads) + ")";
     std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
     switch (S.Pattern) {
@@ -131,7 +128,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
     }
     ExtraArgs.push_back(V);
     for (size_t J = 0; J < Arrays.size(); ++J)
-      ExtraArgs.push_back("static_cast<" + remappedPointerType(Arrays[J]->Param, Ctx) + ">(" + V +
+      ExtraArgs.push_back("static_cast<" + remappedPointerType(Arrays[J]->Array, Ctx) + ">(" + V +
                           "_out[" + std::to_string(J) + "])");
   }
 

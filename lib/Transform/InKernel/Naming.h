@@ -17,8 +17,8 @@ inline std::string launcherName(const clang::FunctionDecl *K) {
   return K->getNameAsString() + "_irregfix_launch";
 }
 inline std::string viewName(unsigned Site) { return "__irregfix_v" + std::to_string(Site); }
-inline std::string remappedName(unsigned Site, const clang::ParmVarDecl *A) {
-  return viewName(Site) + "_" + A->getNameAsString();
+inline std::string remappedName(unsigned Site, const ArrayRef &A) {
+  return viewName(Site) + "_" + A.identifier();
 }
 inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_string(Site); }
 inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
@@ -27,8 +27,8 @@ inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
 }
 
 // `const T *` for the remapped copy of A; the kernel parameter adds __restrict__.
-inline std::string remappedPointerType(const clang::ParmVarDecl *A, const clang::ASTContext &Ctx) {
-  clang::QualType T = A->getType()->getPointeeType().getUnqualifiedType();
+inline std::string remappedPointerType(const ArrayRef &A, const clang::ASTContext &Ctx) {
+  clang::QualType T = A.elementType().getUnqualifiedType();
   return "const " + T.getAsString(Ctx.getPrintingPolicy()) + " *";
 }
 

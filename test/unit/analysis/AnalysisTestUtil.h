@@ -67,9 +67,9 @@ inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
     for (const Site &S : Info.Sites) {
       SiteSummary Sum;
       Sum.Pattern = patternName(S.Pattern);
-      Sum.Offsets = S.Offsets ? S.Offsets->getNameAsString() : "";
+      Sum.Offsets = S.Offsets ? S.Offsets.spelling() : "";
       for (const SiteArray *A : S.remappedArrays())
-        Sum.Arrays += (Sum.Arrays.empty() ? "" : ",") + A->Param->getNameAsString();
+        Sum.Arrays += (Sum.Arrays.empty() ? "" : ",") + A->Array.spelling();
       Sum.Refused = S.RefusedBecause;
       if (Sum.Refused.empty())
         for (const SiteArray &A : S.Arrays)

@@ -15,7 +15,7 @@ std::pair<std::string, bool> writesOf(const std::string &Code) {
   forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &) {
     WriteSet W = WriteSet::of(K);
     for (const clang::ParmVarDecl *P : K->parameters())
-      if (W.writesThrough(P))
+      if (W.writesThrough(ArrayRef(P)))
         Names += (Names.empty() ? "" : ",") + P->getNameAsString();
     Untraced = W.hasUntracedWrite();
   });
@@ -59,3 +59,19 @@ TEST(WriteSet, SharedAndLocalArraysAreNotSources) {
 }
 
 } // namespace
+
+TEST(WriteSet, StructFieldsAreArraysOfTheirOwn) {
+  std::string Names;
+  bool Untraced = true;
+  forEachKernel("struct G { const int *a; float *b; float *c; };\n"
+                "__global__ void k(G g) { g.b[0] = g.a[1]; float *p = g.c; p[2] = 1; }",
+                [&](const clang::FunctionDecl *K, clang::ASTContext &) {
+                  WriteSet W = WriteSet::of(K);
+                  for (const ArrayRef &A : W.writtenArrays())
+                    Names += (Names.empty() ? "" : ",") + A.spelling();
+                  Untraced = W.hasUntracedWrite();
+                });
+  EXPECT_EQ(Names, "g.b,g.c");
+  EXPECT_FALSE(Untraced);
+}
+
