@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites the samples, the benchmark kernel and the e2e test with this tree's
+# Rewrites the samples (CG, SP, MD), the benchmark kernel and the e2e test with this tree's
 # irregfix into .devgen/, for a GPU machine that has nvcc but no Clang 19:
 # there, configure with -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_REWRITTEN_DIR=$PWD/.devgen.
 set -euo pipefail
@@ -8,6 +8,8 @@ tool=${IRREGFIX:-build/tool/irregfix}
 out=.devgen
 mkdir -p "$out"
 "$tool" --quiet samples/cg/cg.cu -o "$out/cg.irregfix.cu" -- -Isamples/cg
+"$tool" --quiet samples/sp/sp.cu -o "$out/sp.irregfix.cu" -- -Isamples/sp
+"$tool" --quiet samples/md/md.cu -o "$out/md.irregfix.cu" -- -Isamples/md
 "$tool" --quiet bench/spmv_kernel.cu -o "$out/spmv_kernel.irregfix.cu" -- -Ibench -DSPMV_NS=irregfixed
 "$tool" --quiet test/e2e/spmv-main.cu -o "$out/spmv-main.irregfix.cu"
 ls -la "$out"
