@@ -340,6 +340,11 @@ public:
     return true;
   }
 
+  bool VisitWhileStmt(WhileStmt *While) {
+    matchNeighborWhile(While);
+    return true;
+  }
+
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
     if (!Claimed.count(AS))
       matchGather(AS);
@@ -594,11 +599,75 @@ private:
     auto H = loopHead(For);
     if (!H || !isIntLiteral(H->Start, 0) || !isIncrementOf(For->getInc(), H->Var))
       return;
-    const VarDecl *J = H->Var;
-    const Expr *Bound = upperBound(For, J);
+    const Expr *Bound = upperBound(For, H->Var);
     if (!Bound)
       return;
-    // Reads A[NB[..]] grouped by (A, NB).
+    std::string LoopProblem;
+    if (writtenInside(H->Var, For->getBody()))
+      LoopProblem = "the loop variable " + quoted(H->Var) + " is written in the loop body";
+    matchNeighborReads(For, H->Var, Bound, For->getBody(), LoopProblem);
+  }
+
+  // int j = 0; while (j < count) { ...; ++j; }: j counts iterations only when it
+  // starts at 0 right before the loop and the body's last statement is its only
+  // increment (a `continue` would skip it).
+  void matchNeighborWhile(const WhileStmt *While) {
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(While->getCond());
+    const VarDecl *J = Cond && Cond->getOpcode() == BO_LT ? refToVar(Cond->getLHS()) : nullptr;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(While->getBody());
+    if (!J || !J->getType()->isIntegerType() || !Body || Body->body_empty())
+      return;
+    std::string LoopProblem;
+    if (!startsAtZeroBefore(While, J))
+      LoopProblem = "the loop variable " + quoted(J) + " does not start at 0 right before the loop";
+    else if (!isIncrementOf(Body->body_back(), J))
+      LoopProblem = "the last statement of the loop body is not ++" + J->getNameAsString();
+    else if (hasOwnContinue(Body))
+      LoopProblem = "a 'continue' would skip the increment of " + quoted(J);
+    else
+      for (const Stmt *St : Body->body())
+        if (St != Body->body_back() && writtenInside(J, St))
+          LoopProblem = "the loop variable " + quoted(J) + " is written in the loop body";
+    matchNeighborReads(While, J, Cond->getRHS(), Body, LoopProblem);
+  }
+
+  bool startsAtZeroBefore(const Stmt *Loop, const VarDecl *J) {
+    auto Parents = Ctx.getParents(*Loop);
+    const auto *Block = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+    if (!Block)
+      return false;
+    const Stmt *Prev = nullptr;
+    for (const Stmt *St : Block->body()) {
+      if (St == Loop)
+        break;
+      Prev = St;
+    }
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(Prev))
+      for (const Decl *D : DS->decls())
+        if (D == J)
+          return J->hasInit() && isIntLiteral(J->getInit(), 0);
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(Prev);
+    return Assign && Assign->getOpcode() == BO_Assign && refToVar(Assign->getLHS()) == J &&
+           isIntLiteral(Assign->getRHS(), 0);
+  }
+
+  // A `continue` that belongs to this loop (not to a loop nested in it).
+  static bool hasOwnContinue(const Stmt *St) {
+    if (!St)
+      return false;
+    if (isa<ContinueStmt>(St))
+      return true;
+    if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St))
+      return false;
+    for (const Stmt *C : St->children())
+      if (hasOwnContinue(C))
+        return true;
+    return false;
+  }
+
+  // Reads A[NB[j*M + t]] in a neighbour loop over j, grouped by (A, NB).
+  void matchNeighborReads(const Stmt *Loop, const VarDecl *J, const Expr *Bound, const Stmt *Body,
+                          const std::string &LoopProblem) {
     std::vector<Site> Found; // in source order
     std::map<std::pair<ArrayRef, ArrayRef>, size_t> FoundAt;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
@@ -611,7 +680,9 @@ private:
           auto It = FoundAt.find(Key);
           if (It == FoundAt.end()) {
             It = FoundAt.emplace(Key, Found.size()).first;
-            Site S = baseSite(For, J, H->Declared);
+            Site S;
+            S.Kernel = Info.Kernel;
+            S.LoopVar = J;
             S.Pattern = SitePattern::Neighbors;
             S.Loc = AS->getBeginLoc();
             S.Offsets = NI->List;
@@ -632,13 +703,13 @@ private:
       for (const Stmt *C : X->children())
         Walk(C);
     };
-    Walk(For->getBody());
+    Walk(Body);
 
     for (Site &S : Found) {
-      if (isAnyMacro(For))
+      if (isAnyMacro(Loop))
         S.RefusedBecause = "the loop is written through a macro";
-      else if (writtenInside(J, For->getBody()))
-        S.RefusedBecause = "the loop variable " + quoted(J) + " is written in the loop body";
+      else if (!LoopProblem.empty())
+        S.RefusedBecause = LoopProblem;
       else {
         // The bound: launch-evaluable m, or counts[t].
         const Expr *B = throughLocal(Bound, W);
@@ -650,7 +721,7 @@ private:
           S.RefusedBecause = "the loop bound is neither computable from the kernel's arguments nor counts[t]";
       }
       if (S.RefusedBecause.empty())
-        S.RefusedBecause = checkSite(S, For);
+        S.RefusedBecause = checkSite(S, Loop);
       if (S.RefusedBecause.empty())
         finishArrays(S);
       addSite(std::move(S));
