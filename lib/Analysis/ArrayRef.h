@@ -47,6 +47,12 @@ public:
   }
   std::string quoted() const { return "'" + spelling() + "'"; }
 
+  // The same array seen from another declaration of the function (the template
+  // an instantiation comes from): the parameter at the same position.
+  ArrayRef in(const clang::FunctionDecl *F) const {
+    return ArrayRef(F->getParamDecl(Param->getFunctionScopeIndex()), Fields);
+  }
+
   friend bool operator==(const ArrayRef &A, const ArrayRef &B) {
     return A.Param == B.Param && A.Fields == B.Fields;
   }

@@ -79,7 +79,13 @@ struct Site {
 
 // Everything the rewriters need to know about one kernel.
 struct KernelInfo {
+  // The kernel analysed. For a kernel template, one of its instantiations (sites
+  // point into the template's text, which all instantiations share) ...
   const clang::FunctionDecl *Kernel = nullptr;
+  // ... and the template's own declaration, whose text and types the rewriters use.
+  const clang::FunctionDecl *Template = nullptr;
+  // The declaration whose text is rewritten and whose parameters the launcher takes.
+  const clang::FunctionDecl *source() const { return Template ? Template : Kernel; }
   std::vector<Site> Sites;
   std::string RefusedBecause; // the kernel as a whole cannot be transformed
   bool hasTransformableSite() const;

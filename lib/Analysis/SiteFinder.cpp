@@ -796,19 +796,71 @@ private:
 
 } // namespace
 
-KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+namespace {
+
+KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
   KernelInfo Info;
   Info.Kernel = Kernel;
   if (!Kernel->hasBody())
     return Info;
-  if (Kernel->isTemplated() || Kernel->isTemplateInstantiation())
-    Info.RefusedBecause = "kernel templates are not supported yet";
-  else if (isa<CXXMethodDecl>(Kernel))
+  if (isa<CXXMethodDecl>(Kernel))
     Info.RefusedBecause = "the kernel is a class member";
   WriteSet W = WriteSet::of(Kernel);
   SiteFinder Finder(Info, Ctx, W);
   Finder.TraverseStmt(Kernel->getBody());
   Finder.finish();
+  return Info;
+}
+
+// What must agree between two instantiations for one rewrite of the template to
+// serve both: where each site is, its pattern, what is remapped and why not.
+std::string siteSignature(const KernelInfo &Info) {
+  std::string Sig = Info.RefusedBecause;
+  for (const Site &S : Info.Sites) {
+    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + patternName(S.Pattern) + S.RefusedBecause;
+    for (const SiteArray &A : S.Arrays)
+      Sig += "," + std::to_string(A.Array.param()->getFunctionScopeIndex()) + A.Array.spelling() + A.RefusedBecause;
+  }
+  return Sig;
+}
+
+// A kernel template is analysed through its instantiations in the file: their
+// ASTs are complete (no dependent types) and share the template's locations.
+KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx) {
+  std::vector<KernelInfo> Instances;
+  for (const FunctionDecl *Spec : FT->specializations())
+    if (Spec->hasBody() && Spec->isTemplateInstantiation())
+      Instances.push_back(analyzeOne(Spec, Ctx));
+  KernelInfo Info;
+  if (Instances.empty()) {
+    // Nothing to analyse: report the sites of the pattern, refused.
+    Info = analyzeOne(Pattern, Ctx);
+    Info.RefusedBecause = "the kernel template is not instantiated in this file";
+  } else {
+    const std::string First = siteSignature(Instances.front());
+    bool Agree = llvm::all_of(Instances, [&](const KernelInfo &I) { return siteSignature(I) == First; });
+    Info = std::move(Instances.front());
+    if (!Agree)
+      Info.RefusedBecause = "the kernel template's instantiations differ in what can be transformed";
+    for (const Site &S : Info.Sites)
+      for (const SiteArray &A : S.Arrays)
+        if (A.Array.isField() && Info.RefusedBecause.empty())
+          Info.RefusedBecause = "arrays in struct fields of kernel templates are not supported yet";
+  }
+  Info.Template = Pattern;
+  return Info;
+}
+
+} // namespace
+
+KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  KernelInfo Info;
+  if (const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate())
+    Info = analyzeTemplate(Kernel, FT, Ctx);
+  else if (Kernel->isTemplated())
+    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+  else
+    Info = analyzeOne(Kernel, Ctx);
   if (!Info.RefusedBecause.empty())
     for (Site &S : Info.Sites) {
       S.Transformable = false;

@@ -4,6 +4,7 @@
 #include "Frontend/Diagnostics.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/InKernel/Naming.h"
 #include "Transform/Invalidation.h"
 #include "Transform/SourceText.h"
 
@@ -121,7 +122,8 @@ public:
     for (auto &[Canon, Info] : Transformed) {
       if (!emitKernel(Info, Ctx))
         return fail();
-      FirstKernelOffset = std::min(FirstKernelOffset, SM.getFileOffset(SM.getExpansionLoc(Info.Kernel->getBeginLoc())));
+      FirstKernelOffset =
+          std::min(FirstKernelOffset, SM.getFileOffset(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin())));
     }
 
     std::vector<HostWrite> Writes = Collector.Writes;
@@ -129,6 +131,8 @@ public:
       if (auto Targets = launchTargets(Launch); !Targets.empty())
         Writes.push_back({Launch, std::move(Targets), false});
       const FunctionDecl *Callee = Launch->getDirectCallee();
+      if (Callee && Callee->getPrimaryTemplate()) // a launch of a template's instantiation
+        Callee = Callee->getPrimaryTemplate()->getTemplatedDecl();
       auto It = Callee ? Transformed.find(Callee->getCanonicalDecl()) : Transformed.end();
       if (It == Transformed.end())
         continue;
@@ -186,7 +190,7 @@ private:
                                                 "': " + llvm::toString(Kernel.takeError()));
       return false;
     }
-    CharSourceRange R = fileRange(Info.Kernel->getSourceRange(), SM, LO);
+    CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, LO);
     std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
                        "' reading its indirect arrays through coalesced copies; the original "
                        "above is the fallback.\n" +
@@ -205,8 +209,13 @@ private:
       return true;
     }
     // A launch before the kernel's definition needs the launcher declared first.
-    const FunctionDecl *First = Info.Kernel->getFirstDecl();
-    unsigned DefOffset = SM.getFileOffset(SM.getExpansionLoc(Info.Kernel->getBeginLoc()));
+    const FunctionDecl *First = Info.source()->getFirstDecl();
+    unsigned DefOffset = SM.getFileOffset(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin()));
+    if (R->getOffset() < DefOffset && Info.Template) {
+      Msg.warning(Launch->getBeginLoc(), "launch of kernel template '" + Info.Kernel->getNameAsString() +
+                                             "' before its definition left unchanged; it runs the original kernel");
+      return true;
+    }
     if (R->getOffset() < DefOffset && First != Info.Kernel && Declared.insert(Info.Kernel).second) {
       CharSourceRange D = fileRange(First->getSourceRange(), SM, Ctx.getLangOpts());
       SourceLocation Semi = Lexer::findLocationAfterToken(SM.getExpansionRange(First->getEndLoc()).getEnd(),

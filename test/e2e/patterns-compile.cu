@@ -51,6 +51,22 @@ __global__ void g2(int n, const int *B, const int *C, const double2 *A, double2 
     y[t] = A[B[C[t]]];
 }
 
+template <class T, int BLOCK>
+__global__ void __launch_bounds__(BLOCK) spmv_t(int n, const int *rp, const T *val, T *y) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) {
+    T s = 0;
+    for (int k = rp[row]; k < rp[row + 1]; ++k)
+      s += val[k];
+    y[row] = s;
+  }
+}
+
+void run_t(int n, const int *rp, const float *v, float *y, const double *vd, double *yd) {
+  spmv_t<float, 128><<<n / 128 + 1, 128>>>(n, rp, v, y);
+  spmv_t<double, 128><<<n / 128 + 1, 128>>>(n, rp, vd, yd);
+}
+
 void run(cudaStream_t s, int n, const int *rp, const int *col, const float *val, const float *x, float *y,
          const int *ev, const int *off, const int *edges, const float *eta, float *pi, const int *cnt,
          const int *nb, const float4 *pos, float4 *f, const int *B, const int *C, const double2 *A, double2 *o) {

@@ -17,7 +17,7 @@ class KernelRewriter {
 public:
   KernelRewriter(const KernelInfo &Info, ASTContext &Ctx)
       : Info(Info), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        Editor(fileRange(Info.Kernel->getSourceRange(), SM, LO), SM, LO) {}
+        Editor(fileRange(declarationRange(Info), SM, LO), SM, LO) {}
 
   llvm::Expected<std::string> run() {
     const FunctionDecl *K = Info.Kernel;
@@ -32,7 +32,7 @@ public:
       ++Index;
     }
     markDeadLocals();
-    FunctionTypeLoc FTL = K->getFunctionTypeLoc();
+    FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
     if (!FTL)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "cannot locate the parameter list of the kernel");
@@ -101,7 +101,7 @@ private:
   std::string extraParams(const Site &S, unsigned I) {
     std::string Out = ", irregfix::View " + viewName(I);
     for (const SiteArray *A : S.remappedArrays())
-      Out += ", " + remappedPointerType(A->Array, Ctx) + "__restrict__ " + remappedName(I, A->Array);
+      Out += ", " + remappedPointerType(Info, A->Array, Ctx) + "__restrict__ " + remappedName(I, A->Array);
     return Out;
   }
 

@@ -16,12 +16,34 @@ std::string paramName(const ParmVarDecl *P, unsigned I) {
   return P->getName().empty() ? "__irregfix_arg" + std::to_string(I) : P->getNameAsString();
 }
 
+// `template <class T, int N>` of a kernel template, or nothing.
+std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
+}
+
+// `<T, N>`: the template's own parameters as arguments, or nothing.
+std::string templateArguments(const KernelInfo &Info) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  std::string Out = "<";
+  const TemplateParameterList *TPL = FT->getTemplateParameters();
+  for (unsigned I = 0; I < TPL->size(); ++I) {
+    const NamedDecl *P = TPL->getParam(I);
+    Out += (I ? ", " : "") + P->getNameAsString() + (P->isParameterPack() ? "..." : "");
+  }
+  return Out + ">";
+}
+
 std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
-  const FunctionDecl *K = Info.Kernel;
+  const FunctionDecl *K = sourceDecl(Info);
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  OS << "static void " << launcherName(K)
+  OS << templateHeader(Info, Ctx) << "static void " << launcherName(K)
      << "(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, "
         "cudaStream_t __irregfix_stream";
   for (unsigned I = 0; I < K->getNumParams(); ++I) {
@@ -128,7 +150,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
     }
     ExtraArgs.push_back(V);
     for (size_t J = 0; J < Arrays.size(); ++J)
-      ExtraArgs.push_back("static_cast<" + remappedPointerType(Arrays[J]->Array, Ctx) + ">(" + V +
+      ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, Arrays[J]->Array, Ctx) + ">(" + V +
                           "_out[" + std::to_string(J) + "])");
   }
 
@@ -138,7 +160,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
-  OS << "    " << transformedKernelName(K) << Config << "(" << Args;
+  OS << "    " << transformedKernelName(K) << templateArguments(Info) << Config << "(" << Args;
   for (const std::string &E : ExtraArgs)
     OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
   OS << ");\n";
@@ -148,7 +170,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
       break;
     }
   OS << "    return;\n  }\n";
-  OS << "  " << K->getName() << Config << "(" << Args << ");\n";
+  OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
   OS << "}";
   return Out;
 }
@@ -188,7 +210,15 @@ llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Lau
       return Fail("a launch argument is written through a macro");
     Args.push_back(T);
   }
-  std::string Text = launcherName(Info.Kernel) + "(";
+  // `kernel<float><<<...>>>` keeps its explicit template arguments.
+  std::string TemplateArgs;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Launch->getCallee()->IgnoreImplicit());
+      DRE && DRE->hasExplicitTemplateArgs()) {
+    TemplateArgs = sourceText(SourceRange(DRE->getLAngleLoc(), DRE->getRAngleLoc()), SM, LO);
+    if (TemplateArgs.empty())
+      return Fail("the template arguments are written through a macro");
+  }
+  std::string Text = launcherName(Info.Kernel) + TemplateArgs + "(";
   for (size_t I = 0; I < Args.size(); ++I)
     Text += (I ? ", " : "") + Args[I];
   Text += ")";

@@ -4,6 +4,8 @@
 
 #include "Analysis/Site.h"
 
+#include "clang/AST/DeclTemplate.h"
+
 #include "clang/AST/ASTContext.h"
 
 #include <string>
@@ -26,8 +28,20 @@ inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
   return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
 }
 
+// The declaration a kernel's text and parameter types come from: the template
+// for a kernel template, so that types print as written (`const T *`).
+inline const clang::FunctionDecl *sourceDecl(const KernelInfo &Info) { return Info.source(); }
+
+// The full declaration range of the kernel, `template <...>` included.
+inline clang::SourceRange declarationRange(const KernelInfo &Info) {
+  if (const clang::FunctionTemplateDecl *FT = Info.source()->getDescribedFunctionTemplate())
+    return FT->getSourceRange();
+  return Info.Kernel->getSourceRange();
+}
+
 // `const T *` for the remapped copy of A; the kernel parameter adds __restrict__.
-inline std::string remappedPointerType(const ArrayRef &A, const clang::ASTContext &Ctx) {
+inline std::string remappedPointerType(const KernelInfo &Info, const ArrayRef &Array, const clang::ASTContext &Ctx) {
+  ArrayRef A = Info.Template ? Array.in(Info.Template) : Array;
   clang::QualType T = A.elementType().getUnqualifiedType();
   return "const " + T.getAsString(Ctx.getPrintingPolicy()) + " *";
 }
