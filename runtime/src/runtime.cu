@@ -282,25 +282,26 @@ void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEven
 }
 
 // Builds or refreshes a range entry. Returns "" on success, else the reason.
-// The remap itself, on the launch's stream, into buffers sized for the entry.
-std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
-                       long long n, int count, const void *const *arrays,
-                       const std::size_t *elem_sizes, cudaStream_t stream) {
+// Enqueues the copies of one entry on the launch's stream, timed with events,
+// and marks the entry valid. copy_one(i) enqueues array i's copy and returns the
+// launch error; bytes(i) is what it moves (for the stats).
+template <class CopyOne, class Bytes>
+std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count, const char *what,
+                       cudaStream_t stream, CopyOne copy_one, Bytes bytes) {
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
   cudaEvent_t t0, t1;
   start_timing(ss, stream, &t0, &t1);
   for (int i = 0; i < count; ++i) {
-    const RangePlan plan = plan_range(e.nnz, n, elem_sizes[i]);
-    cudaError_t r = remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i], plan, stream);
+    cudaError_t r = copy_one(i);
     if (r != cudaSuccess) {
       if (t0) {
         cudaEventDestroy(t0);
         cudaEventDestroy(t1);
       }
-      return cuda_failure("remap_range", site, r);
+      return cuda_failure(what, site, r);
     }
-    ss.bytes_remapped += static_cast<unsigned long long>(e.nnz) * elem_sizes[i];
+    ss.bytes_remapped += bytes(i);
   }
   stop_timing(ss, stream, t0, t1);
   IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
@@ -308,6 +309,19 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void
   e.built_on = stream;
   e.valid = true;
   return "";
+}
+
+// The remap itself, on the launch's stream, into buffers sized for the entry.
+std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                       long long n, int count, const void *const *arrays,
+                       const std::size_t *elem_sizes, cudaStream_t stream) {
+  return run_copies(
+      ss, site, e, count, "remap_range", stream,
+      [&](int i) {
+        return remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i],
+                           plan_range(e.nnz, n, elem_sizes[i]), stream);
+      },
+      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
 }
 
 std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
@@ -391,25 +405,10 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
 std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx,
                         int idx_kind, long long n, const void *A, std::size_t esz,
                         cudaStream_t stream) {
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  cudaEvent_t t0, t1;
-  start_timing(ss, stream, &t0, &t1);
-  cudaError_t r = remap_gather(idx, idx_kind, n, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream);
-  if (r != cudaSuccess) {
-    if (t0) {
-      cudaEventDestroy(t0);
-      cudaEventDestroy(t1);
-    }
-    return cuda_failure("remap_gather", site, r);
-  }
-  stop_timing(ss, stream, t0, t1);
-  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
-  ss.bytes_remapped += static_cast<unsigned long long>(n) * esz;
-  ++ss.remaps;
-  e.built_on = stream;
-  e.valid = true;
-  return "";
+  return run_copies(
+      ss, site, e, 1, "remap_gather", stream,
+      [&](int) { return remap_gather(idx, idx_kind, n, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream); },
+      [&](int) { return static_cast<unsigned long long>(n) * esz; });
 }
 
 // A data array read by a gather: its allocation (the extent, for invalidation)
@@ -540,29 +539,13 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
                         const void *const *arrays, const std::size_t *elem_sizes,
                         cudaStream_t stream) {
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  cudaEvent_t t0, t1;
-  start_timing(ss, stream, &t0, &t1);
-  for (int i = 0; i < count; ++i) {
-    cudaError_t r = remap_range2(static_cast<const long long *>(e.aux),
-                                 static_cast<const int *>(e.len), n, arrays[i], elem_sizes[i],
-                                 e.bufs[i], stream);
-    if (r != cudaSuccess) {
-      if (t0) {
-        cudaEventDestroy(t0);
-        cudaEventDestroy(t1);
-      }
-      return cuda_failure("remap_range2", site, r);
-    }
-    ss.bytes_remapped += static_cast<unsigned long long>(e.nnz) * elem_sizes[i];
-  }
-  stop_timing(ss, stream, t0, t1);
-  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
-  ++ss.remaps;
-  e.built_on = stream;
-  e.valid = true;
-  return "";
+  return run_copies(
+      ss, site, e, count, "remap_range2", stream,
+      [&](int i) {
+        return remap_range2(static_cast<const long long *>(e.aux), static_cast<const int *>(e.len), n,
+                            arrays[i], elem_sizes[i], e.bufs[i], stream);
+      },
+      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
 }
 
 // Two-level range: the first kernel gathers row starts and lengths through C
@@ -665,26 +648,13 @@ struct NeighborArgs {
 
 std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
                            long long n, const void *A, std::size_t esz, cudaStream_t stream) {
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  cudaEvent_t t0, t1;
-  start_timing(ss, stream, &t0, &t1);
-  cudaError_t r = remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n,
-                                  A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream);
-  if (r != cudaSuccess) {
-    if (t0) {
-      cudaEventDestroy(t0);
-      cudaEventDestroy(t1);
-    }
-    return cuda_failure("remap_neighbors", site, r);
-  }
-  stop_timing(ss, stream, t0, t1);
-  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
-  ss.bytes_remapped += static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz;
-  ++ss.remaps;
-  e.built_on = stream;
-  e.valid = true;
-  return "";
+  return run_copies(
+      ss, site, e, 1, "remap_neighbors", stream,
+      [&](int) {
+        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, A, esz,
+                               e.idx_lo, e.idx_hi, e.bufs[0], stream);
+      },
+      [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; });
 }
 
 // Neighbour list: the copy has max(count) columns (m without counts). Without
