@@ -78,7 +78,7 @@ for scale in $CG_SCALES; do
   done
 done
 # The CTest test's own script, on small matrices.
-sh "$ROOT/samples/cg/compare.sh" "$CG_DIR/cg_original" "$CG_DIR/cg" /tmp/cg_bit_identical >>"$OUT/cg.log" 2>&1
+sh "$ROOT/samples/compare.sh" cg "$CG_DIR/cg_original" "$CG_DIR/cg" /tmp/cg_bit_identical >>"$OUT/cg.log" 2>&1
 rc=$?
 echo "compare.sh (cg_bit_identical test script): exit $rc" >>"$OUT/cg.log"
 [ $rc -eq 0 ] || status=1

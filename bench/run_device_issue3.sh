@@ -99,7 +99,7 @@ for input in $SP_INPUTS; do
   k2=$(median_ms calc_pi_values "$t.log")
   echo "| $vars / $clauses | $edges | $last | $conv | $ms1 | $ms2 | $(ratio "$ms1" "$ms2") | $k1 | $k2 | $(ratio "$k1" "$k2") | $same |" >>"$SP_MD"
 done
-sh "$ROOT/samples/sp/compare.sh" "$SP_DIR/sp_original" "$SP_DIR/sp" "$TMP/sp_bit_identical" >>"$OUT/sp.log" 2>&1
+sh "$ROOT/samples/compare.sh" sp "$SP_DIR/sp_original" "$SP_DIR/sp" "$TMP/sp_bit_identical" >>"$OUT/sp.log" 2>&1
 rc=$?
 echo "compare.sh (sp_bit_identical test script): exit $rc" >>"$OUT/sp.log"
 [ $rc -eq 0 ] || status=1
@@ -139,7 +139,7 @@ for atoms in $MD_SIZES; do
     echo "| $atoms | $order | $nb | $drift | $s1 | $s2 | $(ratio "$s1" "$s2") | $k1 | $k2 | $(ratio "$k1" "$k2") | $same |" >>"$MD_MD"
   done
 done
-sh "$ROOT/samples/md/compare.sh" "$MD_DIR/md_original" "$MD_DIR/md" "$TMP/md_bit_identical" >>"$OUT/md.log" 2>&1
+sh "$ROOT/samples/compare.sh" md "$MD_DIR/md_original" "$MD_DIR/md" "$TMP/md_bit_identical" >>"$OUT/md.log" 2>&1
 rc=$?
 echo "compare.sh (md_bit_identical test script): exit $rc" >>"$OUT/md.log"
 [ $rc -eq 0 ] || status=1

@@ -14,26 +14,16 @@
 //      [--iters N] [--tol T] [--seed S] [--dump FILE]
 #include <cuda_runtime.h>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "matrix.h"
 
-#define CUDA_CHECK(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "cg: CUDA error at %s:%d: %s (%s)\n", __FILE__, __LINE__,      \
-                   cudaGetErrorString(err_), #call);                                      \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+#define SAMPLE_NAME "cg"
+#include "../common/sample_support.cuh"
 
 static const int kBlock = 256;
 static const int kDotBlocks = 1024; // fixed, so the reduction order never changes
@@ -69,11 +59,7 @@ __global__ void dot_partial(int n, const float *x, const float *y, double *parti
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     acc += static_cast<double>(x[i]) * static_cast<double>(y[i]);
   s[threadIdx.x] = acc;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
-    __syncthreads();
-  }
+  sample::block_reduce(s, sample::Sum());
   if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
 }
 
@@ -83,11 +69,7 @@ __global__ void dot_final(int m, const double *partial, double *out) {
   double acc = 0.0;
   for (int i = threadIdx.x; i < m; i += blockDim.x) acc += partial[i];
   s[threadIdx.x] = acc;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
-    __syncthreads();
-  }
+  sample::block_reduce(s, sample::Sum());
   if (threadIdx.x == 0) *out = s[0];
 }
 
@@ -120,34 +102,10 @@ void usage(FILE *f) {
                "exit status: 0 ok, 1 bad arguments / input / CUDA error, 77 no CUDA device\n");
 }
 
-[[noreturn]] void bad(const std::string &msg) {
-  std::fprintf(stderr, "cg: error: %s\n", msg.c_str());
-  std::fprintf(stderr, "cg: run 'cg --help' for usage\n");
-  std::exit(1);
-}
-
-long long parse_int(const std::string &opt, const char *s, long long lo, long long hi) {
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-    bad(opt + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-        "], got '" + s + "'");
-  return v;
-}
-
 Options parse(int argc, char **argv) {
+  using sample::parse_int;
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      std::exit(0);
-    }
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc) bad("option " + a + " needs a value");
-      return argv[++i];
-    };
+  sample::parse_args(argc, argv, usage, [&](const std::string &a, auto value) {
     if (a == "--matrix") o.matrix = value();
     else if (a == "--mtx") o.mtx = value();
     else if (a == "--dump") o.dump = value();
@@ -155,19 +113,14 @@ Options parse(int argc, char **argv) {
     else if (a == "--rows") o.rows = static_cast<int>(parse_int(a, value(), 2, 1LL << 30));
     else if (a == "--iters") o.iters = static_cast<int>(parse_int(a, value(), 0, 1LL << 30));
     else if (a == "--seed") o.seed = static_cast<unsigned long long>(parse_int(a, value(), 0, 1LL << 62));
-    else if (a == "--tol") {
-      const char *s = value();
-      char *end = nullptr;
-      errno = 0;
-      o.tol = std::strtod(s, &end);
-      if (errno != 0 || end == s || *end != '\0' || !(o.tol >= 0.0))
-        bad("--tol expects a non-negative number, got '" + std::string(s) + "'");
-    } else bad("unknown argument '" + a + "'");
-  }
-  if (o.matrix.empty() == o.mtx.empty()) bad("give exactly one of --matrix CLASS or --mtx FILE");
+    else if (a == "--tol") o.tol = sample::parse_real(a, value(), [](double v) { return v >= 0.0; }, "a non-negative number");
+    else return false;
+    return true;
+  });
+  if (o.matrix.empty() == o.mtx.empty()) sample::bad("give exactly one of --matrix CLASS or --mtx FILE");
   if (!o.matrix.empty() && !cgmat::is_class(o.matrix))
-    bad("unknown matrix class '" + o.matrix + "' (grid, fem, apache or offshore)");
-  if (!o.mtx.empty() && (o.rows != 0 || o.scale != 1)) bad("--rows and --scale go with --matrix, not --mtx");
+    sample::bad("unknown matrix class '" + o.matrix + "' (grid, fem, apache or offshore)");
+  if (!o.mtx.empty() && (o.rows != 0 || o.scale != 1)) sample::bad("--rows and --scale go with --matrix, not --mtx");
   return o;
 }
 
@@ -181,19 +134,13 @@ int main(int argc, char **argv) {
     if (!opt.mtx.empty()) a = cgmat::read_matrix_market(opt.mtx, opt.seed);
     else {
       long long rows = opt.rows ? opt.rows : static_cast<long long>(cgmat::paper_rows(opt.matrix)) * opt.scale;
-      if (rows > (1LL << 30)) bad("matrix too large");
+      if (rows > (1LL << 30)) sample::bad("matrix too large");
       a = cgmat::generate(opt.matrix, static_cast<int>(rows), opt.seed);
     }
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "cg: error: %s\n", e.what());
-    return 1;
+    return sample::input_error(e.what());
   }
-  // No device: exit 77, which the tests treat as "skipped".
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "cg: no CUDA device found\n");
-    return 77;
-  }
+  if (sample::no_cuda_device()) return 77;
 
   const cgmat::Stats st = cgmat::stats(a);
   const int n = a.n;
@@ -233,11 +180,8 @@ int main(int argc, char **argv) {
     return h;
   };
 
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaEventRecord(start));
+  sample::RunTimer timer;
+  timer.begin();
 
   // x = 0, r = b, p = r.
   CUDA_CHECK(cudaMemset(d_x, 0, static_cast<size_t>(n) * sizeof(float)));
@@ -267,10 +211,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaGetLastError());
   }
 
-  CUDA_CHECK(cudaEventRecord(stop));
-  CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  const float ms = timer.end();
 
   // True residual ||b - A x|| / ||b||, recomputed once after the solve.
   spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x, d_ap);
@@ -287,24 +228,10 @@ int main(int argc, char **argv) {
   std::printf("iterations: %d\n", it);
   std::printf("residual: %.6e (recurrence %.6e)\n", std::sqrt(res2) / bnorm, std::sqrt(rr) / bnorm);
   std::printf("solve time: %.3f ms (%.4f ms per iteration)\n", ms, it > 0 ? ms / it : 0.0);
-  std::printf("checksum: %016llx\n",
-              static_cast<unsigned long long>(cgmat::fnv1a(x.data(), x.size() * sizeof(float))));
+  sample::print_checksum(sample::fnv1a(x.data(), x.size() * sizeof(float)));
+  if (!opt.dump.empty() && !sample::write_dump(opt.dump, {{x.data(), x.size() * sizeof(float)}})) return 1;
 
-  if (!opt.dump.empty()) {
-    FILE *f = std::fopen(opt.dump.c_str(), "wb");
-    if (!f) {
-      std::fprintf(stderr, "cg: error: cannot write '%s': %s\n", opt.dump.c_str(), std::strerror(errno));
-      return 1;
-    }
-    size_t w = std::fwrite(x.data(), sizeof(float), x.size(), f);
-    if (std::fclose(f) != 0 || w != x.size()) {
-      std::fprintf(stderr, "cg: error: writing '%s' failed\n", opt.dump.c_str());
-      return 1;
-    }
-  }
-
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
+  timer.destroy();
   CUDA_CHECK(cudaFree(d_row_ptr));
   CUDA_CHECK(cudaFree(d_col));
   CUDA_CHECK(cudaFree(d_val));

@@ -1,6 +1,8 @@
 // Host-only sparse matrix inputs: Matrix Market reader and generators.
 #include "matrix.h"
 
+#include "../common/splitmix.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -17,24 +19,14 @@
 namespace cgmat {
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// Uniform in [0, 1) from 53 random bits.
-double unit(uint64_t bits) { return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0); }
+using sample::splitmix64;
+using sample::unit;
 
 // Small sequential generator for structure decisions.
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(splitmix64(seed ^ 0x5851f42d4c957f2dULL)) {}
-  uint64_t next() { return s = splitmix64(s); }
+struct Rng : sample::SplitMix {
+  using SplitMix::SplitMix;
   // Uniform integer in [0, m).
   uint64_t below(uint64_t m) { return next() % m; }
-  double uniform() { return unit(next()); }
 };
 
 // Symmetric off-diagonal value of edge {i, j}: in [-1, -0.1].
@@ -385,13 +377,6 @@ std::vector<float> random_vector(size_t n, uint64_t seed, float lo, float hi) {
   Rng rng(seed ^ 0x7ec7042ULL);
   for (auto &x : v) x = lo + static_cast<float>(rng.uniform()) * (hi - lo);
   return v;
-}
-
-uint64_t fnv1a(const void *data, size_t bytes) {
-  const unsigned char *p = static_cast<const unsigned char *>(data);
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
 }
 
 } // namespace cgmat

@@ -64,7 +64,4 @@ void spmv_host(const Csr &a, const float *x, float *y);
 // Deterministic random floats in [lo, hi) (for vectors).
 std::vector<float> random_vector(size_t n, uint64_t seed, float lo, float hi);
 
-// FNV-1a 64 over raw bytes (for solution checksums).
-uint64_t fnv1a(const void *data, size_t bytes);
-
 } // namespace cgmat

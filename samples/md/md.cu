@@ -20,28 +20,18 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "system.h"
 
-static_assert(sizeof(mdsys::Atom4) == sizeof(float4), "Atom4 must match float4");
+#define SAMPLE_NAME "md"
+#include "../common/sample_support.cuh"
 
-#define CUDA_CHECK(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "md: CUDA error at %s:%d: %s (%s)\n", __FILE__, __LINE__,      \
-                   cudaGetErrorString(err_), #call);                                      \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+static_assert(sizeof(mdsys::Atom4) == sizeof(float4), "Atom4 must match float4");
 
 static const int kBlock = 256;
 static const int kEnergyBlocks = 256; // fixed, so the reduction order never changes
@@ -243,14 +233,8 @@ __global__ void energy_partial(int n, const float4 *vel, const float4 *force, do
   }
   sk[threadIdx.x] = k;
   sp[threadIdx.x] = p;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) {
-      sk[threadIdx.x] += sk[threadIdx.x + w];
-      sp[threadIdx.x] += sp[threadIdx.x + w];
-    }
-    __syncthreads();
-  }
+  sample::block_reduce(sk, sample::Sum());
+  sample::block_reduce(sp, sample::Sum());
   if (threadIdx.x == 0) {
     kin[blockIdx.x] = sk[0];
     pot[blockIdx.x] = sp[0];
@@ -268,14 +252,8 @@ __global__ void energy_final(int m, const double *kin, const double *pot, double
   }
   sk[threadIdx.x] = k;
   sp[threadIdx.x] = p;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) {
-      sk[threadIdx.x] += sk[threadIdx.x + w];
-      sp[threadIdx.x] += sp[threadIdx.x + w];
-    }
-    __syncthreads();
-  }
+  sample::block_reduce(sk, sample::Sum());
+  sample::block_reduce(sp, sample::Sum());
   if (threadIdx.x == 0) {
     out[0] = sk[0];
     out[1] = sp[0];
@@ -310,34 +288,10 @@ void usage(FILE *f) {
                "exit status: 0 ok, 1 bad arguments / CUDA error, 77 no CUDA device\n");
 }
 
-[[noreturn]] void bad(const std::string &msg) {
-  std::fprintf(stderr, "md: error: %s\n", msg.c_str());
-  std::fprintf(stderr, "md: run 'md --help' for usage\n");
-  std::exit(1);
-}
-
-long long parse_int(const std::string &opt, const char *s, long long lo, long long hi) {
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-    bad(opt + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-        "], got '" + s + "'");
-  return v;
-}
-
 Options parse(int argc, char **argv) {
+  using sample::parse_int;
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      std::exit(0);
-    }
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc) bad("option " + a + " needs a value");
-      return argv[++i];
-    };
+  sample::parse_args(argc, argv, usage, [&](const std::string &a, auto value) {
     if (a == "--dump") o.dump = value();
     else if (a == "--atoms") o.atoms = static_cast<int>(parse_int(a, value(), 1, 1 << 24));
     else if (a == "--steps") o.steps = static_cast<int>(parse_int(a, value(), 0, 1 << 24));
@@ -345,24 +299,12 @@ Options parse(int argc, char **argv) {
     else if (a == "--seed") o.seed = static_cast<unsigned long long>(parse_int(a, value(), 0, 1LL << 62));
     else if (a == "--sorted") o.sorted = true;
     else if (a == "--time-kernels") o.time_kernels = true;
-    else if (a == "--dt") {
-      const char *s = value();
-      char *end = nullptr;
-      errno = 0;
-      double v = std::strtod(s, &end);
-      if (errno != 0 || end == s || *end != '\0' || !(v > 0.0 && v <= 0.1))
-        bad("--dt expects a number in (0, 0.1], got '" + std::string(s) + "'");
-      o.dt = static_cast<float>(v);
-    } else bad("unknown argument '" + a + "'");
-  }
+    else if (a == "--dt")
+      o.dt = static_cast<float>(sample::parse_real(a, value(), [](double v) { return v > 0.0 && v <= 0.1; }, "a number in (0, 0.1]"));
+    else return false;
+    return true;
+  });
   return o;
-}
-
-float median(std::vector<float> v) {
-  if (v.empty()) return 0.0f;
-  std::sort(v.begin(), v.end());
-  size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5f * (v[m - 1] + v[m]);
 }
 
 } // namespace
@@ -375,15 +317,9 @@ int main(int argc, char **argv) {
   try {
     sys = mdsys::make_system(opt.atoms, kDensity, list_cut, kTemperature, opt.sorted, opt.seed);
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "md: error: %s\n", e.what());
-    return 1;
+    return sample::input_error(e.what());
   }
-  // No device: exit 77, which the tests treat as "skipped".
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "md: no CUDA device found\n");
-    return 77;
-  }
+  if (sample::no_cuda_device()) return 77;
 
   const int n = sys.n;
   const int cells = sys.cells;
@@ -456,30 +392,23 @@ int main(int argc, char **argv) {
   double k0 = 0.0, u0 = 0.0;
   energy(&k0, &u0);
 
-  std::vector<cudaEvent_t> kev(opt.time_kernels ? 2 * static_cast<size_t>(opt.steps) : 0);
-  for (cudaEvent_t &ev : kev) CUDA_CHECK(cudaEventCreate(&ev));
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaEventRecord(start));
+  sample::LaunchTimes kernel_times(opt.time_kernels ? opt.steps : 0);
+  sample::RunTimer timer;
+  timer.begin();
 
   for (int s = 0; s < opt.steps; ++s) {
     integrate<<<grid, kBlock>>>(n, d_pos, d_vel, d_force, opt.dt, box, inv_box);
     CUDA_CHECK(cudaGetLastError());
     if ((s + 1) % opt.rebuild == 0) build_list();
-    if (opt.time_kernels) CUDA_CHECK(cudaEventRecord(kev[2 * static_cast<size_t>(s)]));
+    kernel_times.before(s);
     lj_forces<<<grid, kBlock>>>(n, d_nb_count, d_nb_list, d_pos, d_force, kCutoffSq, kEps, sigma6, box, inv_box);
     CUDA_CHECK(cudaGetLastError());
-    if (opt.time_kernels) CUDA_CHECK(cudaEventRecord(kev[2 * static_cast<size_t>(s) + 1]));
+    kernel_times.after(s);
     kick<<<grid, kBlock>>>(n, d_vel, d_force, opt.dt);
     CUDA_CHECK(cudaGetLastError());
   }
 
-  CUDA_CHECK(cudaEventRecord(stop));
-  CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  const float ms = timer.end();
 
   double k1 = 0.0, u1 = 0.0;
   energy(&k1, &u1);
@@ -505,31 +434,13 @@ int main(int argc, char **argv) {
               e0, k0 / n, u0 / n, e1, k1 / n, u1 / n);
   std::printf("energy drift: %.3e per atom (%.3e relative)\n", e1 - e0, e0 != 0.0 ? (e1 - e0) / std::fabs(e0) : 0.0);
   std::printf("whole time: %.3f ms (%.4f ms per step)\n", ms, opt.steps ? ms / opt.steps : 0.0);
-  if (!kev.empty()) {
-    std::vector<float> t(static_cast<size_t>(opt.steps));
-    for (size_t i = 0; i < t.size(); ++i) CUDA_CHECK(cudaEventElapsedTime(&t[i], kev[2 * i], kev[2 * i + 1]));
-    std::printf("lj_forces: median %.4f ms over %d launches (min %.4f, max %.4f)\n", median(t), opt.steps,
-                *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()));
-  }
-  std::printf("checksum: %016llx\n",
-              static_cast<unsigned long long>(mdsys::fnv1a(pos.data(), pos.size() * sizeof(mdsys::Atom4))));
+  kernel_times.print("lj_forces");
+  sample::print_checksum(sample::fnv1a(pos.data(), pos.size() * sizeof(mdsys::Atom4)));
+  if (!opt.dump.empty() && !sample::write_dump(opt.dump, {{pos.data(), pos.size() * sizeof(mdsys::Atom4)}}))
+    return 1;
 
-  if (!opt.dump.empty()) {
-    FILE *f = std::fopen(opt.dump.c_str(), "wb");
-    if (!f) {
-      std::fprintf(stderr, "md: error: cannot write '%s': %s\n", opt.dump.c_str(), std::strerror(errno));
-      return 1;
-    }
-    size_t w = std::fwrite(pos.data(), sizeof(mdsys::Atom4), pos.size(), f);
-    if (std::fclose(f) != 0 || w != pos.size()) {
-      std::fprintf(stderr, "md: error: writing '%s' failed\n", opt.dump.c_str());
-      return 1;
-    }
-  }
-
-  for (cudaEvent_t ev : kev) CUDA_CHECK(cudaEventDestroy(ev));
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
+  kernel_times.destroy();
+  timer.destroy();
   CUDA_CHECK(cudaFree(d_pos));
   CUDA_CHECK(cudaFree(d_vel));
   CUDA_CHECK(cudaFree(d_force));

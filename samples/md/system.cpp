@@ -1,5 +1,7 @@
 #include "system.h"
 
+#include "../common/splitmix.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -9,19 +11,7 @@
 namespace mdsys {
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(splitmix64(seed ^ 0x5851f42d4c957f2dULL)) {}
-  uint64_t next() { return s = splitmix64(s); }
-  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-};
+using Rng = sample::SplitMix;
 
 } // namespace
 
@@ -103,16 +93,6 @@ System make_system(int n, double density, double cell_min, double temp, bool sor
                         static_cast<double>(q.z) * q.z);
   }
   return s;
-}
-
-uint64_t fnv1a(const void *data, size_t bytes) {
-  const unsigned char *p = static_cast<const unsigned char *>(data);
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < bytes; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 } // namespace mdsys

@@ -29,7 +29,4 @@ struct System {
 // momentum, scaled to temperature `temp` (kinetic = 1.5 n temp).
 System make_system(int n, double density, double cell_min, double temp, bool sorted, uint64_t seed);
 
-// FNV-1a 64 over raw bytes.
-uint64_t fnv1a(const void *data, size_t bytes);
-
 } // namespace mdsys

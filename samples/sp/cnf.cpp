@@ -1,5 +1,7 @@
 #include "cnf.h"
 
+#include "../common/splitmix.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -11,17 +13,8 @@
 namespace spcnf {
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(splitmix64(seed ^ 0x5851f42d4c957f2dULL)) {}
-  uint64_t next() { return s = splitmix64(s); }
+struct Rng : sample::SplitMix {
+  using SplitMix::SplitMix;
   // Uniform in [0, bound), bound > 0 (rejection, no modulo bias).
   uint64_t below(uint64_t bound) {
     uint64_t lim = ~0ULL - (~0ULL % bound);
@@ -193,15 +186,6 @@ std::vector<float> random_floats(size_t n, uint64_t seed, float lo, float hi) {
     v[i] = static_cast<float>(lo + (hi - lo) * u);
   }
   return v;
-}
-
-uint64_t fnv1a(const void *data, size_t bytes, uint64_t h) {
-  const unsigned char *p = static_cast<const unsigned char *>(data);
-  for (size_t i = 0; i < bytes; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 } // namespace spcnf

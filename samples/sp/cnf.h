@@ -59,8 +59,4 @@ FactorGraph build_graph(const Cnf &f);
 // Deterministic random floats in [lo, hi).
 std::vector<float> random_floats(size_t n, uint64_t seed, float lo, float hi);
 
-// FNV-1a 64 over raw bytes, continuing from h (start with fnv1a_init).
-const uint64_t fnv1a_init = 0xcbf29ce484222325ULL;
-uint64_t fnv1a(const void *data, size_t bytes, uint64_t h = fnv1a_init);
-
 } // namespace spcnf

@@ -22,26 +22,16 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "cnf.h"
 
-#define CUDA_CHECK(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "sp: CUDA error at %s:%d: %s (%s)\n", __FILE__, __LINE__,      \
-                   cudaGetErrorString(err_), #call);                                      \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+#define SAMPLE_NAME "sp"
+#include "../common/sample_support.cuh"
 
 static const int kBlock = 256;
 
@@ -97,11 +87,7 @@ __global__ void max_reduce(int m, const float *x, float *out) {
   float acc = 0.0f;
   for (int i = threadIdx.x; i < m; i += blockDim.x) acc = fmaxf(acc, x[i]);
   s[threadIdx.x] = acc;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) s[threadIdx.x] = fmaxf(s[threadIdx.x], s[threadIdx.x + w]);
-    __syncthreads();
-  }
+  sample::block_reduce(s, sample::Max());
   if (threadIdx.x == 0) out[0] = s[0];
 }
 
@@ -135,35 +121,11 @@ void usage(FILE *f) {
                "exit status: 0 ok, 1 bad arguments / input / CUDA error, 77 no CUDA device\n");
 }
 
-[[noreturn]] void bad(const std::string &msg) {
-  std::fprintf(stderr, "sp: error: %s\n", msg.c_str());
-  std::fprintf(stderr, "sp: run 'sp --help' for usage\n");
-  std::exit(1);
-}
-
-long long parse_int(const std::string &opt, const char *s, long long lo, long long hi) {
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-    bad(opt + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-        "], got '" + s + "'");
-  return v;
-}
-
 Options parse(int argc, char **argv) {
+  using sample::parse_int;
   Options o;
   bool gen_opt = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      std::exit(0);
-    }
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc) bad("option " + a + " needs a value");
-      return argv[++i];
-    };
+  sample::parse_args(argc, argv, usage, [&](const std::string &a, auto value) {
     if (a == "--cnf") o.cnf = value();
     else if (a == "--dump") o.dump = value();
     else if (a == "--vars") o.vars = static_cast<int>(parse_int(a, value(), 3, 1 << 26)), gen_opt = true;
@@ -173,24 +135,20 @@ Options parse(int argc, char **argv) {
     else if (a == "--seed") o.seed = static_cast<unsigned long long>(parse_int(a, value(), 0, 1LL << 62));
     else if (a == "--time-kernels") o.time_kernels = true;
     else if (a == "--ratio") {
-      const char *s = value();
-      char *end = nullptr;
-      errno = 0;
-      o.ratio = std::strtod(s, &end);
-      if (errno != 0 || end == s || *end != '\0' || !(o.ratio > 0.0 && o.ratio <= 1000.0))
-        bad("--ratio expects a number in (0, 1000], got '" + std::string(s) + "'");
+      o.ratio = sample::parse_real(a, value(), [](double v) { return v > 0.0 && v <= 1000.0; }, "a number in (0, 1000]");
       gen_opt = true;
-    } else bad("unknown argument '" + a + "'");
-  }
-  if (!o.cnf.empty() && gen_opt) bad("--vars, --clauses, --ratio and --k go with generation, not --cnf");
+    } else return false;
+    return true;
+  });
+  if (!o.cnf.empty() && gen_opt) sample::bad("--vars, --clauses, --ratio and --k go with generation, not --cnf");
   if (o.cnf.empty()) {
-    if (o.k > o.vars) bad("--k must not exceed --vars");
+    if (o.k > o.vars) sample::bad("--k must not exceed --vars");
     if (o.clauses == 0) {
       double c = std::floor(o.ratio * o.vars + 0.5);
-      if (c < 1 || c > (1 << 28)) bad("too many clauses");
+      if (c < 1 || c > (1 << 28)) sample::bad("too many clauses");
       o.clauses = static_cast<int>(c);
     }
-    if (static_cast<long long>(o.clauses) * o.k > (1LL << 30)) bad("formula too large");
+    if (static_cast<long long>(o.clauses) * o.k > (1LL << 30)) sample::bad("formula too large");
   }
   return o;
 }
@@ -200,13 +158,6 @@ template <typename T> T *to_device(const std::vector<T> &h) {
   CUDA_CHECK(cudaMalloc(&d, std::max<size_t>(h.size(), 1) * sizeof(T)));
   if (!h.empty()) CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
   return d;
-}
-
-float median(std::vector<float> v) {
-  if (v.empty()) return 0.0f;
-  std::sort(v.begin(), v.end());
-  size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5f * (v[m - 1] + v[m]);
 }
 
 } // namespace
@@ -219,15 +170,9 @@ int main(int argc, char **argv) {
     formula = opt.cnf.empty() ? spcnf::generate(opt.vars, opt.clauses, opt.k, opt.seed)
                               : spcnf::read_dimacs(opt.cnf);
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "sp: error: %s\n", e.what());
-    return 1;
+    return sample::input_error(e.what());
   }
-  // No device: exit 77, which the tests treat as "skipped".
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "sp: no CUDA device found\n");
-    return 77;
-  }
+  if (sample::no_cuda_device()) return 77;
 
   const spcnf::FactorGraph g = spcnf::build_graph(formula);
   const int ne = g.num_edges, nc = g.num_clauses;
@@ -256,27 +201,22 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemset(d_hist, 0, (static_cast<size_t>(opt.rounds) + 1) * sizeof(float)));
 
   // Per-launch events for --time-kernels, read once after the run (no syncs inside).
-  const int timed = opt.time_kernels ? 2 * opt.rounds : 0;
-  std::vector<cudaEvent_t> kev(static_cast<size_t>(2 * timed));
-  for (cudaEvent_t &ev : kev) CUDA_CHECK(cudaEventCreate(&ev));
+  sample::LaunchTimes kernel_times(opt.time_kernels ? 2 * opt.rounds : 0);
 
   const int edge_grid = (ne + kBlock - 1) / kBlock;
   const int clause_grid = (nc + kBlock - 1) / kBlock;
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaEventRecord(start));
+  sample::RunTimer timer;
+  timer.begin();
 
   for (int r = 0; r < opt.rounds; ++r) {
-    if (timed) CUDA_CHECK(cudaEventRecord(kev[static_cast<size_t>(4 * r)]));
+    kernel_times.before(2 * r);
     calc_pi_values<<<edge_grid, kBlock>>>(ne, d_edge_lit, d_lit_offsets, d_lit_edges, d_eta, d_pi_same);
     CUDA_CHECK(cudaGetLastError());
-    if (timed) CUDA_CHECK(cudaEventRecord(kev[static_cast<size_t>(4 * r + 1)]));
-    if (timed) CUDA_CHECK(cudaEventRecord(kev[static_cast<size_t>(4 * r + 2)]));
+    kernel_times.after(2 * r);
+    kernel_times.before(2 * r + 1);
     calc_pi_values<<<edge_grid, kBlock>>>(ne, d_edge_opp, d_lit_offsets, d_lit_edges, d_eta, d_pi_opp);
     CUDA_CHECK(cudaGetLastError());
-    if (timed) CUDA_CHECK(cudaEventRecord(kev[static_cast<size_t>(4 * r + 3)]));
+    kernel_times.after(2 * r + 1);
     update_eta<<<clause_grid, kBlock>>>(nc, d_clause_offsets, d_clause_edges, d_pi_same, d_pi_opp, d_eta,
                                         d_delta);
     CUDA_CHECK(cudaGetLastError());
@@ -284,10 +224,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaGetLastError());
   }
 
-  CUDA_CHECK(cudaEventRecord(stop));
-  CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  const float ms = timer.end();
 
   std::vector<float> eta(static_cast<size_t>(ne)), pi_same(static_cast<size_t>(ne)),
       pi_opp(static_cast<size_t>(ne)), hist(static_cast<size_t>(opt.rounds) + 1);
@@ -308,9 +245,9 @@ int main(int argc, char **argv) {
     eta_sum += x;
     nontrivial += x > 1e-2f ? 1 : 0;
   }
-  uint64_t h = spcnf::fnv1a(eta.data(), eta.size() * sizeof(float));
-  h = spcnf::fnv1a(pi_same.data(), pi_same.size() * sizeof(float), h);
-  h = spcnf::fnv1a(pi_opp.data(), pi_opp.size() * sizeof(float), h);
+  uint64_t h = sample::fnv1a(eta.data(), eta.size() * sizeof(float));
+  h = sample::fnv1a(pi_same.data(), pi_same.size() * sizeof(float), h);
+  h = sample::fnv1a(pi_opp.data(), pi_opp.size() * sizeof(float), h);
 
   std::printf("rounds: %d\n", opt.rounds);
   std::printf("max eta change: first round %.6e, last round %.6e\n", opt.rounds ? hist[0] : 0.0f,
@@ -320,34 +257,15 @@ int main(int argc, char **argv) {
   std::printf("eta: mean %.6e, %lld of %d edges above 1e-2 (%s fixed point)\n", ne ? eta_sum / ne : 0.0,
               nontrivial, ne, nontrivial ? "non-trivial" : "trivial");
   std::printf("whole time: %.3f ms (%.4f ms per round)\n", ms, opt.rounds ? ms / opt.rounds : 0.0);
-  if (timed) {
-    std::vector<float> t(static_cast<size_t>(timed));
-    for (int i = 0; i < timed; ++i)
-      CUDA_CHECK(cudaEventElapsedTime(&t[static_cast<size_t>(i)], kev[static_cast<size_t>(2 * i)],
-                                      kev[static_cast<size_t>(2 * i + 1)]));
-    std::printf("calc_pi_values: median %.4f ms over %d launches (min %.4f, max %.4f)\n", median(t), timed,
-                *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()));
-  }
-  std::printf("checksum: %016llx\n", static_cast<unsigned long long>(h));
+  kernel_times.print("calc_pi_values");
+  sample::print_checksum(h);
+  if (!opt.dump.empty() && !sample::write_dump(opt.dump, {{eta.data(), eta.size() * sizeof(float)},
+                                                          {pi_same.data(), pi_same.size() * sizeof(float)},
+                                                          {pi_opp.data(), pi_opp.size() * sizeof(float)}}))
+    return 1;
 
-  if (!opt.dump.empty()) {
-    FILE *f = std::fopen(opt.dump.c_str(), "wb");
-    if (!f) {
-      std::fprintf(stderr, "sp: error: cannot write '%s': %s\n", opt.dump.c_str(), std::strerror(errno));
-      return 1;
-    }
-    size_t w = std::fwrite(eta.data(), sizeof(float), eta.size(), f);
-    w += std::fwrite(pi_same.data(), sizeof(float), pi_same.size(), f);
-    w += std::fwrite(pi_opp.data(), sizeof(float), pi_opp.size(), f);
-    if (std::fclose(f) != 0 || w != 3 * eta.size()) {
-      std::fprintf(stderr, "sp: error: writing '%s' failed\n", opt.dump.c_str());
-      return 1;
-    }
-  }
-
-  for (cudaEvent_t ev : kev) CUDA_CHECK(cudaEventDestroy(ev));
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
+  kernel_times.destroy();
+  timer.destroy();
   CUDA_CHECK(cudaFree(d_edge_lit));
   CUDA_CHECK(cudaFree(d_edge_opp));
   CUDA_CHECK(cudaFree(d_lit_offsets));
