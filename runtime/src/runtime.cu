@@ -743,6 +743,29 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
     remapped[i] = e.bufs[i];
 }
 
+// Records a call that cannot even form a key (no arrays, no index array).
+void no_arrays(const SiteInfo &site, const char *why) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  record_fallback(site_stats(st, site), why);
+}
+
+// The cache key every entry point starts from; the caller adds its sources.
+CacheKey make_key(const SiteInfo &site, int pattern, const void *B, int b_kind, const void *C,
+                  int c_kind, long long n) {
+  CacheKey key;
+  key.site = site.id ? site.id : "?";
+  key.pattern = pattern;
+  key.B = B;
+  key.b_kind = b_kind;
+  key.C = C;
+  key.c_kind = c_kind;
+  key.n = n;
+  key.layout = kLayoutEllColMajor;
+  return key;
+}
+
 // The common path of prepare_range / prepare_gather.
 template <class Build>
 bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapped,
@@ -810,19 +833,11 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                    const void *const *arrays, const size_t *elem_sizes, View *view,
                    const void **remapped, cudaStream_t stream) {
   using namespace detail;
-  CacheKey key;
-  key.site = site.id ? site.id : "?";
-  key.pattern = kPatternRange;
-  key.B = B;
-  key.b_kind = b_kind;
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
   if (count <= 0 || !arrays || !elem_sizes) {
-    State &st = state();
-    std::lock_guard<std::mutex> lock(st.mu);
-    record_fallback(site_stats(st, site), "no arrays to remap");
+    no_arrays(site, "no arrays to remap");
     return false;
   }
+  CacheKey key = make_key(site, kPatternRange, B, b_kind, nullptr, 0, n);
   key.sources.assign(arrays, arrays + count);
   key.elem_sizes.assign(elem_sizes, elem_sizes + count);
   return prepare(site, std::move(key), view, remapped, stream,
@@ -836,13 +851,7 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
                     const void *A, size_t elem_size, View *view, const void **remapped,
                     cudaStream_t stream) {
   using namespace detail;
-  CacheKey key;
-  key.site = site.id ? site.id : "?";
-  key.pattern = kPatternGather;
-  key.B = B;
-  key.b_kind = b_kind;
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
+  CacheKey key = make_key(site, kPatternGather, B, b_kind, nullptr, 0, n);
   key.sources.assign(1, A);
   key.elem_sizes.assign(1, elem_size);
   return prepare(site, std::move(key), view, remapped, stream,
@@ -851,16 +860,6 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
                  });
 }
 
-namespace {
-void no_arrays(const SiteInfo &site, const char *why) {
-  using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  SiteStats &ss = site_stats(st, site);
-  record_fallback(ss, why);
-}
-} // namespace
 
 bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
                     IndexKind c_kind, long long n, int count, const void *const *arrays,
@@ -875,15 +874,7 @@ bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const
     no_arrays(site, "no threads or no index array");
     return false;
   }
-  CacheKey key;
-  key.site = site.id ? site.id : "?";
-  key.pattern = kPatternRange2;
-  key.B = B;
-  key.b_kind = b_kind;
-  key.C = C;
-  key.c_kind = c_kind;
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
+  CacheKey key = make_key(site, kPatternRange2, B, b_kind, C, c_kind, n);
   key.sources.assign(arrays, arrays + count);
   key.elem_sizes.assign(elem_sizes, elem_sizes + count);
   return prepare(site, std::move(key), view, remapped, stream,
@@ -901,15 +892,7 @@ bool prepare_gather2(const SiteInfo &site, const void *B, IndexKind b_kind, cons
     no_arrays(site, "no threads or no index array");
     return false;
   }
-  CacheKey key;
-  key.site = site.id ? site.id : "?";
-  key.pattern = kPatternGather2;
-  key.B = B;
-  key.b_kind = b_kind;
-  key.C = C;
-  key.c_kind = c_kind;
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
+  CacheKey key = make_key(site, kPatternGather2, B, b_kind, C, c_kind, n);
   key.sources.assign(1, A);
   key.elem_sizes.assign(1, elem_size);
   return prepare(site, std::move(key), view, remapped, stream,
@@ -924,18 +907,10 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                        IndexKind counts_kind, long long n, const void *A, size_t elem_size,
                        View *view, const void **remapped, cudaStream_t stream) {
   using namespace detail;
-  CacheKey key;
-  key.site = site.id ? site.id : "?";
-  key.pattern = kPatternNeighbors;
-  key.B = NB;
-  key.b_kind = nb_kind;
-  key.C = counts;
-  key.c_kind = counts ? counts_kind : 0;
-  key.params = {stride_j, stride_t, m};
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
+  CacheKey key = make_key(site, kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n);
   key.sources.assign(1, A);
   key.elem_sizes.assign(1, elem_size);
+  key.params = {stride_j, stride_t, m};
   const NeighborArgs args{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
   return prepare(site, std::move(key), view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
