@@ -81,9 +81,51 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   return c;
 }
 
+bool parse_layout(const char *text, int *out) {
+  if (!text || !*text) {
+    *out = 0;
+    return true;
+  }
+  std::string s(text);
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "auto")
+    *out = 0;
+  else if (s == "ell")
+    *out = 1;
+  else if (s == "sell32" || s == "sell-32" || s == "sell")
+    *out = 2;
+  else
+    return false;
+  return true;
+}
+
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc, const char *layout) {
+  Config c = parse_config(disable, max_bytes, stats, fail_alloc);
+  if (!parse_layout(layout, &c.layout)) {
+    c.layout = 0;
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32 or auto)\n",
+                 layout);
+  }
+  return c;
+}
+
+bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
+                 unsigned long long nnz) {
+  if (nnz == 0)
+    return false;
+  // ell_cells / nnz > kSellPaddingThreshold, in integers (115 / 100) so that the
+  // threshold itself does not round either way; long double keeps huge counts exact enough.
+  static_assert(kSellPaddingThreshold == 1.15, "threshold below is in percent");
+  return static_cast<long double>(ell_cells) * 100 > static_cast<long double>(nnz) * 115 &&
+         sell_cells < ell_cells;
+}
+
 Config config_from_env() {
   return parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
-                      std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"));
+                      std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
+                      std::getenv("IRREGFIX_LAYOUT"));
 }
 
 bool CacheKey::operator==(const CacheKey &o) const {
@@ -239,6 +281,7 @@ const char *layout_name(int layout) {
   switch (layout) {
   case 0: return "none";
   case 1: return "ell-colmajor";
+  case 2: return "sell-32";
   default: return "unknown";
   }
 }
@@ -254,6 +297,15 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                   s.id.c_str(), s.kernel.c_str(), s.pattern.c_str(), layout_name(s.layout),
                   s.launches, s.fallback_count());
     out += line;
+    if (s.ell_padding > 0 || s.sell_padding > 0) {
+      char sell[32] = "not computed";
+      if (s.sell_padding > 0)
+        std::snprintf(sell, sizeof sell, "%.3f", s.sell_padding);
+      std::snprintf(line, sizeof line,
+                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s\n",
+                    s.ell_padding, sell);
+      out += line;
+    }
     for (const auto &f : s.fallbacks) {
       std::snprintf(line, sizeof line, "irregfix:     fallback %lld x %s\n", f.second,
                     f.first.c_str());

@@ -24,7 +24,20 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
+  int layout = 0;                     // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32 (a Layout)
 };
+
+// Layout choice of range sites: ELL padded more than this over the non-zeros
+// (cells / nnz) and SELL-32 smaller makes auto pick SELL-32.
+constexpr double kSellPaddingThreshold = 1.15;
+
+// Cache-key value of a range entry whose layout auto chose (ELL and SELL-32 use
+// their Layout values), so forced and auto entries never collide.
+constexpr int kLayoutKeyAuto = 100;
+
+// "ell", "sell32" (also "sell-32", "sell"), "auto", any case -> *out = 1, 2, 0.
+// Returns false (and leaves *out alone) on anything else; null or "" -> auto.
+bool parse_layout(const char *text, int *out);
 
 // "123", "64K", "64M", "2G" (also "64KB", "64MiB", lower case). Powers of 1024.
 // Returns false (and leaves *out alone) on anything else or on overflow.
@@ -34,6 +47,12 @@ bool parse_flag(const char *text);
 // Builds a Config from the four variables' values (null when unset).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc);
+// As above, plus IRREGFIX_LAYOUT (an unknown value warns and means auto).
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc, const char *layout);
+// Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros.
+bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
+                 unsigned long long nnz);
 // parse_config(getenv(...)...).
 Config config_from_env();
 
@@ -109,6 +128,7 @@ struct Entry {
   std::size_t aux_bytes = 0;
   long long idx_lo = 0, idx_hi = 0; // gathers: valid element indices of A (element_bounds)
   long long jmax = 0;               // neighbours: slots per thread (columns of the copy)
+  int layout = 0;                   // the Layout built (range sites may pick one at a miss)
   int max_len = 0;
   long long nnz = 0;                // elements remapped per array (range sites)
   // The index array B is unchanged since the last build: lengths, sizes and
@@ -164,6 +184,8 @@ struct SiteStats {
   unsigned long long bytes_remapped = 0;
   double remap_ms = 0;      // resolved so far
   int layout = 0;
+  // Range sites: cells / non-zeros of each layout at the latest build (0: not computed).
+  double ell_padding = 0, sell_padding = 0;
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read

@@ -4,6 +4,8 @@
 #include <irregfix/irregfix.cuh>
 
 #include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <climits>
 #include <cstdint>
@@ -328,6 +330,43 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// Width of SELL-32 slice s in cells: 32 * the longest row of the slice; 0 for
+// s == nslices (so that the exclusive scan's last element is the total).
+struct SliceCells {
+  const int *len;
+  long long n;
+  __host__ __device__ long long operator()(long long s) const {
+    const long long t0 = s * 32;
+    int m = 0;
+    for (long long t = t0; t < t0 + 32 && t < n; ++t) {
+      const int l = len[t];
+      m = l > m ? l : m;
+    }
+    return 32LL * m;
+  }
+};
+
+// SELL-32 copy, thread per row: the writes of a warp at one iter are 32
+// consecutive elements of the slice; the reads of a row are contiguous.
+template <class Idx, class W, int K>
+__global__ void __launch_bounds__(256)
+    sell_kernel(const Idx *__restrict__ B, long long n, const int *__restrict__ len,
+                const long long *__restrict__ slice_start, const W *__restrict__ A, int k_rt,
+                W *__restrict__ out) {
+  const int k = K ? K : k_rt;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    const int L = len[t];
+    const W *src = A + static_cast<long long>(B[t]) * k;
+    W *dst = out + (slice_start[t >> 5] + (t & 31)) * k;
+#pragma unroll 4
+    for (int it = 0; it < L; ++it)
+      for (int j = 0; j < k; ++j)
+        dst[static_cast<long long>(it) * 32 * k + j] = src[static_cast<long long>(it) * k + j];
+  }
+}
+
 unsigned grid_for(long long n, int block) {
   long long g = (n + block - 1) / block;
   if (g < 1)
@@ -506,6 +545,33 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
     return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
       using W = std::remove_pointer_t<decltype(wtag)>;
       return launch_range<Idx, W, decltype(ktag)::value>(b, n, A, k, out, plan, stream);
+    });
+  });
+}
+
+cudaError_t sell_slices(const int *len, long long n, long long *slice_start, void *temp,
+                        std::size_t *temp_bytes, cudaStream_t stream) {
+  const long long items = (n + 31) / 32 + 1;
+  auto in = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
+                                            SliceCells{len, n});
+  return cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, in, slice_start, items, stream);
+}
+
+cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
+                       const long long *slice_start, const void *A, std::size_t elem_size,
+                       void *out, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  int k = 1;
+  WordKind w = pick_word(A, elem_size, &k);
+  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
+    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
+      using W = std::remove_pointer_t<decltype(wtag)>;
+      sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+          static_cast<const Idx *>(B), n, len, slice_start, static_cast<const W *>(A), k,
+          static_cast<W *>(out));
+      return cudaPeekAtLastError();
     });
   });
 }

@@ -48,6 +48,21 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream);
 
+// SELL-32 slice offsets: slice_start[s] = sum over slices r < s of 32 * (longest
+// len in slice r), for s in [0, nslices], nslices = ceil(n / 32); so
+// slice_start[nslices] is the total cell count. A CUB exclusive scan over the
+// slice widths (computed on the fly from len). With temp null, only sets
+// *temp_bytes. Lengths must be non-negative (validated) for the offsets to mean
+// anything; they are computed before the validation, and ignored when it fails.
+cudaError_t sell_slices(const int *len, long long n, long long *slice_start, void *temp,
+                        std::size_t *temp_bytes, cudaStream_t stream);
+
+// out[slice_start[t/32] + iter*32 + t%32] = A[B[t] + iter] for iter < len[t];
+// padding is not written.
+cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
+                       const long long *slice_start, const void *A, std::size_t elem_size,
+                       void *out, cudaStream_t stream);
+
 // out[t] = A[B[t]] for t in [0, n) with lo <= B[t] < hi (A's allocation, see
 // element_bounds); other slots (sentinels) are not written.
 cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,

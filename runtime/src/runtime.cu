@@ -311,10 +311,20 @@ std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count,
   return "";
 }
 
-// The remap itself, on the launch's stream, into buffers sized for the entry.
+// The remap itself, on the launch's stream, into buffers sized for the entry,
+// in the layout the entry was built with (SELL-32: from its len and slice_start).
 std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
                        long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, cudaStream_t stream) {
+  if (e.layout == kLayoutSell32)
+    return run_copies(
+        ss, site, e, count, "remap_sell", stream,
+        [&](int i) {
+          return remap_sell(B, b_kind, n, static_cast<const int *>(e.len),
+                            static_cast<const long long *>(e.aux), arrays[i], elem_sizes[i],
+                            e.bufs[i], stream);
+        },
+        [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
   return run_copies(
       ss, site, e, count, "remap_range", stream,
       [&](int i) {
@@ -334,16 +344,33 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
-  // Row lengths, their min/max (CUB) and B[0], B[n]: one copy back and one sync.
+  // Row lengths, their min/max (CUB), B[0], B[n] and (unless ELL is forced) the
+  // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
+  const int want = e.key.layout; // kLayoutEllColMajor, kLayoutSell32 or kLayoutKeyAuto
+  const bool slices = want != kLayoutEllColMajor;
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  const long long nslices = (n + 31) / 32;
+  const std::size_t slice_bytes =
+      slices ? static_cast<std::size_t>(nslices + 1) * sizeof(long long) : 0;
   const std::size_t old_bytes = e.bytes();
-  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes, len_bytes, st.cfg.max_bytes))
+  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + slice_bytes,
+                   st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
   std::string why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
   if (!why.empty())
     return why;
+  if (slices) {
+    why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes);
+    if (!why.empty())
+      return why;
+  }
   std::size_t temp_bytes = 0;
   IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
+  if (slices) {
+    std::size_t scan_bytes = 0;
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &scan_bytes, stream));
+    temp_bytes = scan_bytes > temp_bytes ? scan_bytes : temp_bytes;
+  }
   Scratch *sc = nullptr;
   why = ensure_scratch(st, site, dev, temp_bytes, &sc);
   if (!why.empty())
@@ -351,14 +378,24 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   char *summary = static_cast<char *>(sc->summary);
   IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
                              reinterpret_cast<long long *>(summary + 8), stream));
+  std::size_t minmax_bytes = temp_bytes;
   IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, reinterpret_cast<int *>(summary),
-                              sc->temp, &temp_bytes, stream));
+                              sc->temp, &minmax_bytes, stream));
   struct {
     int min_len, max_len;
     long long lo, hi;
+    long long sell_cells;
   } h{};
-  static_assert(sizeof(h) == 24, "summary layout");
-  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  static_assert(sizeof(h) == 32, "summary layout");
+  if (slices) {
+    long long *slice_start = static_cast<long long *>(e.aux);
+    std::size_t scan_bytes = temp_bytes;
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes,
+                             stream));
+    IRREGFIX_TRY(cudaMemcpyAsync(summary + 24, slice_start + nslices, sizeof(long long),
+                                 cudaMemcpyDeviceToDevice, stream));
+  }
+  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, slices ? sizeof h : 24, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   resolve_timings(ss, false);
   if (h.min_len < 0)
@@ -366,16 +403,31 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   if (h.hi < h.lo)
     return "bad index data: B[n] < B[0]";
 
-  // Validate extents, size the ELL buffers and check the byte cap.
+  // Choose the layout from both paddings.
+  const unsigned long long nnz = static_cast<unsigned long long>(h.hi - h.lo);
+  const unsigned long long ell_cells = static_cast<unsigned long long>(h.max_len) *
+                                       static_cast<unsigned long long>(n);
+  const unsigned long long sell_cells = static_cast<unsigned long long>(h.sell_cells);
+  int layout = kLayoutEllColMajor;
+  if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
+    layout = kLayoutSell32;
+  const unsigned long long cells = layout == kLayoutSell32 ? sell_cells : ell_cells;
+  ss.ell_padding = nnz ? static_cast<double>(ell_cells) / static_cast<double>(nnz) : 1.0;
+  ss.sell_padding = !slices ? 0.0 : nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
+  if (layout != kLayoutSell32 && e.aux) { // auto chose ELL: the slice offsets are not needed
+    IRREGFIX_TRY(cudaFree(e.aux));
+    e.aux = nullptr;
+    e.aux_bytes = 0;
+  }
+
+  // Validate extents, size the buffers and check the byte cap.
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 1);
   std::vector<std::size_t> need(static_cast<std::size_t>(count));
-  std::size_t total_need = len_bytes;
+  std::size_t total_need = len_bytes + e.aux_bytes;
   for (int i = 0; i < count; ++i) {
     why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
     if (!why.empty())
       return why;
-    const unsigned long long cells = static_cast<unsigned long long>(h.max_len) *
-                                     static_cast<unsigned long long>(n);
     if (elem_sizes[i] && cells > ~0ull / elem_sizes[i])
       return "remapped copy too large";
     need[i] = static_cast<std::size_t>(cells * elem_sizes[i]);
@@ -394,6 +446,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
       return why;
   }
   e.sources = std::move(sources);
+  e.layout = layout;
   e.max_len = h.max_len;
   e.nnz = h.hi - h.lo;
   e.shape_valid = true;
@@ -738,7 +791,9 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
 void fill_view(const Entry &e, View *view, const void **remapped) {
   view->len = static_cast<const int *>(e.len);
   view->n = e.key.n;
-  view->layout = e.key.layout;
+  view->layout = e.layout;
+  view->slice_start =
+      e.layout == kLayoutSell32 ? static_cast<const long long *>(e.aux) : nullptr;
   for (std::size_t i = 0; i < e.bufs.size(); ++i)
     remapped[i] = e.bufs[i];
 }
@@ -795,6 +850,11 @@ bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapp
     return false;
   }
   key.device = dev;
+  // Range sites: the layout asked for (ELL, SELL-32, or auto's own key value).
+  if (key.pattern == kPatternRange)
+    key.layout = st.cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
+                 : st.cfg.layout == kLayoutSell32    ? kLayoutSell32
+                                                     : kLayoutKeyAuto;
   Entry *e = nullptr;
   Cache::Lookup found = st.cache.lookup(key, &e);
   if (found == Cache::kHit) {
@@ -812,6 +872,7 @@ bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapp
   if (found == Cache::kMiss) {
     ++ss.misses;
     e = st.cache.insert(key);
+    e->layout = key.pattern == kPatternRange ? kLayoutEllColMajor : key.layout; // range: set by build
   } else {
     ++ss.refreshes;
   }
@@ -821,7 +882,7 @@ bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapp
     record_fallback(ss, why);
     return false;
   }
-  ss.layout = key.layout;
+  ss.layout = e->layout;
   fill_view(*e, view, remapped);
   return true;
 }
@@ -1033,6 +1094,13 @@ void set_max_bytes(unsigned long long max_bytes) {
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
   st.cfg.max_bytes = max_bytes;
+}
+
+void set_layout(int layout) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ? layout : 0;
 }
 
 void set_fail_alloc(bool fail) {

@@ -73,27 +73,74 @@ template <class Idx> std::vector<Idx> make_offsets(long long n, int max_short, l
   return B;
 }
 
-// Checks remapped[iter*n + t] == A[B[t] + iter] byte for byte, len[t], and
-// (optionally) that padding still holds the poison byte.
+// Longest row of SELL-32 slice s (CPU reference).
+template <class Idx> long long slice_max(const std::vector<Idx> &B, long long n, long long s) {
+  long long m = 0;
+  for (long long t = s * 32; t < n && t < s * 32 + 32; ++t)
+    m = std::max<long long>(m, static_cast<long long>(B[t + 1] - B[t]));
+  return m;
+}
+
+// Cells of the remapped copy described by v (ELL: n * longest row; SELL-32: the
+// sum of 32 * longest row per slice). For SELL-32, checks v.slice_start against
+// the CPU reference and returns a host copy of it in *starts.
 template <class Idx>
-void check_ell(const std::vector<Idx> &B, long long n, const std::vector<unsigned char> &A,
-               size_t esz, const irregfix::View &v, const void *remapped, bool check_padding,
-               unsigned char poison) {
-  ASSERT_EQ(v.n, n);
-  ASSERT_EQ(v.layout, irregfix::kLayoutEllColMajor);
+long long copy_cells(const std::vector<Idx> &B, long long n, const irregfix::View &v,
+                     std::vector<long long> *starts) {
   long long max_len = 0;
   for (long long t = 0; t < n; ++t)
     max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));
+  if (v.layout != irregfix::kLayoutSell32)
+    return max_len * n;
+  const long long ns = (n + 31) / 32;
+  std::vector<long long> want(ns + 1, 0);
+  for (long long s = 0; s < ns; ++s)
+    want[s + 1] = want[s] + 32 * slice_max(B, n, s);
+  starts->assign(ns + 1, -1);
+  EXPECT_NE(v.slice_start, nullptr);
+  if (!v.slice_start)
+    return -1;
+  EXPECT_EQ(cudaMemcpy(starts->data(), v.slice_start, (ns + 1) * sizeof(long long),
+                       cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(*starts, want) << "slice offsets";
+  return want[ns];
+}
+
+// Checks remapped[slot(v, t, iter)] == A[B[t] + iter] byte for byte, len[t], and
+// (optionally) that padding still holds the poison byte. v may be ELL or SELL-32
+// (want_layout: that one only; 0: either).
+template <class Idx>
+void check_ell(const std::vector<Idx> &B, long long n, const std::vector<unsigned char> &A,
+               size_t esz, const irregfix::View &v, const void *remapped, bool check_padding,
+               unsigned char poison, int want_layout = 0) {
+  ASSERT_EQ(v.n, n);
+  if (want_layout)
+    ASSERT_EQ(v.layout, want_layout);
+  ASSERT_TRUE(v.layout == irregfix::kLayoutEllColMajor || v.layout == irregfix::kLayoutSell32);
+  if (v.layout == irregfix::kLayoutEllColMajor)
+    EXPECT_EQ(v.slice_start, nullptr);
+  long long max_len = 0;
+  for (long long t = 0; t < n; ++t)
+    max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));
+  std::vector<long long> starts;
+  const long long cells = copy_cells(B, n, v, &starts);
+  ASSERT_GE(cells, 0);
+  irregfix::View hv = v; // slot() on the host: slice offsets from host memory
+  hv.slice_start = starts.empty() ? nullptr : starts.data();
   std::vector<int> len(n);
   ASSERT_EQ(cudaMemcpy(len.data(), v.len, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
-  std::vector<unsigned char> out(static_cast<size_t>(max_len * n) * esz);
+  std::vector<unsigned char> out(static_cast<size_t>(cells) * esz);
   ASSERT_EQ(cudaMemcpy(out.data(), remapped, out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   long long bad = 0;
   for (long long t = 0; t < n; ++t) {
     long long l = static_cast<long long>(B[t + 1] - B[t]);
     ASSERT_EQ(len[t], l) << "t=" << t;
-    for (long long it = 0; it < max_len; ++it) {
-      const unsigned char *got = &out[static_cast<size_t>(irregfix::slot(v, t, it)) * esz];
+    const long long width = v.layout == irregfix::kLayoutSell32 ? slice_max(B, n, t / 32) : max_len;
+    for (long long it = 0; it < width; ++it) {
+      const long long at = irregfix::slot(hv, t, it);
+      ASSERT_TRUE(at >= 0 && at < cells) << "t=" << t << " iter=" << it;
+      const unsigned char *got = &out[static_cast<size_t>(at) * esz];
       if (it < l) {
         const unsigned char *want = &A[static_cast<size_t>(B[t] + it) * esz];
         if (std::memcmp(got, want, esz) != 0 && bad++ < 5)
@@ -112,7 +159,7 @@ void check_ell(const std::vector<Idx> &B, long long n, const std::vector<unsigne
 // poisoned buffers (which must keep their padding).
 template <class Idx>
 void range_case(Runtime *fx, const char *site_id, long long n, int max_short, long long long_row,
-                std::vector<size_t> sizes) {
+                std::vector<size_t> sizes, int want_layout = 0) {
   static std::vector<std::string> ids; // SiteInfo keeps pointers
   ids.push_back(site_id);
   irregfix::SiteInfo site{ids.back().c_str(), "k", "range"};
@@ -132,14 +179,14 @@ void range_case(Runtime *fx, const char *site_id, long long n, int max_short, lo
                                       sizes.data(), &v, out.data(), nullptr))
       << site_counters(site.id).last_fallback;
   for (int i = 0; i < count; ++i)
-    check_ell(B, n, A[i], sizes[i], v, out[i], false, 0);
+    check_ell(B, n, A[i], sizes[i], v, out[i], false, 0, want_layout);
   // Poison, give fresh values, invalidate, refresh in place.
-  long long max_len = 0;
-  for (long long t = 0; t < n; ++t)
-    max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));
+  std::vector<long long> starts;
+  const long long cells = copy_cells(B, n, v, &starts);
+  ASSERT_GE(cells, 0);
   const unsigned char poison = 0xA5;
   for (int i = 0; i < count; ++i) {
-    CK(cudaMemset(const_cast<void *>(out[i]), poison, static_cast<size_t>(max_len * n) * sizes[i]));
+    CK(cudaMemset(const_cast<void *>(out[i]), poison, static_cast<size_t>(cells) * sizes[i]));
     A[i] = random_bytes(A[i].size());
     CK(cudaMemcpy(const_cast<void *>(dA[i]), A[i].data(), A[i].size(), cudaMemcpyHostToDevice));
     irregfix_invalidate(dA[i]);
@@ -151,7 +198,9 @@ void range_case(Runtime *fx, const char *site_id, long long n, int max_short, lo
   CK(cudaDeviceSynchronize());
   for (int i = 0; i < count; ++i) {
     EXPECT_EQ(out2[i], out[i]) << "refresh should reuse the buffers";
-    check_ell(B, n, A[i], sizes[i], v2, out2[i], true, poison);
+    EXPECT_EQ(v2.layout, v.layout) << "a refresh keeps the layout";
+    EXPECT_EQ(v2.slice_start, v.slice_start);
+    check_ell(B, n, A[i], sizes[i], v2, out2[i], true, poison, v.layout);
   }
   auto c = site_counters(site.id);
   EXPECT_EQ(c.misses, 1);
@@ -228,6 +277,161 @@ TEST_F(Runtime, KernelThroughView) {
     ASSERT_EQ(y[t], s) << t; // same order of additions: bitwise equal
   }
   EXPECT_EQ(site_counters("view:1").launches, 1);
+}
+
+// ---- SELL-32 ------------------------------------------------------------------
+
+// SELL-32 forced: remap vs the CPU reference (n not a multiple of 32, empty rows,
+// one long row, element sizes 4/8/16, int and long long B), then a refresh after
+// a write to A that keeps SELL-32, its buffers and padding, with the new values.
+TEST_F(Runtime, Sell32RemapMatchesReference) {
+  irregfix::testing::set_layout(irregfix::kLayoutSell32);
+  const int S = irregfix::kLayoutSell32;
+  for (size_t esz : {4, 8, 16}) {
+    SCOPED_TRACE(esz);
+    const std::string e = std::to_string(esz);
+    range_case<int>(this, ("s32:a" + e).c_str(), 1000, 9, 0, {esz}, S);
+    range_case<int>(this, ("s32:b" + e).c_str(), 4097, 2, 5000, {esz}, S); // empty rows, long row
+    range_case<long long>(this, ("s64:a" + e).c_str(), 3001, 12, 0, {esz}, S);
+    range_case<long long>(this, ("s64:b" + e).c_str(), 33, 0, 700, {esz, 4}, S);
+  }
+  range_case<unsigned>(this, "s32:empty", 2049, 0, 0, {8}, S); // all rows empty
+  range_case<int>(this, "s32:odd", 100003, 7, 0, {12, 1}, S);
+  range_case<int>(this, "s32:one", 1, 5, 0, {8}, S);
+}
+
+// Row sums through slot()/length() are the same, bit for bit, under ELL and
+// SELL-32 (the same additions in the same order).
+TEST_F(Runtime, KernelThroughViewEllAndSell32) {
+  const long long n = 12345;
+  auto B = make_offsets<int>(n, 11, 500);
+  std::vector<double> A(B[n]);
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (double &x : A)
+    x = d(rng());
+  int *dB = upload(B);
+  double *dA = upload(A);
+  const void *src[] = {dA};
+  size_t sz[] = {sizeof(double)};
+  std::vector<std::vector<double>> ys;
+  for (int layout : {irregfix::kLayoutEllColMajor, irregfix::kLayoutSell32}) {
+    SCOPED_TRACE(layout);
+    irregfix::testing::set_layout(layout);
+    std::vector<double> y(n, -12345.0);
+    double *dy = upload(y);
+    irregfix::SiteInfo site{"view:2", "spmv", "range"};
+    const void *out[1];
+    irregfix::View v{};
+    ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::index_kind(dB), n, 1, src, sz, &v, out, 0));
+    ASSERT_EQ(v.layout, layout);
+    ell_row_sum<<<(n + 127) / 128, 128>>>(v, static_cast<const double *>(out[0]), dy);
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(y.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
+    ys.push_back(y);
+  }
+  ASSERT_EQ(ys.size(), 2u);
+  for (long long t = 0; t < n; ++t) {
+    double s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s += A[k];
+    ASSERT_EQ(ys[0][t], s) << t;
+    ASSERT_EQ(ys[1][t], s) << t;
+  }
+  // A forced layout and another do not share an entry.
+  EXPECT_EQ(site_counters("view:2").misses, 2);
+}
+
+namespace {
+// Rows of uniform random length in [lo, hi].
+std::vector<int> uniform_offsets(long long n, int lo, int hi) {
+  std::uniform_int_distribution<int> d(lo, hi);
+  std::vector<int> B(n + 1, 0);
+  for (long long t = 0; t < n; ++t)
+    B[t + 1] = B[t] + d(rng());
+  return B;
+}
+
+// Auto layout of one range site over rows in [lo, hi]; checks the copy too.
+int auto_layout(Runtime *fx, const char *id, long long n, int lo, int hi) {
+  irregfix::testing::set_layout(0);
+  auto B = uniform_offsets(n, lo, hi);
+  auto A = random_bytes(static_cast<size_t>(B[n]) * 4);
+  int *dB = fx->upload(B);
+  unsigned char *dA = fx->upload(A);
+  const void *src[] = {dA};
+  size_t sz[] = {4};
+  const void *out[1];
+  irregfix::View v{};
+  irregfix::SiteInfo site{id, "k", "range"};
+  EXPECT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, out, 0))
+      << site_counters(id).last_fallback;
+  check_ell(B, n, A, 4, v, out[0], false, 0);
+  return v.layout;
+}
+} // namespace
+
+TEST_F(Runtime, AutoLayoutPicksSell32OnSkewAndEllOnUniformRows) {
+  EXPECT_EQ(auto_layout(this, "auto:skew", 100000, 1, 64), irregfix::kLayoutSell32);
+  EXPECT_EQ(auto_layout(this, "auto:five", 100000, 5, 5), irregfix::kLayoutEllColMajor);
+  const std::string r = irregfix::testing::stats_report();
+  EXPECT_NE(r.find("site auto:skew kernel k pattern range layout sell-32"), std::string::npos) << r;
+  EXPECT_NE(r.find("site auto:five kernel k pattern range layout ell-colmajor"), std::string::npos) << r;
+  EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.000, sell-32 1.000"), std::string::npos) << r;
+  // Auto's entry and a forced ELL one do not collide.
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  auto B = uniform_offsets(5000, 1, 64);
+  int *dB = upload(B);
+  double *dA = upload(std::vector<double>(B[5000], 1.0));
+  const void *src[] = {dA};
+  size_t sz[] = {8};
+  const void *out[1];
+  irregfix::View v{};
+  irregfix::SiteInfo site{"auto:mix", "k", "range"};
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, 5000, 1, src, sz, &v, out, 0));
+  EXPECT_EQ(v.layout, irregfix::kLayoutEllColMajor);
+  irregfix::testing::set_layout(0);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, 5000, 1, src, sz, &v, out, 0));
+  EXPECT_EQ(v.layout, irregfix::kLayoutSell32);
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, 5000, 1, src, sz, &v, out, 0));
+  EXPECT_EQ(v.layout, irregfix::kLayoutEllColMajor);
+  auto c = site_counters("auto:mix");
+  EXPECT_EQ(c.misses, 2);
+  EXPECT_EQ(c.hits, 1);
+}
+
+// A write to B under SELL-32 rebuilds the slices; a write to A only copies again.
+TEST_F(Runtime, Sell32RefreshAfterIndexArrayChange) {
+  irregfix::testing::set_layout(irregfix::kLayoutSell32);
+  irregfix::SiteInfo site{"sshape:1", "k", "range"};
+  const long long n = 5000;
+  auto B = make_offsets<int>(n, 6, 0);
+  const size_t cap = static_cast<size_t>(B[n]) * 3;
+  std::vector<unsigned char> A = random_bytes(cap * 4);
+  int *dB = upload(B);
+  unsigned char *dA = upload(A);
+  const void *src[] = {dA};
+  size_t sz[] = {4};
+  const void *o[1];
+  irregfix::View v{};
+  const int S = irregfix::kLayoutSell32;
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0, S);
+  A = random_bytes(cap * 4);
+  CK(cudaMemcpy(dA, A.data(), A.size(), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dA);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0, S);
+  B = make_offsets<int>(n, 14, 0);
+  ASSERT_LE(static_cast<size_t>(B[n]), cap);
+  CK(cudaMemcpy(dB, B.data(), B.size() * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix_invalidate(dB);
+  ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, o, 0));
+  check_ell(B, n, A, 4, v, o[0], false, 0, S);
+  auto c = site_counters("sshape:1");
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.refreshes, 2);
+  EXPECT_EQ(c.remaps, 3);
 }
 
 namespace {

@@ -20,6 +20,9 @@ namespace irregfix {
 enum Layout : int {
   kLayoutNone = 0,        // not remapped: the original kernel runs
   kLayoutEllColMajor = 1, // the paper's layout: element (t, iter) at iter * n + t
+  kLayoutSell32 = 2,      // slices of 32 consecutive threads, each padded to its longest
+                          // row, column-major inside the slice: element (t, iter) at
+                          // slice_start[t / 32] + iter * 32 + t % 32 (range sites)
 };
 
 // Passed by value to a transformed kernel, one per site group.
@@ -27,11 +30,15 @@ struct View {
   const int *len; // per-thread trip count, len[t] (range sites); null for gathers
   long long n;    // threads covered: t in [0, n); column stride of the ELL layout
   int layout;     // a Layout
+  const long long *slice_start; // kLayoutSell32: first slot of each slice; null otherwise
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
-// a remapped copy described by v.
+// a remapped copy described by v. The layout is the same for every thread of a
+// launch, so the branch does not diverge.
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
+  if (v.layout == kLayoutSell32)
+    return v.slice_start[t >> 5] + iter * 32 + (t & 31);
   return iter * v.n + t;
 }
 

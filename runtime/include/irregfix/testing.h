@@ -5,6 +5,8 @@
 //   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
 //                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
 //   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
+//   IRREGFIX_LAYOUT=L       layout of range sites: ell, sell32, or auto (the default: SELL-32
+//                           when ELL pads more than 15% over the non-zeros and SELL-32 pads less).
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -36,6 +38,8 @@ void reset();
 void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
+// Layout of range sites: kLayoutEllColMajor, kLayoutSell32, or 0 (kLayoutNone) for auto.
+void set_layout(int layout);
 
 // Bytes of device memory held by cached copies now.
 std::size_t cached_bytes();

@@ -316,3 +316,73 @@ TEST(Stats, Report) {
   EXPECT_NE(r.find("0.250 ms"), std::string::npos);
   EXPECT_NE(r.find("ell-colmajor"), std::string::npos);
 }
+
+TEST(ParseConfig, Layout) {
+  int l = -7;
+  EXPECT_TRUE(parse_layout("ell", &l));
+  EXPECT_EQ(l, 1);
+  EXPECT_TRUE(parse_layout("SELL32", &l));
+  EXPECT_EQ(l, 2);
+  EXPECT_TRUE(parse_layout("sell-32", &l));
+  EXPECT_EQ(l, 2);
+  EXPECT_TRUE(parse_layout("Auto", &l));
+  EXPECT_EQ(l, 0);
+  l = 1;
+  EXPECT_TRUE(parse_layout(nullptr, &l));
+  EXPECT_EQ(l, 0);
+  l = 1;
+  EXPECT_TRUE(parse_layout("", &l));
+  EXPECT_EQ(l, 0);
+  l = 2;
+  EXPECT_FALSE(parse_layout("csr", &l));
+  EXPECT_FALSE(parse_layout("ell ", &l));
+  EXPECT_EQ(l, 2); // left alone
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr).layout, 0); // default: auto
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "ell").layout, 1);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "sell32").layout, 2);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "auto").layout, 0);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "bogus").layout, 0); // warns
+  Config c = parse_config("1", "1K", nullptr, nullptr, "sell");
+  EXPECT_TRUE(c.disabled);
+  EXPECT_EQ(c.max_bytes, 1024u);
+  EXPECT_EQ(c.layout, 2);
+}
+
+TEST(ParseConfig, LayoutFromEnvironment) {
+  setenv("IRREGFIX_LAYOUT", "sell32", 1);
+  EXPECT_EQ(config_from_env().layout, 2);
+  setenv("IRREGFIX_LAYOUT", "ELL", 1);
+  EXPECT_EQ(config_from_env().layout, 1);
+  setenv("IRREGFIX_LAYOUT", "nonsense", 1);
+  EXPECT_EQ(config_from_env().layout, 0);
+  unsetenv("IRREGFIX_LAYOUT");
+  EXPECT_EQ(config_from_env().layout, 0);
+}
+
+TEST(LayoutChoice, PreferSell) {
+  EXPECT_FALSE(prefer_sell(100, 50, 100));  // ELL pads nothing
+  EXPECT_FALSE(prefer_sell(115, 100, 100)); // at the threshold, not over it
+  EXPECT_TRUE(prefer_sell(116, 100, 100));
+  EXPECT_FALSE(prefer_sell(200, 200, 100)); // SELL-32 no smaller
+  EXPECT_TRUE(prefer_sell(200, 199, 100));
+  EXPECT_FALSE(prefer_sell(0, 0, 0));       // nothing to copy
+  EXPECT_STREQ(layout_name(2), "sell-32");
+}
+
+TEST(Stats, PaddingLine) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = m["k.cu:1:1"];
+  s.id = "k.cu:1:1";
+  s.pattern = "range";
+  s.layout = 2;
+  std::string r = format_stats(m);
+  EXPECT_NE(r.find("layout sell-32"), std::string::npos);
+  EXPECT_EQ(r.find("padding"), std::string::npos); // not computed: no line
+  s.ell_padding = 1.97;
+  s.sell_padding = 1.25;
+  r = format_stats(m);
+  EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.970, sell-32 1.250"), std::string::npos) << r;
+  s.sell_padding = 0;
+  r = format_stats(m);
+  EXPECT_NE(r.find("ell 1.970, sell-32 not computed"), std::string::npos) << r;
+}
