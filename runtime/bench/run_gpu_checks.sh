@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the runtime, its tests and the remap benchmark on a GPU machine and runs
 # them: ctest (host + GPU tests), the GPU tests under compute-sanitizer memcheck,
-# an IRREGFIX_STATS report, and the remap bandwidth benchmark.
+# an IRREGFIX_STATS report, the remap bandwidth benchmark, and the SpMV benchmark
+# (ELL vs SELL-32 vs the original; SPMV_ARGS=--small for 1/8 of the rows).
 #   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b;
 #   BENCH_ARGS=--new runs only the range2 and neighbour benchmarks)
 # GoogleTest: uses an installed one, or builds the sources in $GTEST_SRC
@@ -21,7 +22,7 @@ nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests \
-  irregfix_remap_bench 2>&1 | grep -Ev '^\[' || true
+  irregfix_remap_bench irregfix_spmv_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"
 ctest --test-dir "$B" --output-on-failure || status=1
@@ -37,4 +38,6 @@ IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime
   --gtest_brief=1 2>&1 | tail -8
 echo "=== remap bandwidth"
 "$B/runtime/irregfix_remap_bench" ${BENCH_ARGS:-} || status=1
+echo "=== SpMV through the View: ELL vs SELL-32 vs the original CSR kernel"
+"$B/runtime/irregfix_spmv_bench" ${SPMV_ARGS:-} || status=1
 exit $status
