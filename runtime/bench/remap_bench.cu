@@ -4,6 +4,8 @@
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
+#include "bench_support.cuh"
+
 #include "remap.cuh"
 
 #include <algorithm>
@@ -14,36 +16,6 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    cudaError_t e_ = (x);                                                                          \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                         \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
-template <class F> float median_ms(F f, int reps) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f(); // warm-up
-  CK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return t[t.size() / 2];
-}
 
 // Naive thread-per-row remap, for comparison.
 __global__ void naive_remap(const int *B, long long n, const double *A, double *out) {

@@ -8,6 +8,8 @@
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
+#include "bench_support.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,14 +17,6 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    cudaError_t e_ = (x);                                                                          \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                         \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
@@ -67,27 +61,9 @@ struct Rng { // splitmix64: fast enough for 10^8 draws
 void *flush_buf = nullptr;
 size_t flush_bytes = 0;
 
-template <class F> float median_ms(F f, int reps) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f(); // warm-up
-  CK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaMemsetAsync(flush_buf, i & 0xff, flush_bytes)); // evict L2
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return t[t.size() / 2];
+// Median with the L2 evicted before each timed run.
+template <class F> float flushed_median_ms(F f, int reps) {
+  return median_ms(f, reps, [](int i) { CK(cudaMemsetAsync(flush_buf, i & 0xff, flush_bytes)); });
 }
 
 double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b) {
@@ -138,7 +114,7 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
   CK(cudaMemcpy(dx, x.data(), n * sizeof(double), cudaMemcpyHostToDevice));
   const unsigned grid = static_cast<unsigned>((n + 255) / 256);
 
-  float t_csr = median_ms([&] { csr_scalar<<<grid, 256>>>(dB, n, dval, dcol, dx, dy); }, reps);
+  float t_csr = flushed_median_ms([&] { csr_scalar<<<grid, 256>>>(dB, n, dval, dcol, dx, dy); }, reps);
   CK(cudaGetLastError());
   std::vector<double> y0(n), y1(n);
   CK(cudaMemcpy(y0.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
@@ -164,7 +140,7 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
     const double *rv = static_cast<const double *>(out[0]);
     const int *rc = static_cast<const int *>(out[1]);
     CK(cudaMemset(dy, 0, n * sizeof(double)));
-    t_layout[li] = median_ms([&] { csr_view<<<grid, 256>>>(v, rv, rc, dx, dy); }, reps);
+    t_layout[li] = flushed_median_ms([&] { csr_view<<<grid, 256>>>(v, rv, rc, dx, dy); }, reps);
     CK(cudaGetLastError());
     CK(cudaMemcpy(y1.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
     diff[li] = max_rel_diff(y0, y1);

@@ -416,6 +416,19 @@ template <class F> cudaError_t with_word(WordKind w, F f) {
   }
 }
 
+// The element type behind a dispatch tag (a null `const T *`).
+template <class Tag> using TagType = std::remove_const_t<std::remove_pointer_t<Tag>>;
+
+// Calls f(index tag, word tag, K constant, k) for index kind `kind` and the
+// copy word that moves A's elements of `esz` bytes (k words each when K == 0).
+template <class F> cudaError_t with_index_and_word(int kind, const void *A, std::size_t esz, F f) {
+  int k = 1;
+  const WordKind w = pick_word(A, esz, &k);
+  return with_index_type(kind, [&](auto tag) -> cudaError_t {
+    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t { return f(tag, wtag, ktag, k); });
+  });
+}
+
 template <class Idx, class W, int K>
 cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *out,
                          const RangePlan &plan, cudaStream_t stream) {
@@ -534,18 +547,13 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
                         cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
-  int k = 1;
-  WordKind w = pick_word(A, elem_size, &k);
   if (plan.rows_per_block < kRemapRows || plan.rows_per_block > kMaxRowsPerBlock ||
       plan.rows_per_block % kRemapRows != 0)
     return cudaErrorInvalidValue;
-  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
-    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    const Idx *b = static_cast<const Idx *>(B);
-    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
-      using W = std::remove_pointer_t<decltype(wtag)>;
-      return launch_range<Idx, W, decltype(ktag)::value>(b, n, A, k, out, plan, stream);
-    });
+  return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
+    using Idx = TagType<decltype(tag)>;
+    return launch_range<Idx, TagType<decltype(wtag)>, decltype(ktag)::value>(
+        static_cast<const Idx *>(B), n, A, k, out, plan, stream);
   });
 }
 
@@ -562,17 +570,12 @@ cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
                        void *out, cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
-  int k = 1;
-  WordKind w = pick_word(A, elem_size, &k);
-  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
-    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
-      using W = std::remove_pointer_t<decltype(wtag)>;
-      sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-          static_cast<const Idx *>(B), n, len, slice_start, static_cast<const W *>(A), k,
-          static_cast<W *>(out));
-      return cudaPeekAtLastError();
-    });
+  return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
+    using Idx = TagType<decltype(tag)>;
+    using W = TagType<decltype(wtag)>;
+    sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(B), n, len, slice_start, static_cast<const W *>(A), k, static_cast<W *>(out));
+    return cudaPeekAtLastError();
   });
 }
 
@@ -581,17 +584,12 @@ cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,
                          cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
-  int k = 1;
-  WordKind w = pick_word(A, elem_size, &k);
-  return with_index_type(b_kind, [&](auto tag) -> cudaError_t {
-    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
-      using W = std::remove_pointer_t<decltype(wtag)>;
-      gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-          static_cast<const Idx *>(B), n, static_cast<const W *>(A), k, lo, hi,
-          static_cast<W *>(out));
-      return cudaPeekAtLastError();
-    });
+  return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
+    using Idx = TagType<decltype(tag)>;
+    using W = TagType<decltype(wtag)>;
+    gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(B), n, static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
+    return cudaPeekAtLastError();
   });
 }
 
@@ -648,17 +646,13 @@ cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long
     return cudaSuccess;
   if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
     return cudaErrorInvalidValue;
-  int k = 1;
-  WordKind w = pick_word(A, elem_size, &k);
-  return with_index_type(nb_kind, [&](auto tag) -> cudaError_t {
-    using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
-      using W = std::remove_pointer_t<decltype(wtag)>;
-      neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-          static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n,
-          static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
-      return cudaPeekAtLastError();
-    });
+  return with_index_and_word(nb_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
+    using Idx = TagType<decltype(tag)>;
+    using W = TagType<decltype(wtag)>;
+    neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, static_cast<const W *>(A), k, lo, hi,
+        static_cast<W *>(out));
+    return cudaPeekAtLastError();
   });
 }
 

@@ -216,6 +216,26 @@ std::string ensure_buffer(State &st, const SiteInfo &site, void **buf, std::size
   return "";
 }
 
+// Bytes of a copy of `cells` elements of `esz` bytes; "" or why it cannot be.
+std::string copy_bytes(unsigned long long cells, std::size_t esz, std::size_t *bytes) {
+  unsigned long long b = 0;
+  if (__builtin_mul_overflow(cells, static_cast<unsigned long long>(esz), &b) || b > SIZE_MAX)
+    return "remapped copy too large";
+  *bytes = static_cast<std::size_t>(b);
+  return "";
+}
+
+// One device buffer per remapped array, at least need[i] bytes each (reused
+// when big enough). The caller has checked the byte cap.
+std::string ensure_copies(State &st, const SiteInfo &site, Entry &e, const std::vector<std::size_t> &need) {
+  e.bufs.resize(need.size(), nullptr);
+  e.buf_bytes.resize(need.size(), 0);
+  for (std::size_t i = 0; i < need.size(); ++i)
+    if (std::string why = ensure_buffer(st, site, &e.bufs[i], &e.buf_bytes[i], need[i]); !why.empty())
+      return why;
+  return "";
+}
+
 std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out) {
   Scratch &s = st.scratch[dev];
@@ -428,9 +448,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
     if (!why.empty())
       return why;
-    if (elem_sizes[i] && cells > ~0ull / elem_sizes[i])
-      return "remapped copy too large";
-    need[i] = static_cast<std::size_t>(cells * elem_sizes[i]);
+    why = copy_bytes(cells, elem_sizes[i], &need[i]);
+    if (!why.empty())
+      return why;
     total_need += need[i];
   }
   sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
@@ -438,13 +458,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
   if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  e.bufs.resize(count, nullptr);
-  e.buf_bytes.resize(count, 0);
-  for (int i = 0; i < count; ++i) {
-    why = ensure_buffer(st, site, &e.bufs[i], &e.buf_bytes[i], need[i]);
-    if (!why.empty())
-      return why;
-  }
+  why = ensure_copies(st, site, e, need);
+  if (!why.empty())
+    return why;
   e.sources = std::move(sources);
   e.layout = layout;
   e.max_len = h.max_len;
@@ -513,9 +529,7 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   const std::size_t need = static_cast<std::size_t>(n) * esz;
   if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  e.bufs.resize(1, nullptr);
-  e.buf_bytes.resize(1, 0);
-  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], need);
+  why = ensure_copies(st, site, e, {need});
   if (!why.empty())
     return why;
   e.sources = std::move(sources);
@@ -572,9 +586,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, aux);
   if (!why.empty())
     return why;
-  e.bufs.resize(1, nullptr);
-  e.buf_bytes.resize(1, 0);
-  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], need);
+  why = ensure_copies(st, site, e, {need});
   if (!why.empty())
     return why;
   IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
@@ -667,22 +679,17 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
     why = check_extent(arrays[i], elem_sizes[i], lo, hi, &sources[i]);
     if (!why.empty())
       return why;
-    const unsigned long long cells = static_cast<unsigned long long>(max_len) *
-                                     static_cast<unsigned long long>(n);
-    if (elem_sizes[i] && cells > ~0ull / elem_sizes[i])
-      return "remapped copy too large";
-    need[i] = static_cast<std::size_t>(cells * elem_sizes[i]);
+    why = copy_bytes(static_cast<unsigned long long>(max_len) * static_cast<unsigned long long>(n),
+                     elem_sizes[i], &need[i]);
+    if (!why.empty())
+      return why;
     total_need += need[i];
   }
   if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  e.bufs.resize(count, nullptr);
-  e.buf_bytes.resize(count, 0);
-  for (int i = 0; i < count; ++i) {
-    why = ensure_buffer(st, site, &e.bufs[i], &e.buf_bytes[i], need[i]);
-    if (!why.empty())
-      return why;
-  }
+  why = ensure_copies(st, site, e, need);
+  if (!why.empty())
+    return why;
   e.sources = std::move(sources);
   e.index_sources = 2;
   e.max_len = static_cast<int>(max_len);
@@ -767,15 +774,16 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   why = gather_source(A, esz, &sources[0], &lo, &hi);
   if (!why.empty())
     return why;
-  unsigned long long cells = 0, need = 0;
-  if (__builtin_mul_overflow(static_cast<unsigned long long>(jmax), static_cast<unsigned long long>(n), &cells) ||
-      __builtin_mul_overflow(cells, static_cast<unsigned long long>(esz), &need))
+  unsigned long long cells = 0;
+  std::size_t need = 0;
+  if (__builtin_mul_overflow(static_cast<unsigned long long>(jmax), static_cast<unsigned long long>(n), &cells))
     return "remapped copy too large";
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), static_cast<std::size_t>(need), st.cfg.max_bytes))
+  why = copy_bytes(cells, esz, &need);
+  if (!why.empty())
+    return why;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  e.bufs.resize(1, nullptr);
-  e.buf_bytes.resize(1, 0);
-  why = ensure_buffer(st, site, &e.bufs[0], &e.buf_bytes[0], static_cast<std::size_t>(need));
+  why = ensure_copies(st, site, e, {need});
   if (!why.empty())
     return why;
   e.sources = std::move(sources);
