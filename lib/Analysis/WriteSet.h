@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <map>
 #include <set>
 
 namespace irregfix {
@@ -49,6 +50,20 @@ private:
   llvm::DenseMap<const clang::VarDecl *, unsigned> WrittenScalars; // how many stores
   llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
   const clang::Expr *UntracedWrite = nullptr;
+};
+
+// Write sets of the kernels of one translation unit, each computed once.
+class WriteSets {
+public:
+  const WriteSet &of(const clang::FunctionDecl *Fn) {
+    auto It = Known.find(Fn);
+    if (It == Known.end())
+      It = Known.emplace(Fn, WriteSet::of(Fn)).first;
+    return It->second;
+  }
+
+private:
+  std::map<const clang::FunctionDecl *, WriteSet> Known;
 };
 
 } // namespace irregfix

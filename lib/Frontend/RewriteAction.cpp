@@ -127,8 +127,9 @@ public:
     }
 
     std::vector<HostWrite> Writes = Collector.Writes;
+    WriteSets KernelWrites; // a kernel launched many times is analysed once
     for (const CUDAKernelCallExpr *Launch : Collector.Launches) {
-      if (auto Targets = launchTargets(Launch); !Targets.empty())
+      if (auto Targets = launchTargets(Launch, KernelWrites); !Targets.empty())
         Writes.push_back({Launch, std::move(Targets), false});
       const FunctionDecl *Callee = Launch->getDirectCallee();
       if (Callee && Callee->getPrimaryTemplate()) // a launch of a template's instantiation

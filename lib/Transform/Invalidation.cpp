@@ -29,13 +29,11 @@ std::vector<WriteTarget> runtimeCallTargets(const CallExpr *Call) {
   return {WriteTarget{Call->getArg(0), ""}};
 }
 
-std::vector<WriteTarget> launchTargets(const CallExpr *Launch) {
+std::vector<WriteTarget> launchTargets(const CallExpr *Launch, WriteSets &Writes) {
   std::vector<WriteTarget> Out;
   const FunctionDecl *K = Launch->getDirectCallee();
   const FunctionDecl *Def = K ? K->getDefinition() : nullptr;
-  std::optional<WriteSet> W;
-  if (Def)
-    W = WriteSet::of(Def);
+  const WriteSet *W = Def ? &Writes.of(Def) : nullptr;
   bool Unknown = !W || W->hasUntracedWrite();
   for (unsigned I = 0; I < Launch->getNumArgs(); ++I) {
     const Expr *Arg = Launch->getArg(I);

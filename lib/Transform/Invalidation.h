@@ -7,6 +7,8 @@
 // between the two, and it also covers writes inside conditions.
 #pragma once
 
+#include "Analysis/WriteSet.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Replacement.h"
 
@@ -37,7 +39,7 @@ std::vector<WriteTarget> runtimeCallTargets(const clang::CallExpr *Call);
 // What a launch writes: the pointer arguments (and pointer fields of struct
 // arguments) the kernel writes through; all non-const pointers when the kernel
 // is unknown.
-std::vector<WriteTarget> launchTargets(const clang::CallExpr *Launch);
+std::vector<WriteTarget> launchTargets(const clang::CallExpr *Launch, WriteSets &Writes);
 
 struct InvalidationEdits {
   std::vector<clang::tooling::Replacement> Edits;
