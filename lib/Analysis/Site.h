@@ -67,11 +67,12 @@ struct Site {
   // (written, read) parameter pairs that may alias: checked at each launch.
   std::vector<std::pair<ArrayRef, ArrayRef>> AliasChecks;
 
-  bool Transformable = false; // at least one array is remapped
   std::string RefusedBecause; // the whole site is refused, and why
 
   // Arrays that will be remapped, in order.
   std::vector<const SiteArray *> remappedArrays() const;
+  // At least one array is remapped (none when the site is refused).
+  bool transformable() const { return !remappedArrays().empty(); }
 
   // The index arrays the runtime reads to build the copies (B, C, counts).
   std::vector<ArrayRef> indexArrays() const;

@@ -54,7 +54,7 @@ bool KernelInfo::hasTransformableSite() const {
   if (!RefusedBecause.empty())
     return false;
   for (const Site &S : Sites)
-    if (S.Transformable)
+    if (S.transformable())
       return true;
   return false;
 }
@@ -416,8 +416,7 @@ private:
   void finishArrays(Site &S) {
     for (SiteArray &A : S.Arrays)
       checkArray(S, A);
-    S.Transformable = !S.remappedArrays().empty();
-    if (S.Transformable)
+    if (S.transformable())
       addAliasChecks(S);
   }
 
@@ -778,11 +777,8 @@ private:
       return;
     }
     S.Arrays[0].Reads.push_back(AS);
-    bool Was = S.Transformable;
-    if (!Was) {
-      S.AliasChecks.clear();
+    if (S.Arrays[0].Reads.size() == 1) // the checks hold for every read of this A
       finishArrays(S);
-    }
   }
 
   KernelInfo &Info;
@@ -863,7 +859,6 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     Info = analyzeOne(Kernel, Ctx);
   if (!Info.RefusedBecause.empty())
     for (Site &S : Info.Sites) {
-      S.Transformable = false;
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
   return Info;

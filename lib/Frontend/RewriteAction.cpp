@@ -244,13 +244,13 @@ private:
       for (const SiteArray &A : S.Arrays)
         if (A.RefusedBecause.empty())
           R.Arrays.push_back(A.Array.spelling());
-      R.Transformed = S.Transformable;
+      R.Transformed = S.transformable();
       R.Reason = S.RefusedBecause;
       for (auto &[W, Rd] : S.AliasChecks)
         R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
 
       std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
-      if (S.Transformable) {
+      if (S.transformable()) {
         std::string Arrays;
         for (const std::string &A : R.Arrays)
           Arrays += (Arrays.empty() ? "'" : ", '") + A + "'";

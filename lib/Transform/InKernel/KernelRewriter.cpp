@@ -25,7 +25,7 @@ public:
     std::string Extra;
     unsigned Index = 0;
     for (const Site &S : Info.Sites) {
-      if (S.Transformable) {
+      if (S.transformable()) {
         Extra += extraParams(S, Index);
         rewriteSite(S, Index);
       }

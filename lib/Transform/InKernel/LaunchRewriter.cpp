@@ -84,7 +84,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
 
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
-    if (S.Transformable)
+    if (S.transformable())
       OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\""
          << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern)
          << "\"};\n";
@@ -98,7 +98,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   Index = 0;
   for (const Site &S : Info.Sites) {
     unsigned I = Index++;
-    if (!S.Transformable)
+    if (!S.transformable())
       continue;
     std::string V = viewName(I), Site = siteInfoName(K, I);
     auto Arrays = S.remappedArrays();
@@ -165,7 +165,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
     OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
   OS << ");\n";
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].Transformable) {
+    if (Info.Sites[I].transformable()) {
       OS << "    irregfix::note_transformed_launch(" << siteInfoName(K, I) << ");\n";
       break;
     }

@@ -78,7 +78,7 @@ inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
       if (S.ActiveThreads)
         if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(S.ActiveThreads->IgnoreParenImpCasts()))
           Sum.Bound = DR->getDecl()->getNameAsString();
-      Sum.Transformable = S.Transformable;
+      Sum.Transformable = S.transformable();
       Sum.RebindsLoopVar = S.LoopVarUsedElsewhere;
       Sum.AliasChecks = S.AliasChecks.size();
       Out.push_back(Sum);
