@@ -68,7 +68,7 @@ template <class T> constexpr IndexKind index_kind(const T *) { return IndexKindO
 struct SiteInfo {
   const char *id;     // "file.cu:LINE:COL", unique per site in a program
   const char *kernel; // kernel name
-  const char *pattern; // "range" or "gather"
+  const char *pattern; // "range", "range2", "gather", "gather2" or "neighbors"
 };
 
 // Range site: arrays[i][k] is read for k in [B[t], B[t+1]), t in [0, n).
