@@ -95,6 +95,8 @@ bool parse_layout(const char *text, int *out) {
     *out = 1;
   else if (s == "sell32" || s == "sell-32" || s == "sell")
     *out = 2;
+  else if (s == "none")
+    *out = kLayoutChoiceNone;
   else
     return false;
   return true;
@@ -105,7 +107,7 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   Config c = parse_config(disable, max_bytes, stats, fail_alloc);
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
-    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32 or auto)\n",
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, none or auto)\n",
                  layout);
   }
   return c;
@@ -223,6 +225,8 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
       if (hit && i >= first_index)
         e.shape_valid = false;
     }
+    if (match)
+      ++e.writes;
     if (match && e.valid) {
       e.valid = false;
       ++count;
@@ -293,10 +297,12 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     const SiteStats &s = kv.second;
     std::snprintf(line, sizeof line,
                   "irregfix: site %s kernel %s pattern %s layout %s\n"
-                  "irregfix:   launches transformed %lld, fallbacks %lld\n",
+                  "irregfix:   launches transformed %lld, original by choice %lld, fallbacks %lld\n",
                   s.id.c_str(), s.kernel.c_str(), s.pattern.c_str(), layout_name(s.layout),
-                  s.launches, s.fallback_count());
+                  s.launches, s.chosen_original, s.fallback_count());
     out += line;
+    if (!s.selector.empty())
+      out += "irregfix:   selector: " + s.selector + "\n";
     if (s.ell_padding > 0 || s.sell_padding > 0) {
       char sell[32] = "not computed";
       if (s.sell_padding > 0)

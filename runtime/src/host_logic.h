@@ -24,8 +24,13 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
-  int layout = 0;                     // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32 (a Layout)
+  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32 (a Layout), 3 none (kLayoutChoiceNone)
 };
+
+// IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)
+// the selector chooses, per launcher, between the original and the transformed
+// kernel; a forced layout (ell, sell32) always runs the transformed one.
+constexpr int kLayoutChoiceNone = 3;
 
 // Layout choice of range sites: ELL padded more than this over the non-zeros
 // (cells / nnz) and SELL-32 smaller makes auto pick SELL-32.
@@ -35,7 +40,7 @@ constexpr double kSellPaddingThreshold = 1.15;
 // their Layout values), so forced and auto entries never collide.
 constexpr int kLayoutKeyAuto = 100;
 
-// "ell", "sell32" (also "sell-32", "sell"), "auto", any case -> *out = 1, 2, 0.
+// "ell", "sell32" (also "sell-32", "sell"), "none", "auto", any case -> *out = 1, 2, 3, 0.
 // Returns false (and leaves *out alone) on anything else; null or "" -> auto.
 bool parse_layout(const char *text, int *out);
 
@@ -134,6 +139,9 @@ struct Entry {
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;
+  // Writes to any source seen by invalidate(), stale or not: a launch compares
+  // it with the count it saw last to tell whether the data changed meanwhile.
+  unsigned long long writes = 0;
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
   std::size_t bytes() const;        // total device bytes held
@@ -186,6 +194,8 @@ struct SiteStats {
   int layout = 0;
   // Range sites: cells / non-zeros of each layout at the latest build (0: not computed).
   double ell_padding = 0, sell_padding = 0;
+  long long chosen_original = 0; // launches the selector (or IRREGFIX_LAYOUT=none) ran the original
+  std::string selector;           // the selector's state for the report ("" when it never ran)
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read

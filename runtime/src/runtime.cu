@@ -5,6 +5,7 @@
 
 #include "host_logic.h"
 #include "remap.cuh"
+#include "state.h"
 
 #include <cuda.h>
 
@@ -19,33 +20,15 @@
 
 namespace irregfix {
 namespace detail {
-namespace {
-
-struct Scratch {
-  void *temp = nullptr;     // CUB temporary storage
-  std::size_t temp_bytes = 0;
-  void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
-};
-
-struct State {
-  std::mutex mu;
-  bool loaded = false;
-  bool atexit_registered = false;
-  Config cfg;
-  Cache cache;
-  std::map<std::string, SiteStats> stats;
-  std::map<int, Scratch> scratch;
-  // Allocation ranges disjoint() has looked up (empty: not device memory), so
-  // that a cached launch asks the driver nothing. Forgotten by irregfix_release().
-  std::unordered_map<const void *, Range> allocations;
-};
 
 State &state() {
   static State *s = new State; // never destroyed: at-exit code may still use it
   return *s;
 }
 
+namespace {
 void print_stats_at_exit();
+} // namespace
 
 void ensure_loaded(State &st) {
   if (st.loaded)
@@ -69,10 +52,26 @@ SiteStats &site_stats(State &st, const SiteInfo &site) {
   return s;
 }
 
+SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
+  SiteRecord &r = st.sites[RecordKey(&site, device)];
+  if (!r.stats)
+    r.stats = &site_stats(st, site);
+  return r;
+}
+
 void record_fallback(SiteStats &s, const std::string &why) {
   ++s.fallbacks[why];
   s.last_fallback = why;
 }
+
+std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e) {
+  std::fprintf(stderr, "irregfix: %s failed at %s: %s\n", call, site.id ? site.id : "?",
+               cudaGetErrorString(e));
+  cudaGetLastError(); // a failed allocation must not surface in the program's own checks
+  return std::string("CUDA error in ") + call + ": " + cudaGetErrorString(e);
+}
+
+namespace {
 
 // Reads the remap timings whose events have completed (all of them, and
 // waiting for them, when wait is set). Never called on the hit path.
@@ -94,21 +93,18 @@ void resolve_timings(SiteStats &s, bool wait) {
   cudaGetLastError();
 }
 
+void resolve_all_timings(State &st) {
+  for (auto &kv : st.stats)
+    resolve_timings(kv.second, true);
+  resolve_launch_timings(st, true);
+}
+
 void print_stats_at_exit() {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  for (auto &kv : st.stats)
-    resolve_timings(kv.second, true);
+  resolve_all_timings(st);
   std::string report = format_stats(st.stats);
   std::fputs(report.c_str(), stderr);
-}
-
-// Reports a failed CUDA call and gives the fallback reason.
-std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e) {
-  std::fprintf(stderr, "irregfix: %s failed at %s: %s\n", call, site.id ? site.id : "?",
-               cudaGetErrorString(e));
-  cudaGetLastError(); // a failed allocation must not surface in the program's own checks
-  return std::string("CUDA error in ") + call + ": " + cudaGetErrorString(e);
 }
 
 #define IRREGFIX_TRY(call)                                                                         \
@@ -188,8 +184,12 @@ void free_entry_buffers(Entry &e) {
 
 void drop_entry(State &st, const CacheKey &key) {
   std::unique_ptr<Entry> e = st.cache.remove(key);
-  if (e)
-    free_entry_buffers(*e);
+  if (!e)
+    return;
+  for (auto &kv : st.sites)
+    if (kv.second.last == e.get())
+      kv.second.last = nullptr;
+  free_entry_buffers(*e);
 }
 
 std::size_t index_size(int kind) { return kind == kIndexI64 || kind == kIndexU64 ? 8 : 4; }
@@ -814,67 +814,127 @@ void no_arrays(const SiteInfo &site, const char *why) {
   record_fallback(site_stats(st, site), why);
 }
 
-// The cache key every entry point starts from; the caller adds its sources.
-CacheKey make_key(const SiteInfo &site, int pattern, const void *B, int b_kind, const void *C,
-                  int c_kind, long long n) {
+// What a prepare call names, before it is a CacheKey: the hit path compares it
+// with the entry the site used last without building a key.
+struct KeyArgs {
+  int pattern = kPatternRange;
+  const void *B = nullptr;
+  int b_kind = 0;
+  const void *C = nullptr;
+  int c_kind = 0;
+  long long n = 0;
+  int count = 0;
+  const void *const *sources = nullptr;
+  const size_t *sizes = nullptr;
+  std::vector<long long> params; // only neighbours have any (three)
+};
+
+// The cache-key layout of a range site under the configured layout (ELL,
+// SELL-32, or auto's own value); other patterns are always ELL.
+int key_layout(const Config &cfg, int pattern) {
+  if (pattern != kPatternRange)
+    return kLayoutEllColMajor;
+  return cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
+         : cfg.layout == kLayoutSell32    ? kLayoutSell32
+                                          : kLayoutKeyAuto;
+}
+
+bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
+  if (k.device != device || k.pattern != a.pattern || k.B != a.B || k.b_kind != a.b_kind ||
+      k.C != a.C || k.c_kind != a.c_kind || k.n != a.n || k.layout != layout ||
+      k.sources.size() != static_cast<std::size_t>(a.count) || k.params != a.params)
+    return false;
+  for (int i = 0; i < a.count; ++i)
+    if (k.sources[i] != a.sources[i] || k.elem_sizes[i] != a.sizes[i])
+      return false;
+  return true;
+}
+
+CacheKey make_key(const SiteInfo &site, const KeyArgs &a, int device, int layout) {
   CacheKey key;
+  key.device = device;
   key.site = site.id ? site.id : "?";
-  key.pattern = pattern;
-  key.B = B;
-  key.b_kind = b_kind;
-  key.C = C;
-  key.c_kind = c_kind;
-  key.n = n;
-  key.layout = kLayoutEllColMajor;
+  key.pattern = a.pattern;
+  key.B = a.B;
+  key.b_kind = a.b_kind;
+  key.C = a.C;
+  key.c_kind = a.c_kind;
+  key.n = a.n;
+  key.sources.assign(a.sources, a.sources + a.count);
+  key.elem_sizes.assign(a.sizes, a.sizes + a.count);
+  key.params = a.params;
+  key.layout = layout;
   return key;
 }
 
-// The common path of prepare_range / prepare_gather.
+// The launch's stream must see the copy's last remap (done on another stream).
+std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t stream) {
+  if (e.built_on != stream)
+    IRREGFIX_TRY(cudaStreamWaitEvent(stream, e.ready, 0));
+  return "";
+}
+
+// The common path of every prepare_*. A launch whose site used the same,
+// valid entry last time is a hit found without building or hashing a key.
 template <class Build>
-bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapped,
+bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void **remapped,
              cudaStream_t stream, Build build) {
+  int dev = 0;
+  cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  SiteStats &ss = site_stats(st, site);
-  ss.pattern = pattern_name(key.pattern); // the entry point called names the pattern
+  if (err != cudaSuccess) {
+    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
+    return false;
+  }
+  SiteRecord &rec = site_record(st, site, dev);
+  SiteStats &ss = *rec.stats;
+  const int layout = key_layout(st.cfg, args.pattern);
+  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
+      same_call(rec.last->key, args, dev, layout)) {
+    std::string why = wait_for_copy(site, *rec.last, stream);
+    if (!why.empty()) {
+      record_fallback(ss, why);
+      return false;
+    }
+    ++ss.hits;
+    fill_view(*rec.last, view, remapped);
+    launch_prepared(st, rec, false, stream);
+    return true;
+  }
+
+  ss.pattern = pattern_name(args.pattern); // the entry point called names the pattern
   if (st.cfg.disabled) {
     record_fallback(ss, "disabled by IRREGFIX_DISABLE");
     return false;
   }
-  if (key.n <= 0 || !key.B) {
+  if (st.cfg.layout == kLayoutChoiceNone) {
+    record_fallback(ss, "IRREGFIX_LAYOUT=none");
+    return false;
+  }
+  if (args.n <= 0 || !args.B) {
     record_fallback(ss, "no threads or no index array");
     return false;
   }
-  for (const void *a : key.sources)
-    if (!a) {
+  for (int i = 0; i < args.count; ++i)
+    if (!args.sources[i]) {
       record_fallback(ss, "null source array");
       return false;
     }
-  int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
-  if (err != cudaSuccess) {
-    record_fallback(ss, cuda_failure("cudaGetDevice", site, err));
-    return false;
-  }
-  key.device = dev;
-  // Range sites: the layout asked for (ELL, SELL-32, or auto's own key value).
-  if (key.pattern == kPatternRange)
-    key.layout = st.cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
-                 : st.cfg.layout == kLayoutSell32    ? kLayoutSell32
-                                                     : kLayoutKeyAuto;
+  CacheKey key = make_key(site, args, dev, layout);
   Entry *e = nullptr;
   Cache::Lookup found = st.cache.lookup(key, &e);
   if (found == Cache::kHit) {
-    if (e->built_on != stream) {
-      err = cudaStreamWaitEvent(stream, e->ready, 0);
-      if (err != cudaSuccess) {
-        record_fallback(ss, cuda_failure("cudaStreamWaitEvent", site, err));
-        return false;
-      }
+    std::string why = wait_for_copy(site, *e, stream);
+    if (!why.empty()) {
+      record_fallback(ss, why);
+      return false;
     }
     ++ss.hits;
+    rec.last = e;
     fill_view(*e, view, remapped);
+    launch_prepared(st, rec, false, stream);
     return true;
   }
   if (found == Cache::kMiss) {
@@ -891,8 +951,25 @@ bool prepare(const SiteInfo &site, CacheKey key, View *view, const void **remapp
     return false;
   }
   ss.layout = e->layout;
+  rec.last = e;
   fill_view(*e, view, remapped);
+  launch_prepared(st, rec, true, stream);
   return true;
+}
+
+KeyArgs key_args(int pattern, const void *B, int b_kind, const void *C, int c_kind, long long n,
+                 int count, const void *const *sources, const size_t *sizes) {
+  KeyArgs a;
+  a.pattern = pattern;
+  a.B = B;
+  a.b_kind = b_kind;
+  a.C = C;
+  a.c_kind = c_kind;
+  a.n = n;
+  a.count = count;
+  a.sources = sources;
+  a.sizes = sizes;
+  return a;
 }
 
 } // namespace
@@ -906,10 +983,8 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
     no_arrays(site, "no arrays to remap");
     return false;
   }
-  CacheKey key = make_key(site, kPatternRange, B, b_kind, nullptr, 0, n);
-  key.sources.assign(arrays, arrays + count);
-  key.elem_sizes.assign(elem_sizes, elem_sizes + count);
-  return prepare(site, std::move(key), view, remapped, stream,
+  const KeyArgs args = key_args(kPatternRange, B, b_kind, nullptr, 0, n, count, arrays, elem_sizes);
+  return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
                    return build_range(st, ss, site, e, dev, B, b_kind, n, count, arrays,
                                       elem_sizes, stream);
@@ -920,15 +995,12 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
                     const void *A, size_t elem_size, View *view, const void **remapped,
                     cudaStream_t stream) {
   using namespace detail;
-  CacheKey key = make_key(site, kPatternGather, B, b_kind, nullptr, 0, n);
-  key.sources.assign(1, A);
-  key.elem_sizes.assign(1, elem_size);
-  return prepare(site, std::move(key), view, remapped, stream,
+  const KeyArgs args = key_args(kPatternGather, B, b_kind, nullptr, 0, n, 1, &A, &elem_size);
+  return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int) {
                    return build_gather(st, ss, site, e, B, b_kind, n, A, elem_size, stream);
                  });
 }
-
 
 bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
                     IndexKind c_kind, long long n, int count, const void *const *arrays,
@@ -943,10 +1015,8 @@ bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const
     no_arrays(site, "no threads or no index array");
     return false;
   }
-  CacheKey key = make_key(site, kPatternRange2, B, b_kind, C, c_kind, n);
-  key.sources.assign(arrays, arrays + count);
-  key.elem_sizes.assign(elem_sizes, elem_sizes + count);
-  return prepare(site, std::move(key), view, remapped, stream,
+  const KeyArgs args = key_args(kPatternRange2, B, b_kind, C, c_kind, n, count, arrays, elem_sizes);
+  return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
                    return build_range2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, count,
                                        arrays, elem_sizes, stream);
@@ -961,10 +1031,8 @@ bool prepare_gather2(const SiteInfo &site, const void *B, IndexKind b_kind, cons
     no_arrays(site, "no threads or no index array");
     return false;
   }
-  CacheKey key = make_key(site, kPatternGather2, B, b_kind, C, c_kind, n);
-  key.sources.assign(1, A);
-  key.elem_sizes.assign(1, elem_size);
-  return prepare(site, std::move(key), view, remapped, stream,
+  const KeyArgs args = key_args(kPatternGather2, B, b_kind, C, c_kind, n, 1, &A, &elem_size);
+  return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
                    return build_gather2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, A,
                                         elem_size, stream);
@@ -976,14 +1044,13 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                        IndexKind counts_kind, long long n, const void *A, size_t elem_size,
                        View *view, const void **remapped, cudaStream_t stream) {
   using namespace detail;
-  CacheKey key = make_key(site, kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n);
-  key.sources.assign(1, A);
-  key.elem_sizes.assign(1, elem_size);
-  key.params = {stride_j, stride_t, m};
-  const NeighborArgs args{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
-  return prepare(site, std::move(key), view, remapped, stream,
+  KeyArgs args = key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1,
+                          &A, &elem_size);
+  args.params = {stride_j, stride_t, m};
+  const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
+  return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
-                   return build_neighbors(st, ss, site, e, dev, args, n, A, elem_size, stream);
+                   return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream);
                  });
 }
 
@@ -1030,21 +1097,6 @@ void note_fallback(const SiteInfo &site, const char *why) {
   record_fallback(site_stats(st, site), why ? why : "unspecified");
 }
 
-void note_transformed_launch(const SiteInfo &site) {
-  using namespace detail;
-  cudaError_t e = cudaPeekAtLastError();
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  SiteStats &ss = site_stats(st, site);
-  ++ss.launches;
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "irregfix: launch of the transformed %s failed at %s: %s\n",
-                 site.kernel ? site.kernel : "?", site.id ? site.id : "?", cudaGetErrorString(e));
-    ++ss.fallbacks[std::string("transformed launch failed: ") + cudaGetErrorString(e)];
-  }
-}
-
 namespace testing {
 
 SiteCounters site_counters(const char *site_id) {
@@ -1064,6 +1116,7 @@ SiteCounters site_counters(const char *site_id) {
   c.fallbacks = s.fallback_count();
   c.bytes_remapped = s.bytes_remapped;
   c.last_fallback = s.last_fallback;
+  c.chosen_original = s.chosen_original;
   return c;
 }
 
@@ -1079,10 +1132,12 @@ void reset() {
       cudaSetDevice(e->key.device);
     free_entry_buffers(*e);
   }
-  for (auto &kv : st.stats)
-    resolve_timings(kv.second, true);
+  resolve_all_timings(st);
+  clear_launch_records(st);
+  st.sites.clear();
   st.stats.clear();
   st.allocations.clear();
+  ++st.epoch;
   if (have_dev)
     cudaSetDevice(dev);
   cudaGetLastError();
@@ -1133,8 +1188,7 @@ std::size_t known_allocations() {
 std::string stats_report() {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
-  for (auto &kv : st.stats)
-    detail::resolve_timings(kv.second, true);
+  detail::resolve_all_timings(st);
   return detail::format_stats(st.stats);
 }
 

@@ -268,7 +268,7 @@ TEST_F(Runtime, KernelThroughView) {
   irregfix::View v{};
   ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::index_kind(dB), n, 1, src, sz, &v, out, 0));
   ell_row_sum<<<(n + 127) / 128, 128>>>(v, static_cast<const double *>(out[0]), dy);
-  irregfix::note_transformed_launch(site);
+  irregfix::end_transformed_launch(site, 0);
   CK(cudaMemcpy(y.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
   for (long long t = 0; t < n; ++t) {
     double s = 0;

@@ -33,15 +33,17 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:    const void *__irregfix_v0_out[2];
 // CHECK-NEXT:    const void *const __irregfix_v0_src[2] = {val, col};
 // CHECK-NEXT:    const size_t __irregfix_v0_size[2] = {sizeof(*val), sizeof(*col)};
-// CHECK-NEXT:    if (irregfix::disjoint(__irregfix_site_spmv_0, y, row_ptr) &&
+// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_spmv_0, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, row_ptr) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, val) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, col) &&
 // CHECK-NEXT:        irregfix::prepare_range(__irregfix_site_spmv_0, row_ptr, irregfix::index_kind(row_ptr), (long long)(n), 2, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
 // CHECK-NEXT:      spmv_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y, __irregfix_v0, static_cast<const float *>(__irregfix_v0_out[0]), static_cast<const int *>(__irregfix_v0_out[1]));
-// CHECK-NEXT:      irregfix::note_transformed_launch(__irregfix_site_spmv_0);
+// CHECK-NEXT:      irregfix::end_transformed_launch(__irregfix_site_spmv_0, __irregfix_stream);
 // CHECK-NEXT:      return;
 // CHECK-NEXT:    }
 // CHECK-NEXT:    spmv<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y);
+// CHECK-NEXT:    irregfix::end_original_launch(__irregfix_site_spmv_0, __irregfix_stream);
 // CHECK-NEXT:  }
 
 void multiply(int n, const int *rp, const int *c, const float *v, const float *x, float *y) {

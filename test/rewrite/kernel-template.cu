@@ -32,7 +32,7 @@ void run(int n, const int *rp, const int *col, const float *v, const float *x, f
 // CHECK-NEXT: static void spmv_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *rp, const int *col, const T *val, const T *x, T *y) {
 // CHECK:          spmv_irregfix<T, BLOCK><<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, rp, col, val, x, y, __irregfix_v0, static_cast<const T *>(__irregfix_v0_out[0]), static_cast<const int *>(__irregfix_v0_out[1]));
 // CHECK:        spmv<T, BLOCK><<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, rp, col, val, x, y);
-// CHECK:      // irregfix: launches gather_irregfix on remapped copies, or the original kernel when the runtime declines.
+// CHECK:      // irregfix: launches gather_irregfix on remapped copies, or the original kernel when the runtime declines or times it faster.
 // CHECK-NEXT: template <class T>
 // CHECK-NEXT: static void gather_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *B, const T *A, T *y) {
 // CHECK:        spmv_irregfix_launch<float, 256>(n / 256 + 1, 256, 0, 0, n, rp, col, v, x, y);

@@ -14,7 +14,8 @@ __global__ void relax(int n, const int *B, float *A, const float *W) {
 }
 // CHECK:      for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, t); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
 // CHECK-NEXT:   { const int k = static_cast<int>(B[t] + __irregfix_iter0); A[k] = A[k] * __irregfix_v0_W[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)]; }
-// CHECK:      if (irregfix::disjoint(__irregfix_site_relax_0, A, B) &&
+// CHECK:      if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream) &&
+// CHECK-NEXT:          irregfix::disjoint(__irregfix_site_relax_0, A, B) &&
 // CHECK-NEXT: irregfix::disjoint(__irregfix_site_relax_0, A, W) &&
 
 // MSG: partial-arrays.cu:11:5: remark: range site in 'relax' transformed: 'W' read through a coalesced copy indexed by 'B'

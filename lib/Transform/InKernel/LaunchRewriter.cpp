@@ -92,9 +92,16 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   }
 
   OS << "// irregfix: launches " << transformedKernelName(K)
-     << " on remapped copies, or the original kernel when the runtime declines.\n";
+     << " on remapped copies, or the original kernel when the runtime declines or times it faster.\n";
   OS << signature(Info, Ctx) << " {\n";
-  std::vector<std::string> Conditions, ExtraArgs;
+  // The launch is named by its first transformable site: the runtime keeps the
+  // launcher's selector there.
+  std::string LaunchSite;
+  for (unsigned I = 0; I < Info.Sites.size() && LaunchSite.empty(); ++I)
+    if (Info.Sites[I].transformable())
+      LaunchSite = siteInfoName(K, I);
+  std::vector<std::string> Conditions{"irregfix::begin_launch(" + LaunchSite + ", __irregfix_stream)"},
+      ExtraArgs;
   Index = 0;
   for (const Site &S : Info.Sites) {
     unsigned I = Index++;
@@ -164,13 +171,10 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (const std::string &E : ExtraArgs)
     OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
   OS << ");\n";
-  for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].transformable()) {
-      OS << "    irregfix::note_transformed_launch(" << siteInfoName(K, I) << ");\n";
-      break;
-    }
+  OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";
   OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
+  OS << "  irregfix::end_original_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "}";
   return Out;
 }

@@ -119,9 +119,22 @@ bool disjoint(const SiteInfo &site, const void *written, const void *read);
 // Counts one launch of the site's kernel that ran the original instead, and why.
 void note_fallback(const SiteInfo &site, const char *why);
 
-// Counts one launch of the transformed kernel, and checks it was accepted
-// (cudaPeekAtLastError, so the program's own error checks still see the error).
-void note_transformed_launch(const SiteInfo &site);
+// The launch protocol of a generated launcher, `site` being the kernel's first site:
+//   if (begin_launch(site, stream) && <alias checks> && <prepare_* of each site>) {
+//     <transformed kernel><<<..., stream>>>(...);  end_transformed_launch(site, stream);
+//   } else {
+//     <original kernel><<<..., stream>>>(...);     end_original_launch(site, stream);
+//   }
+// begin_launch says whether to try the transformed kernel: false when disabled,
+// under IRREGFIX_LAYOUT=none, or when the selector's timings favour the
+// original (then no copy is built). It may ask for this launch to be timed:
+// events on `stream`, read back at later launches, never by waiting.
+bool begin_launch(const SiteInfo &site, cudaStream_t stream);
+// After the transformed kernel's launch: counts it and checks it was accepted
+// (cudaPeekAtLastError, so the program's own error checks still see an error).
+void end_transformed_launch(const SiteInfo &site, cudaStream_t stream);
+// After the original kernel's launch (chosen, or a fallback).
+void end_original_launch(const SiteInfo &site, cudaStream_t stream);
 
 } // namespace irregfix
 

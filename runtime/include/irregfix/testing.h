@@ -5,8 +5,11 @@
 //   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
 //                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
 //   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
-//   IRREGFIX_LAYOUT=L       layout of range sites: ell, sell32, or auto (the default: SELL-32
-//                           when ELL pads more than 15% over the non-zeros and SELL-32 pads less).
+//   IRREGFIX_LAYOUT=L       ell or sell32: every launch runs the transformed kernel with range
+//                           sites in that layout; none: every launch runs the original kernel;
+//                           auto (the default): SELL-32 when ELL pads more than 15% over the
+//                           non-zeros and SELL-32 pads less, and the selector runs, per launcher,
+//                           the original or the transformed kernel, whichever its timings favour.
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -18,7 +21,8 @@ namespace irregfix {
 namespace testing {
 
 struct SiteCounters {
-  long long launches = 0;   // note_transformed_launch calls
+  long long launches = 0;   // end_transformed_launch calls
+  long long chosen_original = 0; // launches the selector sent to the original kernel
   long long hits = 0;       // prepares answered from a valid cache entry
   long long misses = 0;     // prepares that built a new entry (or tried to)
   long long refreshes = 0;  // prepares that rebuilt a stale entry (or tried to)

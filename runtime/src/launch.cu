@@ -1,0 +1,239 @@
+// irregfix runtime: the launch protocol of generated launchers (begin_launch,
+// end_transformed_launch, end_original_launch) and the glue between the
+// selector and the GPU: timed launches record events on the launch's stream,
+// and later launches read them back with cudaEventQuery, never by waiting.
+#include <irregfix/irregfix.cuh>
+
+#include "state.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+// The launch between begin_launch and end_*_launch on this thread.
+struct CurrentLaunch {
+  unsigned epoch = 0; // State::epoch when opened; 0: none open
+  const SiteInfo *site = nullptr;
+  LaunchRecord *record = nullptr;
+  bool selected = false; // the selector chose this launch's variant
+  Selector::Run run = Selector::kRunTransformed;
+  LaunchSample sample;   // events when the launch is timed
+  std::vector<SiteRecord *> sites;
+};
+thread_local CurrentLaunch current;
+
+void destroy_events(LaunchSample &s) {
+  for (cudaEvent_t *e : {&s.start, &s.mid, &s.end})
+    if (*e) {
+      cudaEventDestroy(*e);
+      *e = nullptr;
+    }
+  cudaGetLastError();
+}
+
+// Creates the sample's events and records start on the stream.
+bool start_sample(LaunchSample &s, Selector::Run run, cudaStream_t stream) {
+  s = LaunchSample{};
+  s.run = run;
+  if (cudaEventCreate(&s.start) == cudaSuccess && cudaEventCreate(&s.mid) == cudaSuccess &&
+      cudaEventCreate(&s.end) == cudaSuccess && cudaEventRecord(s.start, stream) == cudaSuccess)
+    return true;
+  destroy_events(s);
+  return false;
+}
+
+// A launch left open (prepare_* called outside a launcher, or an earlier
+// launcher that never reached its end call) gives its timing up.
+void abandon(CurrentLaunch &c, const State &st) {
+  if (c.epoch == st.epoch && c.sample.start && c.selected)
+    c.record->selector.cancel(c.run);
+  destroy_events(c.sample);
+  c = CurrentLaunch{};
+}
+
+// After the kernel that actually ran (`ran`): queue the sample for reading
+// back, or give it up when it no longer times what the selector asked.
+void finish(CurrentLaunch &c, const State &st, Selector::Run ran, bool ok, cudaStream_t stream) {
+  if (c.epoch == st.epoch && c.sample.start && c.selected && c.run == ran && ok &&
+      cudaEventRecord(c.sample.end, stream) == cudaSuccess) {
+    c.record->pending.push_back(c.sample);
+    c.sample = LaunchSample{};
+  }
+  abandon(c, st);
+}
+
+LaunchRecord &launch_record(State &st, const SiteInfo &site, int device) {
+  LaunchRecord &r = st.launches[RecordKey(&site, device)];
+  if (!r.stats)
+    r.stats = &site_stats(st, site);
+  return r;
+}
+
+float elapsed(cudaEvent_t a, cudaEvent_t b, bool *ok) {
+  float ms = 0;
+  if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
+    cudaGetLastError();
+    *ok = false;
+  }
+  return ms;
+}
+
+// Feeds the selector the samples whose events have completed.
+void resolve(LaunchRecord &r, bool wait) {
+  auto it = r.pending.begin();
+  while (it != r.pending.end()) {
+    LaunchSample &s = *it;
+    cudaError_t q = wait ? cudaEventSynchronize(s.end) : cudaEventQuery(s.end);
+    if (q == cudaErrorNotReady) {
+      ++it;
+      continue;
+    }
+    bool ok = q == cudaSuccess;
+    if (s.run == Selector::kRunOriginal) {
+      const float ms = elapsed(s.start, s.end, &ok);
+      if (ok)
+        r.selector.add_original(ms);
+    } else {
+      const float kernel = elapsed(s.mid, s.end, &ok);
+      const float remap = s.built ? elapsed(s.start, s.mid, &ok) : 0;
+      if (ok) {
+        if (s.built)
+          r.selector.add_remap(remap);
+        r.selector.add_transformed(kernel);
+      }
+    }
+    if (!ok)
+      r.selector.cancel(s.run);
+    destroy_events(s);
+    it = r.pending.erase(it);
+  }
+  cudaGetLastError();
+}
+
+std::string selector_summary(const Selector &s) {
+  char line[200];
+  auto us = [](double ms) { return ms < 0 ? -1.0 : ms * 1e3; };
+  std::snprintf(line, sizeof line,
+                "; medians: original %.1f us, transformed %.1f us, remap %.1f us (-1: none timed); "
+                "%.1f launches per copy",
+                us(s.original_ms()), us(s.transformed_ms()), us(s.remap_ms()), s.reuse());
+  return s.why() + line;
+}
+
+} // namespace
+
+void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream) {
+  CurrentLaunch &c = current;
+  if (c.epoch != st.epoch)
+    return;
+  if (std::find(c.sites.begin(), c.sites.end(), &site) == c.sites.end())
+    c.sites.push_back(&site);
+  c.sample.built |= built;
+  if (c.sample.mid && cudaEventRecord(c.sample.mid, stream) != cudaSuccess)
+    abandon(c, st);
+}
+
+void resolve_launch_timings(State &st, bool wait) {
+  for (auto &kv : st.launches) {
+    LaunchRecord &r = kv.second;
+    resolve(r, wait);
+    if (st.cfg.layout == 0 && r.stats)
+      r.stats->selector = selector_summary(r.selector);
+  }
+}
+
+void clear_launch_records(State &st) {
+  for (auto &kv : st.launches)
+    for (LaunchSample &s : kv.second.pending)
+      destroy_events(s);
+  st.launches.clear();
+}
+
+} // namespace detail
+
+bool begin_launch(const SiteInfo &site, cudaStream_t stream) {
+  using namespace detail;
+  int dev = 0;
+  const cudaError_t err = cudaGetDevice(&dev);
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  CurrentLaunch &c = current;
+  abandon(c, st);
+  if (err != cudaSuccess) {
+    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
+    return false;
+  }
+  LaunchRecord &r = launch_record(st, site, dev);
+  if (st.cfg.disabled) {
+    record_fallback(*r.stats, "disabled by IRREGFIX_DISABLE");
+    return false;
+  }
+  if (st.cfg.layout == kLayoutChoiceNone) {
+    ++r.stats->chosen_original;
+    r.stats->selector = "IRREGFIX_LAYOUT=none: the original kernel";
+    return false;
+  }
+  c.epoch = st.epoch;
+  c.site = &site;
+  c.record = &r;
+  if (st.cfg.layout != 0)
+    return true; // a forced layout: always the transformed kernel
+
+  resolve(r, false);
+  // The copies this launcher read last time: all still valid (no remap now)?
+  // Any written since the previous launch (the selector's reuse estimate)?
+  bool valid = !r.sites.empty(), changed = r.sites.empty();
+  for (SiteRecord *s : r.sites) {
+    const unsigned long long writes = s->last ? s->last->writes : 0;
+    valid &= s->last && s->last->valid;
+    changed |= !s->last || writes != s->seen_writes;
+    s->seen_writes = writes;
+  }
+  const Selector::Decision d = r.selector.decide(valid, changed);
+  c.selected = true;
+  c.run = d.run;
+  if (d.timed && !start_sample(c.sample, d.run, stream))
+    r.selector.cancel(d.run);
+  if (d.run == Selector::kRunOriginal) {
+    ++r.stats->chosen_original;
+    return false;
+  }
+  return true;
+}
+
+void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
+  using namespace detail;
+  const cudaError_t e = cudaPeekAtLastError();
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  CurrentLaunch &c = current;
+  const bool mine = c.epoch == st.epoch && c.site == &site;
+  SiteStats &ss = mine ? *c.record->stats : site_stats(st, site);
+  ++ss.launches;
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "irregfix: launch of the transformed %s failed at %s: %s\n",
+                 site.kernel ? site.kernel : "?", site.id ? site.id : "?", cudaGetErrorString(e));
+    ++ss.fallbacks[std::string("transformed launch failed: ") + cudaGetErrorString(e)];
+  }
+  if (mine)
+    c.record->sites = c.sites;
+  finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
+}
+
+void end_original_launch(const SiteInfo &site, cudaStream_t stream) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  CurrentLaunch &c = current;
+  if (c.epoch == st.epoch && c.site == &site)
+    finish(c, st, Selector::kRunOriginal, true, stream);
+  else
+    abandon(c, st);
+}
+
+} // namespace irregfix

@@ -1,0 +1,90 @@
+// irregfix runtime: the process-wide state shared by the cache code
+// (runtime.cu) and the launch protocol (launch.cu), and the records that make
+// a cached launch cheap: per site and device the entry it used last, per
+// launcher and device the selector and its pending timings.
+#pragma once
+
+#include <irregfix/irregfix.cuh>
+
+#include "host_logic.h"
+#include "selector.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace irregfix {
+namespace detail {
+
+struct Scratch {
+  void *temp = nullptr;     // CUB temporary storage
+  std::size_t temp_bytes = 0;
+  void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
+};
+
+// One site on one device: the entry its latest prepare used (the hit path
+// compares the call's arguments with that entry's key instead of hashing a
+// key), and the entry's write count when a launch last looked.
+struct SiteRecord {
+  SiteStats *stats = nullptr;
+  Entry *last = nullptr;
+  unsigned long long seen_writes = 0;
+};
+
+// A timed launch waiting for its events: start (before any remap), mid (after
+// the last prepare: the kernel starts), end (after the kernel).
+struct LaunchSample {
+  Selector::Run run = Selector::kRunOriginal;
+  cudaEvent_t start = nullptr, mid = nullptr, end = nullptr;
+  bool built = false; // a prepare remapped: start..mid is a remap
+};
+
+// One launcher (named by its first site) on one device.
+struct LaunchRecord {
+  SiteStats *stats = nullptr;
+  Selector selector;
+  std::vector<SiteRecord *> sites; // the sites its latest transformed launch prepared
+  std::vector<LaunchSample> pending;
+};
+
+using RecordKey = std::pair<const SiteInfo *, int>; // (site, device)
+
+struct State {
+  std::mutex mu;
+  bool loaded = false;
+  bool atexit_registered = false;
+  Config cfg;
+  Cache cache;
+  std::map<std::string, SiteStats> stats;
+  std::map<int, Scratch> scratch;
+  // Allocation ranges disjoint() has looked up (empty: not device memory), so
+  // that a cached launch asks the driver nothing. Forgotten by irregfix_release().
+  std::unordered_map<const void *, Range> allocations;
+  std::map<RecordKey, SiteRecord> sites;
+  std::map<RecordKey, LaunchRecord> launches;
+  unsigned epoch = 1; // bumped by testing::reset(): records of older epochs are gone
+};
+
+State &state();
+// Reads the environment on first use (and registers the stats report).
+void ensure_loaded(State &st);
+SiteStats &site_stats(State &st, const SiteInfo &site);
+SiteRecord &site_record(State &st, const SiteInfo &site, int device);
+void record_fallback(SiteStats &s, const std::string &why);
+// Reports a failed CUDA call on stderr, clears it, and gives the fallback reason.
+std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
+
+// Launch protocol (launch.cu), called by prepare with the lock held: a prepare
+// for `site` succeeded, remapping (built) or from the cache, on `stream`.
+void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream);
+// Reads the completed timings of every launcher (waiting for them when wait),
+// and writes each selector's state into its site's stats.
+void resolve_launch_timings(State &st, bool wait);
+// Forgets every launch record (testing::reset), destroying pending events.
+void clear_launch_records(State &st);
+
+} // namespace detail
+} // namespace irregfix
