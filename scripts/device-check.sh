@@ -4,7 +4,8 @@
 # (original vs transformed, bit for bit, and under compute-sanitizer), then the
 # CG sample and the SpMV benchmark with Nsight Compute. Rewritten sources come
 # from .devgen/ (scripts/pregenerate.sh). Logs go to $OUT.
-#   PARTS="runtime e2e bench" scripts/device-check.sh
+#   PARTS="runtime e2e bench issue4" scripts/device-check.sh   (default: the first three)
+# issue4: the samples under every IRREGFIX_LAYOUT mode (bench/run_device_issue4.sh).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/device-out}
@@ -36,5 +37,9 @@ fi
 if [[ " $PARTS " == *" bench "* ]]; then
   echo "=== CG sample, SpMV benchmark, Nsight Compute"
   OUT=$OUT BUILD_DIR=${BENCH_BUILD_DIR:-/tmp/bb} bench/run_device.sh || status=1
+fi
+if [[ " $PARTS " == *" issue4 "* ]]; then
+  echo "=== samples under the selector, forced ELL and none; sanitizers; MD and CG timings"
+  OUT=$OUT/issue4 bench/run_device_issue4.sh || status=1
 fi
 exit $status

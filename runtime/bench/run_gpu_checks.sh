@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the runtime, its tests and the remap benchmark on a GPU machine and runs
 # them: ctest (host + GPU tests), the GPU tests under compute-sanitizer memcheck,
-# an IRREGFIX_STATS report, the remap bandwidth benchmark, and the SpMV benchmark
+# an IRREGFIX_STATS report, the host cost of a cached launch, the remap bandwidth benchmark, and the SpMV benchmark
 # (ELL vs SELL-32 vs the original; SPMV_ARGS=--small for 1/8 of the rows).
 #   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b;
-#   BENCH_ARGS=--new runs only the range2 and neighbour benchmarks)
+#   BENCH_ARGS=--new runs only the range2 and neighbour benchmarks; QUICK=1 skips both benchmarks)
 # GoogleTest: uses an installed one, or builds the sources in $GTEST_SRC
 # (default ./build-gtest-src, a copy of Debian's /usr/src/googletest).
 set -u -o pipefail
@@ -22,7 +22,7 @@ nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests \
-  irregfix_remap_bench irregfix_spmv_bench 2>&1 | grep -Ev '^\[' || true
+  irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"
 ctest --test-dir "$B" --output-on-failure || status=1
@@ -36,8 +36,12 @@ fi
 echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
 IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime.KernelThroughView \
   --gtest_brief=1 2>&1 | tail -8
-echo "=== remap bandwidth"
-"$B/runtime/irregfix_remap_bench" ${BENCH_ARGS:-} || status=1
-echo "=== SpMV through the View: ELL vs SELL-32 vs the original CSR kernel"
-"$B/runtime/irregfix_spmv_bench" ${SPMV_ARGS:-} || status=1
+echo "=== host cost of a cached launch"
+"$B/runtime/irregfix_launch_overhead_bench" || status=1
+if [ -z "${QUICK:-}" ]; then
+  echo "=== remap bandwidth"
+  "$B/runtime/irregfix_remap_bench" ${BENCH_ARGS:-} || status=1
+  echo "=== SpMV through the View: ELL vs SELL-32 vs the original CSR kernel"
+  "$B/runtime/irregfix_spmv_bench" ${SPMV_ARGS:-} || status=1
+fi
 exit $status

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The selector and the launch protocol on a GPU machine: the CG, SP and MD
+# samples under IRREGFIX_LAYOUT=auto (the selector), ell (always transformed)
+# and none (always the original), bit for bit against the original programs,
+# under compute-sanitizer, and timed.
+#
+#   OUT=/path/to/results bench/run_device_issue4.sh   (OUT defaults to ./bench-out-issue4)
+#
+# Transformed sources come from IRREGFIX_REWRITTEN_DIR (default <repo>/.devgen,
+# written by scripts/pregenerate.sh on a machine with Clang 19).
+# Environment: BUILD_DIR (default /tmp/b4), MD_SIZES (default "12288 73728 262144"),
+#   MD_STEPS (default 100), CG_CLASSES (default "grid fem apache offshore"), CG_ITERS (default 200),
+#   SKIP_SANITIZER=1.
+# Files under $OUT: build.log compare.log sanitizer.log md.log cg.log md.md cg.md summary.md
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$ROOT/bench-out-issue4}
+B=${BUILD_DIR:-/tmp/b4}
+REWRITTEN=${IRREGFIX_REWRITTEN_DIR:-$ROOT/.devgen}
+MD_SIZES=${MD_SIZES:-12288 73728 262144}
+MD_STEPS=${MD_STEPS:-100}
+CG_CLASSES=${CG_CLASSES:-grid fem apache offshore}
+CG_ITERS=${CG_ITERS:-200}
+TMP=${TMPDIR:-/tmp}/irregfix-issue4
+MODES="auto ell none"
+mkdir -p "$OUT" "$TMP"
+status=0
+
+{
+  nvidia-smi -L || true
+  cmake -S "$ROOT" -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_TESTS=OFF \
+    -DIRREGFIX_REWRITTEN_DIR="$REWRITTEN" &&
+    cmake --build "$B" --target cg_original cg sp_original sp md_original md
+} >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo "BUILD FAILED"; exit 1; }
+S=$B/samples
+
+# --- bit for bit, every mode ----------------------------------------------------
+: >"$OUT/compare.log"
+for mode in $MODES; do
+  for name in cg sp md; do
+    IRREGFIX_LAYOUT=$mode sh "$ROOT/samples/compare.sh" "$name" "$S/$name/${name}_original" "$S/$name/$name" \
+      "$TMP/cmp.$name.$mode" >>"$OUT/compare.log" 2>&1
+    rc=$?
+    echo "compare $name IRREGFIX_LAYOUT=$mode: exit $rc" | tee -a "$OUT/compare.log"
+    [ $rc -eq 0 ] || status=1
+  done
+done
+
+# --- compute-sanitizer on the samples, every mode -------------------------------
+if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null; then
+  : >"$OUT/sanitizer.log"
+  for mode in auto ell; do
+    for tool in memcheck racecheck; do
+      for run in "cg/cg --matrix offshore --rows 20000 --iters 20" "md/md --atoms 4096 --steps 12 --rebuild 3" \
+        "sp/sp --vars 2000 --clauses 8400 --rounds 20"; do
+        # shellcheck disable=SC2086
+        IRREGFIX_LAYOUT=$mode compute-sanitizer --tool $tool --error-exitcode 9 $S/$run >"$TMP/san.log" 2>&1
+        rc=$?
+        echo "$tool IRREGFIX_LAYOUT=$mode $run: exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$TMP/san.log" | head -1)" |
+          tee -a "$OUT/sanitizer.log"
+        [ $rc -eq 0 ] || { status=1; tail -30 "$TMP/san.log" >>"$OUT/sanitizer.log"; }
+      done
+    done
+  done
+fi
+
+per_step() { sed -n 's/.*(\([0-9.]*\) ms per \(step\|iteration\))/\1/p' "$1" | head -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "-" }'; }
+choice() { grep -m1 'selector:' "$1" | sed 's/^irregfix: *selector: //; s/|/\//g' | cut -c1-110; }
+
+# --- MD: whole steps, the remap due every step ------------------------------------
+{
+  echo "MD, $MD_STEPS steps, neighbour list rebuilt every 5 steps, positions change every step (a remap every step"
+  echo "for the transformed kernel). ms per step (CUDA events around the step loop); speedups vs the original."
+  echo
+  echo "| atoms | order | original | ell (always transformed) | auto (selector) | none | ell speedup | auto speedup | selector |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|---|"
+} >"$OUT/md.md"
+: >"$OUT/md.log"
+for atoms in $MD_SIZES; do
+  for order in random sorted; do
+    flag=""
+    [ "$order" = sorted ] && flag=--sorted
+    # shellcheck disable=SC2086
+    "$S/md/md_original" --atoms "$atoms" --steps "$MD_STEPS" $flag >"$TMP/md.o" 2>&1
+    for mode in $MODES; do
+      # shellcheck disable=SC2086
+      IRREGFIX_STATS=1 IRREGFIX_LAYOUT=$mode "$S/md/md" --atoms "$atoms" --steps "$MD_STEPS" $flag >"$TMP/md.$mode" 2>&1
+    done
+    for f in o auto ell none; do { echo "== md $atoms $order $f"; cat "$TMP/md.$f"; } >>"$OUT/md.log"; done
+    o=$(per_step "$TMP/md.o") e=$(per_step "$TMP/md.ell") a=$(per_step "$TMP/md.auto") n=$(per_step "$TMP/md.none")
+    echo "| $atoms | $order | $o | $e | $a | $n | $(ratio "$o" "$e") | $(ratio "$o" "$a") | $(choice "$TMP/md.auto") |" >>"$OUT/md.md"
+  done
+done
+
+# --- CG: the matrix never changes --------------------------------------------------
+{
+  echo "CG, $CG_ITERS iterations, paper size (scale 1) and 8x. ms per iteration (whole solve / iterations,"
+  echo "the one-time remap and module loads included); speedups vs the original."
+  echo
+  echo "| matrix | scale | original | ell | auto (selector) | none | ell speedup | auto speedup | selector |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+} >"$OUT/cg.md"
+: >"$OUT/cg.log"
+for m in $CG_CLASSES; do
+  for scale in 1 8; do
+    "$S/cg/cg_original" --matrix "$m" --scale "$scale" --iters "$CG_ITERS" >"$TMP/cg.o" 2>&1
+    for mode in $MODES; do
+      IRREGFIX_STATS=1 IRREGFIX_LAYOUT=$mode "$S/cg/cg" --matrix "$m" --scale "$scale" --iters "$CG_ITERS" >"$TMP/cg.$mode" 2>&1
+    done
+    for f in o auto ell none; do { echo "== cg $m $scale $f"; cat "$TMP/cg.$f"; } >>"$OUT/cg.log"; done
+    o=$(per_step "$TMP/cg.o") e=$(per_step "$TMP/cg.ell") a=$(per_step "$TMP/cg.auto") n=$(per_step "$TMP/cg.none")
+    echo "| $m | $scale | $o | $e | $a | $n | $(ratio "$o" "$e") | $(ratio "$o" "$a") | $(choice "$TMP/cg.auto") |" >>"$OUT/cg.md"
+  done
+done
+
+{
+  cat "$OUT/md.md"
+  echo
+  cat "$OUT/cg.md"
+  echo
+  grep -c 'exit 0' "$OUT/compare.log" | sed 's/^/compare runs passed: /'
+  [ -f "$OUT/sanitizer.log" ] && grep -c 'exit 0' "$OUT/sanitizer.log" | sed 's/^/sanitizer runs clean: /'
+  if [ $status -eq 0 ]; then echo "ALL CHECKS PASSED"; else echo "SOME CHECKS FAILED"; fi
+} >"$OUT/summary.md"
+cat "$OUT/summary.md"
+exit $status

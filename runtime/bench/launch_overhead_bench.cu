@@ -1,0 +1,129 @@
+// Host cost of a cached launch: what a generated launcher adds on top of the
+// kernel launch itself when its copy is cached and valid (issue 4's target:
+// under 2 us). Host wall clock (steady_clock) around batches of launches of a
+// small kernel, median of batches; the GPU drains between batches so the
+// launch queue never fills and blocks the host.
+//   irregfix_launch_overhead_bench [--launches N] [--batches B]
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "bench_support.cuh"
+
+#include <chrono>
+#include <cstring>
+#include <string>
+
+namespace {
+
+__global__ void row_sum_csr(long long n, const int *B, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s += A[k];
+    y[t] = s;
+  }
+}
+
+__global__ void row_sum_view(long long n, irregfix::View v, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0;
+    for (int i = 0, len = irregfix::length(v, t); i < len; ++i)
+      s += A[irregfix::slot(v, t, i)];
+    y[t] = s;
+  }
+}
+
+const irregfix::SiteInfo kSite{"overhead:1", "row_sum", "range"};
+
+// The generated launcher's shape (see the tool's LaunchRewriter).
+void launcher(long long n, const int *B, const float *A, float *y, bool kernels) {
+  irregfix::View v;
+  const void *out[1];
+  const void *const src[1] = {A};
+  const size_t size[1] = {sizeof(float)};
+  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
+  if (irregfix::begin_launch(kSite, 0) && irregfix::disjoint(kSite, y, B) &&
+      irregfix::disjoint(kSite, y, A) &&
+      irregfix::prepare_range(kSite, B, irregfix::index_kind(B), n, 1, src, size, &v, out, 0)) {
+    if (kernels)
+      row_sum_view<<<blocks, 256>>>(n, v, static_cast<const float *>(out[0]), y);
+    irregfix::end_transformed_launch(kSite, 0);
+    return;
+  }
+  if (kernels)
+    row_sum_csr<<<blocks, 256>>>(n, B, A, y);
+  irregfix::end_original_launch(kSite, 0);
+}
+
+// Median over batches of the host time per call of f, in microseconds.
+template <class F> double host_us(F f, int launches, int batches) {
+  std::vector<double> t;
+  for (int b = 0; b < batches + 1; ++b) {
+    CK(cudaDeviceSynchronize());
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < launches; ++i)
+      f();
+    auto t1 = std::chrono::steady_clock::now();
+    if (b > 0) // the first batch warms up
+      t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / launches);
+  }
+  CK(cudaDeviceSynchronize());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int launches = 500, batches = 21;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--launches"))
+      launches = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--batches"))
+      batches = std::atoi(argv[i + 1]);
+  }
+  const long long n = 4096;
+  std::vector<int> B(n + 1);
+  for (long long t = 0; t <= n; ++t)
+    B[t] = static_cast<int>(t * 8);
+  std::vector<float> A(B[n], 1.0f);
+  int *dB;
+  float *dA, *dy;
+  CK(cudaMalloc(&dB, B.size() * sizeof(int)));
+  CK(cudaMalloc(&dA, A.size() * sizeof(float)));
+  CK(cudaMalloc(&dy, n * sizeof(float)));
+  CK(cudaMemcpy(dB, B.data(), B.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
+  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
+
+  const double plain = host_us([&] { row_sum_csr<<<blocks, 256>>>(n, dB, dA, dy); }, launches, batches);
+  const double plain_view = host_us(
+      [&] {
+        irregfix::View v{nullptr, n, irregfix::kLayoutEllColMajor, nullptr};
+        row_sum_view<<<blocks, 256>>>(n, v, dA, dy);
+      },
+      launches, batches);
+  // Forced ELL: every launch transformed, a cache hit after the first.
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  launcher(n, dB, dA, dy, true);
+  const double forced = host_us([&] { launcher(n, dB, dA, dy, true); }, launches, batches);
+  const double forced_calls = host_us([&] { launcher(n, dB, dA, dy, false); }, launches, batches);
+  const auto c = irregfix::testing::site_counters(kSite.id);
+  // Auto: the selector's path (its decision does not matter for the host cost).
+  irregfix::testing::reset();
+  const double autosel = host_us([&] { launcher(n, dB, dA, dy, true); }, launches, batches);
+  const double auto_calls = host_us([&] { launcher(n, dB, dA, dy, false); }, launches, batches);
+  std::printf("| launch | host us per launch |\n|---|---|\n");
+  std::printf("| original kernel <<<>>> | %.3f |\n", plain);
+  std::printf("| transformed kernel <<<>>> alone | %.3f |\n", plain_view);
+  std::printf("| launcher, IRREGFIX_LAYOUT=ell (cache hit) | %.3f |\n", forced);
+  std::printf("| runtime calls only, ell (no kernel) | %.3f |\n", forced_calls);
+  std::printf("| launcher, auto (selector) | %.3f |\n", autosel);
+  std::printf("| runtime calls only, auto (no kernel) | %.3f |\n", auto_calls);
+  std::printf("overhead of a cached launch (launcher ell - transformed kernel alone): %.3f us\n",
+              forced - plain_view);
+  std::printf("ell counters: misses %lld hits %lld remaps %lld\n", c.misses, c.hits, c.remaps);
+  return 0;
+}

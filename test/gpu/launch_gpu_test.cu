@@ -1,0 +1,371 @@
+// GPU tests of the launch protocol the generated launchers follow
+// (begin_launch / prepare_* / end_*_launch): the selector's choices on kernels
+// whose answer is known, ordering with the user's stream, and several devices.
+// Each test skips itself without the device(s) it needs.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
+
+namespace {
+
+using irregfix::testing::site_counters;
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+// Thread t sums its row A[B[t]..B[t+1]): the original CSR form and the form
+// reading the remapped copy. Same order of additions: bitwise equal results.
+__global__ void row_sum_csr(long long n, const int *B, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s += A[k];
+    y[t] = s;
+  }
+}
+
+__global__ void row_sum_view(long long n, irregfix::View v, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0;
+    for (int i = 0, len = irregfix::length(v, t); i < len; ++i)
+      s += A[irregfix::slot(v, t, i)];
+    y[t] = s;
+  }
+}
+
+// What irregfix generates for row_sum_csr: true when the transformed kernel ran.
+bool row_sum_launch(const irregfix::SiteInfo &site, long long n, const int *B, const float *A,
+                    float *y, cudaStream_t stream) {
+  irregfix::View v;
+  const void *out[1];
+  const void *const src[1] = {A};
+  const size_t size[1] = {sizeof(float)};
+  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
+  if (irregfix::begin_launch(site, stream) && irregfix::disjoint(site, y, B) &&
+      irregfix::disjoint(site, y, A) &&
+      irregfix::prepare_range(site, B, irregfix::index_kind(B), n, 1, src, size, &v, out, stream)) {
+    row_sum_view<<<blocks, 256, 0, stream>>>(n, v, static_cast<const float *>(out[0]), y);
+    irregfix::end_transformed_launch(site, stream);
+    return true;
+  }
+  row_sum_csr<<<blocks, 256, 0, stream>>>(n, B, A, y);
+  irregfix::end_original_launch(site, stream);
+  return false;
+}
+
+// Thread t reads A[idx[t]] (a gather), original and transformed.
+__global__ void gather_orig(long long n, const int *idx, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n)
+    y[t] = A[idx[t]] * 2.0f;
+}
+
+__global__ void gather_view(long long n, irregfix::View v, const float *A, float *y) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n)
+    y[t] = A[irregfix::slot(v, t, 0)] * 2.0f;
+}
+
+bool gather_launch(const irregfix::SiteInfo &site, long long n, const int *idx, const float *A,
+                   float *y, cudaStream_t stream) {
+  irregfix::View v;
+  const void *out[1];
+  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
+  if (irregfix::begin_launch(site, stream) &&
+      irregfix::prepare_gather(site, idx, irregfix::index_kind(idx), n, A, sizeof(float), &v, out,
+                               stream)) {
+    gather_view<<<blocks, 256, 0, stream>>>(n, v, static_cast<const float *>(out[0]), y);
+    irregfix::end_transformed_launch(site, stream);
+    return true;
+  }
+  gather_orig<<<blocks, 256, 0, stream>>>(n, idx, A, y);
+  irregfix::end_original_launch(site, stream);
+  return false;
+}
+
+// Device data of one row-sum problem: rows of `width` elements each.
+struct RowSum {
+  long long n = 0;
+  int *B = nullptr;
+  float *A = nullptr, *y = nullptr;
+  std::vector<int> hB;
+  std::vector<float> hA;
+
+  void make(long long rows, int width, unsigned seed) {
+    n = rows;
+    hB.resize(n + 1);
+    std::mt19937 r(seed);
+    std::uniform_int_distribution<int> len(width / 2, width);
+    hB[0] = 0;
+    for (long long t = 0; t < n; ++t)
+      hB[t + 1] = hB[t] + len(r);
+    hA.resize(hB[n]);
+    std::uniform_real_distribution<float> d(-1, 1);
+    for (float &x : hA)
+      x = d(r);
+    ASSERT_EQ(cudaMalloc(&B, hB.size() * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&A, hA.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&y, n * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(B, hB.data(), hB.size() * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(A, hA.data(), hA.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  // y against the CPU sums, same order of additions.
+  void check() const {
+    std::vector<float> got(n);
+    ASSERT_EQ(cudaMemcpy(got.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (long long t = 0; t < n; ++t) {
+      float s = 0;
+      for (int k = hB[t]; k < hB[t + 1]; ++k)
+        s += hA[k];
+      ASSERT_EQ(got[t], s) << "row " << t;
+    }
+  }
+  void release() {
+    irregfix_release(B);
+    irregfix_release(A);
+    irregfix_release(y);
+    cudaFree(B);
+    cudaFree(A);
+    cudaFree(y);
+  }
+};
+
+class Launch : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (device_count() == 0)
+      GTEST_SKIP() << "no CUDA device";
+    irregfix::testing::reset();
+    irregfix::testing::set_layout(0); // auto: the selector runs
+  }
+  void TearDown() override { irregfix::testing::reset(); }
+};
+
+// Long rows read one thread per row: the copy makes the loads coalesced and
+// the kernel several times faster, and the matrix never changes: after the
+// profiling launches the selector keeps the transformed kernel.
+TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
+  RowSum p;
+  p.make(1 << 20, 64, 1);
+  irregfix::SiteInfo site{"select:1", "row_sum", "range"};
+  int transformed = 0;
+  const int launches = 60;
+  for (int i = 0; i < launches; ++i) {
+    CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+    transformed += row_sum_launch(site, p.n, p.B, p.A, p.y, 0);
+    CK(cudaDeviceSynchronize()); // timings come back before the next launch
+    p.check();
+  }
+  const auto c = site_counters("select:1");
+  EXPECT_EQ(c.launches, transformed);
+  EXPECT_EQ(c.launches + c.chosen_original, launches);
+  EXPECT_GE(transformed, launches - 8) << irregfix::testing::stats_report();
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.remaps, 1);
+  p.release();
+}
+
+// A gather whose source is rewritten before every launch: each transformed
+// launch must remap as much data as the original kernel reads, so the
+// selector settles on the original kernel and builds no more copies.
+TEST_F(Launch, SelectorRunsTheOriginalWhenEveryLaunchRemaps) {
+  const long long n = 1 << 22;
+  std::vector<int> idx(n);
+  std::mt19937 r(2);
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(n) - 1);
+  for (int &i : idx)
+    i = pick(r);
+  int *dIdx;
+  float *dA, *dy;
+  CK(cudaMalloc(&dIdx, n * sizeof(int)));
+  CK(cudaMalloc(&dA, n * sizeof(float)));
+  CK(cudaMalloc(&dy, n * sizeof(float)));
+  CK(cudaMemcpy(dIdx, idx.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix::SiteInfo site{"select:2", "gather", "gather"};
+  std::vector<float> A(n), y(n);
+  const int launches = 60;
+  int transformed = 0;
+  for (int i = 0; i < launches; ++i) {
+    for (long long k = 0; k < n; k += 4099)
+      A[k] = static_cast<float>(i * 7 + k % 13);
+    irregfix_invalidate(dA);
+    CK(cudaMemcpy(dA, A.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    transformed += gather_launch(site, n, dIdx, dA, dy, 0);
+    CK(cudaMemcpy(y.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (long long t = 0; t < n; t += 997)
+      ASSERT_EQ(y[t], A[idx[t]] * 2.0f) << "launch " << i << " thread " << t;
+  }
+  const auto c = site_counters("select:2");
+  // The profiling launches (three of each variant), then only the original.
+  EXPECT_LE(transformed, 3) << irregfix::testing::stats_report();
+  EXPECT_EQ(c.launches + c.chosen_original, launches);
+  EXPECT_NE(irregfix::testing::stats_report().find("costs more than"), std::string::npos)
+      << irregfix::testing::stats_report();
+  cudaFree(dIdx);
+  cudaFree(dA);
+  cudaFree(dy);
+}
+
+// IRREGFIX_LAYOUT=none (here set_layout): every launch runs the original.
+TEST_F(Launch, LayoutNoneRunsTheOriginal) {
+  irregfix::testing::set_layout(3);
+  RowSum p;
+  p.make(5000, 16, 3);
+  irregfix::SiteInfo site{"select:3", "row_sum", "range"};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_FALSE(row_sum_launch(site, p.n, p.B, p.A, p.y, 0));
+  p.check();
+  EXPECT_EQ(site_counters("select:3").chosen_original, 3);
+  EXPECT_EQ(site_counters("select:3").misses, 0);
+  p.release();
+}
+
+// The user's stream orders everything: a kernel that writes the source right
+// before the launch, the launch (whose remap must see that write), and a
+// kernel that reads the output right after, all on one non-default stream,
+// with no synchronisation in between.
+__global__ void fill(long long count, float *A, float value) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count)
+    A[i] = value + static_cast<float>(i % 7);
+}
+
+__global__ void scale_into(long long n, const float *y, float *z) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n)
+    z[t] = y[t] * 0.5f;
+}
+
+TEST_F(Launch, UserStreamOrdersWritesRemapAndReads) {
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // always transformed: always remaps
+  RowSum p;
+  p.make(200003, 40, 4);
+  float *z;
+  CK(cudaMalloc(&z, p.n * sizeof(float)));
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  irregfix::SiteInfo site{"stream:1", "row_sum", "range"};
+  const long long count = p.hB[p.n];
+  std::vector<std::vector<float>> results;
+  for (int step = 0; step < 5; ++step) {
+    irregfix_invalidate(p.A); // what the tool inserts before a launch that writes A
+    fill<<<static_cast<unsigned>((count + 255) / 256), 256, 0, s>>>(count, p.A, 100.0f * step);
+    ASSERT_TRUE(row_sum_launch(site, p.n, p.B, p.A, p.y, s));
+    scale_into<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, s>>>(p.n, p.y, z);
+    std::vector<float> h(p.n);
+    CK(cudaMemcpyAsync(h.data(), z, p.n * sizeof(float), cudaMemcpyDeviceToHost, s));
+    CK(cudaStreamSynchronize(s));
+    results.push_back(h);
+  }
+  for (int step = 0; step < 5; ++step)
+    for (long long t = 0; t < p.n; t += 101) {
+      float sum = 0;
+      for (int k = p.hB[t]; k < p.hB[t + 1]; ++k)
+        sum += 100.0f * step + static_cast<float>(k % 7);
+      ASSERT_EQ(results[step][t], sum * 0.5f) << "step " << step << " row " << t;
+    }
+  EXPECT_EQ(site_counters("stream:1").remaps, 5);
+  CK(cudaStreamDestroy(s));
+  cudaFree(z);
+  p.release();
+}
+
+// Several GPUs: one host thread per device, each with its own data, and one
+// thread that switches devices between launches. Copies and selectors are per
+// device; every result is checked.
+void run_on_device(int dev, unsigned seed, std::string *error) {
+  if (cudaSetDevice(dev) != cudaSuccess) {
+    *error = "cudaSetDevice failed";
+    return;
+  }
+  RowSum p;
+  p.make(300007 + dev, 48, seed);
+  irregfix::SiteInfo site{"multi:1", "row_sum", "range"};
+  for (int i = 0; i < 20; ++i) {
+    if (i % 5 == 4) { // a host write between launches
+      for (long long k = 0; k < static_cast<long long>(p.hA.size()); k += 37)
+        p.hA[k] += 1.0f;
+      irregfix_invalidate(p.A);
+      cudaMemcpy(p.A, p.hA.data(), p.hA.size() * sizeof(float), cudaMemcpyHostToDevice);
+    }
+    row_sum_launch(site, p.n, p.B, p.A, p.y, 0);
+    std::vector<float> got(p.n);
+    if (cudaMemcpy(got.data(), p.y, p.n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      *error = "cudaMemcpy failed";
+      return;
+    }
+    for (long long t = 0; t < p.n; t += 13) {
+      float s = 0;
+      for (int k = p.hB[t]; k < p.hB[t + 1]; ++k)
+        s += p.hA[k];
+      if (got[t] != s) {
+        *error = "device " + std::to_string(dev) + " launch " + std::to_string(i) + " row " +
+                 std::to_string(t) + " differs";
+        return;
+      }
+    }
+  }
+  p.release();
+}
+
+TEST_F(Launch, OneHostThreadPerDevice) {
+  const int count = device_count();
+  if (count < 2)
+    GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  std::vector<std::string> errors(count);
+  std::vector<std::thread> threads;
+  for (int d = 0; d < count; ++d)
+    threads.emplace_back(run_on_device, d, 10u + d, &errors[d]);
+  for (auto &t : threads)
+    t.join();
+  for (int d = 0; d < count; ++d)
+    EXPECT_EQ(errors[d], "") << "device " << d;
+  const auto c = site_counters("multi:1");
+  EXPECT_EQ(c.launches + c.chosen_original, 20LL * count);
+  EXPECT_GE(c.misses, count); // one copy per device at least
+}
+
+TEST_F(Launch, OneThreadSwitchingDevices) {
+  const int count = device_count();
+  if (count < 2)
+    GTEST_SKIP() << "needs two CUDA devices, found " << count;
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  std::vector<RowSum> problems(2);
+  for (int d = 0; d < 2; ++d) {
+    CK(cudaSetDevice(d));
+    problems[d].make(100003, 32, 20u + d);
+  }
+  irregfix::SiteInfo site{"multi:2", "row_sum", "range"};
+  for (int i = 0; i < 6; ++i)
+    for (int d = 0; d < 2; ++d) {
+      CK(cudaSetDevice(d));
+      ASSERT_TRUE(row_sum_launch(site, problems[d].n, problems[d].B, problems[d].A, problems[d].y, 0));
+      problems[d].check();
+    }
+  const auto c = site_counters("multi:2");
+  EXPECT_EQ(c.misses, 2);
+  EXPECT_EQ(c.hits, 10);
+  for (int d = 0; d < 2; ++d) {
+    CK(cudaSetDevice(d));
+    problems[d].release();
+  }
+  CK(cudaSetDevice(0));
+}
+
+} // namespace
