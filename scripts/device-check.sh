@@ -40,6 +40,6 @@ if [[ " $PARTS " == *" bench "* ]]; then
 fi
 if [[ " $PARTS " == *" issue4 "* ]]; then
   echo "=== samples under the selector, forced ELL and none; sanitizers; MD and CG timings"
-  OUT=$OUT/issue4 bench/run_device_issue4.sh || status=1
+  OUT=$OUT/issue4 BUILD_DIR=${ISSUE4_BUILD_DIR:-/tmp/b4} bench/run_device_issue4.sh || status=1
 fi
 exit $status

@@ -67,6 +67,11 @@ void finish(CurrentLaunch &c, const State &st, Selector::Run ran, bool ok, cudaS
 
 LaunchRecord &launch_record(State &st, const SiteInfo &site, int device) {
   LaunchRecord &r = st.launches[RecordKey(&site, device)];
+  if (r.stats && !record_names(r.stats, site)) { // a SiteInfo reused for another site
+    for (LaunchSample &s : r.pending)
+      destroy_events(s);
+    r = LaunchRecord{};
+  }
   if (!r.stats)
     r.stats = &site_stats(st, site);
   return r;

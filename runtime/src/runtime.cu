@@ -52,8 +52,14 @@ SiteStats &site_stats(State &st, const SiteInfo &site) {
   return s;
 }
 
+bool record_names(const SiteStats *stats, const SiteInfo &site) {
+  return stats && std::strcmp(stats->id.c_str(), site.id ? site.id : "?") == 0;
+}
+
 SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
   SiteRecord &r = st.sites[RecordKey(&site, device)];
+  if (!record_names(r.stats, site)) // a SiteInfo reused at one address for another site
+    r = SiteRecord{nullptr, nullptr, 0};
   if (!r.stats)
     r.stats = &site_stats(st, site);
   return r;
@@ -1163,7 +1169,8 @@ void set_layout(int layout) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
-  st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ? layout : 0;
+  st.cfg.layout =
+      layout == kLayoutEllColMajor || layout == kLayoutSell32 || layout == detail::kLayoutChoiceNone ? layout : 0;
 }
 
 void set_fail_alloc(bool fail) {

@@ -73,6 +73,9 @@ State &state();
 void ensure_loaded(State &st);
 SiteStats &site_stats(State &st, const SiteInfo &site);
 SiteRecord &site_record(State &st, const SiteInfo &site, int device);
+// Whether a record's stats belong to `site` (records are keyed by the SiteInfo's
+// address, which a caller may reuse for another site).
+bool record_names(const SiteStats *stats, const SiteInfo &site);
 void record_fallback(SiteStats &s, const std::string &why);
 // Reports a failed CUDA call on stderr, clears it, and gives the fallback reason.
 std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);

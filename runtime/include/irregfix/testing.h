@@ -42,7 +42,7 @@ void reset();
 void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
-// Layout of range sites: kLayoutEllColMajor, kLayoutSell32, or 0 (kLayoutNone) for auto.
+// As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, 3 for none, or 0 for auto.
 void set_layout(int layout);
 
 // Bytes of device memory held by cached copies now.
