@@ -1,6 +1,7 @@
 // SpMV through the runtime's layouts: a CSR SpMV kernel written against slot()
-// and length() (the shape of the kernel the irregfix tool emits) on the ELL and
-// SELL-32 copies prepare_range builds, next to the original scalar CSR kernel.
+// and length() (the shape of the kernel the irregfix tool emits) on the ELL,
+// SELL-32 and SELL-32-sigma copies prepare_range builds, next to the original
+// scalar CSR kernel and cuSPARSE (CSR, ALG1).
 // Median of 20 launches (CUDA events), L2 flushed (a 2x L2 buffer written)
 // before each timed launch; the remap itself is not timed. Columns are random
 // within +-256 rows of the diagonal, x random.
@@ -9,6 +10,8 @@
 #include <irregfix/testing.h>
 
 #include "bench_support.cuh"
+
+#include <cusparse.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +48,30 @@ __global__ void csr_view(irregfix::View v, const double *__restrict__ val,
     sum += val[irregfix::slot(v, t, iter)] * x[col[irregfix::slot(v, t, iter)]];
   y[t] = sum;
 }
+
+// The permutable form (SELL-32-sigma): physical thread p reads its copy at
+// physical slots and writes its logical row.
+__global__ void csr_view_sigma(irregfix::View v, const double *__restrict__ val,
+                               const int *__restrict__ col, const double *__restrict__ x,
+                               double *__restrict__ y) {
+  const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p >= v.n)
+    return;
+  const long long t = irregfix::logical_thread(v, p);
+  double sum = 0;
+  for (int iter = 0; iter < irregfix::length(v, p); ++iter)
+    sum += val[irregfix::slot(v, p, iter)] * x[col[irregfix::slot(v, p, iter)]];
+  y[t] = sum;
+}
+
+#define CKS(x)                                                                                     \
+  do {                                                                                             \
+    cusparseStatus_t s_ = (x);                                                                     \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cusparseGetErrorString(s_));                     \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
 
 struct Rng { // splitmix64: fast enough for 10^8 draws
   unsigned long long s;
@@ -99,6 +126,19 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
     max_len = std::max(max_len, m);
   }
   const double ell_pad = static_cast<double>(max_len * n) / static_cast<double>(nnz);
+  auto sigma_pad = [&](long long sigma) { // slices of 32 over lengths sorted inside windows
+    long long cells = 0;
+    std::vector<int> w;
+    for (long long a = 0; a < n; a += sigma) {
+      w.clear();
+      for (long long t = a; t < n && t < a + sigma; ++t)
+        w.push_back(B[t + 1] - B[t]);
+      std::sort(w.begin(), w.end(), [](int x, int y) { return x > y; });
+      for (size_t i = 0; i < w.size(); i += 32)
+        cells += 32LL * w[i];
+    }
+    return static_cast<double>(cells) / static_cast<double>(nnz);
+  };
   const double sell_pad = static_cast<double>(sell) / static_cast<double>(nnz);
 
   int *dB, *dcol;
@@ -119,13 +159,54 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
   std::vector<double> y0(n), y1(n);
   CK(cudaMemcpy(y0.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
 
-  float t_layout[2] = {-1, -1};
-  double diff[2] = {0, 0};
-  const int layouts[2] = {irregfix::kLayoutEllColMajor, irregfix::kLayoutSell32};
-  for (int li = 0; li < 2; ++li) {
+  // cuSPARSE CSR SpMV, ALG1 (preprocessed), on the same data.
+  float t_cusparse = -1;
+  {
+    cusparseHandle_t h;
+    CKS(cusparseCreate(&h));
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t X, Y;
+    CKS(cusparseCreateCsr(&A, n, n, nnz, dB, dcol, dval, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    CKS(cusparseCreateDnVec(&X, n, dx, CUDA_R_64F));
+    CKS(cusparseCreateDnVec(&Y, n, dy, CUDA_R_64F));
+    const double alpha = 1, beta = 0;
+    size_t bytes = 0;
+    CKS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
+                                CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
+    void *buf = nullptr;
+    CK(cudaMalloc(&buf, bytes ? bytes : 1));
+    CKS(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
+                                CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
+    t_cusparse = flushed_median_ms(
+        [&] {
+          CKS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y, CUDA_R_64F,
+                           CUSPARSE_SPMV_CSR_ALG1, buf));
+        },
+        reps);
+    CK(cudaFree(buf));
+    CKS(cusparseDestroySpMat(A));
+    CKS(cusparseDestroyDnVec(X));
+    CKS(cusparseDestroyDnVec(Y));
+    CKS(cusparseDestroy(h));
+  }
+  struct Variant {
+    int layout, sigma;
+  };
+  const Variant variants[] = {{irregfix::kLayoutEllColMajor, 0},
+                              {irregfix::kLayoutSell32, 0},
+                              {irregfix::kLayoutSell32Sigma, 256},
+                              {irregfix::kLayoutSell32Sigma, 4096}};
+  constexpr int kVariants = 4;
+  float t_layout[kVariants] = {-1, -1, -1, -1};
+  double diff = 0;
+  for (int li = 0; li < kVariants; ++li) {
+    const Variant var = variants[li];
     irregfix::testing::reset();
-    irregfix::testing::set_layout(layouts[li]);
-    irregfix::SiteInfo site{"spmv_bench", "csr_view", "range"};
+    irregfix::testing::set_layout(var.layout);
+    if (var.sigma)
+      irregfix::testing::set_sigma(var.sigma);
+    irregfix::SiteInfo site{"spmv_bench", "csr_view", "range", irregfix::kSitePermutable};
     const void *src[] = {dval, dcol};
     const size_t sz[] = {sizeof(double), sizeof(int)};
     const void *out[2];
@@ -135,21 +216,28 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
                   irregfix::testing::site_counters("spmv_bench").last_fallback.c_str());
       continue;
     }
-    if (v.layout != layouts[li])
-      std::printf("  %s: asked for layout %d, got %d\n", name, layouts[li], v.layout);
+    if (v.layout != var.layout)
+      std::printf("  %s: asked for layout %d, got %d\n", name, var.layout, v.layout);
     const double *rv = static_cast<const double *>(out[0]);
     const int *rc = static_cast<const int *>(out[1]);
     CK(cudaMemset(dy, 0, n * sizeof(double)));
-    t_layout[li] = flushed_median_ms([&] { csr_view<<<grid, 256>>>(v, rv, rc, dx, dy); }, reps);
+    if (v.layout == irregfix::kLayoutSell32Sigma)
+      t_layout[li] = flushed_median_ms([&] { csr_view_sigma<<<grid, 256>>>(v, rv, rc, dx, dy); }, reps);
+    else
+      t_layout[li] = flushed_median_ms([&] { csr_view<<<grid, 256>>>(v, rv, rc, dx, dy); }, reps);
     CK(cudaGetLastError());
     CK(cudaMemcpy(y1.data(), dy, n * sizeof(double), cudaMemcpyDeviceToHost));
-    diff[li] = max_rel_diff(y0, y1);
+    diff = std::max(diff, max_rel_diff(y0, y1));
   }
   irregfix::testing::reset(); // frees the copies
-  std::printf("%-22s %9lld %10lld %9.3f %9.3f %9.3f %8.3f %8.3f %8.2f %8.2f  %.1e\n", name, n, nnz,
-              t_csr, t_layout[0], t_layout[1], ell_pad, sell_pad,
-              t_layout[0] > 0 ? t_csr / t_layout[0] : 0.0,
-              t_layout[1] > 0 ? t_csr / t_layout[1] : 0.0, std::max(diff[0], diff[1]));
+  float best = -1;
+  for (float t : t_layout)
+    if (t > 0 && (best < 0 || t < best))
+      best = t;
+  std::printf("%-20s %8lld %9lld %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.2f %6.2f  %.1e\n",
+              name, n, nnz, t_csr, t_cusparse, t_layout[0], t_layout[1], t_layout[2], t_layout[3],
+              ell_pad, sell_pad, sigma_pad(256), sigma_pad(4096), best > 0 ? t_csr / best : 0.0,
+              best > 0 ? t_cusparse / best : 0.0, diff);
   CK(cudaFree(dB));
   CK(cudaFree(dcol));
   CK(cudaFree(dval));
@@ -173,8 +261,11 @@ int main(int argc, char **argv) {
   std::printf("SpMV (double values, int columns) on %s, L2 %d MiB flushed before each launch, "
               "median of 20 (ms)\n",
               p.name, l2 >> 20);
-  std::printf("%-22s %9s %10s %9s %9s %9s %8s %8s %8s %8s  %s\n", "matrix", "rows", "nnz",
-              "csr", "ell", "sell32", "pad-ell", "pad-sell", "x-ell", "x-sell", "maxrel");
+  std::printf("%-20s %8s %9s %7s %7s %7s %7s %7s %7s %6s %6s %6s %6s %6s %6s  %s\n", "matrix", "rows",
+              "nnz", "csr", "cusp", "ell", "sell32", "sig256", "sig4k", "p-ell", "p-sell", "p-s256",
+              "p-s4k", "x-csr", "x-cusp", "maxrel");
+  std::printf("(x-csr, x-cusp: the best layout's speedup over the CSR kernel and cuSPARSE; p-: padding, "
+              "cells / non-zeros)\n");
   run("uniform 5/row", 8000000 / div, 5, 5, 20);
   run("irregular 7-31/row", 2000000 / div, 7, 31, 20);
   run("skewed 1-64/row", 4000000 / div, 1, 64, 20);

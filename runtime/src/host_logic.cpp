@@ -95,6 +95,8 @@ bool parse_layout(const char *text, int *out) {
     *out = 1;
   else if (s == "sell32" || s == "sell-32" || s == "sell")
     *out = 2;
+  else if (s == "sell32s" || s == "sell-32-sigma" || s == "sigma")
+    *out = 3;
   else if (s == "none")
     *out = kLayoutChoiceNone;
   else
@@ -103,11 +105,19 @@ bool parse_layout(const char *text, int *out) {
 }
 
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
-                    const char *fail_alloc, const char *layout) {
+                    const char *fail_alloc, const char *layout, const char *sigma) {
   Config c = parse_config(disable, max_bytes, stats, fail_alloc);
+  if (sigma && *sigma) {
+    char *end = nullptr;
+    const long v = std::strtol(sigma, &end, 10);
+    if (end == sigma || *end || v < 32 || v > (1L << 20))
+      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_SIGMA='%s' (expected 32 to 1048576)\n", sigma);
+    else
+      c.sigma = static_cast<int>((v + 31) / 32 * 32);
+  }
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
-    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, none or auto)\n",
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, none or auto)\n",
                  layout);
   }
   return c;
@@ -127,7 +137,7 @@ bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
 Config config_from_env() {
   return parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
                       std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
-                      std::getenv("IRREGFIX_LAYOUT"));
+                      std::getenv("IRREGFIX_LAYOUT"), std::getenv("IRREGFIX_SIGMA"));
 }
 
 bool CacheKey::operator==(const CacheKey &o) const {
@@ -160,7 +170,7 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 }
 
 std::size_t Entry::bytes() const {
-  std::size_t b = len_bytes + aux_bytes;
+  std::size_t b = len_bytes + aux_bytes + perm_bytes;
   for (std::size_t x : buf_bytes)
     b += x;
   return b;
@@ -286,6 +296,7 @@ const char *layout_name(int layout) {
   case 0: return "none";
   case 1: return "ell-colmajor";
   case 2: return "sell-32";
+  case 3: return "sell-32-sigma";
   default: return "unknown";
   }
 }
@@ -303,7 +314,12 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     out += line;
     if (!s.selector.empty())
       out += "irregfix:   selector: " + s.selector + "\n";
-    if (s.ell_padding > 0 || s.sell_padding > 0) {
+    if (s.sigma_padding > 0) {
+      std::snprintf(line, sizeof line,
+                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32-sigma %.3f (sigma %d)\n",
+                    s.ell_padding, s.sigma_padding, s.sigma);
+      out += line;
+    } else if (s.ell_padding > 0 || s.sell_padding > 0) {
       char sell[32] = "not computed";
       if (s.sell_padding > 0)
         std::snprintf(sell, sizeof sell, "%.3f", s.sell_padding);

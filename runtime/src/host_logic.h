@@ -24,13 +24,14 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
-  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32 (a Layout), 3 none (kLayoutChoiceNone)
+  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s (a Layout), -1 none
+  int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a multiple of 32
 };
 
 // IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)
 // the selector chooses, per launcher, between the original and the transformed
 // kernel; a forced layout (ell, sell32) always runs the transformed one.
-constexpr int kLayoutChoiceNone = 3;
+constexpr int kLayoutChoiceNone = -1;
 
 // Layout choice of range sites: ELL padded more than this over the non-zeros
 // (cells / nnz) and SELL-32 smaller makes auto pick SELL-32.
@@ -40,7 +41,8 @@ constexpr double kSellPaddingThreshold = 1.15;
 // their Layout values), so forced and auto entries never collide.
 constexpr int kLayoutKeyAuto = 100;
 
-// "ell", "sell32" (also "sell-32", "sell"), "none", "auto", any case -> *out = 1, 2, 3, 0.
+// "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),
+// "none", "auto", any case -> *out = 1, 2, 3, -1, 0.
 // Returns false (and leaves *out alone) on anything else; null or "" -> auto.
 bool parse_layout(const char *text, int *out);
 
@@ -52,9 +54,10 @@ bool parse_flag(const char *text);
 // Builds a Config from the four variables' values (null when unset).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc);
-// As above, plus IRREGFIX_LAYOUT (an unknown value warns and means auto).
+// As above, plus IRREGFIX_LAYOUT (an unknown value warns and means auto) and
+// IRREGFIX_SIGMA (32 to 2^20, rounded up to a multiple of 32; else a warning and 256).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
-                    const char *fail_alloc, const char *layout);
+                    const char *fail_alloc, const char *layout, const char *sigma = nullptr);
 // Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros.
 bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
                  unsigned long long nnz);
@@ -131,6 +134,8 @@ struct Entry {
   std::vector<std::size_t> buf_bytes;
   void *aux = nullptr;              // range2: row starts (long long[n]); gather2: B[C[t]]
   std::size_t aux_bytes = 0;
+  void *perm = nullptr;             // SELL-32-sigma: int[n], physical -> logical thread
+  std::size_t perm_bytes = 0;
   long long idx_lo = 0, idx_hi = 0; // gathers: valid element indices of A (element_bounds)
   long long jmax = 0;               // neighbours: slots per thread (columns of the copy)
   int layout = 0;                   // the Layout built (range sites may pick one at a miss)
@@ -194,6 +199,8 @@ struct SiteStats {
   int layout = 0;
   // Range sites: cells / non-zeros of each layout at the latest build (0: not computed).
   double ell_padding = 0, sell_padding = 0;
+  double sigma_padding = 0; // SELL-32-sigma's, when it was built
+  int sigma = 0;
   long long chosen_original = 0; // launches the selector (or IRREGFIX_LAYOUT=none) ran the original
   std::string selector;           // the selector's state for the report ("" when it never ran)
   std::map<std::string, long long> fallbacks; // reason -> count

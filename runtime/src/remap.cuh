@@ -57,11 +57,17 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
 cudaError_t sell_slices(const int *len, long long n, long long *slice_start, void *temp,
                         std::size_t *temp_bytes, cudaStream_t stream);
 
-// out[slice_start[t/32] + iter*32 + t%32] = A[B[t] + iter] for iter < len[t];
-// padding is not written.
+// SELL-32-sigma: perm sorts the threads by length, longest first, inside
+// windows of sigma consecutive threads (stable: equal lengths keep their order);
+// len holds the logical lengths on entry, the physical ones (len[perm[p]]) after.
+// Temporaries are stream-ordered allocations. n must fit an int.
+cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t stream);
+
+// out[slice_start[p/32] + iter*32 + p%32] = A[B[r] + iter] for iter < len[p], where
+// r = perm[p] under SELL-32-sigma (perm non-null), else r = p. Padding is not written.
 cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
-                       const long long *slice_start, const void *A, std::size_t elem_size,
-                       void *out, cudaStream_t stream);
+                       const long long *slice_start, const int *perm, const void *A,
+                       std::size_t elem_size, void *out, cudaStream_t stream);
 
 // out[t] = A[B[t]] for t in [0, n) with lo <= B[t] < hi (A's allocation, see
 // element_bounds); other slots (sentinels) are not written.

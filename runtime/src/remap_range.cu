@@ -132,14 +132,15 @@ struct SliceCells {
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
     sell_kernel(const Idx *__restrict__ B, long long n, const int *__restrict__ len,
-                const long long *__restrict__ slice_start, const W *__restrict__ A, int k_rt,
-                W *__restrict__ out) {
+                const long long *__restrict__ slice_start, const int *__restrict__ perm,
+                const W *__restrict__ A, int k_rt, W *__restrict__ out) {
   const int k = K ? K : k_rt;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
        t += stride) {
-    const int L = len[t];
-    const W *src = A + static_cast<long long>(B[t]) * k;
+    const int L = len[t]; // physical order
+    const long long row = perm ? perm[t] : t;
+    const W *src = A + static_cast<long long>(B[row]) * k;
     W *dst = out + (slice_start[t >> 5] + (t & 31)) * k;
 #pragma unroll 4
     for (int it = 0; it < L; ++it)
@@ -160,6 +161,29 @@ cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *
   range_kernel<Idx, W, K><<<blocks, kRemapRows, head + plan.segment_bytes, stream>>>(
       B, n, static_cast<const W *>(A), k, static_cast<W *>(out), plan.rows_per_block, words);
   return cudaPeekAtLastError();
+}
+
+
+// SELL-32-sigma sort keys: the window (t / sigma) in the high half, the
+// length descending in the low half, so that a stable sort orders each window
+// longest first and keeps equal lengths in thread order.
+__global__ void sigma_keys(const int *__restrict__ len, long long n, int sigma,
+                           unsigned long long *__restrict__ keys, int *__restrict__ ids) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
+       t += stride) {
+    keys[t] = (static_cast<unsigned long long>(t / sigma) << 32) |
+              static_cast<unsigned>(INT_MAX - len[t]);
+    ids[t] = static_cast<int>(t);
+  }
+}
+
+__global__ void gather_lengths(const int *__restrict__ perm, const int *__restrict__ logical,
+                               long long n, int *__restrict__ physical) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;
+       p += stride)
+    physical[p] = logical[perm[p]];
 }
 
 } // namespace
@@ -223,16 +247,60 @@ cudaError_t sell_slices(const int *len, long long n, long long *slice_start, voi
   return cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, in, slice_start, items, stream);
 }
 
+cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t stream) {
+  if (n <= 0 || n > INT_MAX || sigma < 1)
+    return cudaErrorInvalidValue;
+  const long long windows = (n + sigma - 1) / sigma;
+  int end_bit = 32;
+  while (end_bit < 64 && (windows - 1) >> (end_bit - 32))
+    ++end_bit;
+  const int items = static_cast<int>(n);
+  std::size_t temp_bytes = 0;
+  cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes,
+                                                  static_cast<unsigned long long *>(nullptr),
+                                                  static_cast<unsigned long long *>(nullptr),
+                                                  static_cast<int *>(nullptr), perm, items, 0,
+                                                  end_bit, stream);
+  if (e != cudaSuccess)
+    return e;
+  // keys in, keys out, ids, logical lengths, CUB's scratch: one stream-ordered allocation.
+  const std::size_t keys = static_cast<std::size_t>(n) * 8, ints = static_cast<std::size_t>(n) * 4;
+  const std::size_t ints_padded = (ints + 15) / 16 * 16;
+  char *buf = nullptr;
+  e = cudaMallocAsync(reinterpret_cast<void **>(&buf), 2 * keys + 2 * ints_padded + temp_bytes, stream);
+  if (e != cudaSuccess)
+    return e;
+  auto *keys_in = reinterpret_cast<unsigned long long *>(buf);
+  auto *keys_out = reinterpret_cast<unsigned long long *>(buf + keys);
+  int *ids = reinterpret_cast<int *>(buf + 2 * keys);
+  int *logical = reinterpret_cast<int *>(buf + 2 * keys + ints_padded);
+  void *temp = buf + 2 * keys + 2 * ints_padded;
+  sigma_keys<<<grid_for(n, 256), 256, 0, stream>>>(len, n, sigma, keys_in, ids);
+  e = cudaPeekAtLastError();
+  if (e == cudaSuccess)
+    e = cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out, ids, perm, items, 0,
+                                        end_bit, stream);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(logical, len, ints, cudaMemcpyDeviceToDevice, stream);
+  if (e == cudaSuccess) {
+    gather_lengths<<<grid_for(n, 256), 256, 0, stream>>>(perm, logical, n, len);
+    e = cudaPeekAtLastError();
+  }
+  const cudaError_t f = cudaFreeAsync(buf, stream);
+  return e != cudaSuccess ? e : f;
+}
+
 cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
-                       const long long *slice_start, const void *A, std::size_t elem_size,
-                       void *out, cudaStream_t stream) {
+                       const long long *slice_start, const int *perm, const void *A,
+                       std::size_t elem_size, void *out, cudaStream_t stream) {
   if (n <= 0)
     return cudaSuccess;
   return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;
     using W = TagType<decltype(wtag)>;
     sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(B), n, len, slice_start, static_cast<const W *>(A), k, static_cast<W *>(out));
+        static_cast<const Idx *>(B), n, len, slice_start, perm, static_cast<const W *>(A), k,
+        static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

@@ -176,6 +176,10 @@ void free_entry_buffers(Entry &e) {
     cudaFree(e.aux);
   e.aux = nullptr;
   e.aux_bytes = 0;
+  if (e.perm)
+    cudaFree(e.perm);
+  e.perm = nullptr;
+  e.perm_bytes = 0;
   for (void *b : e.bufs)
     if (b)
       cudaFree(b);
@@ -342,13 +346,14 @@ std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count,
 std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
                        long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, cudaStream_t stream) {
-  if (e.layout == kLayoutSell32)
+  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
     return run_copies(
         ss, site, e, count, "remap_sell", stream,
         [&](int i) {
           return remap_sell(B, b_kind, n, static_cast<const int *>(e.len),
-                            static_cast<const long long *>(e.aux), arrays[i], elem_sizes[i],
-                            e.bufs[i], stream);
+                            static_cast<const long long *>(e.aux),
+                            static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i],
+                            stream);
         },
         [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
   return run_copies(
@@ -372,8 +377,13 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     return "the index array is not device memory";
   // Row lengths, their min/max (CUB), B[0], B[n] and (unless ELL is forced) the
   // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
-  const int want = e.key.layout; // kLayoutEllColMajor, kLayoutSell32 or kLayoutKeyAuto
+  // SELL-32-sigma first sorts the threads (CUB radix sort) and scans the slices
+  // of the sorted lengths.
+  const int want = e.key.layout; // a Layout, or kLayoutKeyAuto
   const bool slices = want != kLayoutEllColMajor;
+  const bool sigma = want == kLayoutSell32Sigma;
+  if (sigma && n > INT_MAX)
+    return "SELL-32-sigma: more than INT_MAX threads";
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
   const std::size_t slice_bytes =
@@ -387,6 +397,11 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     return why;
   if (slices) {
     why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes);
+    if (!why.empty())
+      return why;
+  }
+  if (sigma) {
+    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
       return why;
   }
@@ -413,6 +428,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     long long sell_cells;
   } h{};
   static_assert(sizeof(h) == 32, "summary layout");
+  if (sigma)
+    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
+                            stream));
   if (slices) {
     long long *slice_start = static_cast<long long *>(e.aux);
     std::size_t scan_bytes = temp_bytes;
@@ -435,12 +453,17 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                                        static_cast<unsigned long long>(n);
   const unsigned long long sell_cells = static_cast<unsigned long long>(h.sell_cells);
   int layout = kLayoutEllColMajor;
-  if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
+  if (sigma)
+    layout = kLayoutSell32Sigma;
+  else if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
     layout = kLayoutSell32;
-  const unsigned long long cells = layout == kLayoutSell32 ? sell_cells : ell_cells;
+  const unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells : sell_cells;
+  const double sell_padding = nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
   ss.ell_padding = nnz ? static_cast<double>(ell_cells) / static_cast<double>(nnz) : 1.0;
-  ss.sell_padding = !slices ? 0.0 : nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
-  if (layout != kLayoutSell32 && e.aux) { // auto chose ELL: the slice offsets are not needed
+  ss.sell_padding = slices && !sigma ? sell_padding : 0.0;
+  ss.sigma_padding = sigma ? sell_padding : 0.0;
+  ss.sigma = sigma ? st.cfg.sigma : 0;
+  if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;
     e.aux_bytes = 0;
@@ -449,7 +472,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   // Validate extents, size the buffers and check the byte cap.
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 1);
   std::vector<std::size_t> need(static_cast<std::size_t>(count));
-  std::size_t total_need = len_bytes + e.aux_bytes;
+  std::size_t total_need = len_bytes + e.aux_bytes + e.perm_bytes;
   for (int i = 0; i < count; ++i) {
     why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
     if (!why.empty())
@@ -806,8 +829,10 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
   view->len = static_cast<const int *>(e.len);
   view->n = e.key.n;
   view->layout = e.layout;
-  view->slice_start =
-      e.layout == kLayoutSell32 ? static_cast<const long long *>(e.aux) : nullptr;
+  view->slice_start = e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma
+                          ? static_cast<const long long *>(e.aux)
+                          : nullptr;
+  view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
   for (std::size_t i = 0; i < e.bufs.size(); ++i)
     remapped[i] = e.bufs[i];
 }
@@ -837,9 +862,13 @@ struct KeyArgs {
 
 // The cache-key layout of a range site under the configured layout (ELL,
 // SELL-32, or auto's own value); other patterns are always ELL.
-int key_layout(const Config &cfg, int pattern) {
+// SELL-32-sigma only for kernels that declare themselves permutable; forced on
+// another kernel, it means SELL-32.
+int key_layout(const Config &cfg, int pattern, const SiteInfo &site) {
   if (pattern != kPatternRange)
     return kLayoutEllColMajor;
+  if (cfg.layout == kLayoutSell32Sigma)
+    return site.flags & kSitePermutable ? kLayoutSell32Sigma : kLayoutSell32;
   return cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
          : cfg.layout == kLayoutSell32    ? kLayoutSell32
                                           : kLayoutKeyAuto;
@@ -896,7 +925,7 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   }
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
-  const int layout = key_layout(st.cfg, args.pattern);
+  const int layout = key_layout(st.cfg, args.pattern, site);
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
       same_call(rec.last->key, args, dev, layout)) {
     std::string why = wait_for_copy(site, *rec.last, stream);
@@ -1169,8 +1198,17 @@ void set_layout(int layout) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
-  st.cfg.layout =
-      layout == kLayoutEllColMajor || layout == kLayoutSell32 || layout == detail::kLayoutChoiceNone ? layout : 0;
+  st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ||
+                          layout == kLayoutSell32Sigma || layout == detail::kLayoutChoiceNone
+                      ? layout
+                      : 0;
+}
+
+void set_sigma(int sigma) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.sigma = sigma < 32 ? 32 : (sigma + 31) / 32 * 32;
 }
 
 void set_fail_alloc(bool fail) {

@@ -224,7 +224,7 @@ TEST_F(Launch, SelectorRunsTheOriginalWhenEveryLaunchRemaps) {
 
 // IRREGFIX_LAYOUT=none (here set_layout): every launch runs the original.
 TEST_F(Launch, LayoutNoneRunsTheOriginal) {
-  irregfix::testing::set_layout(3);
+  irregfix::testing::set_layout(-1);
   RowSum p;
   p.make(5000, 16, 3);
   irregfix::SiteInfo site{"select:3", "row_sum", "range"};

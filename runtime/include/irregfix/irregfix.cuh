@@ -23,6 +23,10 @@ enum Layout : int {
   kLayoutSell32 = 2,      // slices of 32 consecutive threads, each padded to its longest
                           // row, column-major inside the slice: element (t, iter) at
                           // slice_start[t / 32] + iter * 32 + t % 32 (range sites)
+  kLayoutSell32Sigma = 3, // SELL-32-sigma: SELL-32 over the threads permuted so that
+                          // each window of sigma threads runs longest row first; thread
+                          // p (physical) works for logical thread perm[p] (range sites
+                          // of kernels whose SiteInfo says kSitePermutable)
 };
 
 // Passed by value to a transformed kernel, one per site group.
@@ -30,20 +34,30 @@ struct View {
   const int *len; // per-thread trip count, len[t] (range sites); null for gathers
   long long n;    // threads covered: t in [0, n); column stride of the ELL layout
   int layout;     // a Layout
-  const long long *slice_start; // kLayoutSell32: first slot of each slice; null otherwise
+  const long long *slice_start; // SELL layouts: first slot of each slice; null otherwise
+  const int *perm;              // kLayoutSell32Sigma: perm[p] = logical thread of physical p
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
 // launch, so the branch does not diverge.
+// Under SELL-32-sigma, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
-  if (v.layout == kLayoutSell32)
+  if (v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma)
     return v.slice_start[t >> 5] + iter * 32 + (t & 31);
   return iter * v.n + t;
 }
 
-// Trip count of thread t's range loop (B[t+1] - B[t] of the original).
+// Trip count of thread t's range loop (B[t+1] - B[t] of the original; t physical).
 __device__ __forceinline__ int length(const View &v, long long t) { return v.len[t]; }
+
+// The logical thread that physical thread p works for: perm[p] under
+// SELL-32-sigma (p < n), p itself otherwise. A permutable kernel computes its
+// thread index p as usual, reads its copies at slot(v, p, iter), and uses
+// logical_thread(v, p) wherever the original used the thread index.
+__device__ __forceinline__ long long logical_thread(const View &v, long long p) {
+  return v.perm && p >= 0 && p < v.n ? v.perm[p] : p;
+}
 
 // Element type of an index array (B, C).
 enum IndexKind : int { kIndexI32 = 0, kIndexU32 = 1, kIndexI64 = 2, kIndexU64 = 3 };
@@ -69,6 +83,14 @@ struct SiteInfo {
   const char *id;     // "file.cu:LINE:COL", unique per site in a program
   const char *kernel; // kernel name
   const char *pattern; // "range", "range2", "gather", "gather2" or "neighbors"
+  int flags = 0;       // SiteFlags
+};
+
+enum SiteFlags : int {
+  // The kernel reads its copies at physical slots and maps its thread index
+  // through logical_thread(), and its threads do not cooperate (no shared
+  // memory, barriers or warp intrinsics): the runtime may permute threads.
+  kSitePermutable = 1,
 };
 
 // Range site: arrays[i][k] is read for k in [B[t], B[t+1]), t in [0, n).

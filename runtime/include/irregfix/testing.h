@@ -5,11 +5,15 @@
 //   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
 //                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
 //   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
-//   IRREGFIX_LAYOUT=L       ell or sell32: every launch runs the transformed kernel with range
-//                           sites in that layout; none: every launch runs the original kernel;
+//   IRREGFIX_LAYOUT=L       ell, sell32 or sell32s: every launch runs the transformed kernel with
+//                           range sites in that layout (sell32s: SELL-32-sigma, for kernels whose
+//                           SiteInfo is kSitePermutable; SELL-32 for the others); none: every
+//                           launch runs the original kernel;
 //                           auto (the default): SELL-32 when ELL pads more than 15% over the
 //                           non-zeros and SELL-32 pads less, and the selector runs, per launcher,
 //                           the original or the transformed kernel, whichever its timings favour.
+//   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
+//                           windows of N (default 256, a multiple of 32).
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -42,8 +46,11 @@ void reset();
 void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
-// As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, 3 for none, or 0 for auto.
+// As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma, -1 for
+// none, or 0 for auto.
 void set_layout(int layout);
+// As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a multiple of 32).
+void set_sigma(int sigma);
 
 // Bytes of device memory held by cached copies now.
 std::size_t cached_bytes();

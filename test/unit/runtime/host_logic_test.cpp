@@ -348,6 +348,21 @@ TEST(ParseConfig, Layout) {
   EXPECT_EQ(c.layout, 2);
 }
 
+TEST(ParseConfig, LayoutSigmaAndNone) {
+  int l = 0;
+  EXPECT_TRUE(parse_layout("sell32s", &l));
+  EXPECT_EQ(l, 3); // kLayoutSell32Sigma
+  EXPECT_TRUE(parse_layout("SELL-32-SIGMA", &l));
+  EXPECT_EQ(l, 3); // kLayoutSell32Sigma
+  EXPECT_TRUE(parse_layout("none", &l));
+  EXPECT_EQ(l, kLayoutChoiceNone);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr).sigma, 256);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "1024").sigma, 1024);
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "100").sigma, 128); // rounded up
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "8").sigma, 256);   // warns
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "12x").sigma, 256);  // warns
+}
+
 TEST(ParseConfig, LayoutFromEnvironment) {
   setenv("IRREGFIX_LAYOUT", "sell32", 1);
   EXPECT_EQ(config_from_env().layout, 2);
