@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The selector and the launch protocol on a GPU machine: the CG, SP and MD
-# samples under IRREGFIX_LAYOUT=auto (the selector), ell (always transformed)
-# and none (always the original), bit for bit against the original programs,
-# under compute-sanitizer, and timed.
+# samples under IRREGFIX_LAYOUT=auto (the selector), ell (always transformed),
+# sell32s (SELL-32-sigma for permutable kernels) and none (always the original),
+# bit for bit against the original programs, under compute-sanitizer, and timed.
 #
 #   OUT=/path/to/results bench/run_device_issue4.sh   (OUT defaults to ./bench-out-issue4)
 #
@@ -10,7 +10,7 @@
 # written by scripts/pregenerate.sh on a machine with Clang 19).
 # Environment: BUILD_DIR (default /tmp/b4), MD_SIZES (default "12288 73728 262144"),
 #   MD_STEPS (default 100), CG_CLASSES (default "grid fem apache offshore"), CG_ITERS (default 200),
-#   SKIP_SANITIZER=1.
+#   SKIP_SANITIZER=1, SANITIZER_MODES (default "auto ell sell32s").
 # Files under $OUT: build.log compare.log sanitizer.log md.log cg.log md.md cg.md summary.md
 set -u -o pipefail
 
@@ -23,7 +23,7 @@ MD_STEPS=${MD_STEPS:-100}
 CG_CLASSES=${CG_CLASSES:-grid fem apache offshore}
 CG_ITERS=${CG_ITERS:-200}
 TMP=${TMPDIR:-/tmp}/irregfix-issue4
-MODES="auto ell none"
+MODES="auto ell sell32s none"
 mkdir -p "$OUT" "$TMP"
 status=0
 
@@ -50,7 +50,7 @@ done
 # --- compute-sanitizer on the samples, every mode -------------------------------
 if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null; then
   : >"$OUT/sanitizer.log"
-  for mode in auto ell; do
+  for mode in ${SANITIZER_MODES:-auto ell sell32s}; do
     for tool in memcheck racecheck; do
       for run in "cg/cg --matrix offshore --rows 20000 --iters 20" "md/md --atoms 4096 --steps 12 --rebuild 3" \
         "sp/sp --vars 2000 --clauses 8400 --rounds 20"; do
@@ -88,7 +88,7 @@ for atoms in $MD_SIZES; do
       # shellcheck disable=SC2086
       IRREGFIX_STATS=1 IRREGFIX_LAYOUT=$mode "$S/md/md" --atoms "$atoms" --steps "$MD_STEPS" $flag >"$TMP/md.$mode" 2>&1
     done
-    for f in o auto ell none; do { echo "== md $atoms $order $f"; cat "$TMP/md.$f"; } >>"$OUT/md.log"; done
+    for f in o auto ell sell32s none; do { echo "== md $atoms $order $f"; cat "$TMP/md.$f"; } >>"$OUT/md.log"; done
     o=$(per_step "$TMP/md.o") e=$(per_step "$TMP/md.ell") a=$(per_step "$TMP/md.auto") n=$(per_step "$TMP/md.none")
     echo "| $atoms | $order | $o | $e | $a | $n | $(ratio "$o" "$e") | $(ratio "$o" "$a") | $(choice "$TMP/md.auto") |" >>"$OUT/md.md"
   done
@@ -99,8 +99,8 @@ done
   echo "CG, $CG_ITERS iterations, paper size (scale 1) and 8x. ms per iteration (whole solve / iterations,"
   echo "the one-time remap and module loads included); speedups vs the original."
   echo
-  echo "| matrix | scale | original | ell | auto (selector) | none | ell speedup | auto speedup | selector |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| matrix | scale | original | ell | sell32s | auto (selector) | none | ell speedup | sell32s speedup | auto speedup | selector |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$OUT/cg.md"
 : >"$OUT/cg.log"
 for m in $CG_CLASSES; do
@@ -109,9 +109,10 @@ for m in $CG_CLASSES; do
     for mode in $MODES; do
       IRREGFIX_STATS=1 IRREGFIX_LAYOUT=$mode "$S/cg/cg" --matrix "$m" --scale "$scale" --iters "$CG_ITERS" >"$TMP/cg.$mode" 2>&1
     done
-    for f in o auto ell none; do { echo "== cg $m $scale $f"; cat "$TMP/cg.$f"; } >>"$OUT/cg.log"; done
+    for f in o auto ell sell32s none; do { echo "== cg $m $scale $f"; cat "$TMP/cg.$f"; } >>"$OUT/cg.log"; done
     o=$(per_step "$TMP/cg.o") e=$(per_step "$TMP/cg.ell") a=$(per_step "$TMP/cg.auto") n=$(per_step "$TMP/cg.none")
-    echo "| $m | $scale | $o | $e | $a | $n | $(ratio "$o" "$e") | $(ratio "$o" "$a") | $(choice "$TMP/cg.auto") |" >>"$OUT/cg.md"
+    g=$(per_step "$TMP/cg.sell32s")
+    echo "| $m | $scale | $o | $e | $g | $a | $n | $(ratio "$o" "$e") | $(ratio "$o" "$g") | $(ratio "$o" "$a") | $(choice "$TMP/cg.auto") |" >>"$OUT/cg.md"
   done
 done
 

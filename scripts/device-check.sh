@@ -5,7 +5,8 @@
 # CG sample and the SpMV benchmark with Nsight Compute. Rewritten sources come
 # from .devgen/ (scripts/pregenerate.sh). Logs go to $OUT.
 #   PARTS="runtime e2e bench issue4" scripts/device-check.sh   (default: the first three)
-# issue4: the samples under every IRREGFIX_LAYOUT mode (bench/run_device_issue4.sh).
+# issue4: the samples under every IRREGFIX_LAYOUT mode (bench/run_device_issue4.sh);
+# issue6: SpMV under each layout with cuSPARSE (bench/run_device_issue6.sh).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/device-out}
@@ -41,5 +42,9 @@ fi
 if [[ " $PARTS " == *" issue4 "* ]]; then
   echo "=== samples under the selector, forced ELL and none; sanitizers; MD and CG timings"
   OUT=$OUT/issue4 BUILD_DIR=${ISSUE4_BUILD_DIR:-/tmp/b4} bench/run_device_issue4.sh || status=1
+fi
+if [[ " $PARTS " == *" issue6 "* ]]; then
+  echo "=== SpMV under each layout (tool-transformed kernel, cuSPARSE beside it)"
+  OUT=$OUT/issue6 BUILD_DIR=${ISSUE6_BUILD_DIR:-/tmp/b6} bench/run_device_issue6.sh || status=1
 fi
 exit $status

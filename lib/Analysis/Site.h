@@ -79,6 +79,15 @@ struct Site {
 };
 
 // Everything the rewriters need to know about one kernel.
+// Whether the runtime may permute the kernel's threads (SELL-32-sigma); see
+// Permutability.h.
+struct Permutability {
+  bool Permutable = false;
+  std::string NotBecause;                     // why not, when not
+  const clang::VarDecl *ThreadVar = nullptr;   // the thread index local, when permutable
+  const clang::DeclStmt *ThreadDecl = nullptr; // its declaration, alone in a block
+};
+
 struct KernelInfo {
   // The kernel analysed. For a kernel template, one of its instantiations (sites
   // point into the template's text, which all instantiations share) ...
@@ -89,6 +98,7 @@ struct KernelInfo {
   const clang::FunctionDecl *source() const { return Template ? Template : Kernel; }
   std::vector<Site> Sites;
   std::string RefusedBecause; // the kernel as a whole cannot be transformed
+  Permutability Perm;
   bool hasTransformableSite() const;
 };
 

@@ -1,4 +1,5 @@
 #include "Analysis/SiteFinder.h"
+#include "Analysis/Permutability.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
@@ -861,6 +862,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
+  Info.Perm = analyzePermutability(Info, Ctx);
   return Info;
 }
 

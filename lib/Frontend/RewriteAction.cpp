@@ -278,6 +278,14 @@ private:
       }
       Result.Sites.push_back(std::move(R));
     }
+    if (Info.hasTransformableSite()) {
+      if (Info.Perm.Permutable)
+        Msg.remark(Info.Kernel->getLocation(),
+                   "threads of " + Kernel + " may be permuted (SELL-32-sigma regroups rows by length)");
+      else
+        Msg.remark(Info.Kernel->getLocation(), "threads of " + Kernel +
+                                                   " keep their order (no SELL-32-sigma): " + Info.Perm.NotBecause);
+    }
   }
 
   CompilerInstance &CI;

@@ -123,15 +123,18 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   return c;
 }
 
-bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
-                 unsigned long long nnz) {
+bool pads_much(unsigned long long cells, unsigned long long nnz) {
   if (nnz == 0)
     return false;
-  // ell_cells / nnz > kSellPaddingThreshold, in integers (115 / 100) so that the
+  // cells / nnz > kSellPaddingThreshold, in integers (115 / 100) so that the
   // threshold itself does not round either way; long double keeps huge counts exact enough.
   static_assert(kSellPaddingThreshold == 1.15, "threshold below is in percent");
-  return static_cast<long double>(ell_cells) * 100 > static_cast<long double>(nnz) * 115 &&
-         sell_cells < ell_cells;
+  return static_cast<long double>(cells) * 100 > static_cast<long double>(nnz) * 115;
+}
+
+bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
+                 unsigned long long nnz) {
+  return pads_much(ell_cells, nnz) && sell_cells < ell_cells;
 }
 
 Config config_from_env() {

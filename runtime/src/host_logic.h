@@ -34,7 +34,8 @@ struct Config {
 constexpr int kLayoutChoiceNone = -1;
 
 // Layout choice of range sites: ELL padded more than this over the non-zeros
-// (cells / nnz) and SELL-32 smaller makes auto pick SELL-32.
+// (cells / nnz) and SELL-32 smaller makes auto pick SELL-32; SELL-32 padded more
+// than this makes it pick SELL-32-sigma for a permutable kernel.
 constexpr double kSellPaddingThreshold = 1.15;
 
 // Cache-key value of a range entry whose layout auto chose (ELL and SELL-32 use
@@ -58,7 +59,10 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
 // IRREGFIX_SIGMA (32 to 2^20, rounded up to a multiple of 32; else a warning and 256).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc, const char *layout, const char *sigma = nullptr);
-// Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros.
+// Whether a layout of `cells` cells pads more than kSellPaddingThreshold over nnz.
+bool pads_much(unsigned long long cells, unsigned long long nnz);
+// Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros
+// (and, for a permutable kernel, SELL-32-sigma when SELL-32 still pads much).
 bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
                  unsigned long long nnz);
 // parse_config(getenv(...)...).

@@ -457,12 +457,40 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     layout = kLayoutSell32Sigma;
   else if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
     layout = kLayoutSell32;
-  const unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells : sell_cells;
   const double sell_padding = nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
   ss.ell_padding = nnz ? static_cast<double>(ell_cells) / static_cast<double>(nnz) : 1.0;
   ss.sell_padding = slices && !sigma ? sell_padding : 0.0;
   ss.sigma_padding = sigma ? sell_padding : 0.0;
   ss.sigma = sigma ? st.cfg.sigma : 0;
+  // Auto, a permutable kernel, and SELL-32 still pads much: sort the threads
+  // (SELL-32-sigma never pads more than SELL-32) and count again, a second sync.
+  unsigned long long sigma_cells = 0;
+  if (layout == kLayoutSell32 && want == kLayoutKeyAuto && (site.flags & kSitePermutable) &&
+      n <= INT_MAX && pads_much(sell_cells, nnz)) {
+    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
+    if (!why.empty())
+      return why;
+    long long *slice_start = static_cast<long long *>(e.aux);
+    std::size_t scan_bytes = temp_bytes;
+    long long total = 0;
+    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
+                            stream));
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes, stream));
+    IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost,
+                                 stream));
+    IRREGFIX_TRY(cudaStreamSynchronize(stream));
+    layout = kLayoutSell32Sigma;
+    sigma_cells = static_cast<unsigned long long>(total);
+    ss.sigma_padding = nnz ? static_cast<double>(sigma_cells) / static_cast<double>(nnz) : 1.0;
+    ss.sigma = st.cfg.sigma;
+  } else if (e.perm && !sigma) { // an earlier build sorted; this one does not
+    IRREGFIX_TRY(cudaFree(e.perm));
+    e.perm = nullptr;
+    e.perm_bytes = 0;
+  }
+  const unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells
+                                   : sigma_cells                ? sigma_cells
+                                                                : sell_cells;
   if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;

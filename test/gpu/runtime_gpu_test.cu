@@ -1236,3 +1236,43 @@ TEST_F(Runtime, Sell32SigmaOnlyForPermutableKernels) {
   EXPECT_EQ(v.layout, irregfix::kLayoutSell32);
   EXPECT_EQ(v.perm, nullptr);
 }
+
+// Auto: a permutable kernel whose rows vary much gets SELL-32-sigma; one whose
+// rows are uniform keeps ELL; a kernel that is not permutable gets SELL-32.
+TEST_F(Runtime, AutoPicksSigmaForPermutableSkewedRows) {
+  irregfix::testing::set_layout(0);
+  const long long n = 40000;
+  std::vector<int> skewed(n + 1, 0), uniform(n + 1, 0);
+  std::uniform_int_distribution<int> len(1, 64);
+  for (long long t = 0; t < n; ++t) {
+    skewed[t + 1] = skewed[t] + len(rng());
+    uniform[t + 1] = uniform[t] + 8;
+  }
+  struct Case {
+    const std::vector<int> *B;
+    int flags;
+    int want;
+  } cases[] = {{&skewed, irregfix::kSitePermutable, irregfix::kLayoutSell32Sigma},
+               {&uniform, irregfix::kSitePermutable, irregfix::kLayoutEllColMajor},
+               {&skewed, 0, irregfix::kLayoutSell32}};
+  int i = 0;
+  for (const Case &c : cases) {
+    const std::vector<int> &B = *c.B;
+    std::vector<double> A(B[n]);
+    for (size_t k = 0; k < A.size(); ++k)
+      A[k] = static_cast<double>(k % 1000) * 0.5;
+    int *dB = upload(B);
+    double *dA = upload(A);
+    static std::vector<std::string> ids;
+    ids.push_back("auto-sigma:" + std::to_string(i++));
+    irregfix::SiteInfo site{ids.back().c_str(), "k", "range", c.flags};
+    const void *src[] = {dA};
+    size_t sz[] = {sizeof(double)};
+    const void *out[1];
+    irregfix::View v{};
+    ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, out, 0));
+    EXPECT_EQ(v.layout, c.want) << site.id;
+    if (v.layout == irregfix::kLayoutSell32Sigma)
+      check_sigma(B, n, 256, A, v, static_cast<const double *>(out[0]));
+  }
+}

@@ -14,8 +14,10 @@ __global__ void weighted(int n, const long long *B, const float *A, float *y) {
   }
 }
 // CHECK-LABEL: __global__ void weighted_irregfix(int n, const long long *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A) {
-// CHECK:         for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, t); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
-// CHECK-NEXT:      { const int i = static_cast<int>(__irregfix_iter0); s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)] * i; }
+// CHECK-NEXT:    const long long __irregfix_p = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:    int t = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
+// CHECK:         for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
+// CHECK-NEXT:      { const int i = static_cast<int>(__irregfix_iter0); s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] * i; }
 
 __global__ void permuted(int n, const int *perm, const int *B, const double *A, double *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -20,14 +20,15 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK:         for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k)
 
 // CHECK-LABEL: __global__ void spmv_irregfix(int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_val, const int *__restrict__ __irregfix_v0_col) {
-// CHECK-NEXT:    int row = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:    const long long __irregfix_p = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:    int row = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
 // CHECK-NEXT:    if (row < n) {
 // CHECK-NEXT:      float sum = 0.0f;
-// CHECK-NEXT:      for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, row); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
-// CHECK-NEXT:        sum += __irregfix_v0_val[irregfix::slot(__irregfix_v0, row, __irregfix_iter0)] * x[__irregfix_v0_col[irregfix::slot(__irregfix_v0, row, __irregfix_iter0)]];
+// CHECK-NEXT:      for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
+// CHECK-NEXT:        sum += __irregfix_v0_val[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] * x[__irregfix_v0_col[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]];
 // CHECK-NEXT:      y[row] = sum;
 
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:12:5", "spmv", "range"};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:12:5", "spmv", "range", irregfix::kSitePermutable};
 // CHECK:       static void spmv_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
 // CHECK-NEXT:    irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[2];

@@ -25,4 +25,4 @@ __global__ void spmv_ldg(int n, const int *__restrict__ rp, const float *__restr
   }
 }
 // CHECK-LABEL: __global__ void spmv_ldg_irregfix(int n, const int *__restrict__ rp, const float *__restrict__ v, float *__restrict__ y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_v) {
-// CHECK:           s += __ldg(&__irregfix_v0_v[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)]);
+// CHECK:           s += __ldg(&__irregfix_v0_v[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]);

@@ -14,5 +14,5 @@ __global__ void k(int n, const int *B, const float *A, float *y) {
     y[t] = s;
   }
 }
-// CHECK: if (__irregfix_v0_A[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)] < 0.f) { y[t] = -1.f; return; }
+// CHECK: if (__irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] < 0.f) { y[t] = -1.f; return; }
 // MSG: remark: range site in 'k' transformed

@@ -12,5 +12,5 @@ __global__ void k(int n, const int *rows, const float *vals, float *y) {
     y[t] = s;
   }
 }
-// CHECK: s += __irregfix_v0_vals[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)];
+// CHECK: s += __irregfix_v0_vals[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)];
 // MSG: remark: range site in 'k' transformed

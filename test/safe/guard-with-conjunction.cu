@@ -10,5 +10,5 @@ __global__ void k(int n, const int *mask, const int *B, const float *A, float *y
     y[t] = s;
   }
 }
-// CHECK: s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, t, __irregfix_iter0)];
+// CHECK: s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)];
 // MSG: remark: range site in 'k' transformed

@@ -11,5 +11,5 @@ __global__ void k(int n, const int *B, const float *A, float *y) {
     y[t] = s;
   }
 }
-// CHECK: for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, (ROW(t))); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0) s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, (ROW(t)), __irregfix_iter0)];
+// CHECK: for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0) s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)];
 // MSG: remark: range site in 'k' transformed

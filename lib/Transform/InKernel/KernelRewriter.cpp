@@ -28,6 +28,8 @@ public:
       if (S.transformable()) {
         Extra += extraParams(S, Index);
         rewriteSite(S, Index);
+        if (Info.Perm.Permutable)
+          rewriteThreadIndex(Index);
       }
       ++Index;
     }
@@ -105,8 +107,25 @@ private:
     return Out;
   }
 
+  // int t = <index>;  →  const long long __irregfix_p = <index>;
+  //                      int t = static_cast<int>(irregfix::logical_thread(v, __irregfix_p));
+  // The copy is read at physical slots; everything else sees the logical thread.
+  void rewriteThreadIndex(unsigned I) {
+    const VarDecl *V = Info.Perm.ThreadVar;
+    const DeclStmt *D = Info.Perm.ThreadDecl;
+    std::string Type = V->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+    unsigned Column = SM.getExpansionColumnNumber(D->getBeginLoc());
+    Editor.insertBefore(D->getBeginLoc(), "const long long " + physicalThreadName() + " = " +
+                                              text(V->getInit()) + ";\n" +
+                                              std::string(Column ? Column - 1 : 0, ' '));
+    Editor.replace(V->getInit()->getSourceRange(), "static_cast<" + Type + ">(irregfix::logical_thread(" +
+                                                      viewName(I) + ", " + physicalThreadName() + "))");
+  }
+
   void rewriteSite(const Site &S, unsigned I) {
     std::string T = threadIndexText(S);
+    // A permutable kernel reads its copy where the physical thread is.
+    std::string Slot = Info.Perm.Permutable ? physicalThreadName() : T;
     // The iteration a read belongs to: the rewritten loop's counter (ranges),
     // the kernel's own loop variable (neighbour lists), none (gathers).
     std::string Iter = isRangePattern(S.Pattern)           ? iterName(I)
@@ -115,7 +134,7 @@ private:
     for (const SiteArray *A : S.remappedArrays())
       for (const ArraySubscriptExpr *Read : A->Reads) {
         Editor.replace(Read->getSourceRange(), remappedName(I, A->Array) + "[irregfix::slot(" +
-                                                   viewName(I) + ", " + T + ", " + Iter + ")]");
+                                                   viewName(I) + ", " + Slot + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
     if (!isRangePattern(S.Pattern))
@@ -124,7 +143,7 @@ private:
     // for (<init>; <cond>; <inc>) → for (int iter = 0, len = length(v, t); iter < len; ++iter)
     const ForStmt *For = S.Loop;
     std::string Header = "int " + iterName(I) + " = 0, " + lengthName(I) + " = irregfix::length(" +
-                         viewName(I) + ", " + T + "); " + iterName(I) + " < " + lengthName(I) +
+                         viewName(I) + ", " + Slot + "); " + iterName(I) + " < " + lengthName(I) +
                          "; ++" + iterName(I);
     SourceLocation HeaderBegin = Lexer::getLocForEndOfToken(SM.getFileLoc(For->getLParenLoc()), 0, SM, LO);
     Editor.replaceChars(HeaderBegin, For->getRParenLoc(), Header);

@@ -86,8 +86,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (const Site &S : Info.Sites) {
     if (S.transformable())
       OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\""
-         << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern)
-         << "\"};\n";
+         << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern) << "\""
+         << (Info.Perm.Permutable ? ", irregfix::kSitePermutable" : "") << "};\n";
     ++Index;
   }
 

@@ -24,6 +24,8 @@ inline std::string remappedName(unsigned Site, const ArrayRef &A) {
 }
 inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_string(Site); }
 inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
+// A permutable kernel's physical thread index (its own index is the logical one).
+inline std::string physicalThreadName() { return "__irregfix_p"; }
 inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
   return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
 }

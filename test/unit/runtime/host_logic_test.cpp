@@ -382,6 +382,10 @@ TEST(LayoutChoice, PreferSell) {
   EXPECT_TRUE(prefer_sell(200, 199, 100));
   EXPECT_FALSE(prefer_sell(0, 0, 0));       // nothing to copy
   EXPECT_STREQ(layout_name(2), "sell-32");
+  EXPECT_STREQ(layout_name(3), "sell-32-sigma");
+  EXPECT_FALSE(pads_much(115, 100));
+  EXPECT_TRUE(pads_much(116, 100));
+  EXPECT_FALSE(pads_much(5, 0));
 }
 
 TEST(Stats, PaddingLine) {

@@ -47,3 +47,4 @@ __device__ void __syncthreads();
 __device__ float atomicAdd(float *p, float v);
 __device__ int atomicAdd(int *p, int v);
 template <class T> __device__ T __ldg(const T *p) { return *p; }
+__device__ float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32);

@@ -1,0 +1,157 @@
+#include "Analysis/Permutability.h"
+#include "Analysis/ThreadIndex.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// Names of CUDA operations through which threads observe one another.
+bool cooperates(llvm::StringRef Name) {
+  static const char *const Prefixes[] = {"__syncthreads", "__syncwarp", "__shfl",     "__ballot",
+                                         "__any",         "__all",      "__activemask", "__match",
+                                         "__reduce",      "__threadfence", "atomic",   "__barrier",
+                                         "__nanosleep"};
+  for (const char *P : Prefixes)
+    if (Name.starts_with(P))
+      return true;
+  return false;
+}
+
+bool inNamespace(const Decl *D, llvm::StringRef NS) {
+  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(C); N && N->getName() == NS)
+      return true;
+  return false;
+}
+
+// Walks a kernel and the functions it calls, looking for what permuting
+// threads would change.
+class Scan : public RecursiveASTVisitor<Scan> {
+public:
+  Scan(const SourceManager &SM, const Expr *ThreadInit) : SM(SM), ThreadInit(ThreadInit) {}
+
+  std::string Why;
+
+  void walk(const FunctionDecl *F) {
+    if (!F || !Seen.insert(F->getCanonicalDecl()).second || !Why.empty())
+      return;
+    if (const FunctionDecl *Def = F->getDefinition(); Def && Def->hasBody())
+      TraverseStmt(Def->getBody());
+  }
+
+  bool TraverseStmt(Stmt *S) {
+    if (!Why.empty())
+      return false;
+    if (S == ThreadInit)
+      return true; // the one place that may read threadIdx and blockIdx
+    return RecursiveASTVisitor::TraverseStmt(S);
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasAttr<CUDASharedAttr>())
+      Why = "it uses shared memory ('" + V->getNameAsString() + "')";
+    return Why.empty();
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (D->getName() == "threadIdx" || D->getName() == "blockIdx")
+      Why = "it reads '" + D->getNameAsString() + "' other than in its thread index";
+    return Why.empty();
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *) {
+    Why = "it contains inline assembly";
+    return false;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F) {
+      Why = "it makes an indirect call";
+      return false;
+    }
+    if (cooperates(F->getName()) || inNamespace(F, "cooperative_groups")) {
+      Why = "it calls '" + F->getNameAsString() + "'";
+      return false;
+    }
+    // Math and other library functions from system headers: the name check
+    // above covers what they could do across threads.
+    if (F->getBuiltinID() || SM.isInSystemHeader(F->getLocation()))
+      return true;
+    if (!F->isDefined()) {
+      Why = "it calls '" + F->getNameAsString() + "', whose body the analysis cannot see";
+      return false;
+    }
+    walk(F);
+    return Why.empty();
+  }
+
+private:
+  const SourceManager &SM;
+  const Expr *ThreadInit;
+  std::set<const FunctionDecl *> Seen;
+};
+
+} // namespace
+
+Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
+  Permutability P;
+  auto No = [&](const std::string &Why) {
+    P.NotBecause = Why;
+    return P;
+  };
+  if (Info.Template || Info.Kernel->isTemplateInstantiation())
+    return No("it is a template");
+  const Site *Only = nullptr;
+  for (const Site &S : Info.Sites)
+    if (S.transformable()) {
+      if (Only)
+        return No("it has more than one transformed site");
+      Only = &S;
+    }
+  if (!Only)
+    return No("it has no transformed site");
+  if (Only->Pattern != SitePattern::Range)
+    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range");
+
+  // The thread index: a local initialised with the arithmetic, declared alone
+  // directly in a block, never written (isGlobalThreadIndex checked that).
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Only->ThreadIndex));
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !V->getInit() || !isGlobalThreadIndexArithmetic(V->getInit()))
+    return No("its thread index is not a local initialised with blockIdx.x * blockDim.x + threadIdx.x");
+  if (V->getInit()->getBeginLoc().isMacroID() || V->getLocation().isMacroID())
+    return No("its thread index is written through a macro");
+  const DeclStmt *Decl = nullptr;
+  for (const DynTypedNode &N : Ctx.getParents(*V))
+    Decl = N.get<DeclStmt>();
+  if (!Decl || !Decl->isSingleDecl())
+    return No("its thread index is not declared on its own");
+  bool InBlock = false;
+  for (const DynTypedNode &N : Ctx.getParents(*Decl))
+    InBlock |= N.get<CompoundStmt>() != nullptr;
+  if (!InBlock)
+    return No("its thread index is not declared directly in a block");
+
+  Scan Walk(Ctx.getSourceManager(), V->getInit());
+  Walk.walk(Info.Kernel);
+  if (!Walk.Why.empty())
+    return No(Walk.Why);
+  P.Permutable = true;
+  P.ThreadVar = V;
+  P.ThreadDecl = Decl;
+  return P;
+}
+
+} // namespace irregfix
