@@ -110,10 +110,10 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   if (sigma && *sigma) {
     char *end = nullptr;
     const long v = std::strtol(sigma, &end, 10);
-    if (end == sigma || *end || v < 32 || v > (1L << 20))
-      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_SIGMA='%s' (expected 32 to 1048576)\n", sigma);
+    if (end == sigma || *end || v < 32 || v > 4096)
+      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_SIGMA='%s' (expected 32 to 4096)\n", sigma);
     else
-      c.sigma = static_cast<int>((v + 31) / 32 * 32);
+      c.sigma = round_sigma(static_cast<int>(v));
   }
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
@@ -121,6 +121,13 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
                  layout);
   }
   return c;
+}
+
+int round_sigma(int sigma) {
+  int p = 32;
+  while (p < sigma && p < 4096)
+    p *= 2;
+  return p;
 }
 
 bool pads_much(unsigned long long cells, unsigned long long nnz) {

@@ -25,7 +25,7 @@ struct Config {
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
   int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s (a Layout), -1 none
-  int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a multiple of 32
+  int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
 };
 
 // IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)
@@ -56,9 +56,11 @@ bool parse_flag(const char *text);
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc);
 // As above, plus IRREGFIX_LAYOUT (an unknown value warns and means auto) and
-// IRREGFIX_SIGMA (32 to 2^20, rounded up to a multiple of 32; else a warning and 256).
+// IRREGFIX_SIGMA (32 to 4096, rounded up to a power of two; else a warning and 256).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc, const char *layout, const char *sigma = nullptr);
+// SELL-32-sigma's window: the power of two in [32, 4096] at or above sigma.
+int round_sigma(int sigma);
 // Whether a layout of `cells` cells pads more than kSellPaddingThreshold over nnz.
 bool pads_much(unsigned long long cells, unsigned long long nnz);
 // Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros

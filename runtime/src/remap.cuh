@@ -60,7 +60,8 @@ cudaError_t sell_slices(const int *len, long long n, long long *slice_start, voi
 // SELL-32-sigma: perm sorts the threads by length, longest first, inside
 // windows of sigma consecutive threads (stable: equal lengths keep their order);
 // len holds the logical lengths on entry, the physical ones (len[perm[p]]) after.
-// Temporaries are stream-ordered allocations. n must fit an int.
+// sigma must divide kSigmaTile (a power of two from 32 to 4096); n must fit an int.
+constexpr int kSigmaTile = 4096;
 cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t stream);
 
 // out[slice_start[p/32] + iter*32 + p%32] = A[B[r] + iter] for iter < len[p], where

@@ -164,26 +164,43 @@ cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *
 }
 
 
-// SELL-32-sigma sort keys: the window (t / sigma) in the high half, the
-// length descending in the low half, so that a stable sort orders each window
-// longest first and keeps equal lengths in thread order.
-__global__ void sigma_keys(const int *__restrict__ len, long long n, int sigma,
-                           unsigned long long *__restrict__ keys, int *__restrict__ ids) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += stride) {
-    keys[t] = (static_cast<unsigned long long>(t / sigma) << 32) |
-              static_cast<unsigned>(INT_MAX - len[t]);
-    ids[t] = static_cast<int>(t);
-  }
-}
+// SELL-32-sigma's sort, one kernel: each block sorts a tile of kSigmaTile
+// threads (several whole windows, sigma dividing the tile) in registers and
+// shared memory with CUB's block radix sort. The key puts the window inside the
+// tile in the high half and the length, descending, in the low half; the sort
+// is stable, so equal lengths keep thread order. In place: a block reads its
+// tile's lengths before it writes them back permuted.
+constexpr int kSigmaThreads = 256, kSigmaItems = 16;
+static_assert(kSigmaThreads * kSigmaItems == kSigmaTile, "tile");
 
-__global__ void gather_lengths(const int *__restrict__ perm, const int *__restrict__ logical,
-                               long long n, int *__restrict__ physical) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;
-       p += stride)
-    physical[p] = logical[perm[p]];
+__global__ void __launch_bounds__(kSigmaThreads)
+    sigma_sort_kernel(int *__restrict__ len, long long n, int sigma, int end_bit,
+                      int *__restrict__ perm) {
+  using Sort = cub::BlockRadixSort<unsigned long long, kSigmaThreads, kSigmaItems, int>;
+  __shared__ typename Sort::TempStorage temp;
+  const long long base = static_cast<long long>(blockIdx.x) * kSigmaTile;
+  unsigned long long keys[kSigmaItems];
+  int ids[kSigmaItems];
+  for (int i = 0; i < kSigmaItems; ++i) {
+    const int at = threadIdx.x * kSigmaItems + i;
+    const long long t = base + at;
+    if (t < n) {
+      keys[i] = (static_cast<unsigned long long>(at / sigma) << 32) |
+                static_cast<unsigned>(INT_MAX - len[t]);
+      ids[i] = static_cast<int>(t);
+    } else {
+      keys[i] = ~0ULL; // after every real thread of the tile
+      ids[i] = -1;
+    }
+  }
+  Sort(temp).Sort(keys, ids, 0, end_bit);
+  for (int i = 0; i < kSigmaItems; ++i) {
+    const long long p = base + threadIdx.x * kSigmaItems + i;
+    if (p < n) {
+      perm[p] = ids[i];
+      len[p] = INT_MAX - static_cast<int>(keys[i] & 0xffffffffu);
+    }
+  }
 }
 
 } // namespace
@@ -248,46 +265,16 @@ cudaError_t sell_slices(const int *len, long long n, long long *slice_start, voi
 }
 
 cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t stream) {
-  if (n <= 0 || n > INT_MAX || sigma < 1)
+  if (n <= 0 || n > INT_MAX || sigma < 32 || sigma > kSigmaTile || kSigmaTile % sigma != 0)
     return cudaErrorInvalidValue;
-  const long long windows = (n + sigma - 1) / sigma;
-  int end_bit = 32;
-  while (end_bit < 64 && (windows - 1) >> (end_bit - 32))
+  // Window indices inside a tile take log2(kSigmaTile / sigma) bits; all padding
+  // keys are ~0, so sorting one more bit than the real keys need keeps them last.
+  int end_bit = 33;
+  for (int w = kSigmaTile / sigma; w > 1; w >>= 1)
     ++end_bit;
-  const int items = static_cast<int>(n);
-  std::size_t temp_bytes = 0;
-  cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes,
-                                                  static_cast<unsigned long long *>(nullptr),
-                                                  static_cast<unsigned long long *>(nullptr),
-                                                  static_cast<int *>(nullptr), perm, items, 0,
-                                                  end_bit, stream);
-  if (e != cudaSuccess)
-    return e;
-  // keys in, keys out, ids, logical lengths, CUB's scratch: one stream-ordered allocation.
-  const std::size_t keys = static_cast<std::size_t>(n) * 8, ints = static_cast<std::size_t>(n) * 4;
-  const std::size_t ints_padded = (ints + 15) / 16 * 16;
-  char *buf = nullptr;
-  e = cudaMallocAsync(reinterpret_cast<void **>(&buf), 2 * keys + 2 * ints_padded + temp_bytes, stream);
-  if (e != cudaSuccess)
-    return e;
-  auto *keys_in = reinterpret_cast<unsigned long long *>(buf);
-  auto *keys_out = reinterpret_cast<unsigned long long *>(buf + keys);
-  int *ids = reinterpret_cast<int *>(buf + 2 * keys);
-  int *logical = reinterpret_cast<int *>(buf + 2 * keys + ints_padded);
-  void *temp = buf + 2 * keys + 2 * ints_padded;
-  sigma_keys<<<grid_for(n, 256), 256, 0, stream>>>(len, n, sigma, keys_in, ids);
-  e = cudaPeekAtLastError();
-  if (e == cudaSuccess)
-    e = cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out, ids, perm, items, 0,
-                                        end_bit, stream);
-  if (e == cudaSuccess)
-    e = cudaMemcpyAsync(logical, len, ints, cudaMemcpyDeviceToDevice, stream);
-  if (e == cudaSuccess) {
-    gather_lengths<<<grid_for(n, 256), 256, 0, stream>>>(perm, logical, n, len);
-    e = cudaPeekAtLastError();
-  }
-  const cudaError_t f = cudaFreeAsync(buf, stream);
-  return e != cudaSuccess ? e : f;
+  const unsigned blocks = static_cast<unsigned>((n + kSigmaTile - 1) / kSigmaTile);
+  sigma_sort_kernel<<<blocks, kSigmaThreads, 0, stream>>>(len, n, sigma, end_bit, perm);
+  return cudaPeekAtLastError();
 }
 
 cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,

@@ -1236,7 +1236,7 @@ void set_sigma(int sigma) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
-  st.cfg.sigma = sigma < 32 ? 32 : (sigma + 31) / 32 * 32;
+  st.cfg.sigma = detail::round_sigma(sigma);
 }
 
 void set_fail_alloc(bool fail) {

@@ -13,7 +13,7 @@
 //                           non-zeros and SELL-32 pads less, and the selector runs, per launcher,
 //                           the original or the transformed kernel, whichever its timings favour.
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
-//                           windows of N (default 256, a multiple of 32).
+//                           windows of N (default 256; a power of two from 32 to 4096).
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -49,7 +49,7 @@ void set_fail_alloc(bool fail);
 // As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma, -1 for
 // none, or 0 for auto.
 void set_layout(int layout);
-// As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a multiple of 32).
+// As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a power of two, 32..4096).
 void set_sigma(int sigma);
 
 // Bytes of device memory held by cached copies now.

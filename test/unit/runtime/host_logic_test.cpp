@@ -361,6 +361,10 @@ TEST(ParseConfig, LayoutSigmaAndNone) {
   EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "100").sigma, 128); // rounded up
   EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "8").sigma, 256);   // warns
   EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "12x").sigma, 256);  // warns
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "8192").sigma, 256); // warns
+  EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, "4096").sigma, 4096);
+  EXPECT_EQ(round_sigma(33), 64);
+  EXPECT_EQ(round_sigma(1), 32);
 }
 
 TEST(ParseConfig, LayoutFromEnvironment) {
