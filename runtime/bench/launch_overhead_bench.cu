@@ -8,6 +8,7 @@
 #include <irregfix/testing.h>
 
 #include "bench_support.cuh"
+#include "row_sum_launch.cuh"
 
 #include <chrono>
 #include <cstring>
@@ -15,49 +16,13 @@
 
 namespace {
 
-__global__ void row_sum_csr(long long n, const int *B, const float *A, float *y) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t < n) {
-    float s = 0;
-    for (int k = B[t]; k < B[t + 1]; ++k)
-      s += A[k];
-    y[t] = s;
-  }
-}
-
-__global__ void row_sum_view(long long n, irregfix::View v, const float *A, float *y) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t < n) {
-    float s = 0;
-    for (int i = 0, len = irregfix::length(v, t); i < len; ++i)
-      s += A[irregfix::slot(v, t, i)];
-    y[t] = s;
-  }
-}
-
 const irregfix::SiteInfo kSite{"overhead:1", "row_sum", "range"};
 const irregfix::SiteInfo kFirstSite{"overhead:first", "row_sum", "range"};
 const irregfix::SiteInfo kSecondSite{"overhead:second", "row_sum", "range"};
 
-// The generated launcher's shape (see the tool's LaunchRewriter).
-void launcher(const irregfix::SiteInfo &kSite, long long n, const int *B, const float *A, float *y,
+void launcher(const irregfix::SiteInfo &site, long long n, const int *B, const float *A, float *y,
               bool kernels) {
-  irregfix::View v;
-  const void *out[1];
-  const void *const src[1] = {A};
-  const size_t size[1] = {sizeof(float)};
-  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
-  if (irregfix::begin_launch(kSite, 0) && irregfix::disjoint(kSite, y, B) &&
-      irregfix::disjoint(kSite, y, A) &&
-      irregfix::prepare_range(kSite, B, irregfix::index_kind(B), n, 1, src, size, &v, out, 0)) {
-    if (kernels)
-      row_sum_view<<<blocks, 256>>>(n, v, static_cast<const float *>(out[0]), y);
-    irregfix::end_transformed_launch(kSite, 0);
-    return;
-  }
-  if (kernels)
-    row_sum_csr<<<blocks, 256>>>(n, B, A, y);
-  irregfix::end_original_launch(kSite, 0);
+  row_sum::launch(site, n, B, A, y, 0, kernels);
 }
 
 // Median over batches of the host time per call of f, in microseconds.
@@ -105,7 +70,7 @@ int main(int argc, char **argv) {
   // kernels (CUDA loads modules lazily). A miss of another site right after
   // pays the same remap without the load.
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
-  row_sum_csr<<<blocks, 256>>>(n, dB, dA, dy); // this program's own module is loaded
+  row_sum::csr<<<blocks, 256>>>(n, dB, dA, dy); // this program's own module is loaded
   CK(cudaDeviceSynchronize());
   auto wall_ms = [&](const irregfix::SiteInfo &site) {
     auto t0 = std::chrono::steady_clock::now();
@@ -118,7 +83,7 @@ int main(int argc, char **argv) {
               first_miss, second_miss);
   irregfix::testing::reset();
 
-  const double plain = host_us([&] { row_sum_csr<<<blocks, 256>>>(n, dB, dA, dy); }, launches, batches);
+  const double plain = host_us([&] { row_sum::csr<<<blocks, 256>>>(n, dB, dA, dy); }, launches, batches);
   // Forced ELL: every launch transformed, a cache hit after the first.
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
   launcher(kSite, n, dB, dA, dy, true);
@@ -132,7 +97,7 @@ int main(int argc, char **argv) {
   }
   const float *copy = static_cast<const float *>(out[0]);
   const double plain_view =
-      host_us([&] { row_sum_view<<<blocks, 256>>>(n, v, copy, dy); }, launches, batches);
+      host_us([&] { row_sum::view<<<blocks, 256>>>(n, v, copy, dy); }, launches, batches);
   const double forced = host_us([&] { launcher(kSite, n, dB, dA, dy, true); }, launches, batches);
   const double forced_calls = host_us([&] { launcher(kSite, n, dB, dA, dy, false); }, launches, batches);
   const auto c = irregfix::testing::site_counters(kSite.id);

@@ -5,6 +5,8 @@
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
+#include "row_sum_launch.cuh"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -27,46 +29,10 @@ int device_count() {
   return count;
 }
 
-// Thread t sums its row A[B[t]..B[t+1]): the original CSR form and the form
-// reading the remapped copy. Same order of additions: bitwise equal results.
-__global__ void row_sum_csr(long long n, const int *B, const float *A, float *y) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t < n) {
-    float s = 0;
-    for (int k = B[t]; k < B[t + 1]; ++k)
-      s += A[k];
-    y[t] = s;
-  }
-}
-
-__global__ void row_sum_view(long long n, irregfix::View v, const float *A, float *y) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t < n) {
-    float s = 0;
-    for (int i = 0, len = irregfix::length(v, t); i < len; ++i)
-      s += A[irregfix::slot(v, t, i)];
-    y[t] = s;
-  }
-}
-
-// What irregfix generates for row_sum_csr: true when the transformed kernel ran.
+// row_sum::launch: what irregfix generates for a CSR row sum.
 bool row_sum_launch(const irregfix::SiteInfo &site, long long n, const int *B, const float *A,
                     float *y, cudaStream_t stream) {
-  irregfix::View v;
-  const void *out[1];
-  const void *const src[1] = {A};
-  const size_t size[1] = {sizeof(float)};
-  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
-  if (irregfix::begin_launch(site, stream) && irregfix::disjoint(site, y, B) &&
-      irregfix::disjoint(site, y, A) &&
-      irregfix::prepare_range(site, B, irregfix::index_kind(B), n, 1, src, size, &v, out, stream)) {
-    row_sum_view<<<blocks, 256, 0, stream>>>(n, v, static_cast<const float *>(out[0]), y);
-    irregfix::end_transformed_launch(site, stream);
-    return true;
-  }
-  row_sum_csr<<<blocks, 256, 0, stream>>>(n, B, A, y);
-  irregfix::end_original_launch(site, stream);
-  return false;
+  return row_sum::launch(site, n, B, A, y, stream);
 }
 
 // Thread t reads A[idx[t]] (a gather), original and transformed.
