@@ -7,6 +7,11 @@
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
+// Every layout gives the same bits (the kernel is permutable: SELL-32-sigma too).
+// RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=ell %t.exe %t.ell.bin %}
+// RUN: %if cuda-device %{ cmp %t.original.bin %t.ell.bin %}
+// RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=sell32s IRREGFIX_SIGMA=64 %t.exe %t.sigma.bin %}
+// RUN: %if cuda-device %{ cmp %t.original.bin %t.sigma.bin %}
 // RUN: %if cuda-device %{ FileCheck %s --input-file=%t.stats %}
 // CHECK: spmv
 
