@@ -22,6 +22,7 @@ struct CurrentLaunch {
   Selector::Run run = Selector::kRunTransformed;
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
+  unsigned long long threads_x = 0; // grid.x * block.x; 0: unknown
 };
 thread_local CurrentLaunch current;
 
@@ -141,6 +142,11 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
     abandon(c, st);
 }
 
+bool launch_covers(const State &st, long long n) {
+  const CurrentLaunch &c = current;
+  return c.epoch != st.epoch || c.threads_x == 0 || c.threads_x >= static_cast<unsigned long long>(n);
+}
+
 void resolve_launch_timings(State &st, bool wait) {
   for (auto &kv : st.launches) {
     LaunchRecord &r = kv.second;
@@ -159,7 +165,7 @@ void clear_launch_records(State &st) {
 
 } // namespace detail
 
-bool begin_launch(const SiteInfo &site, cudaStream_t stream) {
+bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 block) {
   using namespace detail;
   int dev = 0;
   const cudaError_t err = cudaGetDevice(&dev);
@@ -185,6 +191,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream) {
   c.epoch = st.epoch;
   c.site = &site;
   c.record = &r;
+  c.threads_x = static_cast<unsigned long long>(grid.x) * block.x;
   if (st.cfg.layout != 0)
     return true; // a forced layout: always the transformed kernel
 

@@ -466,6 +466,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   // (SELL-32-sigma never pads more than SELL-32) and count again, a second sync.
   unsigned long long sigma_cells = 0;
   if (layout == kLayoutSell32 && want == kLayoutKeyAuto && (site.flags & kSitePermutable) &&
+      launch_covers(st, n) &&
       n <= INT_MAX && pads_much(sell_cells, nnz)) {
     why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
@@ -890,13 +891,13 @@ struct KeyArgs {
 
 // The cache-key layout of a range site under the configured layout (ELL,
 // SELL-32, or auto's own value); other patterns are always ELL.
-// SELL-32-sigma only for kernels that declare themselves permutable; forced on
-// another kernel, it means SELL-32.
-int key_layout(const Config &cfg, int pattern, const SiteInfo &site) {
+// SELL-32-sigma only for kernels that declare themselves permutable, launched
+// with a thread for every row; forced on another launch, it means SELL-32.
+int key_layout(const Config &cfg, int pattern, bool may_permute) {
   if (pattern != kPatternRange)
     return kLayoutEllColMajor;
   if (cfg.layout == kLayoutSell32Sigma)
-    return site.flags & kSitePermutable ? kLayoutSell32Sigma : kLayoutSell32;
+    return may_permute ? kLayoutSell32Sigma : kLayoutSell32;
   return cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
          : cfg.layout == kLayoutSell32    ? kLayoutSell32
                                           : kLayoutKeyAuto;
@@ -953,9 +954,12 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   }
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
-  const int layout = key_layout(st.cfg, args.pattern, site);
+  const bool may_permute = (site.flags & kSitePermutable) && launch_covers(st, args.n);
+  const int layout = key_layout(st.cfg, args.pattern, may_permute);
+  // An auto entry built as SELL-32-sigma serves only launches that may permute.
+  auto usable = [&](const Entry &e) { return may_permute || e.layout != kLayoutSell32Sigma; };
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
-      same_call(rec.last->key, args, dev, layout)) {
+      usable(*rec.last) && same_call(rec.last->key, args, dev, layout)) {
     std::string why = wait_for_copy(site, *rec.last, stream);
     if (!why.empty()) {
       record_fallback(ss, why);
@@ -988,6 +992,10 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   CacheKey key = make_key(site, args, dev, layout);
   Entry *e = nullptr;
   Cache::Lookup found = st.cache.lookup(key, &e);
+  if (found != Cache::kMiss && !usable(*e)) {
+    record_fallback(ss, "the copy is SELL-32-sigma, and this launch has fewer threads than rows");
+    return false;
+  }
   if (found == Cache::kHit) {
     std::string why = wait_for_copy(site, *e, stream);
     if (!why.empty()) {

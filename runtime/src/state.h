@@ -83,6 +83,9 @@ std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
 // Launch protocol (launch.cu), called by prepare with the lock held: a prepare
 // for `site` succeeded, remapping (built) or from the cache, on `stream`.
 void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream);
+// Whether the launch being prepared on this thread runs at least n threads in
+// x (true when unknown: no launcher, or no configuration given).
+bool launch_covers(const State &st, long long n);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.
 void resolve_launch_timings(State &st, bool wait);

@@ -1276,3 +1276,54 @@ TEST_F(Runtime, AutoPicksSigmaForPermutableSkewedRows) {
       check_sigma(B, n, 256, A, v, static_cast<const double *>(out[0]));
   }
 }
+
+// A launch with fewer threads than rows computes rows [0, threads) only:
+// permuting would compute other rows, so such a launch never reads a
+// SELL-32-sigma copy (forced: SELL-32; a sigma copy built by auto: the original).
+TEST_F(Runtime, Sell32SigmaNeedsALaunchCoveringEveryRow) {
+  const long long n = 10000;
+  std::uniform_int_distribution<int> len(1, 64);
+  std::vector<int> B(n + 1, 0);
+  for (long long t = 0; t < n; ++t)
+    B[t + 1] = B[t] + len(rng());
+  std::vector<double> A(B[n], 1.5);
+  int *dB = upload(B);
+  double *dA = upload(A);
+  const void *src[] = {dA};
+  size_t sz[] = {sizeof(double)};
+  const void *out[1];
+  irregfix::View v{};
+  const dim3 block(128), short_grid(20), full_grid((n + 127) / 128); // 2,560 threads < n
+  for (int layout : {static_cast<int>(irregfix::kLayoutSell32Sigma), 0}) {
+    irregfix::testing::reset();
+    irregfix::testing::set_layout(layout);
+    irregfix::SiteInfo site{layout ? "cover:forced" : "cover:auto", "k", "range",
+                            irregfix::kSitePermutable};
+    // A covering launch (auto: the first launch probes the transformed kernel).
+    ASSERT_TRUE(irregfix::begin_launch(site, 0, full_grid, block));
+    ASSERT_TRUE(irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, out, 0));
+    EXPECT_EQ(v.layout, irregfix::kLayoutSell32Sigma) << site.id;
+    irregfix::end_transformed_launch(site, 0);
+    CK(cudaDeviceSynchronize());
+    // Launches of 2,560 threads.
+    int tried = 0;
+    for (int i = 0; i < 8; ++i) {
+      if (!irregfix::begin_launch(site, 0, short_grid, block)) { // auto: the selector's choice
+        irregfix::end_original_launch(site, 0);
+        continue;
+      }
+      ++tried;
+      const bool ok = irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 1, src, sz, &v, out, 0);
+      if (layout) {
+        ASSERT_TRUE(ok);
+        EXPECT_EQ(v.layout, irregfix::kLayoutSell32) << "forced sigma, short launch";
+        EXPECT_EQ(v.perm, nullptr);
+        irregfix::end_transformed_launch(site, 0);
+      } else {
+        EXPECT_FALSE(ok) << "auto: the sigma copy must not serve a short launch";
+        irregfix::end_original_launch(site, 0);
+      }
+    }
+    EXPECT_GT(tried, 0) << site.id;
+  }
+}

@@ -34,7 +34,7 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:    const void *__irregfix_v0_out[2];
 // CHECK-NEXT:    const void *const __irregfix_v0_src[2] = {val, col};
 // CHECK-NEXT:    const size_t __irregfix_v0_size[2] = {sizeof(*val), sizeof(*col)};
-// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_spmv_0, __irregfix_stream) &&
+// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_spmv_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, row_ptr) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, val) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, col) &&

@@ -15,7 +15,7 @@ __global__ void pull(int n, const int *__restrict__ idx, const Particle *__restr
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_pull_0 = {"gather.cu:11:14", "pull", "gather"};
 // CHECK:         irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[1];
-// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_pull_0, __irregfix_stream) &&
+// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_pull_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:        irregfix::prepare_gather(__irregfix_site_pull_0, idx, irregfix::index_kind(idx), (long long)(n), p, sizeof(*p), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
 // CHECK-NEXT:      pull_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, idx, p, out, __irregfix_v0, static_cast<const Particle *>(__irregfix_v0_out[0]));
 

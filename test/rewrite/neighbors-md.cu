@@ -44,5 +44,5 @@ __global__ void density(int n, int width, const int *__restrict__ nb, const Atom
 // CHECK:           int q = nb[t * width + j];
 // CHECK-NEXT:      if (q >= 0)
 // CHECK-NEXT:        r += __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].x * __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].y;
-// CHECK:         if (irregfix::begin_launch(__irregfix_site_density_0, __irregfix_stream) &&
+// CHECK:         if (irregfix::begin_launch(__irregfix_site_density_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:             irregfix::prepare_neighbors(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {

@@ -14,7 +14,7 @@ __global__ void relax(int n, const int *B, float *A, const float *W) {
 }
 // CHECK:      for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
 // CHECK-NEXT:   { const int k = static_cast<int>(B[t] + __irregfix_iter0); A[k] = A[k] * __irregfix_v0_W[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]; }
-// CHECK:      if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream) &&
+// CHECK:      if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:          irregfix::disjoint(__irregfix_site_relax_0, A, B) &&
 // CHECK-NEXT: irregfix::disjoint(__irregfix_site_relax_0, A, W) &&
 

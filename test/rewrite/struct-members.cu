@@ -29,7 +29,7 @@ __global__ void relax(Graph g, const float *dist) {
 // CHECK:           best = best < __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)] ? best : __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)];
 // CHECK-NEXT:      g.out[v] = best + __irregfix_v1_dist[irregfix::slot(__irregfix_v1, v, 0)];
 // CHECK:         const void *const __irregfix_v0_src[1] = {g.csr.weights};
-// CHECK:         if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream) &&
+// CHECK:         if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:             irregfix::disjoint(__irregfix_site_relax_0, g.out, g.csr.offsets) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_relax_0, g.out, g.csr.weights) &&
 // CHECK:             irregfix::prepare_range(__irregfix_site_relax_0, g.csr.offsets, irregfix::index_kind(g.csr.offsets), (long long)(g.csr.n), 1, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&

@@ -10,6 +10,6 @@ __global__ void k(int n, const int *B, const float *A, int *flags) {
     flags[t] = s > 0.f;
   }
 }
-// CHECK: if (irregfix::begin_launch(__irregfix_site_k_0, __irregfix_stream) &&
+// CHECK: if (irregfix::begin_launch(__irregfix_site_k_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:     irregfix::disjoint(__irregfix_site_k_0, flags, B) &&
 // MSG: remark: range site in 'k' transformed

@@ -100,7 +100,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (unsigned I = 0; I < Info.Sites.size() && LaunchSite.empty(); ++I)
     if (Info.Sites[I].transformable())
       LaunchSite = siteInfoName(K, I);
-  std::vector<std::string> Conditions{"irregfix::begin_launch(" + LaunchSite + ", __irregfix_stream)"},
+  std::vector<std::string> Conditions{"irregfix::begin_launch(" + LaunchSite +
+                                      ", __irregfix_stream, __irregfix_grid, __irregfix_block)"},
       ExtraArgs;
   Index = 0;
   for (const Site &S : Info.Sites) {

@@ -142,7 +142,7 @@ bool disjoint(const SiteInfo &site, const void *written, const void *read);
 void note_fallback(const SiteInfo &site, const char *why);
 
 // The launch protocol of a generated launcher, `site` being the kernel's first site:
-//   if (begin_launch(site, stream) && <alias checks> && <prepare_* of each site>) {
+//   if (begin_launch(site, stream, grid, block) && <alias checks> && <prepare_* of each site>) {
 //     <transformed kernel><<<..., stream>>>(...);  end_transformed_launch(site, stream);
 //   } else {
 //     <original kernel><<<..., stream>>>(...);     end_original_launch(site, stream);
@@ -151,7 +151,12 @@ void note_fallback(const SiteInfo &site, const char *why);
 // under IRREGFIX_LAYOUT=none, or when the selector's timings favour the
 // original (then no copy is built). It may ask for this launch to be timed:
 // events on `stream`, read back at later launches, never by waiting.
-bool begin_launch(const SiteInfo &site, cudaStream_t stream);
+// grid and block are the launch's configuration (zero: unknown): a permutable
+// kernel's threads are permuted (SELL-32-sigma) only when grid.x * block.x
+// covers every thread its sites name, as permuting would otherwise change which
+// rows the launched threads compute.
+bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid = dim3(0, 0, 0),
+                  dim3 block = dim3(0, 0, 0));
 // After the transformed kernel's launch: counts it and checks it was accepted
 // (cudaPeekAtLastError, so the program's own error checks still see an error).
 void end_transformed_launch(const SiteInfo &site, cudaStream_t stream);
