@@ -77,6 +77,10 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device);
 // address, which a caller may reuse for another site).
 bool record_names(const SiteStats *stats, const SiteInfo &site);
 void record_fallback(SiteStats &s, const std::string &why);
+// Reads the remap timings of a site whose events have completed (waiting for
+// them when wait); all sites' and every launcher's, waiting (reports, reset).
+void resolve_timings(SiteStats &s, bool wait);
+void resolve_all_timings(State &st);
 // Reports a failed CUDA call on stderr, clears it, and gives the fallback reason.
 std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
 

@@ -1,0 +1,151 @@
+// irregfix runtime: what building a cache entry takes (checked CUDA calls,
+// device buffers sized and reused, extents validated, copies enqueued and
+// timed; build_support.cu) and each pattern's builder (build_range.cu: range
+// and range2; build_gather.cu: gather, gather2, neighbours). A builder makes an
+// entry valid or returns why it cannot, and the launch runs the original kernel.
+#pragma once
+
+#include "state.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+// Returns the fallback reason for a failed CUDA call, from a function with `site` in scope.
+#define IRREGFIX_TRY(call)                                                                         \
+  do {                                                                                             \
+    cudaError_t irregfix_e_ = (call);                                                              \
+    if (irregfix_e_ != cudaSuccess)                                                                \
+      return cuda_failure(#call, site, irregfix_e_);                                               \
+  } while (0)
+
+namespace irregfix {
+namespace detail {
+
+// Device allocation of the runtime; IRREGFIX_FAIL_ALLOC makes it fail.
+cudaError_t dev_alloc(const State &st, void **p, std::size_t bytes);
+
+// The device allocation holding p, if p is device (or managed) memory.
+bool allocation_of(const void *p, Range *r);
+
+// Frees an entry's device buffers and event.
+void free_entry_buffers(Entry &e);
+// Removes an entry from the cache (and from the sites that used it last) and frees it.
+void drop_entry(State &st, const CacheKey &key);
+// Bytes of one element of an index array of this IndexKind.
+std::size_t index_size(int kind);
+
+// Makes sure the entry's buffer i holds at least `bytes`, reusing it when it is big enough.
+std::string ensure_buffer(State &st, const SiteInfo &site, void **buf, std::size_t *have,
+                          std::size_t bytes);
+
+// Bytes of a copy of `cells` elements of `esz` bytes; "" or why it cannot be.
+std::string copy_bytes(unsigned long long cells, std::size_t esz, std::size_t *bytes);
+
+// One device buffer per remapped array, at least need[i] bytes each (reused
+// when big enough). The caller has checked the byte cap.
+std::string ensure_copies(State &st, const SiteInfo &site, Entry &e, const std::vector<std::size_t> &need);
+
+// The device's scratch (CUB temporaries, the read-back summary), at least temp_bytes.
+std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
+                           Scratch **out);
+
+// Extent [p + lo*esz, p + hi*esz) must lie in p's device allocation.
+std::string check_extent(const void *p, std::size_t esz, long long lo, long long hi,
+                         SourceRange *src);
+
+// Events around a remap on the stream, read later by resolve_timings (no
+// events, and no timing, when they cannot be created).
+void start_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t *start, cudaEvent_t *stop);
+void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop);
+
+// A data array read by a gather: its allocation (the extent, for invalidation)
+// and the element indices that lie inside it. Indices outside are sentinels.
+std::string gather_source(const void *A, std::size_t esz, SourceRange *src, long long *lo,
+                          long long *hi);
+
+// An index array read by the remap itself: device memory, and the valid element
+// indices of its allocation.
+std::string index_source(const void *p, int kind, long long lo, long long hi, SourceRange *src,
+                         long long *alo, long long *ahi);
+
+// Enqueues the copies of one entry on the launch's stream, timed with events,
+// and marks the entry valid. copy_one(i) enqueues array i's copy and returns the
+// launch error; bytes(i) is what it moves (for the stats).
+template <class CopyOne, class Bytes>
+std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count, const char *what,
+                       cudaStream_t stream, CopyOne copy_one, Bytes bytes) {
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  cudaEvent_t t0, t1;
+  start_timing(ss, stream, &t0, &t1);
+  for (int i = 0; i < count; ++i) {
+    cudaError_t r = copy_one(i);
+    if (r != cudaSuccess) {
+      if (t0) {
+        cudaEventDestroy(t0);
+        cudaEventDestroy(t1);
+      }
+      return cuda_failure(what, site, r);
+    }
+    ss.bytes_remapped += bytes(i);
+  }
+  stop_timing(ss, stream, t0, t1);
+  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
+  ++ss.remaps;
+  e.built_on = stream;
+  e.valid = true;
+  return "";
+}
+
+// The scalars of a neighbour-list site: thread t reads A[NB[j*sj + t*st]] for
+// j < (counts ? counts[t] : m).
+struct NeighborArgs {
+  const void *NB;
+  int nb_kind;
+  long long sj, st, m;
+  const void *counts;
+  int counts_kind;
+};
+
+// Builds or refreshes a range entry (ELL, SELL-32 or SELL-32-sigma): lengths,
+// their min/max and the slice offsets in one round trip (a second one when auto
+// sorts the threads); a refresh with B unchanged only copies the arrays again.
+std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                        const void *B, int b_kind, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream);
+
+// Two-level range: the first kernel gathers row starts and lengths through C
+// (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
+// is one round trip. The second kernel copies the data (copy_range2).
+std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                         const void *B, int b_kind, const void *C, int c_kind, long long n,
+                         int count, const void *const *arrays, const std::size_t *elem_sizes,
+                         cudaStream_t stream);
+
+// Gather: no reduction and no round trip. B is read only by the copy, and an
+// index outside A's allocation is a sentinel the kernel guards: skipped.
+std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                         int b_kind, long long n, const void *A, std::size_t esz,
+                         cudaStream_t stream);
+
+// Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
+// allocation: checked with CUB min/max, one round trip), kept in the entry,
+// and a refresh after a write to A is a plain gather through D.
+std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                          const void *B, int b_kind, const void *C, int c_kind, long long n,
+                          const void *A, std::size_t esz, cudaStream_t stream);
+
+// Neighbour list: the copy has max(count) columns (m without counts). Without
+// counts nothing is read back; with them, one CUB min/max and one round trip.
+// NB must lie in its allocation for every (t, j < columns); indices outside A's
+// allocation are sentinels, skipped.
+std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                            cudaStream_t stream);
+
+} // namespace detail
+} // namespace irregfix

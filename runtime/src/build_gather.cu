@@ -1,0 +1,207 @@
+// irregfix runtime: builders of gather, two-level gather and neighbour-list entries. See build.h.
+#include "build.h"
+#include "remap.cuh"
+
+#include <climits>
+#include <cstring>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+// The gather itself, on the launch's stream: out[t] = A[idx[t]] for indices in
+// [e.idx_lo, e.idx_hi) (A's allocation); sentinels are skipped.
+std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx,
+                        int idx_kind, long long n, const void *A, std::size_t esz,
+                        cudaStream_t stream) {
+  return run_copies(
+      ss, site, e, 1, "remap_gather", stream,
+      [&](int) { return remap_gather(idx, idx_kind, n, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream); },
+      [&](int) { return static_cast<unsigned long long>(n) * esz; });
+}
+
+std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
+                           long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+  return run_copies(
+      ss, site, e, 1, "remap_neighbors", stream,
+      [&](int) {
+        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, A, esz,
+                               e.idx_lo, e.idx_hi, e.bufs[0], stream);
+      },
+      [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; });
+}
+
+} // namespace
+
+// Gather: no reduction and no round trip. B is read only by the copy, and an
+// index outside A's allocation is a sentinel the kernel guards: skipped.
+std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                         int b_kind, long long n, const void *A, std::size_t esz,
+                         cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1)
+    return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
+  std::vector<SourceRange> sources(2);
+  long long lo = 0, hi = 0, blo = 0, bhi = 0;
+  std::string why = index_source(B, b_kind, 0, n, &sources[1], &blo, &bhi);
+  if (!why.empty())
+    return why;
+  if (blo > 0 || bhi < n)
+    return "bad index data: B[0..n) reaches outside its allocation";
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
+  const std::size_t need = static_cast<std::size_t>(n) * esz;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_copies(st, site, e, {need});
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources);
+  e.index_sources = 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.max_len = 1;
+  e.shape_valid = true;
+  return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
+}
+
+// Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
+// allocation: checked with CUB min/max, one round trip), kept in the entry,
+// and a refresh after a write to A is a plain gather through D.
+std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                          const void *B, int b_kind, const void *C, int c_kind, long long n,
+                          const void *A, std::size_t esz, cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1 && e.aux)
+    return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+  std::vector<SourceRange> sources(3);
+  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
+  std::string why = index_source(C, c_kind, 0, n, &sources[2], &clo, &chi);
+  if (!why.empty())
+    return why;
+  if (clo > 0 || chi < n)
+    return "bad index data: C[0..n) reaches outside its allocation";
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, sc->summary, sc->temp, &temp_bytes, stream));
+  unsigned char h[16];
+  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  long long cmin = 0, cmax = 0;
+  if (!index_to_ll(h, c_kind, &cmin) || !index_to_ll(h + 8, c_kind, &cmax))
+    return "bad index data: C indexes outside B's allocation";
+  why = index_source(B, b_kind, cmin, cmax + 1, &sources[1], &rlo, &rhi);
+  if (!why.empty())
+    return why;
+  if (cmin < rlo || cmax >= rhi)
+    return "bad index data: C indexes outside B's allocation";
+  long long lo = 0, hi = 0;
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
+  const std::size_t need = static_cast<std::size_t>(n) * esz;
+  const std::size_t aux = static_cast<std::size_t>(n) * sizeof(long long);
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + aux, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, aux);
+  if (!why.empty())
+    return why;
+  why = ensure_copies(st, site, e, {need});
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
+                               stream));
+  e.sources = std::move(sources);
+  e.index_sources = 2;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.max_len = 1;
+  e.shape_valid = true;
+  return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+}
+
+// Neighbour list: the copy has max(count) columns (m without counts). Without
+// counts nothing is read back; with them, one CUB min/max and one round trip.
+// NB must lie in its allocation for every (t, j < columns); indices outside A's
+// allocation are sentinels, skipped.
+std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                            cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1)
+    return copy_neighbors(ss, site, e, a, n, A, esz, stream);
+  if (a.m < 0)
+    return "bad index data: negative neighbour count m";
+  std::vector<SourceRange> sources(a.counts ? 3 : 2);
+  long long jmax = a.m;
+  std::string why;
+  if (a.counts) {
+    long long klo = 0, khi = 0;
+    why = index_source(a.counts, a.counts_kind, 0, n, &sources[2], &klo, &khi);
+    if (!why.empty())
+      return why;
+    if (klo > 0 || khi < n)
+      return "bad index data: counts[0..n) reaches outside its allocation";
+    std::size_t temp_bytes = 0;
+    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, nullptr, nullptr, &temp_bytes, stream));
+    Scratch *sc = nullptr;
+    why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+    if (!why.empty())
+      return why;
+    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, sc->summary, sc->temp, &temp_bytes,
+                                stream));
+    unsigned char h[16];
+    IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+    IRREGFIX_TRY(cudaStreamSynchronize(stream));
+    resolve_timings(ss, false);
+    long long kmin = 0, kmax = 0;
+    if (!index_to_ll(h, a.counts_kind, &kmin) || !index_to_ll(h + 8, a.counts_kind, &kmax))
+      return "bad index data: a neighbour count does not fit a long long";
+    jmax = kmax > 0 ? kmax : 0;
+  }
+  // Offsets j*sj + t*st over j < jmax, t < n: their least and greatest.
+  long long omin = 0, omax = 0;
+  if (jmax > 0) {
+    long long jx = 0, tx = 0;
+    if (__builtin_mul_overflow(jmax - 1, a.sj, &jx) || __builtin_mul_overflow(n - 1, a.st, &tx) ||
+        __builtin_add_overflow(jx < 0 ? jx : 0, tx < 0 ? tx : 0, &omin) ||
+        __builtin_add_overflow(jx > 0 ? jx : 0, tx > 0 ? tx : 0, &omax))
+      return "bad index data: neighbour list offsets overflow";
+  }
+  long long nlo = 0, nhi = 0;
+  why = index_source(a.NB, a.nb_kind, omin, jmax > 0 ? omax + 1 : omin, &sources[1], &nlo, &nhi);
+  if (!why.empty())
+    return why;
+  if (jmax > 0 && (omin < nlo || omax >= nhi))
+    return "bad index data: the neighbour list reaches outside its allocation";
+  long long lo = 0, hi = 0;
+  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return why;
+  unsigned long long cells = 0;
+  std::size_t need = 0;
+  if (__builtin_mul_overflow(static_cast<unsigned long long>(jmax), static_cast<unsigned long long>(n), &cells))
+    return "remapped copy too large";
+  why = copy_bytes(cells, esz, &need);
+  if (!why.empty())
+    return why;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_copies(st, site, e, {need});
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources);
+  e.index_sources = a.counts ? 2 : 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.jmax = jmax;
+  e.max_len = static_cast<int>(jmax < INT_MAX ? jmax : INT_MAX);
+  e.shape_valid = true;
+  return copy_neighbors(ss, site, e, a, n, A, esz, stream);
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,299 @@
+// irregfix runtime: builders of range and two-level range entries. See build.h.
+#include "build.h"
+#include "remap.cuh"
+
+#include <climits>
+#include <cstring>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+// The remap itself, on the launch's stream, into buffers sized for the entry,
+// in the layout the entry was built with (SELL-32: from its len and slice_start).
+std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                       long long n, int count, const void *const *arrays,
+                       const std::size_t *elem_sizes, cudaStream_t stream) {
+  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
+    return run_copies(
+        ss, site, e, count, "remap_sell", stream,
+        [&](int i) {
+          return remap_sell(B, b_kind, n, static_cast<const int *>(e.len),
+                            static_cast<const long long *>(e.aux),
+                            static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i],
+                            stream);
+        },
+        [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+  return run_copies(
+      ss, site, e, count, "remap_range", stream,
+      [&](int i) {
+        return remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i],
+                           plan_range(e.nnz, n, elem_sizes[i]), stream);
+      },
+      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+}
+
+// The range2 copy: from the row starts and lengths kept in the entry.
+std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream) {
+  return run_copies(
+      ss, site, e, count, "remap_range2", stream,
+      [&](int i) {
+        return remap_range2(static_cast<const long long *>(e.aux), static_cast<const int *>(e.len), n,
+                            arrays[i], elem_sizes[i], e.bufs[i], stream);
+      },
+      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+}
+
+} // namespace
+
+std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                        const void *B, int b_kind, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream) {
+  // Only the arrays were written since the last build: B, and so the layout, hold.
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
+    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+  Range b_alloc;
+  if (!allocation_of(B, &b_alloc))
+    return "the index array is not device memory";
+  // Row lengths, their min/max (CUB), B[0], B[n] and (unless ELL is forced) the
+  // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
+  // SELL-32-sigma first sorts the threads (CUB radix sort) and scans the slices
+  // of the sorted lengths.
+  const int want = e.key.layout; // a Layout, or kLayoutKeyAuto
+  const bool slices = want != kLayoutEllColMajor;
+  const bool sigma = want == kLayoutSell32Sigma;
+  if (sigma && n > INT_MAX)
+    return "SELL-32-sigma: more than INT_MAX threads";
+  const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  const long long nslices = (n + 31) / 32;
+  const std::size_t slice_bytes =
+      slices ? static_cast<std::size_t>(nslices + 1) * sizeof(long long) : 0;
+  const std::size_t old_bytes = e.bytes();
+  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + slice_bytes,
+                   st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  std::string why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  if (!why.empty())
+    return why;
+  if (slices) {
+    why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes);
+    if (!why.empty())
+      return why;
+  }
+  if (sigma) {
+    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
+    if (!why.empty())
+      return why;
+  }
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
+  if (slices) {
+    std::size_t scan_bytes = 0;
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &scan_bytes, stream));
+    temp_bytes = scan_bytes > temp_bytes ? scan_bytes : temp_bytes;
+  }
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  char *summary = static_cast<char *>(sc->summary);
+  IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
+                             reinterpret_cast<long long *>(summary + 8), stream));
+  std::size_t minmax_bytes = temp_bytes;
+  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, reinterpret_cast<int *>(summary),
+                              sc->temp, &minmax_bytes, stream));
+  struct {
+    int min_len, max_len;
+    long long lo, hi;
+    long long sell_cells;
+  } h{};
+  static_assert(sizeof(h) == 32, "summary layout");
+  if (sigma)
+    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
+                            stream));
+  if (slices) {
+    long long *slice_start = static_cast<long long *>(e.aux);
+    std::size_t scan_bytes = temp_bytes;
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes,
+                             stream));
+    IRREGFIX_TRY(cudaMemcpyAsync(summary + 24, slice_start + nslices, sizeof(long long),
+                                 cudaMemcpyDeviceToDevice, stream));
+  }
+  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, slices ? sizeof h : 24, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  if (h.min_len < 0)
+    return "bad index data: B is not monotone or a row is longer than INT_MAX";
+  if (h.hi < h.lo)
+    return "bad index data: B[n] < B[0]";
+
+  // Choose the layout from both paddings.
+  const unsigned long long nnz = static_cast<unsigned long long>(h.hi - h.lo);
+  const unsigned long long ell_cells = static_cast<unsigned long long>(h.max_len) *
+                                       static_cast<unsigned long long>(n);
+  const unsigned long long sell_cells = static_cast<unsigned long long>(h.sell_cells);
+  int layout = kLayoutEllColMajor;
+  if (sigma)
+    layout = kLayoutSell32Sigma;
+  else if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
+    layout = kLayoutSell32;
+  const double sell_padding = nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
+  ss.ell_padding = nnz ? static_cast<double>(ell_cells) / static_cast<double>(nnz) : 1.0;
+  ss.sell_padding = slices && !sigma ? sell_padding : 0.0;
+  ss.sigma_padding = sigma ? sell_padding : 0.0;
+  ss.sigma = sigma ? st.cfg.sigma : 0;
+  // Auto, a permutable kernel, and SELL-32 still pads much: sort the threads
+  // (SELL-32-sigma never pads more than SELL-32) and count again, a second sync.
+  unsigned long long sigma_cells = 0;
+  if (layout == kLayoutSell32 && want == kLayoutKeyAuto && (site.flags & kSitePermutable) &&
+      launch_covers(st, n) &&
+      n <= INT_MAX && pads_much(sell_cells, nnz)) {
+    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
+    if (!why.empty())
+      return why;
+    long long *slice_start = static_cast<long long *>(e.aux);
+    std::size_t scan_bytes = temp_bytes;
+    long long total = 0;
+    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
+                            stream));
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes, stream));
+    IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost,
+                                 stream));
+    IRREGFIX_TRY(cudaStreamSynchronize(stream));
+    layout = kLayoutSell32Sigma;
+    sigma_cells = static_cast<unsigned long long>(total);
+    ss.sigma_padding = nnz ? static_cast<double>(sigma_cells) / static_cast<double>(nnz) : 1.0;
+    ss.sigma = st.cfg.sigma;
+  } else if (e.perm && !sigma) { // an earlier build sorted; this one does not
+    IRREGFIX_TRY(cudaFree(e.perm));
+    e.perm = nullptr;
+    e.perm_bytes = 0;
+  }
+  const unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells
+                                   : sigma_cells                ? sigma_cells
+                                                                : sell_cells;
+  if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
+    IRREGFIX_TRY(cudaFree(e.aux));
+    e.aux = nullptr;
+    e.aux_bytes = 0;
+  }
+
+  // Validate extents, size the buffers and check the byte cap.
+  std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 1);
+  std::vector<std::size_t> need(static_cast<std::size_t>(count));
+  std::size_t total_need = len_bytes + e.aux_bytes + e.perm_bytes;
+  for (int i = 0; i < count; ++i) {
+    why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
+    if (!why.empty())
+      return why;
+    why = copy_bytes(cells, elem_sizes[i], &need[i]);
+    if (!why.empty())
+      return why;
+    total_need += need[i];
+  }
+  sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
+  allocation_of(B, &sources[count].allocation);
+  sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
+  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_copies(st, site, e, need);
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources);
+  e.layout = layout;
+  e.max_len = h.max_len;
+  e.nnz = h.hi - h.lo;
+  e.shape_valid = true;
+  return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+}
+
+// Two-level range: the first kernel gathers row starts and lengths through C
+// (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
+// is one round trip. The second kernel copies the data (copy_range2).
+std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                         const void *B, int b_kind, const void *C, int c_kind, long long n,
+                         int count, const void *const *arrays, const std::size_t *elem_sizes,
+                         cudaStream_t stream) {
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && e.aux && e.len)
+    return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+  std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
+  SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
+  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
+  std::string why = index_source(C, c_kind, 0, n, &csrc, &clo, &chi);
+  if (!why.empty())
+    return why;
+  if (clo > 0 || chi < n)
+    return "bad index data: C[0..n) reaches outside its allocation";
+  why = index_source(B, b_kind, 0, 0, &bsrc, &rlo, &rhi);
+  if (!why.empty())
+    return why;
+  const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  const std::size_t start_bytes = static_cast<std::size_t>(n) * sizeof(long long);
+  const std::size_t old_bytes = e.bytes();
+  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + start_bytes,
+                   st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  if (!why.empty())
+    return why;
+  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, start_bytes);
+  if (!why.empty())
+    return why;
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  char *summary = static_cast<char *>(sc->summary);
+  IRREGFIX_TRY(minmax_indices(C, c_kind, n, summary, sc->temp, &temp_bytes, stream));
+  IRREGFIX_TRY(range2_rows(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
+                           static_cast<int *>(e.len), reinterpret_cast<long long *>(summary + 16),
+                           stream));
+  unsigned char h[16 + 8 * kR2Slots];
+  static_assert(sizeof(h) <= 64, "summary size");
+  IRREGFIX_TRY(cudaMemcpyAsync(h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  long long cmin = 0, cmax = 0, r2[kR2Slots];
+  std::memcpy(r2, h + 16, sizeof r2);
+  if (!index_to_ll(h, c_kind, &cmin) || !index_to_ll(h + 8, c_kind, &cmax) || cmin < rlo ||
+      cmax >= rhi - 1 || r2[kR2MinLen] == -2)
+    return "bad index data: C indexes outside B's allocation";
+  if (r2[kR2MinLen] < 0)
+    return "bad index data: B is not monotone or a row is longer than INT_MAX";
+  bsrc.extent = Range{bsrc.ptr + static_cast<std::uintptr_t>(cmin * static_cast<long long>(index_size(b_kind))),
+                      static_cast<std::size_t>(cmax + 2 - cmin) * index_size(b_kind)};
+  const long long lo = r2[kR2MaxEnd] > r2[kR2MinStart] ? r2[kR2MinStart] : 0;
+  const long long hi = r2[kR2MaxEnd] > r2[kR2MinStart] ? r2[kR2MaxEnd] : 0;
+  const long long max_len = r2[kR2MaxLen] > 0 ? r2[kR2MaxLen] : 0;
+  std::vector<std::size_t> need(static_cast<std::size_t>(count));
+  std::size_t total_need = len_bytes + start_bytes;
+  for (int i = 0; i < count; ++i) {
+    why = check_extent(arrays[i], elem_sizes[i], lo, hi, &sources[i]);
+    if (!why.empty())
+      return why;
+    why = copy_bytes(static_cast<unsigned long long>(max_len) * static_cast<unsigned long long>(n),
+                     elem_sizes[i], &need[i]);
+    if (!why.empty())
+      return why;
+    total_need += need[i];
+  }
+  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_copies(st, site, e, need);
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources);
+  e.index_sources = 2;
+  e.max_len = static_cast<int>(max_len);
+  e.nnz = r2[kR2SumLen];
+  e.shape_valid = true;
+  return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,115 @@
+// irregfix runtime: the hooks of irregfix/testing.h (tests and benchmarks).
+#include <irregfix/testing.h>
+
+#include "build.h"
+
+#include <mutex>
+
+namespace irregfix {
+namespace testing {
+
+SiteCounters site_counters(const char *site_id) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  SiteCounters c;
+  auto it = st.stats.find(site_id ? site_id : "");
+  if (it == st.stats.end())
+    return c;
+  const SiteStats &s = it->second;
+  c.launches = s.launches;
+  c.hits = s.hits;
+  c.misses = s.misses;
+  c.refreshes = s.refreshes;
+  c.remaps = s.remaps;
+  c.fallbacks = s.fallback_count();
+  c.bytes_remapped = s.bytes_remapped;
+  c.last_fallback = s.last_fallback;
+  c.chosen_original = s.chosen_original;
+  return c;
+}
+
+void reset() {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  int dev = 0;
+  const bool have_dev = cudaGetDevice(&dev) == cudaSuccess;
+  cudaDeviceSynchronize();
+  for (auto &e : st.cache.clear()) {
+    if (have_dev)
+      cudaSetDevice(e->key.device);
+    free_entry_buffers(*e);
+  }
+  resolve_all_timings(st);
+  clear_launch_records(st);
+  st.sites.clear();
+  st.stats.clear();
+  st.allocations.clear();
+  ++st.epoch;
+  if (have_dev)
+    cudaSetDevice(dev);
+  cudaGetLastError();
+  st.loaded = false;
+  ensure_loaded(st);
+}
+
+void set_disabled(bool disabled) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.disabled = disabled;
+}
+
+void set_max_bytes(unsigned long long max_bytes) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.max_bytes = max_bytes;
+}
+
+void set_layout(int layout) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ||
+                          layout == kLayoutSell32Sigma || layout == detail::kLayoutChoiceNone
+                      ? layout
+                      : 0;
+}
+
+void set_sigma(int sigma) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.sigma = detail::round_sigma(sigma);
+}
+
+void set_fail_alloc(bool fail) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.fail_alloc = fail;
+}
+
+std::size_t cached_bytes() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.cache.total_bytes();
+}
+
+std::size_t known_allocations() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.allocations.size();
+}
+
+std::string stats_report() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::resolve_all_timings(st);
+  return detail::format_stats(st.stats);
+}
+
+} // namespace testing
+} // namespace irregfix
