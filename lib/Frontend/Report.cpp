@@ -16,6 +16,8 @@ std::string formatReport(const std::vector<SiteReport> &Sites) {
            S.Kernel + " pattern=" + S.Pattern + " offsets=" + S.Offsets +
            " arrays=" + (S.Arrays.empty() ? "-" : join(S.Arrays, ",")) +
            " verdict=" + (S.Transformed ? "transformed" : "refused");
+    if (!S.Threads.empty())
+      Out += " threads=" + S.Threads;
     if (!S.AliasChecks.empty())
       Out += " alias-checks=" + join(S.AliasChecks, ",");
     if (!S.Reason.empty())

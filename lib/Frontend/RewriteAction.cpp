@@ -245,6 +245,8 @@ private:
         if (A.RefusedBecause.empty())
           R.Arrays.push_back(A.Array.spelling());
       R.Transformed = S.transformable();
+      if (R.Transformed)
+        R.Threads = Info.Perm.Permutable ? "permutable" : "in-order";
       R.Reason = S.RefusedBecause;
       for (auto &[W, Rd] : S.AliasChecks)
         R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
