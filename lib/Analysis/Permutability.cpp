@@ -38,7 +38,8 @@ bool inNamespace(const Decl *D, llvm::StringRef NS) {
 // threads would change.
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
-  Scan(const SourceManager &SM, const Expr *ThreadInit) : SM(SM), ThreadInit(ThreadInit) {}
+  Scan(const SourceManager &SM, const VarDecl *Thread)
+      : SM(SM), Thread(Thread), ThreadInit(Thread->getInit()) {}
 
   std::string Why;
 
@@ -70,6 +71,19 @@ public:
     return Why.empty();
   }
 
+  // The thread index is computed once: a write (a grid-stride step) or its
+  // address taken would let it reach other rows.
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp() && isThread(B->getLHS()))
+      Why = "its thread index is written";
+    return Why.empty();
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isThread(U->getSubExpr()))
+      Why = "its thread index is written or its address taken";
+    return Why.empty();
+  }
+
   bool VisitGCCAsmStmt(GCCAsmStmt *) {
     Why = "it contains inline assembly";
     return false;
@@ -98,7 +112,13 @@ public:
   }
 
 private:
+  bool isThread(const Expr *E) const {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == Thread;
+  }
+
   const SourceManager &SM;
+  const VarDecl *Thread;
   const Expr *ThreadInit;
   std::set<const FunctionDecl *> Seen;
 };
@@ -144,7 +164,7 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
   if (!InBlock)
     return No("its thread index is not declared directly in a block");
 
-  Scan Walk(Ctx.getSourceManager(), V->getInit());
+  Scan Walk(Ctx.getSourceManager(), V);
   Walk.walk(Info.Kernel);
   if (!Walk.Why.empty())
     return No(Walk.Why);

@@ -156,6 +156,27 @@ __global__ void inline_index(int n, const int *B, const float *A, float *y) {
 }
 // WHY: remark: threads of 'inline_index' keep their order (no SELL-32-sigma): its thread index is not a local initialised with blockIdx.x * blockDim.x + threadIdx.x
 
+__global__ void grid_stride(int n, const int *B, const float *A, float *y) {
+  for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += blockDim.x * gridDim.x) {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s += A[k];
+    y[t] = s;
+  }
+}
+// WHY: remark: threads of 'grid_stride' keep their order (no SELL-32-sigma): its thread index is not declared directly in a block
+
+__global__ void unsigned_index(unsigned n, const int *B, const float *A, float *y) {
+  unsigned t = blockDim.x * blockIdx.x + threadIdx.x;
+  if (t < n) {
+    float s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s += A[k];
+    y[t] = s;
+  }
+}
+// WHY: remark: threads of 'unsigned_index' may be permuted
+
 template <class T> __global__ void templ(int n, const int *B, const T *A, T *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
@@ -172,6 +193,11 @@ template <class T> __global__ void templ(int n, const int *B, const T *A, T *y) 
 // CHECK-NEXT:    __shared__ float tile[256];
 // CHECK-NEXT:    int t = blockIdx.x * blockDim.x + threadIdx.x;
 
+// The declared type stays as written; the cast is to the type it names.
+// CHECK-LABEL: __global__ void unsigned_index_irregfix(
+// CHECK-NEXT:    const long long __irregfix_p = blockDim.x * blockIdx.x + threadIdx.x;
+// CHECK-NEXT:    unsigned t = static_cast<unsigned int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
+
 void run(int n, const int *B, const int *col, const float *val, const float *x, float *y, float *total,
          const int *C, const float *D, const double *Ad, double *yd) {
   spmv<<<n / 256 + 1, 256>>>(n, B, col, val, x, y);
@@ -186,5 +212,7 @@ void run(int n, const int *B, const int *col, const float *val, const float *x, 
   unseen_callee<<<n / 256 + 1, 256>>>(n, B, val, y);
   gather_only<<<n / 256 + 1, 256>>>(n, C, D, y);
   inline_index<<<n / 256 + 1, 256>>>(n, B, val, y);
+  grid_stride<<<n / 256 + 1, 256>>>(n, B, val, y);
+  unsigned_index<<<n / 256 + 1, 256>>>(n, B, val, y);
   templ<double><<<n / 256 + 1, 256>>>(n, B, Ad, yd);
 }
