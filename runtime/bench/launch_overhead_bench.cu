@@ -20,11 +20,6 @@ const irregfix::SiteInfo kSite{"overhead:1", "row_sum", "range"};
 const irregfix::SiteInfo kFirstSite{"overhead:first", "row_sum", "range"};
 const irregfix::SiteInfo kSecondSite{"overhead:second", "row_sum", "range"};
 
-void launcher(const irregfix::SiteInfo &site, long long n, const int *B, const float *A, float *y,
-              bool kernels) {
-  row_sum::launch(site, n, B, A, y, 0, kernels);
-}
-
 // Median over batches of the host time per call of f, in microseconds.
 template <class F> double host_us(F f, int launches, int batches) {
   std::vector<double> t;
@@ -74,7 +69,7 @@ int main(int argc, char **argv) {
   CK(cudaDeviceSynchronize());
   auto wall_ms = [&](const irregfix::SiteInfo &site) {
     auto t0 = std::chrono::steady_clock::now();
-    launcher(site, n, dB, dA, dy, true);
+    row_sum::launch(site, n, dB, dA, dy, 0, true);
     CK(cudaDeviceSynchronize());
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
@@ -86,7 +81,7 @@ int main(int argc, char **argv) {
   const double plain = host_us([&] { row_sum::csr<<<blocks, 256>>>(n, dB, dA, dy); }, launches, batches);
   // Forced ELL: every launch transformed, a cache hit after the first.
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
-  launcher(kSite, n, dB, dA, dy, true);
+  row_sum::launch(kSite, n, dB, dA, dy, 0, true);
   irregfix::View v;
   const void *out[1];
   const void *const src[1] = {dA};
@@ -98,13 +93,13 @@ int main(int argc, char **argv) {
   const float *copy = static_cast<const float *>(out[0]);
   const double plain_view =
       host_us([&] { row_sum::view<<<blocks, 256>>>(n, v, copy, dy); }, launches, batches);
-  const double forced = host_us([&] { launcher(kSite, n, dB, dA, dy, true); }, launches, batches);
-  const double forced_calls = host_us([&] { launcher(kSite, n, dB, dA, dy, false); }, launches, batches);
+  const double forced = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, true); }, launches, batches);
+  const double forced_calls = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, false); }, launches, batches);
   const auto c = irregfix::testing::site_counters(kSite.id);
   // Auto: the selector's path (its decision does not matter for the host cost).
   irregfix::testing::reset();
-  const double autosel = host_us([&] { launcher(kSite, n, dB, dA, dy, true); }, launches, batches);
-  const double auto_calls = host_us([&] { launcher(kSite, n, dB, dA, dy, false); }, launches, batches);
+  const double autosel = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, true); }, launches, batches);
+  const double auto_calls = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, false); }, launches, batches);
   std::printf("| launch | host us per launch |\n|---|---|\n");
   std::printf("| original kernel <<<>>> | %.3f |\n", plain);
   std::printf("| transformed kernel <<<>>> alone | %.3f |\n", plain_view);

@@ -71,6 +71,11 @@ std::string gather_source(const void *A, std::size_t esz, SourceRange *src, long
 std::string index_source(const void *p, int kind, long long lo, long long hi, SourceRange *src,
                          long long *alo, long long *ahi);
 
+// An index array read whole, p[0..n): as index_source, and all of it inside
+// its allocation ("bad index data: <name>[0..n) ..." otherwise).
+std::string whole_index_source(const void *p, int kind, long long n, const char *name,
+                               SourceRange *src);
+
 // Enqueues the copies of one entry on the launch's stream, timed with events,
 // and marks the entry valid. copy_one(i) enqueues array i's copy and returns the
 // launch error; bytes(i) is what it moves (for the stats).

@@ -41,12 +41,10 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
   std::vector<SourceRange> sources(2);
-  long long lo = 0, hi = 0, blo = 0, bhi = 0;
-  std::string why = index_source(B, b_kind, 0, n, &sources[1], &blo, &bhi);
+  long long lo = 0, hi = 0;
+  std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
   if (!why.empty())
     return why;
-  if (blo > 0 || bhi < n)
-    return "bad index data: B[0..n) reaches outside its allocation";
   why = gather_source(A, esz, &sources[0], &lo, &hi);
   if (!why.empty())
     return why;
@@ -74,12 +72,10 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   if (e.shape_valid && e.bufs.size() == 1 && e.aux)
     return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
   std::vector<SourceRange> sources(3);
-  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
-  std::string why = index_source(C, c_kind, 0, n, &sources[2], &clo, &chi);
+  long long rlo = 0, rhi = 0;
+  std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
   if (!why.empty())
     return why;
-  if (clo > 0 || chi < n)
-    return "bad index data: C[0..n) reaches outside its allocation";
   std::size_t temp_bytes = 0;
   IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
   Scratch *sc = nullptr;
@@ -139,12 +135,9 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   long long jmax = a.m;
   std::string why;
   if (a.counts) {
-    long long klo = 0, khi = 0;
-    why = index_source(a.counts, a.counts_kind, 0, n, &sources[2], &klo, &khi);
+    why = whole_index_source(a.counts, a.counts_kind, n, "counts", &sources[2]);
     if (!why.empty())
       return why;
-    if (klo > 0 || khi < n)
-      return "bad index data: counts[0..n) reaches outside its allocation";
     std::size_t temp_bytes = 0;
     IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, nullptr, nullptr, &temp_bytes, stream));
     Scratch *sc = nullptr;

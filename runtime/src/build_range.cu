@@ -60,12 +60,10 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     return "the index array is not device memory";
   // Row lengths, their min/max (CUB), B[0], B[n] and (unless ELL is forced) the
   // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
-  // SELL-32-sigma first sorts the threads (CUB radix sort) and scans the slices
-  // of the sorted lengths.
+  // SELL-32-sigma then sorts the threads and counts the slices again: a second sync.
   const int want = e.key.layout; // a Layout, or kLayoutKeyAuto
   const bool slices = want != kLayoutEllColMajor;
-  const bool sigma = want == kLayoutSell32Sigma;
-  if (sigma && n > INT_MAX)
+  if (want == kLayoutSell32Sigma && n > INT_MAX)
     return "SELL-32-sigma: more than INT_MAX threads";
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
@@ -80,11 +78,6 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     return why;
   if (slices) {
     why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes);
-    if (!why.empty())
-      return why;
-  }
-  if (sigma) {
-    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
       return why;
   }
@@ -111,9 +104,6 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     long long sell_cells;
   } h{};
   static_assert(sizeof(h) == 32, "summary layout");
-  if (sigma)
-    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
-                            stream));
   if (slices) {
     long long *slice_start = static_cast<long long *>(e.aux);
     std::size_t scan_bytes = temp_bytes;
@@ -136,21 +126,23 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                                        static_cast<unsigned long long>(n);
   const unsigned long long sell_cells = static_cast<unsigned long long>(h.sell_cells);
   int layout = kLayoutEllColMajor;
-  if (sigma)
-    layout = kLayoutSell32Sigma;
-  else if (want == kLayoutSell32 || (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
+  if (want == kLayoutSell32 || want == kLayoutSell32Sigma ||
+      (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
     layout = kLayoutSell32;
-  const double sell_padding = nnz ? static_cast<double>(sell_cells) / static_cast<double>(nnz) : 1.0;
-  ss.ell_padding = nnz ? static_cast<double>(ell_cells) / static_cast<double>(nnz) : 1.0;
-  ss.sell_padding = slices && !sigma ? sell_padding : 0.0;
-  ss.sigma_padding = sigma ? sell_padding : 0.0;
-  ss.sigma = sigma ? st.cfg.sigma : 0;
-  // Auto, a permutable kernel, and SELL-32 still pads much: sort the threads
-  // (SELL-32-sigma never pads more than SELL-32) and count again, a second sync.
-  unsigned long long sigma_cells = 0;
-  if (layout == kLayoutSell32 && want == kLayoutKeyAuto && (site.flags & kSitePermutable) &&
-      launch_covers(st, n) &&
-      n <= INT_MAX && pads_much(sell_cells, nnz)) {
+  auto padding = [nnz](unsigned long long cells) {
+    return nnz ? static_cast<double>(cells) / static_cast<double>(nnz) : 1.0;
+  };
+  ss.ell_padding = padding(ell_cells);
+  ss.sell_padding = slices ? padding(sell_cells) : 0.0;
+  ss.sigma_padding = 0.0;
+  ss.sigma = 0;
+  // SELL-32-sigma, forced, or auto for a launch that may permute whose SELL-32
+  // still pads much: sort the threads (never more padding than SELL-32) and
+  // count the cells again.
+  unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells : sell_cells;
+  if (want == kLayoutSell32Sigma ||
+      (layout == kLayoutSell32 && want == kLayoutKeyAuto && n <= INT_MAX &&
+       may_permute(st, site, n) && pads_much(sell_cells, nnz))) {
     why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
       return why;
@@ -164,17 +156,14 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                                  stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));
     layout = kLayoutSell32Sigma;
-    sigma_cells = static_cast<unsigned long long>(total);
-    ss.sigma_padding = nnz ? static_cast<double>(sigma_cells) / static_cast<double>(nnz) : 1.0;
+    cells = static_cast<unsigned long long>(total);
+    ss.sigma_padding = padding(cells);
     ss.sigma = st.cfg.sigma;
-  } else if (e.perm && !sigma) { // an earlier build sorted; this one does not
+  } else if (e.perm) { // an earlier build sorted; this one does not
     IRREGFIX_TRY(cudaFree(e.perm));
     e.perm = nullptr;
     e.perm_bytes = 0;
   }
-  const unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells
-                                   : sigma_cells                ? sigma_cells
-                                                                : sell_cells;
   if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;
@@ -221,12 +210,10 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
     return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
   SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
-  long long rlo = 0, rhi = 0, clo = 0, chi = 0;
-  std::string why = index_source(C, c_kind, 0, n, &csrc, &clo, &chi);
+  long long rlo = 0, rhi = 0;
+  std::string why = whole_index_source(C, c_kind, n, "C", &csrc);
   if (!why.empty())
     return why;
-  if (clo > 0 || chi < n)
-    return "bad index data: C[0..n) reaches outside its allocation";
   why = index_source(B, b_kind, 0, 0, &bsrc, &rlo, &rhi);
   if (!why.empty())
     return why;

@@ -219,6 +219,15 @@ std::string gather_source(const void *A, std::size_t esz, SourceRange *src, long
 
 // An index array read by the remap itself: device memory, and the valid element
 // indices of its allocation.
+std::string whole_index_source(const void *p, int kind, long long n, const char *name,
+                               SourceRange *src) {
+  long long lo = 0, hi = 0;
+  std::string why = index_source(p, kind, 0, n, src, &lo, &hi);
+  if (why.empty() && (lo > 0 || hi < n))
+    why = std::string("bad index data: ") + name + "[0..n) reaches outside its allocation";
+  return why;
+}
+
 std::string index_source(const void *p, int kind, long long lo, long long hi, SourceRange *src,
                          long long *alo, long long *ahi) {
   src->ptr = reinterpret_cast<std::uintptr_t>(p);

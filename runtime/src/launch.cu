@@ -52,7 +52,10 @@ void abandon(CurrentLaunch &c, const State &st) {
   if (c.epoch == st.epoch && c.sample.start && c.selected)
     c.record->selector.cancel(c.run);
   destroy_events(c.sample);
+  std::vector<SiteRecord *> sites = std::move(c.sites); // keeps its storage: no allocation a launch
+  sites.clear();
   c = CurrentLaunch{};
+  c.sites = std::move(sites);
 }
 
 // After the kernel that actually ran (`ran`): queue the sample for reading
@@ -78,33 +81,24 @@ LaunchRecord &launch_record(State &st, const SiteInfo &site, int device) {
   return r;
 }
 
-float elapsed(cudaEvent_t a, cudaEvent_t b, bool *ok) {
-  float ms = 0;
-  if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
-    cudaGetLastError();
-    *ok = false;
-  }
-  return ms;
-}
-
 // Feeds the selector the samples whose events have completed.
 void resolve(LaunchRecord &r, bool wait) {
   auto it = r.pending.begin();
   while (it != r.pending.end()) {
     LaunchSample &s = *it;
-    cudaError_t q = wait ? cudaEventSynchronize(s.end) : cudaEventQuery(s.end);
+    const cudaError_t q = event_done(s.end, wait);
     if (q == cudaErrorNotReady) {
       ++it;
       continue;
     }
     bool ok = q == cudaSuccess;
     if (s.run == Selector::kRunOriginal) {
-      const float ms = elapsed(s.start, s.end, &ok);
+      const float ms = elapsed_ms(s.start, s.end, &ok);
       if (ok)
         r.selector.add_original(ms);
     } else {
-      const float kernel = elapsed(s.mid, s.end, &ok);
-      const float remap = s.built ? elapsed(s.start, s.mid, &ok) : 0;
+      const float kernel = elapsed_ms(s.mid, s.end, &ok);
+      const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) : 0;
       if (ok) {
         if (s.built)
           r.selector.add_remap(remap);
@@ -142,7 +136,9 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
     abandon(c, st);
 }
 
-bool launch_covers(const State &st, long long n) {
+bool may_permute(const State &st, const SiteInfo &site, long long n) {
+  if (!(site.flags & kSitePermutable))
+    return false;
   const CurrentLaunch &c = current;
   return c.epoch != st.epoch || c.threads_x == 0 || c.threads_x >= static_cast<unsigned long long>(n);
 }
@@ -233,7 +229,7 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
     ++ss.fallbacks[std::string("transformed launch failed: ") + cudaGetErrorString(e)];
   }
   if (mine)
-    c.record->sites = c.sites;
+    c.record->sites.swap(c.sites); // abandon() clears what comes back
   finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
 }
 

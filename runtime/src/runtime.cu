@@ -75,18 +75,32 @@ std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e) 
   return std::string("CUDA error in ") + call + ": " + cudaGetErrorString(e);
 }
 
+cudaError_t event_done(cudaEvent_t e, bool wait) {
+  return wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+}
+
+float elapsed_ms(cudaEvent_t a, cudaEvent_t b, bool *ok) {
+  float ms = 0;
+  if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
+    cudaGetLastError();
+    *ok = false;
+  }
+  return ms;
+}
+
 // Reads the remap timings whose events have completed (all of them, and
 // waiting for them, when wait is set). Never called on the hit path.
 void resolve_timings(SiteStats &s, bool wait) {
   auto it = s.pending.begin();
   while (it != s.pending.end()) {
-    cudaError_t q = wait ? cudaEventSynchronize(it->second) : cudaEventQuery(it->second);
+    const cudaError_t q = event_done(it->second, wait);
     if (q == cudaErrorNotReady) {
       ++it;
       continue;
     }
-    float ms = 0;
-    if (q == cudaSuccess && cudaEventElapsedTime(&ms, it->first, it->second) == cudaSuccess)
+    bool ok = q == cudaSuccess;
+    const float ms = ok ? elapsed_ms(it->first, it->second, &ok) : 0;
+    if (ok)
       s.remap_ms += ms;
     cudaEventDestroy(it->first);
     cudaEventDestroy(it->second);
@@ -143,7 +157,8 @@ struct KeyArgs {
   int count = 0;
   const void *const *sources = nullptr;
   const size_t *sizes = nullptr;
-  std::vector<long long> params; // only neighbours have any (three)
+  long long params[3] = {}; // neighbours: stride_j, stride_t, m
+  int nparams = 0;
 };
 
 // The cache-key layout of a range site under the configured layout (ELL,
@@ -163,8 +178,12 @@ int key_layout(const Config &cfg, int pattern, bool may_permute) {
 bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
   if (k.device != device || k.pattern != a.pattern || k.B != a.B || k.b_kind != a.b_kind ||
       k.C != a.C || k.c_kind != a.c_kind || k.n != a.n || k.layout != layout ||
-      k.sources.size() != static_cast<std::size_t>(a.count) || k.params != a.params)
+      k.sources.size() != static_cast<std::size_t>(a.count) ||
+      k.params.size() != static_cast<std::size_t>(a.nparams))
     return false;
+  for (int i = 0; i < a.nparams; ++i)
+    if (k.params[i] != a.params[i])
+      return false;
   for (int i = 0; i < a.count; ++i)
     if (k.sources[i] != a.sources[i] || k.elem_sizes[i] != a.sizes[i])
       return false;
@@ -183,7 +202,7 @@ CacheKey make_key(const SiteInfo &site, const KeyArgs &a, int device, int layout
   key.n = a.n;
   key.sources.assign(a.sources, a.sources + a.count);
   key.elem_sizes.assign(a.sizes, a.sizes + a.count);
-  key.params = a.params;
+  key.params.assign(a.params, a.params + a.nparams);
   key.layout = layout;
   return key;
 }
@@ -211,22 +230,26 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   }
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
-  const bool may_permute = (site.flags & kSitePermutable) && launch_covers(st, args.n);
-  const int layout = key_layout(st.cfg, args.pattern, may_permute);
+  const bool permute = may_permute(st, site, args.n);
+  const int layout = key_layout(st.cfg, args.pattern, permute);
   // An auto entry built as SELL-32-sigma serves only launches that may permute.
-  auto usable = [&](const Entry &e) { return may_permute || e.layout != kLayoutSell32Sigma; };
-  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
-      usable(*rec.last) && same_call(rec.last->key, args, dev, layout)) {
-    std::string why = wait_for_copy(site, *rec.last, stream);
+  auto usable = [&](const Entry &e) { return permute || e.layout != kLayoutSell32Sigma; };
+  // A valid copy: the launch's stream waits for its remap, and reads it.
+  auto hit = [&](Entry &e) {
+    std::string why = wait_for_copy(site, e, stream);
     if (!why.empty()) {
       record_fallback(ss, why);
       return false;
     }
     ++ss.hits;
-    fill_view(*rec.last, view, remapped);
+    rec.last = &e;
+    fill_view(e, view, remapped);
     launch_prepared(st, rec, false, stream);
     return true;
-  }
+  };
+  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
+      usable(*rec.last) && same_call(rec.last->key, args, dev, layout))
+    return hit(*rec.last);
 
   ss.pattern = pattern_name(args.pattern); // the entry point called names the pattern
   if (st.cfg.disabled) {
@@ -253,18 +276,8 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
     record_fallback(ss, "the copy is SELL-32-sigma, and this launch has fewer threads than rows");
     return false;
   }
-  if (found == Cache::kHit) {
-    std::string why = wait_for_copy(site, *e, stream);
-    if (!why.empty()) {
-      record_fallback(ss, why);
-      return false;
-    }
-    ++ss.hits;
-    rec.last = e;
-    fill_view(*e, view, remapped);
-    launch_prepared(st, rec, false, stream);
-    return true;
-  }
+  if (found == Cache::kHit)
+    return hit(*e);
   if (found == Cache::kMiss) {
     ++ss.misses;
     e = st.cache.insert(key);
@@ -374,7 +387,10 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
   using namespace detail;
   KeyArgs args = key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1,
                           &A, &elem_size);
-  args.params = {stride_j, stride_t, m};
+  args.params[0] = stride_j;
+  args.params[1] = stride_t;
+  args.params[2] = m;
+  args.nparams = 3;
   const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
   return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {

@@ -48,8 +48,7 @@ void Selector::cancel(Run run) { outstanding_[run] = std::max(0, outstanding_[ru
 // Profiling: alternate timed launches, the transformed one first (it builds the
 // copy, so the remap is measured too), until kProbes of each are asked; then run
 // the original untimed until their timings are back.
-Selector::Decision Selector::probe(bool copy_valid) {
-  (void)copy_valid;
+Selector::Decision Selector::probe() {
   const int asked_x = transformed_.count + outstanding_[kRunTransformed];
   const int asked_o = original_.count + outstanding_[kRunOriginal];
   Decision d;
@@ -76,7 +75,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
     ++changes_;
   if (profiling_) {
     if (original_.count < kProbes || transformed_.count < kProbes)
-      return probe(copy_valid);
+      return probe();
     profiling_ = false;
   }
   const double o = original_ms(), x = transformed_ms(), gain = o - x;

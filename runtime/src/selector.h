@@ -51,7 +51,7 @@ private:
     void add(double x);
     double median() const;
   };
-  Decision probe(bool copy_valid);
+  Decision probe();
 
   Window original_, transformed_, remap_;
   int outstanding_[2] = {0, 0}; // timed launches not reported yet, per Run

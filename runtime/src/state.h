@@ -77,6 +77,11 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device);
 // address, which a caller may reuse for another site).
 bool record_names(const SiteStats *stats, const SiteInfo &site);
 void record_fallback(SiteStats &s, const std::string &why);
+// Whether event e has completed (waiting for it when wait): cudaSuccess,
+// cudaErrorNotReady, or the error; and the milliseconds between two completed
+// events (*ok cleared on failure). Timings are read with these, never on a hit.
+cudaError_t event_done(cudaEvent_t e, bool wait);
+float elapsed_ms(cudaEvent_t a, cudaEvent_t b, bool *ok);
 // Reads the remap timings of a site whose events have completed (waiting for
 // them when wait); all sites' and every launcher's, waiting (reports, reset).
 void resolve_timings(SiteStats &s, bool wait);
@@ -87,9 +92,11 @@ std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
 // Launch protocol (launch.cu), called by prepare with the lock held: a prepare
 // for `site` succeeded, remapping (built) or from the cache, on `stream`.
 void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream);
-// Whether the launch being prepared on this thread runs at least n threads in
-// x (true when unknown: no launcher, or no configuration given).
-bool launch_covers(const State &st, long long n);
+// Whether the runtime may permute the threads of the launch being prepared on
+// this thread (SELL-32-sigma): the site's kernel says it is permutable, and the
+// launch runs at least n threads in x (assumed when unknown: no launcher, or no
+// configuration given), so that permuting does not change which rows it computes.
+bool may_permute(const State &st, const SiteInfo &site, long long n);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.
 void resolve_launch_timings(State &st, bool wait);

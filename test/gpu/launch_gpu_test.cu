@@ -29,12 +29,6 @@ int device_count() {
   return count;
 }
 
-// row_sum::launch: what irregfix generates for a CSR row sum.
-bool row_sum_launch(const irregfix::SiteInfo &site, long long n, const int *B, const float *A,
-                    float *y, cudaStream_t stream) {
-  return row_sum::launch(site, n, B, A, y, stream);
-}
-
 // Thread t reads A[idx[t]] (a gather), original and transformed.
 __global__ void gather_orig(long long n, const int *idx, const float *A, float *y) {
   long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -134,7 +128,7 @@ TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
   const int launches = 60;
   for (int i = 0; i < launches; ++i) {
     CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
-    transformed += row_sum_launch(site, p.n, p.B, p.A, p.y, 0);
+    transformed += row_sum::launch(site, p.n, p.B, p.A, p.y, 0);
     CK(cudaDeviceSynchronize()); // timings come back before the next launch
     p.check();
   }
@@ -195,7 +189,7 @@ TEST_F(Launch, LayoutNoneRunsTheOriginal) {
   p.make(5000, 16, 3);
   irregfix::SiteInfo site{"select:3", "row_sum", "range"};
   for (int i = 0; i < 3; ++i)
-    EXPECT_FALSE(row_sum_launch(site, p.n, p.B, p.A, p.y, 0));
+    EXPECT_FALSE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0));
   p.check();
   EXPECT_EQ(site_counters("select:3").chosen_original, 3);
   EXPECT_EQ(site_counters("select:3").misses, 0);
@@ -232,7 +226,7 @@ TEST_F(Launch, UserStreamOrdersWritesRemapAndReads) {
   for (int step = 0; step < 5; ++step) {
     irregfix_invalidate(p.A); // what the tool inserts before a launch that writes A
     fill<<<static_cast<unsigned>((count + 255) / 256), 256, 0, s>>>(count, p.A, 100.0f * step);
-    ASSERT_TRUE(row_sum_launch(site, p.n, p.B, p.A, p.y, s));
+    ASSERT_TRUE(row_sum::launch(site, p.n, p.B, p.A, p.y, s));
     scale_into<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, s>>>(p.n, p.y, z);
     std::vector<float> h(p.n);
     CK(cudaMemcpyAsync(h.data(), z, p.n * sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -270,7 +264,7 @@ void run_on_device(int dev, unsigned seed, std::string *error) {
       irregfix_invalidate(p.A);
       cudaMemcpy(p.A, p.hA.data(), p.hA.size() * sizeof(float), cudaMemcpyHostToDevice);
     }
-    row_sum_launch(site, p.n, p.B, p.A, p.y, 0);
+    row_sum::launch(site, p.n, p.B, p.A, p.y, 0);
     std::vector<float> got(p.n);
     if (cudaMemcpy(got.data(), p.y, p.n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) {
       *error = "cudaMemcpy failed";
@@ -321,7 +315,7 @@ TEST_F(Launch, OneThreadSwitchingDevices) {
   for (int i = 0; i < 6; ++i)
     for (int d = 0; d < 2; ++d) {
       CK(cudaSetDevice(d));
-      ASSERT_TRUE(row_sum_launch(site, problems[d].n, problems[d].B, problems[d].A, problems[d].y, 0));
+      ASSERT_TRUE(row_sum::launch(site, problems[d].n, problems[d].B, problems[d].A, problems[d].y, 0));
       problems[d].check();
     }
   const auto c = site_counters("multi:2");
