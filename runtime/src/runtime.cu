@@ -133,6 +133,7 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
                           ? static_cast<const long long *>(e.aux)
                           : nullptr;
   view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
+  view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
   for (std::size_t i = 0; i < e.bufs.size(); ++i)
     remapped[i] = e.bufs[i];
 }

@@ -123,6 +123,7 @@ void check_ell(const std::vector<Idx> &B, long long n, const std::vector<unsigne
   long long max_len = 0;
   for (long long t = 0; t < n; ++t)
     max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));
+  EXPECT_EQ(v.width, max_len) << "the view's width is the longest row";
   std::vector<long long> starts;
   const long long cells = copy_cells(B, n, v, &starts);
   ASSERT_GE(cells, 0);
@@ -923,6 +924,8 @@ void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m
     ASSERT_EQ(v.n, n);
     EXPECT_EQ(v.len, nullptr);
     EXPECT_EQ(v.layout, irregfix::kLayoutEllColMajor);
+    if (n > 0)
+      EXPECT_EQ(v.width, m) << "columns of the copy"; // counts hold m once (above)
     std::vector<unsigned char> h(static_cast<size_t>(m * n) * esz);
     CK(cudaMemcpy(h.data(), out, h.size(), cudaMemcpyDeviceToHost));
     long long bad = 0;

@@ -36,6 +36,8 @@ struct View {
   int layout;     // a Layout
   const long long *slice_start; // SELL layouts: first slot of each slice; null otherwise
   const int *perm;              // kLayoutSell32Sigma: perm[p] = logical thread of physical p
+  long long width;              // iterations of the longest thread: max length (range),
+                                // columns (neighbour lists), 1 (gathers)
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
