@@ -10,8 +10,9 @@
 # written by scripts/pregenerate.sh on a machine with Clang 19).
 # Environment: BUILD_DIR (default /tmp/b4), MD_SIZES (default "12288 73728 262144"),
 #   MD_STEPS (default 100), CG_CLASSES (default "grid fem apache offshore"), CG_ITERS (default 200),
-#   SKIP_SANITIZER=1, SANITIZER_MODES (default "auto ell sell32s").
-# Files under $OUT: build.log compare.log sanitizer.log md.log cg.log md.md cg.md summary.md
+#   SKIP_SANITIZER=1, SANITIZER_MODES (default "auto ell sell32s"),
+#   SECTIONS (default "compare sanitizer md pipeline cg"), PIPE_CHUNKS (default "1 auto 4 8").
+# Files under $OUT: build.log compare.log sanitizer.log md.log cg.log md.md pipeline.md cg.md summary.md
 set -u -o pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,9 @@ CG_CLASSES=${CG_CLASSES:-grid fem apache offshore}
 CG_ITERS=${CG_ITERS:-200}
 TMP=${TMPDIR:-/tmp}/irregfix-issue4
 MODES="auto ell sell32s none"
+SECTIONS=${SECTIONS:-compare sanitizer md pipeline cg}
+PIPE_CHUNKS=${PIPE_CHUNKS:-1 auto 4 8}
+want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 mkdir -p "$OUT" "$TMP"
 status=0
 
@@ -37,7 +41,7 @@ S=$B/samples
 
 # --- bit for bit, every mode ----------------------------------------------------
 : >"$OUT/compare.log"
-for mode in $MODES; do
+want compare && for mode in $MODES; do
   for name in cg sp md; do
     IRREGFIX_LAYOUT=$mode sh "$ROOT/samples/compare.sh" "$name" "$S/$name/${name}_original" "$S/$name/$name" \
       "$TMP/cmp.$name.$mode" >>"$OUT/compare.log" 2>&1
@@ -48,7 +52,7 @@ for mode in $MODES; do
 done
 
 # --- compute-sanitizer on the samples, every mode -------------------------------
-if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null; then
+if want sanitizer && [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null; then
   : >"$OUT/sanitizer.log"
   for mode in ${SANITIZER_MODES:-auto ell sell32s}; do
     for tool in memcheck racecheck; do
@@ -78,7 +82,7 @@ choice() { grep -m1 'selector:' "$1" | sed 's/^irregfix: *selector: //; s/|/\//g
   echo "|---:|---|---:|---:|---:|---:|---:|---:|---|"
 } >"$OUT/md.md"
 : >"$OUT/md.log"
-for atoms in $MD_SIZES; do
+want md && for atoms in $MD_SIZES; do
   for order in random sorted; do
     flag=""
     [ "$order" = sorted ] && flag=--sorted
@@ -94,6 +98,30 @@ for atoms in $MD_SIZES; do
   done
 done
 
+# --- MD pipelined: the remap of chunk c+1 beside the kernel of chunk c ---------------
+# Forced ELL (a remap every step), IRREGFIX_CHUNKS 1 (remap, then kernel) against
+# the model's count and fixed counts; the stats say how much of the remap was hidden.
+hidden() { sed -n 's/.*pipelined launches \([0-9]*\) (latest in \([0-9]*\) chunks).* \(([0-9]*%)\) hidden.*/\2 chunks, \3 hidden/p' "$1" | head -1; }
+{
+  echo "MD, $MD_STEPS steps, IRREGFIX_LAYOUT=ell (a remap every step), random order. ms per step; the remap"
+  echo "hidden behind the kernel, from IRREGFIX_STATS (CUDA events on both streams)."
+  echo
+  echo "| atoms | original | chunks=1 | $(echo $PIPE_CHUNKS | cut -d' ' -f2- | sed 's/\([^ ]*\)/chunks=\1/g; s/ / | /g') | pipelining, per count |"
+  echo "|---:|---:|---:|$(for c in $PIPE_CHUNKS; do [ "$c" = 1 ] || printf -- '---:|'; done)---|"
+} >"$OUT/pipeline.md"
+want pipeline && for atoms in $MD_SIZES; do
+  "$S/md/md_original" --atoms "$atoms" --steps "$MD_STEPS" >"$TMP/pipe.o" 2>&1
+  row="| $atoms | $(per_step "$TMP/pipe.o")"
+  notes=""
+  for c in $PIPE_CHUNKS; do
+    IRREGFIX_STATS=1 IRREGFIX_LAYOUT=ell IRREGFIX_CHUNKS=$c "$S/md/md" --atoms "$atoms" --steps "$MD_STEPS" >"$TMP/pipe.$c" 2>&1
+    { echo "== md pipeline $atoms chunks=$c"; cat "$TMP/pipe.$c"; } >>"$OUT/md.log"
+    row="$row | $(per_step "$TMP/pipe.$c")"
+    [ "$c" = 1 ] || notes="$notes $c: $(hidden "$TMP/pipe.$c");"
+  done
+  echo "$row |$notes |" >>"$OUT/pipeline.md"
+done
+
 # --- CG: the matrix never changes --------------------------------------------------
 {
   echo "CG, $CG_ITERS iterations, paper size (scale 1) and 8x. ms per iteration (whole solve / iterations,"
@@ -103,7 +131,7 @@ done
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$OUT/cg.md"
 : >"$OUT/cg.log"
-for m in $CG_CLASSES; do
+want cg && for m in $CG_CLASSES; do
   for scale in 1 8; do
     "$S/cg/cg_original" --matrix "$m" --scale "$scale" --iters "$CG_ITERS" >"$TMP/cg.o" 2>&1
     for mode in $MODES; do
@@ -118,6 +146,8 @@ done
 
 {
   cat "$OUT/md.md"
+  echo
+  cat "$OUT/pipeline.md"
   echo
   cat "$OUT/cg.md"
   echo

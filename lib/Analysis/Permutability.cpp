@@ -1,4 +1,5 @@
 #include "Analysis/Permutability.h"
+#include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
@@ -23,13 +24,6 @@ bool cooperates(llvm::StringRef Name) {
                                          "__nanosleep"};
   for (const char *P : Prefixes)
     if (Name.starts_with(P))
-      return true;
-  return false;
-}
-
-bool inNamespace(const Decl *D, llvm::StringRef NS) {
-  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
-    if (const auto *N = dyn_cast<NamespaceDecl>(C); N && N->getName() == NS)
       return true;
   return false;
 }
@@ -90,23 +84,16 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = C->getDirectCallee();
-    if (!F) {
-      Why = "it makes an indirect call";
-      return false;
-    }
-    if (cooperates(F->getName()) || inNamespace(F, "cooperative_groups")) {
+    const FunctionDecl *F = nullptr;
+    const CallKind Kind = classifyCall(C, SM, &F);
+    if (F && (cooperates(F->getName()) || inNamespace(F, "cooperative_groups")))
       Why = "it calls '" + F->getNameAsString() + "'";
-      return false;
-    }
+    else
+      Why = unfollowable(Kind, F);
     // Math and other library functions from system headers: the name check
     // above covers what they could do across threads.
-    if (F->getBuiltinID() || SM.isInSystemHeader(F->getLocation()))
-      return true;
-    if (!F->isDefined()) {
-      Why = "it calls '" + F->getNameAsString() + "', whose body the analysis cannot see";
-      return false;
-    }
+    if (Kind != CallKind::Defined || !Why.empty())
+      return Why.empty();
     walk(F);
     return Why.empty();
   }

@@ -88,6 +88,15 @@ struct Permutability {
   const clang::DeclStmt *ThreadDecl = nullptr; // its declaration, alone in a block
 };
 
+// Whether a launch of the kernel may be split into launches of fewer blocks
+// (a pipelined launch computes chunk c while chunk c+1 is remapped); see
+// Chunkability.h.
+struct Chunkability {
+  bool Chunkable = false;
+  std::string NotBecause;                        // why not, when not
+  std::vector<const clang::Expr *> BlockReads;   // each `blockIdx.x` of the kernel's own text
+};
+
 struct KernelInfo {
   // The kernel analysed. For a kernel template, one of its instantiations (sites
   // point into the template's text, which all instantiations share) ...
@@ -99,6 +108,7 @@ struct KernelInfo {
   std::vector<Site> Sites;
   std::string RefusedBecause; // the kernel as a whole cannot be transformed
   Permutability Perm;
+  Chunkability Chunks;
   bool hasTransformableSite() const;
 };
 

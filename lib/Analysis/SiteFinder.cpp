@@ -1,4 +1,5 @@
 #include "Analysis/SiteFinder.h"
+#include "Analysis/Chunkability.h"
 #include "Analysis/Permutability.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/ThreadIndex.h"
@@ -863,6 +864,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
   Info.Perm = analyzePermutability(Info, Ctx);
+  Info.Chunks = analyzeChunkability(Info, Ctx);
   return Info;
 }
 

@@ -18,6 +18,8 @@ std::string formatReport(const std::vector<SiteReport> &Sites) {
            " verdict=" + (S.Transformed ? "transformed" : "refused");
     if (!S.Threads.empty())
       Out += " threads=" + S.Threads;
+    if (!S.Launch.empty())
+      Out += " launch=" + S.Launch;
     if (!S.AliasChecks.empty())
       Out += " alias-checks=" + join(S.AliasChecks, ",");
     if (!S.Reason.empty())

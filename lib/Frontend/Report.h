@@ -16,6 +16,7 @@ struct SiteReport {
   std::vector<std::string> Arrays; // A's
   bool Transformed = false;
   std::string Threads;             // transformed: "permutable" (SELL-32-sigma may regroup them) or "in-order"
+  std::string Launch;              // transformed: "chunked" (a remap may overlap it) or "whole"
   std::string Reason;              // why not, when not transformed
   std::vector<std::string> AliasChecks; // "y/val": checked at each launch
 };

@@ -245,8 +245,10 @@ private:
         if (A.RefusedBecause.empty())
           R.Arrays.push_back(A.Array.spelling());
       R.Transformed = S.transformable();
-      if (R.Transformed)
+      if (R.Transformed) {
         R.Threads = Info.Perm.Permutable ? "permutable" : "in-order";
+        R.Launch = Info.Chunks.Chunkable ? "chunked" : "whole";
+      }
       R.Reason = S.RefusedBecause;
       for (auto &[W, Rd] : S.AliasChecks)
         R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
@@ -287,6 +289,11 @@ private:
       else
         Msg.remark(Info.Kernel->getLocation(), "threads of " + Kernel +
                                                    " keep their order (no SELL-32-sigma): " + Info.Perm.NotBecause);
+      // Most kernels are chunkable; say so only when one is not.
+      if (!Info.Chunks.Chunkable)
+        Msg.remark(Info.Kernel->getLocation(), "launches of " + Kernel +
+                                                   " run whole (no remap overlapping the kernel): " +
+                                                   Info.Chunks.NotBecause);
     }
   }
 

@@ -16,7 +16,7 @@
 
 namespace {
 
-const irregfix::SiteInfo kSite{"overhead:1", "row_sum", "range"};
+const irregfix::SiteInfo kSite{"overhead:1", "row_sum", "range", irregfix::kSiteChunkable};
 const irregfix::SiteInfo kFirstSite{"overhead:first", "row_sum", "range"};
 const irregfix::SiteInfo kSecondSite{"overhead:second", "row_sum", "range"};
 
@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   }
   const float *copy = static_cast<const float *>(out[0]);
   const double plain_view =
-      host_us([&] { row_sum::view<<<blocks, 256>>>(n, v, copy, dy); }, launches, batches);
+      host_us([&] { row_sum::view<<<blocks, 256>>>(n, v, copy, dy, 0); }, launches, batches);
   const double forced = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, true); }, launches, batches);
   const double forced_calls = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, false); }, launches, batches);
   const auto c = irregfix::testing::site_counters(kSite.id);

@@ -49,13 +49,13 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
   CK(cudaMemset(dA, 0x5a, nnz * esz));
   irregfix::detail::RangePlan plan = irregfix::detail::plan_range(nnz, n, esz);
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, plan, 0));
+    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, {0, n}, dA, esz, dOut, plan, 0));
   }, reps);
   std::string variants;
   for (int rpb : {256, 512, 1024}) {
     irregfix::detail::RangePlan vp = irregfix::detail::plan_range(nnz, n, esz, rpb);
     float ms = median_ms([&] {
-      CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, dA, esz, dOut, vp, 0));
+      CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, {0, n}, dA, esz, dOut, vp, 0));
     }, reps);
     char buf[64];
     std::snprintf(buf, sizeof buf, " %d:%.4f", rpb, ms);
@@ -129,8 +129,8 @@ static void run_neighbors(long long n, long long m, bool sorted, bool t_major, i
   CK(cudaMemcpy(dNB, nb.data(), nb.size() * sizeof(int), cudaMemcpyHostToDevice));
   CK(cudaMemset(dA, 0x3c, n * esz));
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_neighbors(dNB, irregfix::kIndexI32, sj, st, m, nullptr, 0, n, dA,
-                                         esz, 0, n, dOut, 0));
+    CK(irregfix::detail::remap_neighbors(dNB, irregfix::kIndexI32, sj, st, m, nullptr, 0, n,
+                                         {0, n}, dA, esz, 0, n, dOut, 0));
   }, reps);
   float copy = median_ms([&] { CK(cudaMemcpyAsync(dCopy, dOut, bytes, cudaMemcpyDeviceToDevice)); },
                          reps);
@@ -196,7 +196,7 @@ static void run_range2(long long n, int per_row, size_t esz, int reps) {
                                      dStart, dLen, dSum, 0));
   }, reps);
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_range2(dStart, dLen, n, dA, esz, dOut, 0));
+    CK(irregfix::detail::remap_range2(dStart, dLen, n, {0, n}, dA, esz, dOut, 0));
   }, reps);
   float copy = median_ms([&] { CK(cudaMemcpyAsync(dCopy, dA, nnz * esz, cudaMemcpyDeviceToDevice)); },
                          reps);

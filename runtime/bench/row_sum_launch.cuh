@@ -1,7 +1,8 @@
 // A row-sum kernel in its original CSR form and in the form irregfix emits,
 // and a launcher that follows the generated launchers' protocol
-// (begin_launch / alias checks / prepare_range / end_*_launch). Shared by the
-// launch-overhead benchmark and the launch GPU tests.
+// (begin_launch / alias checks / prepare_range / start_chunks / launch_chunk /
+// end_*_launch; the kernel is chunkable). Shared by the launch-overhead
+// benchmark and the launch GPU tests.
 #pragma once
 
 #include <irregfix/irregfix.cuh>
@@ -19,8 +20,9 @@ __global__ void csr(long long n, const int *B, const float *A, float *y) {
 }
 
 // Same order of additions as csr(): bitwise equal results.
-__global__ void view(long long n, irregfix::View v, const float *A, float *y) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+__global__ void view(long long n, irregfix::View v, const float *A, float *y,
+                     unsigned block_offset) {
+  long long t = (blockIdx.x + block_offset) * (long long)blockDim.x + threadIdx.x;
   if (t < n) {
     float s = 0;
     for (int i = 0, len = irregfix::length(v, t); i < len; ++i)
@@ -37,17 +39,22 @@ inline bool launch(const irregfix::SiteInfo &site, long long n, const int *B, co
   const void *out[1];
   const void *const src[1] = {A};
   const size_t size[1] = {sizeof(float)};
-  const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
-  if (irregfix::begin_launch(site, stream) && irregfix::disjoint(site, y, B) &&
+  const dim3 grid(static_cast<unsigned>((n + 255) / 256)), block(256);
+  int chunks = 0;
+  if (irregfix::begin_launch(site, stream, grid, block) && irregfix::disjoint(site, y, B) &&
       irregfix::disjoint(site, y, A) &&
-      irregfix::prepare_range(site, B, irregfix::index_kind(B), n, 1, src, size, &v, out, stream)) {
-    if (kernels)
-      view<<<blocks, 256, 0, stream>>>(n, v, static_cast<const float *>(out[0]), y);
+      irregfix::prepare_range(site, B, irregfix::index_kind(B), n, 1, src, size, &v, out, stream) &&
+      irregfix::start_chunks(site, stream, &chunks)) {
+    for (int c = 0; c < chunks; ++c) {
+      const irregfix::Chunk k = irregfix::launch_chunk(site, c, grid, stream);
+      if (kernels)
+        view<<<k.grid, block, 0, stream>>>(n, v, static_cast<const float *>(out[0]), y, k.block_offset);
+    }
     irregfix::end_transformed_launch(site, stream);
     return true;
   }
   if (kernels)
-    csr<<<blocks, 256, 0, stream>>>(n, B, A, y);
+    csr<<<grid, block, 0, stream>>>(n, B, A, y);
   irregfix::end_original_launch(site, stream);
   return false;
 }

@@ -5,6 +5,7 @@
 // entry valid or returns why it cannot, and the launch runs the original kernel.
 #pragma once
 
+#include "pipeline.h"
 #include "state.h"
 
 #include <cuda_runtime.h>
@@ -76,18 +77,39 @@ std::string index_source(const void *p, int kind, long long lo, long long hi, So
 std::string whole_index_source(const void *p, int kind, long long n, const char *name,
                                SourceRange *src);
 
-// Enqueues the copies of one entry on the launch's stream, timed with events,
-// and marks the entry valid. copy_one(i) enqueues array i's copy and returns the
-// launch error; bytes(i) is what it moves (for the stats).
+// The copies of an entry were enqueued on `stream`: the entry is valid from
+// there on (e.ready marks the point for launches on other streams).
+std::string copies_enqueued(SiteStats &ss, const SiteInfo &site, Entry &e,
+                            unsigned long long bytes, cudaStream_t stream);
+
+// Whether the launch being prepared on this thread takes its copies chunk by
+// chunk (launch.cu), and hands one entry's copies over to it.
+bool copies_deferrable(const State &st);
+void defer_copies(DeferredCopy copy);
+
+// Enqueues the copies of one entry, all threads [0, n), on the launch's stream,
+// timed with events, and marks the entry valid; or, for a pipelined launch,
+// hands them to it (the entry becomes valid when start_chunks enqueues them).
+// copy_one(i, rows, stream) enqueues array i's copy for the threads `rows` and
+// returns the launch error; it may run after this returns, so it captures by
+// value (the entry by reference). bytes(i) is what array i's copy moves.
 template <class CopyOne, class Bytes>
-std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count, const char *what,
-                       cudaStream_t stream, CopyOne copy_one, Bytes bytes) {
+std::string run_copies(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int count,
+                       long long n, const char *what, cudaStream_t stream, CopyOne copy_one,
+                       Bytes bytes) {
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  unsigned long long total = 0;
+  for (int i = 0; i < count; ++i)
+    total += bytes(i);
+  if (copies_deferrable(st)) {
+    defer_copies(DeferredCopy{&e, &ss, &site, count, n, what, total, CopyFn(copy_one)});
+    return "";
+  }
   cudaEvent_t t0, t1;
   start_timing(ss, stream, &t0, &t1);
   for (int i = 0; i < count; ++i) {
-    cudaError_t r = copy_one(i);
+    cudaError_t r = copy_one(i, Rows{0, n}, stream);
     if (r != cudaSuccess) {
       if (t0) {
         cudaEventDestroy(t0);
@@ -95,14 +117,9 @@ std::string run_copies(SiteStats &ss, const SiteInfo &site, Entry &e, int count,
       }
       return cuda_failure(what, site, r);
     }
-    ss.bytes_remapped += bytes(i);
   }
   stop_timing(ss, stream, t0, t1);
-  IRREGFIX_TRY(cudaEventRecord(e.ready, stream));
-  ++ss.remaps;
-  e.built_on = stream;
-  e.valid = true;
-  return "";
+  return copies_enqueued(ss, site, e, total, stream);
 }
 
 // The scalars of a neighbour-list site: thread t reads A[NB[j*sj + t*st]] for

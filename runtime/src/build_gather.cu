@@ -11,22 +11,25 @@ namespace {
 
 // The gather itself, on the launch's stream: out[t] = A[idx[t]] for indices in
 // [e.idx_lo, e.idx_hi) (A's allocation); sentinels are skipped.
-std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx,
-                        int idx_kind, long long n, const void *A, std::size_t esz,
+std::string copy_gather(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
+                        const void *idx, int idx_kind, long long n, const void *A, std::size_t esz,
                         cudaStream_t stream) {
   return run_copies(
-      ss, site, e, 1, "remap_gather", stream,
-      [&](int) { return remap_gather(idx, idx_kind, n, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], stream); },
+      st, ss, site, e, 1, n, "remap_gather", stream,
+      [=, &e](int, Rows rows, cudaStream_t s) {
+        return remap_gather(idx, idx_kind, rows, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
+      },
       [&](int) { return static_cast<unsigned long long>(n) * esz; });
 }
 
-std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
-                           long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+std::string copy_neighbors(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
+                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                           cudaStream_t stream) {
   return run_copies(
-      ss, site, e, 1, "remap_neighbors", stream,
-      [&](int) {
-        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, A, esz,
-                               e.idx_lo, e.idx_hi, e.bufs[0], stream);
+      st, ss, site, e, 1, n, "remap_neighbors", stream,
+      [=, &e](int, Rows rows, cudaStream_t s) {
+        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, rows,
+                               A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
       },
       [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; });
 }
@@ -39,7 +42,7 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
                          int b_kind, long long n, const void *A, std::size_t esz,
                          cudaStream_t stream) {
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
+    return copy_gather(st, ss, site, e, B, b_kind, n, A, esz, stream);
   std::vector<SourceRange> sources(2);
   long long lo = 0, hi = 0;
   std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
@@ -60,7 +63,7 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   e.idx_hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(ss, site, e, B, b_kind, n, A, esz, stream);
+  return copy_gather(st, ss, site, e, B, b_kind, n, A, esz, stream);
 }
 
 // Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
@@ -70,7 +73,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
                           const void *A, std::size_t esz, cudaStream_t stream) {
   if (e.shape_valid && e.bufs.size() == 1 && e.aux)
-    return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+    return copy_gather(st, ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
   std::vector<SourceRange> sources(3);
   long long rlo = 0, rhi = 0;
   std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
@@ -117,7 +120,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   e.idx_hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+  return copy_gather(st, ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
 }
 
 // Neighbour list: the copy has max(count) columns (m without counts). Without
@@ -128,7 +131,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             cudaStream_t stream) {
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_neighbors(ss, site, e, a, n, A, esz, stream);
+    return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
   if (a.m < 0)
     return "bad index data: negative neighbour count m";
   std::vector<SourceRange> sources(a.counts ? 3 : 2);
@@ -193,7 +196,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   e.jmax = jmax;
   e.max_len = static_cast<int>(jmax < INT_MAX ? jmax : INT_MAX);
   e.shape_valid = true;
-  return copy_neighbors(ss, site, e, a, n, A, esz, stream);
+  return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
 }
 
 } // namespace detail

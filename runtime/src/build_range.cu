@@ -11,37 +11,39 @@ namespace {
 
 // The remap itself, on the launch's stream, into buffers sized for the entry,
 // in the layout the entry was built with (SELL-32: from its len and slice_start).
-std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
-                       long long n, int count, const void *const *arrays,
-                       const std::size_t *elem_sizes, cudaStream_t stream) {
+// (arrays and elem_sizes are the launcher's, alive until its launch ends.)
+std::string copy_range(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
+                       const void *B, int b_kind, long long n, int count,
+                       const void *const *arrays, const std::size_t *elem_sizes,
+                       cudaStream_t stream) {
+  auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
   if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
     return run_copies(
-        ss, site, e, count, "remap_sell", stream,
-        [&](int i) {
-          return remap_sell(B, b_kind, n, static_cast<const int *>(e.len),
+        st, ss, site, e, count, n, "remap_sell", stream,
+        [=, &e](int i, Rows rows, cudaStream_t s) {
+          return remap_sell(B, b_kind, rows, static_cast<const int *>(e.len),
                             static_cast<const long long *>(e.aux),
-                            static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i],
-                            stream);
+                            static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i], s);
         },
-        [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+        bytes);
   return run_copies(
-      ss, site, e, count, "remap_range", stream,
-      [&](int i) {
-        return remap_range(B, b_kind, n, arrays[i], elem_sizes[i], e.bufs[i],
-                           plan_range(e.nnz, n, elem_sizes[i]), stream);
+      st, ss, site, e, count, n, "remap_range", stream,
+      [=, &e](int i, Rows rows, cudaStream_t s) {
+        return remap_range(B, b_kind, n, rows, arrays[i], elem_sizes[i], e.bufs[i],
+                           plan_range(e.nnz, n, elem_sizes[i]), s);
       },
-      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+      bytes);
 }
 
 // The range2 copy: from the row starts and lengths kept in the entry.
-std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
-                        const void *const *arrays, const std::size_t *elem_sizes,
-                        cudaStream_t stream) {
+std::string copy_range2(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
+                        long long n, int count, const void *const *arrays,
+                        const std::size_t *elem_sizes, cudaStream_t stream) {
   return run_copies(
-      ss, site, e, count, "remap_range2", stream,
-      [&](int i) {
+      st, ss, site, e, count, n, "remap_range2", stream,
+      [=, &e](int i, Rows rows, cudaStream_t s) {
         return remap_range2(static_cast<const long long *>(e.aux), static_cast<const int *>(e.len), n,
-                            arrays[i], elem_sizes[i], e.bufs[i], stream);
+                            rows, arrays[i], elem_sizes[i], e.bufs[i], s);
       },
       [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
 }
@@ -54,7 +56,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                         cudaStream_t stream) {
   // Only the arrays were written since the last build: B, and so the layout, hold.
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
-    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+    return copy_range(st, ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
@@ -196,7 +198,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   e.max_len = h.max_len;
   e.nnz = h.hi - h.lo;
   e.shape_valid = true;
-  return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+  return copy_range(st, ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
 }
 
 // Two-level range: the first kernel gathers row starts and lengths through C
@@ -207,7 +209,7 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
                          cudaStream_t stream) {
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && e.aux && e.len)
-    return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+    return copy_range2(st, ss, site, e, n, count, arrays, elem_sizes, stream);
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
   SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
   long long rlo = 0, rhi = 0;
@@ -279,7 +281,7 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   e.max_len = static_cast<int>(max_len);
   e.nnz = r2[kR2SumLen];
   e.shape_valid = true;
-  return copy_range2(ss, site, e, n, count, arrays, elem_sizes, stream);
+  return copy_range2(st, ss, site, e, n, count, arrays, elem_sizes, stream);
 }
 
 } // namespace detail

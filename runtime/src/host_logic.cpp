@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -144,10 +145,47 @@ bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
   return pads_much(ell_cells, nnz) && sell_cells < ell_cells;
 }
 
+bool parse_chunks(const char *text, int *out) {
+  if (!text || !*text || std::strcmp(text, "auto") == 0) {
+    *out = 0;
+    return true;
+  }
+  char *end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end || v < 1 || v > kMaxChunks)
+    return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
 Config config_from_env() {
-  return parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
-                      std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
-                      std::getenv("IRREGFIX_LAYOUT"), std::getenv("IRREGFIX_SIGMA"));
+  Config c = parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
+                          std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
+                          std::getenv("IRREGFIX_LAYOUT"), std::getenv("IRREGFIX_SIGMA"));
+  const char *chunks = std::getenv("IRREGFIX_CHUNKS");
+  if (!parse_chunks(chunks, &c.chunks))
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_CHUNKS='%s' (expected 1 to %d, or auto)\n",
+                 chunks, kMaxChunks);
+  return c;
+}
+
+int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks, int sms,
+                int forced) {
+  if (blocks <= 1)
+    return 1;
+  const long long most = blocks < kMaxChunks ? blocks : kMaxChunks;
+  if (forced > 0)
+    return static_cast<int>(forced < most ? forced : most);
+  if (remap_ms < 0 || compute_ms < 0)
+    remap_ms = compute_ms = estimate_ms;
+  const double shorter = remap_ms < compute_ms ? remap_ms : compute_ms;
+  if (!(shorter > 0))
+    return 1;
+  long long k = std::llround(std::sqrt(shorter / kChunkCostMs));
+  // A chunk of less than a wave leaves multiprocessors idle while it runs.
+  const long long waves = sms > 0 ? blocks / sms : blocks;
+  k = std::min({k, waves, most});
+  return static_cast<int>(k < 1 ? 1 : k);
 }
 
 bool CacheKey::operator==(const CacheKey &o) const {
@@ -348,6 +386,15 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                   "bytes remapped %llu, remap time %.3f ms\n",
                   s.hits, s.misses, s.refreshes, s.remaps, s.bytes_remapped, s.remap_ms);
     out += line;
+    if (s.pipelined > 0) {
+      const double pct = s.pipelined_remap_ms > 0 ? 100.0 * s.hidden_ms / s.pipelined_remap_ms : 0;
+      std::snprintf(line, sizeof line,
+                    "irregfix:   pipelined launches %lld (latest in %d chunks); remap %.3f ms over "
+                    "%lld timed, %.3f ms of it (%.0f%%) hidden behind the kernel\n",
+                    s.pipelined, s.last_chunks, s.pipelined_remap_ms, s.pipelined_timed,
+                    s.hidden_ms, pct);
+      out += line;
+    }
   }
   return out;
 }

@@ -26,6 +26,7 @@ struct Config {
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
   int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s (a Layout), -1 none
   int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
+  int chunks = 0;  // IRREGFIX_CHUNKS: chunks of a pipelined launch; 0: the model's choice
 };
 
 // IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)
@@ -59,6 +60,9 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
 // IRREGFIX_SIGMA (32 to 4096, rounded up to a power of two; else a warning and 256).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc, const char *layout, const char *sigma = nullptr);
+// IRREGFIX_CHUNKS: a count from 1 to kMaxChunks, or "" / null / "auto" for the
+// model (0). Anything else warns and means the model.
+bool parse_chunks(const char *text, int *out);
 // SELL-32-sigma's window: the power of two in [32, 4096] at or above sigma.
 int round_sigma(int sigma);
 // Whether a layout of `cells` cells pads more than kSellPaddingThreshold over nnz.
@@ -69,6 +73,22 @@ bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
                  unsigned long long nnz);
 // parse_config(getenv(...)...).
 Config config_from_env();
+
+// ---- pipelined launches ----------------------------------------------------
+
+// A launch that remaps is cut into chunks of thread blocks: the copy of chunk
+// c+1 (on a remap stream) runs while chunk c computes (on the launch's stream).
+// With r the remap's time, c the kernel's and o the cost of one more chunk
+// (its launches and the cross-stream wait), k chunks take about
+// max(r, c) + min(r, c) / k + k * o, least at k = sqrt(min(r, c) / o).
+constexpr int kMaxChunks = 64;
+constexpr double kChunkCostMs = 0.005;
+// The chunk count for a launch of `blocks` thread blocks on a device of `sms`
+// multiprocessors: `forced` when positive, else the model's (remap_ms or
+// compute_ms negative: not measured yet; then both are taken as estimate_ms).
+// Never more chunks than blocks, nor (unforced) chunks of less than a wave.
+int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks, int sms,
+                int forced);
 
 // ---- address ranges --------------------------------------------------------
 
@@ -202,6 +222,7 @@ struct SiteStats {
   long long remaps = 0;     // remap kernel runs (misses + refreshes that got that far)
   unsigned long long bytes_remapped = 0;
   double remap_ms = 0;      // resolved so far
+  long long remaps_timed = 0; // remaps whose time remap_ms holds
   int layout = 0;
   // Range sites: cells / non-zeros of each layout at the latest build (0: not computed).
   double ell_padding = 0, sell_padding = 0;
@@ -212,6 +233,14 @@ struct SiteStats {
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read
+  // Pipelined launches (their remap split in chunks behind the kernel's chunks):
+  // how many, the chunks of the latest, and (as timed) the remap time and the
+  // part of it that ran while the kernel computed.
+  long long pipelined = 0;
+  int last_chunks = 0;
+  long long pipelined_timed = 0;
+  double pipelined_remap_ms = 0, hidden_ms = 0;
+  std::vector<std::vector<cudaEvent_t>> pipeline_pending; // their events (pipeline.cu)
   long long fallback_count() const;
 };
 

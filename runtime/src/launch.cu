@@ -4,6 +4,8 @@
 // and later launches read them back with cudaEventQuery, never by waiting.
 #include <irregfix/irregfix.cuh>
 
+#include "build.h"
+#include "pipeline.h"
 #include "state.h"
 
 #include <algorithm>
@@ -23,6 +25,7 @@ struct CurrentLaunch {
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
   unsigned long long threads_x = 0; // grid.x * block.x; 0: unknown
+  Pipeline pipeline; // the copies and chunks of a chunkable launch
 };
 thread_local CurrentLaunch current;
 
@@ -52,10 +55,14 @@ void abandon(CurrentLaunch &c, const State &st) {
   if (c.epoch == st.epoch && c.sample.start && c.selected)
     c.record->selector.cancel(c.run);
   destroy_events(c.sample);
-  std::vector<SiteRecord *> sites = std::move(c.sites); // keeps its storage: no allocation a launch
+  abandon_pipeline(c.pipeline);
+  // Keep the vectors' storage: no allocation a launch.
+  std::vector<SiteRecord *> sites = std::move(c.sites);
   sites.clear();
+  std::vector<DeferredCopy> copies = std::move(c.pipeline.copies);
   c = CurrentLaunch{};
   c.sites = std::move(sites);
+  c.pipeline.copies = std::move(copies);
 }
 
 // After the kernel that actually ran (`ran`): queue the sample for reading
@@ -96,6 +103,15 @@ void resolve(LaunchRecord &r, bool wait) {
       const float ms = elapsed_ms(s.start, s.end, &ok);
       if (ok)
         r.selector.add_original(ms);
+    } else if (s.pipelined) {
+      // The remap ran beside the kernel: what the launch paid for it is its
+      // whole time less the kernel's (when the selector knows that yet).
+      const float total = elapsed_ms(s.start, s.end, &ok);
+      const double kernel = r.selector.transformed_ms();
+      if (ok && kernel >= 0)
+        r.selector.add_remap(std::max(0.0, total - kernel));
+      else
+        ok = false;
     } else {
       const float kernel = elapsed_ms(s.mid, s.end, &ok);
       const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) : 0;
@@ -143,6 +159,13 @@ bool may_permute(const State &st, const SiteInfo &site, long long n) {
   return c.epoch != st.epoch || c.threads_x == 0 || c.threads_x >= static_cast<unsigned long long>(n);
 }
 
+bool copies_deferrable(const State &st) {
+  const CurrentLaunch &c = current;
+  return c.epoch == st.epoch && c.pipeline.chunks == 0 && pipeline_accepts(c.pipeline);
+}
+
+void defer_copies(DeferredCopy copy) { current.pipeline.copies.push_back(std::move(copy)); }
+
 void resolve_launch_timings(State &st, bool wait) {
   for (auto &kv : st.launches) {
     LaunchRecord &r = kv.second;
@@ -188,6 +211,9 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.site = &site;
   c.record = &r;
   c.threads_x = static_cast<unsigned long long>(grid.x) * block.x;
+  c.pipeline.chunkable = (site.flags & kSiteChunkable) != 0;
+  c.pipeline.grid = grid;
+  c.pipeline.block = block;
   if (st.cfg.layout != 0)
     return true; // a forced layout: always the transformed kernel
 
@@ -228,9 +254,44 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
                  site.kernel ? site.kernel : "?", site.id ? site.id : "?", cudaGetErrorString(e));
     ++ss.fallbacks[std::string("transformed launch failed: ") + cudaGetErrorString(e)];
   }
-  if (mine)
+  if (mine) {
     c.record->sites.swap(c.sites); // abandon() clears what comes back
+    finish_pipeline(c.pipeline, ss, stream);
+  }
   finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
+}
+
+bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
+  using namespace detail;
+  *chunks = 1;
+  int dev = 0;
+  const cudaError_t err = cudaGetDevice(&dev);
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  CurrentLaunch &c = current;
+  if (c.epoch != st.epoch || c.site != &site)
+    return true; // no launch open: nothing was deferred
+  std::string why = err != cudaSuccess ? cuda_failure("cudaGetDevice", site, err) : "";
+  if (why.empty())
+    *chunks = start_pipeline(st, c.pipeline, *c.record, dev, stream, &why);
+  if (!why.empty()) {
+    record_fallback(*c.record->stats, why);
+    abandon_pipeline(c.pipeline);
+    *chunks = 0;
+    return false;
+  }
+  c.sample.pipelined = *chunks > 1;
+  return true;
+}
+
+Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stream) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  CurrentLaunch &c = current;
+  if (c.epoch != st.epoch || c.site != &site || c.pipeline.chunks <= 1)
+    return Chunk{grid, 0};
+  return pipeline_chunk(c.pipeline, chunk, stream);
 }
 
 void end_original_launch(const SiteInfo &site, cudaStream_t stream) {

@@ -9,6 +9,14 @@
 namespace irregfix {
 namespace detail {
 
+// The threads [first, last) of a copy: a chunk of a pipelined launch, or all
+// n. The copy's layout (column stride n, slice offsets) does not change; a
+// chunk writes exactly its threads' slots.
+struct Rows {
+  long long first = 0, last = 0;
+  long long count() const { return last > first ? last - first : 0; }
+};
+
 // Threads of a range remap block, and the most rows one block handles.
 constexpr int kRemapRows = 256;
 constexpr int kMaxRowsPerBlock = 1024;
@@ -42,9 +50,9 @@ bool index_to_ll(const void *slot, int b_kind, long long *value);
 // (rows_per_block > 0 forces that many rows per block: for benchmarks).
 RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows_per_block = 0);
 
-// out[iter*n + t] = A[B[t] + iter] for iter < B[t+1]-B[t]; padding is not written.
-// Lengths must have been validated (non-negative) before.
-cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
+// out[iter*n + t] = A[B[t] + iter] for iter < B[t+1]-B[t], t in rows; padding is
+// not written. Lengths must have been validated (non-negative) before.
+cudaError_t remap_range(const void *B, int b_kind, long long n, Rows rows, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream);
 
@@ -65,14 +73,15 @@ constexpr int kSigmaTile = 4096;
 cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t stream);
 
 // out[slice_start[p/32] + iter*32 + p%32] = A[B[r] + iter] for iter < len[p], where
-// r = perm[p] under SELL-32-sigma (perm non-null), else r = p. Padding is not written.
-cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
+// r = perm[p] under SELL-32-sigma (perm non-null), else r = p; p in rows. Padding is
+// not written.
+cudaError_t remap_sell(const void *B, int b_kind, Rows rows, const int *len,
                        const long long *slice_start, const int *perm, const void *A,
                        std::size_t elem_size, void *out, cudaStream_t stream);
 
-// out[t] = A[B[t]] for t in [0, n) with lo <= B[t] < hi (A's allocation, see
+// out[t] = A[B[t]] for t in rows with lo <= B[t] < hi (A's allocation, see
 // element_bounds); other slots (sentinels) are not written.
-cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,
+cudaError_t remap_gather(const void *B, int b_kind, Rows rows, const void *A,
                          std::size_t elem_size, long long lo, long long hi, void *out,
                          cudaStream_t stream);
 
@@ -96,10 +105,10 @@ cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, lo
                         long long rlo, long long rhi, long long *start, int *len,
                         long long *summary, cudaStream_t stream);
 
-// Second range2 kernel: out[iter*n + t] = A[start[t] + iter] for iter < len[t]
-// (thread per row; rows of consecutive t are not adjacent in A).
-cudaError_t remap_range2(const long long *start, const int *len, long long n, const void *A,
-                         std::size_t elem_size, void *out, cudaStream_t stream);
+// Second range2 kernel: out[iter*n + t] = A[start[t] + iter] for iter < len[t],
+// t in rows (thread per row; rows of consecutive t are not adjacent in A).
+cudaError_t remap_range2(const long long *start, const int *len, long long n, Rows rows,
+                         const void *A, std::size_t elem_size, void *out, cudaStream_t stream);
 
 // D[t] = B[C[t]] for rlo <= C[t] < rhi (B's allocation), else LLONG_MIN (as
 // when B[C[t]] does not fit a long long): gathers skip those.
@@ -107,10 +116,11 @@ cudaError_t compose_indices(const void *B, int b_kind, const void *C, int c_kind
                             long long rlo, long long rhi, long long *D, cudaStream_t stream);
 
 // Neighbour-list gather: out[j*n + t] = A[NB[j*sj + t*st]] for j < count(t),
-// count(t) = min(counts ? counts[t] : jmax, jmax), when the index lies in
-// [lo, hi); other slots are not written. Thread per t, coalesced writes.
+// count(t) = min(counts ? counts[t] : jmax, jmax), t in rows, when the index lies
+// in [lo, hi); other slots are not written. Thread per t, coalesced writes.
 cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long st,
                             long long jmax, const void *counts, int counts_kind, long long n,
+                            Rows rows,
                             const void *A, std::size_t elem_size, long long lo, long long hi,
                             void *out, cudaStream_t stream);
 

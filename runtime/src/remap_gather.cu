@@ -6,12 +6,13 @@ namespace detail {
 namespace {
 
 template <class Idx, class W, int K>
-__global__ void gather_kernel(const Idx *__restrict__ B, long long n, const W *__restrict__ A,
-                              int k_rt, long long lo, long long hi, W *__restrict__ out) {
+__global__ void gather_kernel(const Idx *__restrict__ B, long long first, long long last,
+                              const W *__restrict__ A, int k_rt, long long lo, long long hi,
+                              W *__restrict__ out) {
   const int k = K ? K : k_rt;
   long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += stride) {
+  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+       t < last; t += stride) {
     long long b;
     if (!idx_to_ll(B[t], &b) || b < lo || b >= hi)
       continue; // a sentinel the kernel guards: the slot is never read
@@ -36,16 +37,17 @@ __global__ void compose_kernel(const Idx *__restrict__ B, const void *__restrict
 
 } // namespace
 
-cudaError_t remap_gather(const void *B, int b_kind, long long n, const void *A,
+cudaError_t remap_gather(const void *B, int b_kind, Rows rows, const void *A,
                          std::size_t elem_size, long long lo, long long hi, void *out,
                          cudaStream_t stream) {
-  if (n <= 0)
+  if (rows.count() == 0)
     return cudaSuccess;
   return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;
     using W = TagType<decltype(wtag)>;
-    gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(B), n, static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
+    gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(B), rows.first, rows.last, static_cast<const W *>(A), k, lo, hi,
+        static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

@@ -11,14 +11,14 @@ template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
     neighbors_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
                      const void *__restrict__ counts, int c_kind, long long n,
-                     const W *__restrict__ A, int k_rt, long long lo, long long hi,
-                     W *__restrict__ out) {
+                     long long first, long long last, const W *__restrict__ A, int k_rt,
+                     long long lo, long long hi, W *__restrict__ out) {
   constexpr int U = 4;
   const int k = K ? K : k_rt;
   const long long col = n * k;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += stride) {
+  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+       t < last; t += stride) {
     long long cnt = jmax;
     if (counts) {
       long long c;
@@ -54,18 +54,20 @@ __global__ void __launch_bounds__(256)
 
 cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long st,
                             long long jmax, const void *counts, int counts_kind, long long n,
-                            const void *A, std::size_t elem_size, long long lo, long long hi,
-                            void *out, cudaStream_t stream) {
-  if (n <= 0 || jmax <= 0)
+                            Rows rows, const void *A, std::size_t elem_size, long long lo,
+                            long long hi, void *out, cudaStream_t stream) {
+  if (rows.first < 0 || rows.last > n)
+    return cudaErrorInvalidValue;
+  if (rows.count() == 0 || jmax <= 0)
     return cudaSuccess;
   if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
     return cudaErrorInvalidValue;
   return with_index_and_word(nb_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;
     using W = TagType<decltype(wtag)>;
-    neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, static_cast<const W *>(A), k, lo, hi,
-        static_cast<W *>(out));
+    neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, rows.first, rows.last,
+        static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

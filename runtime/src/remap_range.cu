@@ -40,14 +40,15 @@ __global__ void lengths_kernel(const Idx *__restrict__ B, long long n, int *__re
 // straight from global memory. Dynamic shared memory: rpb+1 offsets, then the segment.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(kRemapRows)
-    range_kernel(const Idx *__restrict__ B, long long n, const W *__restrict__ A, int k_rt,
-                 W *__restrict__ out, int rpb, long long seg_words_cap) {
+    range_kernel(const Idx *__restrict__ B, long long n, long long first, long long last,
+                 const W *__restrict__ A, int k_rt, W *__restrict__ out, int rpb,
+                 long long seg_words_cap) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   long long *off = reinterpret_cast<long long *>(smem_raw);
   W *s = reinterpret_cast<W *>(smem_raw + ((static_cast<std::size_t>(rpb) + 1) * 8 + 15) / 16 * 16);
   const int k = K ? K : k_rt;
-  const long long t0 = static_cast<long long>(blockIdx.x) * rpb;
-  const long long left = n - t0;
+  const long long t0 = first + static_cast<long long>(blockIdx.x) * rpb;
+  const long long left = last - t0;
   const int rows = left < rpb ? static_cast<int>(left) : rpb;
   for (int i = threadIdx.x; i <= rows; i += blockDim.x)
     off[i] = static_cast<long long>(B[t0 + i]);
@@ -131,13 +132,14 @@ struct SliceCells {
 // consecutive elements of the slice; the reads of a row are contiguous.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
-    sell_kernel(const Idx *__restrict__ B, long long n, const int *__restrict__ len,
-                const long long *__restrict__ slice_start, const int *__restrict__ perm,
-                const W *__restrict__ A, int k_rt, W *__restrict__ out) {
+    sell_kernel(const Idx *__restrict__ B, long long first, long long last,
+                const int *__restrict__ len, const long long *__restrict__ slice_start,
+                const int *__restrict__ perm, const W *__restrict__ A, int k_rt,
+                W *__restrict__ out) {
   const int k = K ? K : k_rt;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += stride) {
+  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+       t < last; t += stride) {
     const int L = len[t]; // physical order
     const long long row = perm ? perm[t] : t;
     const W *src = A + static_cast<long long>(B[row]) * k;
@@ -151,15 +153,16 @@ __global__ void __launch_bounds__(256)
 
 
 template <class Idx, class W, int K>
-cudaError_t launch_range(const Idx *B, long long n, const void *A, int k, void *out,
+cudaError_t launch_range(const Idx *B, long long n, Rows rows, const void *A, int k, void *out,
                          const RangePlan &plan, cudaStream_t stream) {
   const long long rpb = plan.rows_per_block;
-  unsigned blocks = static_cast<unsigned>((n + rpb - 1) / rpb);
+  unsigned blocks = static_cast<unsigned>((rows.count() + rpb - 1) / rpb);
   const std::size_t off_bytes = (static_cast<std::size_t>(rpb) + 1) * 8;
   const std::size_t head = (off_bytes + 15) / 16 * 16;
   const long long words = static_cast<long long>(plan.segment_bytes / sizeof(W));
   range_kernel<Idx, W, K><<<blocks, kRemapRows, head + plan.segment_bytes, stream>>>(
-      B, n, static_cast<const W *>(A), k, static_cast<W *>(out), plan.rows_per_block, words);
+      B, n, rows.first, rows.last, static_cast<const W *>(A), k, static_cast<W *>(out),
+      plan.rows_per_block, words);
   return cudaPeekAtLastError();
 }
 
@@ -241,10 +244,12 @@ RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows
   return p;
 }
 
-cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
+cudaError_t remap_range(const void *B, int b_kind, long long n, Rows rows, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream) {
-  if (n <= 0)
+  if (rows.first < 0 || rows.last > n)
+    return cudaErrorInvalidValue;
+  if (rows.count() == 0)
     return cudaSuccess;
   if (plan.rows_per_block < kRemapRows || plan.rows_per_block > kMaxRowsPerBlock ||
       plan.rows_per_block % kRemapRows != 0)
@@ -252,7 +257,7 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, const void *A,
   return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;
     return launch_range<Idx, TagType<decltype(wtag)>, decltype(ktag)::value>(
-        static_cast<const Idx *>(B), n, A, k, out, plan, stream);
+        static_cast<const Idx *>(B), n, rows, A, k, out, plan, stream);
   });
 }
 
@@ -277,17 +282,17 @@ cudaError_t sigma_sort(int *len, long long n, int sigma, int *perm, cudaStream_t
   return cudaPeekAtLastError();
 }
 
-cudaError_t remap_sell(const void *B, int b_kind, long long n, const int *len,
+cudaError_t remap_sell(const void *B, int b_kind, Rows rows, const int *len,
                        const long long *slice_start, const int *perm, const void *A,
                        std::size_t elem_size, void *out, cudaStream_t stream) {
-  if (n <= 0)
+  if (rows.count() == 0)
     return cudaSuccess;
   return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;
     using W = TagType<decltype(wtag)>;
-    sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(B), n, len, slice_start, perm, static_cast<const W *>(A), k,
-        static_cast<W *>(out));
+    sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
+        static_cast<const Idx *>(B), rows.first, rows.last, len, slice_start, perm,
+        static_cast<const W *>(A), k, static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

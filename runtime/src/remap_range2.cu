@@ -97,12 +97,13 @@ __global__ void __launch_bounds__(kRowsBlock)
 template <class W, int K>
 __global__ void __launch_bounds__(256)
     range2_kernel(const long long *__restrict__ start, const int *__restrict__ len, long long n,
-                  const W *__restrict__ A, int k_rt, W *__restrict__ out) {
+                  long long first, long long last, const W *__restrict__ A, int k_rt,
+                  W *__restrict__ out) {
   const int k = K ? K : k_rt;
   const long long col = n * k;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += stride) {
+  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+       t < last; t += stride) {
     const int L = len[t];
     const W *src = A + start[t] * k;
     W *dst = out + t * k;
@@ -132,16 +133,18 @@ cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, lo
   });
 }
 
-cudaError_t remap_range2(const long long *start, const int *len, long long n, const void *A,
-                         std::size_t elem_size, void *out, cudaStream_t stream) {
-  if (n <= 0)
+cudaError_t remap_range2(const long long *start, const int *len, long long n, Rows rows,
+                         const void *A, std::size_t elem_size, void *out, cudaStream_t stream) {
+  if (rows.first < 0 || rows.last > n)
+    return cudaErrorInvalidValue;
+  if (rows.count() == 0)
     return cudaSuccess;
   int k = 1;
   WordKind w = pick_word(A, elem_size, &k);
   return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
     using W = std::remove_pointer_t<decltype(wtag)>;
-    range2_kernel<W, decltype(ktag)::value><<<grid_for(n, 256), 256, 0, stream>>>(
-        start, len, n, static_cast<const W *>(A), k, static_cast<W *>(out));
+    range2_kernel<W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
+        start, len, n, rows.first, rows.last, static_cast<const W *>(A), k, static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

@@ -100,8 +100,10 @@ void resolve_timings(SiteStats &s, bool wait) {
     }
     bool ok = q == cudaSuccess;
     const float ms = ok ? elapsed_ms(it->first, it->second, &ok) : 0;
-    if (ok)
+    if (ok) {
       s.remap_ms += ms;
+      ++s.remaps_timed;
+    }
     cudaEventDestroy(it->first);
     cudaEventDestroy(it->second);
     it = s.pending.erase(it);
@@ -110,8 +112,10 @@ void resolve_timings(SiteStats &s, bool wait) {
 }
 
 void resolve_all_timings(State &st) {
-  for (auto &kv : st.stats)
+  for (auto &kv : st.stats) {
     resolve_timings(kv.second, true);
+    resolve_pipeline_timings(kv.second, true);
+  }
   resolve_launch_timings(st, true);
 }
 

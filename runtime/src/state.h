@@ -40,6 +40,7 @@ struct LaunchSample {
   Selector::Run run = Selector::kRunOriginal;
   cudaEvent_t start = nullptr, mid = nullptr, end = nullptr;
   bool built = false; // a prepare remapped: start..mid is a remap
+  bool pipelined = false; // the remap ran in chunks beside the kernel: start..end is both
 };
 
 // One launcher (named by its first site) on one device.
@@ -51,6 +52,16 @@ struct LaunchRecord {
 };
 
 using RecordKey = std::pair<const SiteInfo *, int>; // (site, device)
+
+// Per device: the streams pipelined launches copy on (created on first use,
+// taken in turn so that launches on different streams do not queue behind one
+// another), and the multiprocessor count the chunk model needs.
+struct DeviceQueues {
+  static constexpr int kRemapStreams = 2;
+  cudaStream_t remap[kRemapStreams] = {};
+  unsigned next = 0;
+  int sms = 0;
+};
 
 struct State {
   std::mutex mu;
@@ -65,6 +76,7 @@ struct State {
   std::unordered_map<const void *, Range> allocations;
   std::map<RecordKey, SiteRecord> sites;
   std::map<RecordKey, LaunchRecord> launches;
+  std::map<int, DeviceQueues> queues; // by device
   unsigned epoch = 1; // bumped by testing::reset(): records of older epochs are gone
 };
 

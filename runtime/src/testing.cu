@@ -24,6 +24,8 @@ SiteCounters site_counters(const char *site_id) {
   c.remaps = s.remaps;
   c.fallbacks = s.fallback_count();
   c.bytes_remapped = s.bytes_remapped;
+  c.pipelined = s.pipelined;
+  c.last_chunks = s.last_chunks;
   c.last_fallback = s.last_fallback;
   c.chosen_original = s.chosen_original;
   return c;
@@ -83,6 +85,13 @@ void set_sigma(int sigma) {
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
   st.cfg.sigma = detail::round_sigma(sigma);
+}
+
+void set_chunks(int chunks) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks;
 }
 
 void set_fail_alloc(bool fail) {

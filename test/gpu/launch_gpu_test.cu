@@ -212,15 +212,18 @@ __global__ void scale_into(long long n, const float *y, float *z) {
     z[t] = y[t] * 0.5f;
 }
 
-TEST_F(Launch, UserStreamOrdersWritesRemapAndReads) {
+// Run whole (remap, then the kernel, on the user's stream) and in 4 chunks
+// (copies on a remap stream, ordered after the fill by an event).
+void user_stream_case(const char *id, int flags, int chunks) {
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // always transformed: always remaps
+  irregfix::testing::set_chunks(chunks);
   RowSum p;
   p.make(200003, 40, 4);
   float *z;
   CK(cudaMalloc(&z, p.n * sizeof(float)));
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  irregfix::SiteInfo site{"stream:1", "row_sum", "range"};
+  irregfix::SiteInfo site{id, "row_sum", "range", flags};
   const long long count = p.hB[p.n];
   std::vector<std::vector<float>> results;
   for (int step = 0; step < 5; ++step) {
@@ -240,9 +243,69 @@ TEST_F(Launch, UserStreamOrdersWritesRemapAndReads) {
         sum += 100.0f * step + static_cast<float>(k % 7);
       ASSERT_EQ(results[step][t], sum * 0.5f) << "step " << step << " row " << t;
     }
-  EXPECT_EQ(site_counters("stream:1").remaps, 5);
+  EXPECT_EQ(site_counters(id).remaps, 5);
+  EXPECT_EQ(site_counters(id).pipelined, chunks > 1 ? 5 : 0);
   CK(cudaStreamDestroy(s));
   cudaFree(z);
+  p.release();
+}
+
+TEST_F(Launch, UserStreamOrdersWritesRemapAndReads) { user_stream_case("stream:1", 0, 0); }
+
+TEST_F(Launch, UserStreamOrdersAPipelinedLaunch) {
+  user_stream_case("stream:2", irregfix::kSiteChunkable, 4);
+}
+
+// A chunkable launch that remaps runs in chunks, chunk c+1's copy beside chunk
+// c's kernel: any chunk count gives bitwise the same results, a refresh is
+// pipelined again, and a cached launch is one chunk (the whole grid).
+TEST_F(Launch, PipelinedLaunchInOneTwoSevenAndManyChunks) {
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  RowSum p;
+  p.make(896 * 256 - 5, 24, 6); // 896 blocks of 256: divisible by 2, 7 and 64
+  std::mt19937 r(7);
+  std::uniform_real_distribution<float> d(-1, 1);
+  for (int chunks : {1, 2, 7, 64}) {
+    irregfix::testing::set_chunks(chunks);
+    const std::string id = "chunks:" + std::to_string(chunks);
+    irregfix::SiteInfo site{id.c_str(), "row_sum", "range", irregfix::kSiteChunkable};
+    const long long pipelined = chunks > 1 ? 1 : 0;
+    for (int step = 0; step < 2; ++step) { // a miss, then a refresh after A changes
+      if (step == 1) {
+        for (float &x : p.hA)
+          x = d(r);
+        irregfix_invalidate(p.A);
+        CK(cudaMemcpy(p.A, p.hA.data(), p.hA.size() * sizeof(float), cudaMemcpyHostToDevice));
+      }
+      CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+      ASSERT_TRUE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0));
+      p.check();
+      EXPECT_EQ(site_counters(id.c_str()).pipelined, pipelined * (step + 1)) << chunks << " chunks";
+      EXPECT_EQ(site_counters(id.c_str()).last_chunks, chunks > 1 ? chunks : 0);
+    }
+    CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+    ASSERT_TRUE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0)); // cached: one chunk
+    p.check();
+    EXPECT_EQ(site_counters(id.c_str()).pipelined, pipelined * 2);
+    EXPECT_EQ(site_counters(id.c_str()).hits, 1);
+  }
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("pipelined launches 2 (latest in 64 chunks)"), std::string::npos) << report;
+  EXPECT_NE(report.find("hidden behind the kernel"), std::string::npos) << report;
+  p.release();
+}
+
+// Without IRREGFIX_CHUNKS the model chooses: several chunks for a launch whose
+// remap and kernel are both long enough, and still the same results.
+TEST_F(Launch, ChunkModelSplitsALongRemap) {
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  RowSum p;
+  p.make(1000003, 64, 8);
+  irregfix::SiteInfo site{"chunks:model", "row_sum", "range", irregfix::kSiteChunkable};
+  ASSERT_TRUE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0));
+  p.check();
+  EXPECT_EQ(site_counters("chunks:model").pipelined, 1);
+  EXPECT_GT(site_counters("chunks:model").last_chunks, 1);
   p.release();
 }
 

@@ -18,5 +18,5 @@ __global__ void gather(int n, const long long *idx, const float *src, float *dst
   if (t < n)
     dst[t] = src[idx[t]];
 }
-// CHECK: __global__ void gather_irregfix(int n, const long long *idx, const float *src, float *dst, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_src) {
+// CHECK: __global__ void gather_irregfix(int n, const long long *idx, const float *src, float *dst, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_src, const unsigned __irregfix_block_offset) {
 // CHECK: static void gather_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const long long *idx, const float *src, float *dst) {

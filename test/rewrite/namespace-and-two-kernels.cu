@@ -14,7 +14,7 @@ __global__ void two_sites(int n, const int *B, const float *A, const int *C, con
   for (int j = C[t]; j < C[t + 1]; ++j) s -= D[j];
   y[t] = s;
 }
-// CHECK: __global__ void two_sites_irregfix(int n, const int *B, const float *A, const int *C, const float *D, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_D) {
+// CHECK: __global__ void two_sites_irregfix(int n, const int *B, const float *A, const int *C, const float *D, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_D, const unsigned __irregfix_block_offset) {
 // CHECK:   for (int __irregfix_iter1 = 0, __irregfix_len1 = irregfix::length(__irregfix_v1, t); __irregfix_iter1 < __irregfix_len1; ++__irregfix_iter1) s -= __irregfix_v1_D[irregfix::slot(__irregfix_v1, t, __irregfix_iter1)];
 
 __global__ void axpy(int n, float a, const float *x, float *y) {
@@ -27,7 +27,7 @@ __global__ void pick(int n, const unsigned *map, const double *v, double *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) out[t] = v[map[t]];
 }
-// CHECK: __global__ void pick_irregfix(int n, const unsigned *map, const double *v, double *out, irregfix::View __irregfix_v0, const double *__restrict__ __irregfix_v0_v) {
+// CHECK: __global__ void pick_irregfix(int n, const unsigned *map, const double *v, double *out, irregfix::View __irregfix_v0, const double *__restrict__ __irregfix_v0_v, const unsigned __irregfix_block_offset) {
 
 void step(int n, const int *B, const float *A, const int *C, const float *D, float *y, const unsigned *map, const double *v, double *out) {
   two_sites<<<n / 32 + 1, 32>>>(n, B, A, C, D, y);

@@ -21,11 +21,12 @@ __global__ void lj_forces(int n, const int *nb_count, const int *nb_list, const 
     force[t] = float4{fx, 0.f, 0.f, 0.f};
   }
 }
-// CHECK-LABEL: __global__ void lj_forces_irregfix(int n, const int *nb_count, const int *nb_list, const float4 *pos, float4 *force, float cutsq, irregfix::View __irregfix_v0, const float4 *__restrict__ __irregfix_v0_pos) {
+// CHECK-LABEL: __global__ void lj_forces_irregfix(int n, const int *nb_count, const int *nb_list, const float4 *pos, float4 *force, float cutsq, irregfix::View __irregfix_v0, const float4 *__restrict__ __irregfix_v0_pos, const unsigned __irregfix_block_offset) {
 // CHECK:           for (int j = 0; j < cnt; j++) {
 // CHECK-NEXT:        {{\[\[}}maybe_unused{{\]\]}} int q = nb_list[j * n + t];
 // CHECK-NEXT:        float4 pj = __irregfix_v0_pos[irregfix::slot(__irregfix_v0, t, j)];
-// CHECK:         irregfix::prepare_neighbors(__irregfix_site_lj_forces_0, nb_list, irregfix::index_kind(nb_list), (long long)(n), 1, 0, nb_count, irregfix::index_kind(nb_count), (long long)(n), pos, sizeof(*pos), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
+// CHECK:         irregfix::prepare_neighbors(__irregfix_site_lj_forces_0, nb_list, irregfix::index_kind(nb_list), (long long)(n), 1, 0, nb_count, irregfix::index_kind(nb_count), (long long)(n), pos, sizeof(*pos), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_lj_forces_0, __irregfix_stream, &__irregfix_chunks)) {
 
 struct Atom { float x, y, z; int type; };
 
@@ -40,9 +41,10 @@ __global__ void density(int n, int width, const int *__restrict__ nb, const Atom
   }
   rho[t] = r;
 }
-// CHECK-LABEL: __global__ void density_irregfix(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho, irregfix::View __irregfix_v0, const Atom *__restrict__ __irregfix_v0_atoms) {
+// CHECK-LABEL: __global__ void density_irregfix(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho, irregfix::View __irregfix_v0, const Atom *__restrict__ __irregfix_v0_atoms, const unsigned __irregfix_block_offset) {
 // CHECK:           int q = nb[t * width + j];
 // CHECK-NEXT:      if (q >= 0)
 // CHECK-NEXT:        r += __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].x * __irregfix_v0_atoms[irregfix::slot(__irregfix_v0, t, j)].y;
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_density_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
-// CHECK-NEXT:             irregfix::prepare_neighbors(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
+// CHECK-NEXT:             irregfix::prepare_neighbors(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_density_0, __irregfix_stream, &__irregfix_chunks)) {

@@ -16,7 +16,7 @@ __global__ void spmv(int n, const int *B, const int *col, const float *val, cons
   y[row] = s;
 }
 // CHECK-LABEL: __global__ void spmv_irregfix(
-// CHECK-NEXT:    const long long __irregfix_p = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:    const long long __irregfix_p = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
 // CHECK-NEXT:    int row = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
 // CHECK:         irregfix::length(__irregfix_v0, __irregfix_p)
 // CHECK:         __irregfix_v0_val[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]
@@ -36,7 +36,7 @@ __global__ void helper(int n, const int *B, const float *A, float *y) {
   }
 }
 // CHECK-LABEL: __global__ void helper_irregfix(
-// CHECK-NEXT:    const long long __irregfix_p = threadIdx.x + blockIdx.x * blockDim.x;
+// CHECK-NEXT:    const long long __irregfix_p = threadIdx.x + (blockIdx.x + __irregfix_block_offset) * blockDim.x;
 // CHECK-NEXT:    const int t = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
 // WHY: remark: threads of 'helper' may be permuted
 
@@ -191,11 +191,11 @@ template <class T> __global__ void templ(int n, const int *B, const T *A, T *y) 
 // Every kernel but the permutable ones keeps the plain form.
 // CHECK-LABEL: __global__ void shared_irregfix(
 // CHECK-NEXT:    __shared__ float tile[256];
-// CHECK-NEXT:    int t = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:    int t = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
 
 // The declared type stays as written; the cast is to the type it names.
 // CHECK-LABEL: __global__ void unsigned_index_irregfix(
-// CHECK-NEXT:    const long long __irregfix_p = blockDim.x * blockIdx.x + threadIdx.x;
+// CHECK-NEXT:    const long long __irregfix_p = blockDim.x * (blockIdx.x + __irregfix_block_offset) + threadIdx.x;
 // CHECK-NEXT:    unsigned t = static_cast<unsigned int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
 
 void run(int n, const int *B, const int *col, const float *val, const float *x, float *y, float *total,

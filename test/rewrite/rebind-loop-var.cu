@@ -12,7 +12,7 @@ __global__ void weighted(int n, const int *B, const float *A, float *y) {
     y[t] = s;
   }
 }
-// CHECK-LABEL: __global__ void weighted_irregfix(int n, const int *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A) {
+// CHECK-LABEL: __global__ void weighted_irregfix(int n, const int *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A, const unsigned __irregfix_block_offset) {
 // CHECK:         for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
 // CHECK-NEXT:      { const int k = static_cast<int>(B[t] + __irregfix_iter0); s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] * (k - B[t]); }
 
@@ -27,7 +27,7 @@ __global__ void braced(int n, const int *B, const float *A, float *y) {
     y[t] = s;
   }
 }
-// CHECK-LABEL: __global__ void braced_irregfix(int n, const int *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A) {
+// CHECK-LABEL: __global__ void braced_irregfix(int n, const int *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A, const unsigned __irregfix_block_offset) {
 // CHECK:         for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, __irregfix_p); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0) { const int k = static_cast<int>(B[t] + __irregfix_iter0);
 // CHECK-NEXT:        if (k % 2 == 0)
 // CHECK-NEXT:          s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)];

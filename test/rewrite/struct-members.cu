@@ -25,7 +25,7 @@ __global__ void relax(Graph g, const float *dist) {
     g.out[v] = best + dist[g.dst[v]];
   }
 }
-// CHECK-LABEL: __global__ void relax_irregfix(Graph g, const float *dist, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_g_csr_weights, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_dist) {
+// CHECK-LABEL: __global__ void relax_irregfix(Graph g, const float *dist, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_g_csr_weights, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_dist, const unsigned __irregfix_block_offset) {
 // CHECK:           best = best < __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)] ? best : __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)];
 // CHECK-NEXT:      g.out[v] = best + __irregfix_v1_dist[irregfix::slot(__irregfix_v1, v, 0)];
 // CHECK:         const void *const __irregfix_v0_src[1] = {g.csr.weights};
@@ -33,7 +33,8 @@ __global__ void relax(Graph g, const float *dist) {
 // CHECK-NEXT:             irregfix::disjoint(__irregfix_site_relax_0, g.out, g.csr.offsets) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_relax_0, g.out, g.csr.weights) &&
 // CHECK:             irregfix::prepare_range(__irregfix_site_relax_0, g.csr.offsets, irregfix::index_kind(g.csr.offsets), (long long)(g.csr.n), 1, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
-// CHECK:             irregfix::prepare_gather(__irregfix_site_relax_1, g.dst, irregfix::index_kind(g.dst), (long long)(g.csr.n), dist, sizeof(*dist), &__irregfix_v1, __irregfix_v1_out, __irregfix_stream)) {
+// CHECK:             irregfix::prepare_gather(__irregfix_site_relax_1, g.dst, irregfix::index_kind(g.dst), (long long)(g.csr.n), dist, sizeof(*dist), &__irregfix_v1, __irregfix_v1_out, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_relax_0, __irregfix_stream, &__irregfix_chunks)) {
 
 void run(const Graph &graph, const float *dist) {
   relax<<<graph.csr.n / 256 + 1, 256>>>(graph, dist);

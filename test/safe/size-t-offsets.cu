@@ -10,5 +10,6 @@ __global__ void k(size_t n, const size_t *B, const double *A, double *y) {
     y[t] = s;
   }
 }
-// CHECK: irregfix::prepare_range(__irregfix_site_k_0, B, irregfix::index_kind(B), (long long)(n), 1, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream)) {
+// CHECK: irregfix::prepare_range(__irregfix_site_k_0, B, irregfix::index_kind(B), (long long)(n), 1, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_k_0, __irregfix_stream, &__irregfix_chunks)) {
 // MSG: remark: range site in 'k' transformed

@@ -4,6 +4,7 @@
 
 #include "clang/AST/TypeLoc.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -32,6 +33,10 @@ public:
           rewriteThreadIndex(Index);
       }
       ++Index;
+    }
+    if (Info.Chunks.Chunkable) {
+      rewriteBlockIndex();
+      Extra += ", const unsigned " + blockOffsetName();
     }
     markDeadLocals();
     FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
@@ -95,7 +100,7 @@ private:
 
   // t as it may be repeated: a plain name as is, anything else parenthesised.
   std::string threadIndexText(const Site &S) {
-    std::string T = text(S.ThreadIndex);
+    std::string T = textWithBlockOffset(S.ThreadIndex);
     bool Plain = !T.empty() && llvm::all_of(T, [](char C) { return isalnum(C) || C == '_'; });
     return Plain ? T : "(" + T + ")";
   }
@@ -107,6 +112,41 @@ private:
     return Out;
   }
 
+  // A chunk's blocks are numbered from 0 in its launch: blockIdx.x reads as
+  // (blockIdx.x + offset). Reads inside text the rewrite replaced (or copies
+  // elsewhere: slots, the thread index initialiser) get it through
+  // textWithBlockOffset instead.
+  void rewriteBlockIndex() {
+    const Expr *Init = Info.Perm.Permutable ? Info.Perm.ThreadVar->getInit() : nullptr;
+    for (const Expr *Read : Info.Chunks.BlockReads)
+      if (!insideReplaced(Read->getBeginLoc()) && !(Init && within(Read, Init)))
+        Editor.replace(Read->getSourceRange(), offsetBlockIndex());
+  }
+
+  static std::string offsetBlockIndex() { return "(blockIdx.x + " + blockOffsetName() + ")"; }
+
+  bool within(const Expr *Inner, const Expr *Outer) const {
+    unsigned B = offset(Outer->getBeginLoc()), E = offset(Outer->getEndLoc()), I = offset(Inner->getBeginLoc());
+    return I >= B && I <= E;
+  }
+  unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getFileLoc(L)); }
+
+  // E's text, copied into new code: its blockIdx.x reads offset when chunkable.
+  std::string textWithBlockOffset(const Expr *E) {
+    std::string T = text(E);
+    if (!Info.Chunks.Chunkable || T.empty())
+      return T;
+    const unsigned Base = offset(E->getBeginLoc());
+    std::vector<std::pair<unsigned, size_t>> At; // (offset, length) of the reads inside E
+    for (const Expr *Read : Info.Chunks.BlockReads)
+      if (within(Read, E))
+        At.push_back({offset(Read->getBeginLoc()) - Base, text(Read).size()});
+    std::sort(At.rbegin(), At.rend()); // last first: earlier offsets stay valid
+    for (auto [A, Length] : At)
+      T.replace(A, Length, offsetBlockIndex());
+    return T;
+  }
+
   // int t = <index>;  →  const long long __irregfix_p = <index>;
   //                      int t = static_cast<int>(irregfix::logical_thread(v, __irregfix_p));
   // The copy is read at physical slots; everything else sees the logical thread.
@@ -116,7 +156,7 @@ private:
     std::string Type = V->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
     unsigned Column = SM.getExpansionColumnNumber(D->getBeginLoc());
     Editor.insertBefore(D->getBeginLoc(), "const long long " + physicalThreadName() + " = " +
-                                              text(V->getInit()) + ";\n" +
+                                              textWithBlockOffset(V->getInit()) + ";\n" +
                                               std::string(Column ? Column - 1 : 0, ' '));
     Editor.replace(V->getInit()->getSourceRange(), "static_cast<" + Type + ">(irregfix::logical_thread(" +
                                                       viewName(I) + ", " + physicalThreadName() + "))");

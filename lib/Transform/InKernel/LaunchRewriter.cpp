@@ -82,12 +82,17 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
 
+  std::string Flags;
+  if (Info.Perm.Permutable)
+    Flags = "irregfix::kSitePermutable";
+  if (Info.Chunks.Chunkable)
+    Flags += (Flags.empty() ? "" : " | ") + std::string("irregfix::kSiteChunkable");
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
     if (S.transformable())
       OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\""
          << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern) << "\""
-         << (Info.Perm.Permutable ? ", irregfix::kSitePermutable" : "") << "};\n";
+         << (Flags.empty() ? "" : ", " + Flags) << "};\n";
     ++Index;
   }
 
@@ -164,14 +169,33 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
 
   std::string Args = argumentList(K);
   std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
+  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
+  // the launch remaps and the runtime overlaps the remap with the kernel.
+  if (Info.Chunks.Chunkable) {
+    OS << "  int __irregfix_chunks = 0;\n";
+    Conditions.push_back("irregfix::start_chunks(" + LaunchSite + ", __irregfix_stream, &__irregfix_chunks)");
+    ExtraArgs.push_back("__irregfix_chunk.block_offset");
+  }
   OS << "  if (";
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
-  OS << "    " << transformedKernelName(K) << templateArguments(Info) << Config << "(" << Args;
+  std::string Indent = "    ";
+  if (Info.Chunks.Chunkable) {
+    OS << "    for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {\n"
+       << "      const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" << LaunchSite
+       << ", __irregfix_c, __irregfix_grid, __irregfix_stream);\n";
+    Indent = "      ";
+  }
+  std::string ChunkConfig = Info.Chunks.Chunkable
+                                ? "<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>"
+                                : Config;
+  OS << Indent << transformedKernelName(K) << templateArguments(Info) << ChunkConfig << "(" << Args;
   for (const std::string &E : ExtraArgs)
     OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
   OS << ");\n";
+  if (Info.Chunks.Chunkable)
+    OS << "    }\n";
   OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";
   OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";

@@ -26,6 +26,8 @@ inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_
 inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
 // A permutable kernel's physical thread index (its own index is the logical one).
 inline std::string physicalThreadName() { return "__irregfix_p"; }
+// A chunkable kernel's parameter: the first block of the chunk being launched.
+inline std::string blockOffsetName() { return "__irregfix_block_offset"; }
 inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
   return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
 }

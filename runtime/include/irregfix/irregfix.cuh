@@ -93,6 +93,17 @@ enum SiteFlags : int {
   // through logical_thread(), and its threads do not cooperate (no shared
   // memory, barriers or warp intrinsics): the runtime may permute threads.
   kSitePermutable = 1,
+  // The kernel's launcher runs it chunk by chunk (start_chunks / launch_chunk):
+  // the transformed kernel takes a block offset and its blocks do not depend on
+  // the grid's size, so a launch may be split into launches of fewer blocks.
+  kSiteChunkable = 2,
+};
+
+// One chunk of a pipelined launch: the transformed kernel runs with this grid
+// and adds block_offset to blockIdx.x.
+struct Chunk {
+  dim3 grid;
+  unsigned block_offset;
 };
 
 // Range site: arrays[i][k] is read for k in [B[t], B[t+1]), t in [0, n).
@@ -164,6 +175,24 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid = dim3(0,
 void end_transformed_launch(const SiteInfo &site, cudaStream_t stream);
 // After the original kernel's launch (chosen, or a fallback).
 void end_original_launch(const SiteInfo &site, cudaStream_t stream);
+
+// The launcher of a chunkable kernel (kSiteChunkable), after its prepare_* calls:
+//   int chunks;
+//   if (... && start_chunks(site, stream, &chunks)) // false: run the original kernel
+//     for (int c = 0; c < chunks; ++c) {
+//     Chunk k = launch_chunk(site, c, grid, stream);
+//     <transformed kernel><<<k.grid, block, shmem, stream>>>(..., k.block_offset);
+//   }
+// When the prepares remapped (a miss or a refresh) and the grid is one-
+// dimensional, the copies are cut into chunks of thread blocks (IRREGFIX_CHUNKS,
+// or a model of remap vs kernel time): chunk c+1's copy runs on a remap stream
+// while chunk c computes on `stream`, ordered by events (work queued on `stream`
+// before the launch happens before the copies; work after it sees the results).
+// A cached launch is one chunk: the whole grid, offset 0.
+bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks);
+// Chunk c's configuration (the launch's grid when there is one chunk); `stream`
+// waits for that chunk's copies.
+Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stream);
 
 } // namespace irregfix
 

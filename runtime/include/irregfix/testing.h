@@ -14,6 +14,9 @@
 //                           the original or the transformed kernel, whichever its timings favour.
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
 //                           windows of N (default 256; a power of two from 32 to 4096).
+//   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
+//                           thread block), its copies overlapping its kernel; default: a model
+//                           of remap vs kernel time (one chunk when nothing is remapped).
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -33,6 +36,8 @@ struct SiteCounters {
   long long remaps = 0;     // remaps actually run (misses + refreshes that got that far)
   long long fallbacks = 0;  // declines, all reasons
   unsigned long long bytes_remapped = 0;
+  long long pipelined = 0;  // launches whose remap ran in chunks beside the kernel
+  int last_chunks = 0;      // chunks of the latest of them
   std::string last_fallback; // reason of the latest decline, "" if none
 };
 
@@ -51,6 +56,8 @@ void set_fail_alloc(bool fail);
 void set_layout(int layout);
 // As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a power of two, 32..4096).
 void set_sigma(int sigma);
+// As IRREGFIX_CHUNKS: the chunk count of launches that remap (0: the model).
+void set_chunks(int chunks);
 
 // Bytes of device memory held by cached copies now.
 std::size_t cached_bytes();

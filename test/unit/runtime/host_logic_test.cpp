@@ -409,3 +409,53 @@ TEST(Stats, PaddingLine) {
   r = format_stats(m);
   EXPECT_NE(r.find("ell 1.970, sell-32 not computed"), std::string::npos) << r;
 }
+
+TEST(ParseConfig, Chunks) {
+  int c = -1;
+  EXPECT_TRUE(parse_chunks(nullptr, &c));
+  EXPECT_EQ(c, 0);
+  EXPECT_TRUE(parse_chunks("auto", &c));
+  EXPECT_EQ(c, 0);
+  EXPECT_TRUE(parse_chunks("7", &c));
+  EXPECT_EQ(c, 7);
+  EXPECT_TRUE(parse_chunks("64", &c));
+  EXPECT_EQ(c, kMaxChunks);
+  for (const char *bad : {"0", "-2", "65", "4x", "many"}) {
+    c = 3;
+    EXPECT_FALSE(parse_chunks(bad, &c)) << bad;
+    EXPECT_EQ(c, 3) << bad;
+  }
+}
+
+// k = sqrt(min(remap, compute) / per-chunk cost), at most a chunk per wave of
+// blocks and kMaxChunks; forced counts only capped by the blocks.
+TEST(ChunkPlan, Model) {
+  const int sms = 132;
+  const long long blocks = 100000;
+  EXPECT_EQ(plan_chunks(0.5, 0.8, -1, blocks, sms, 0), 10); // sqrt(0.5 / 0.005)
+  EXPECT_EQ(plan_chunks(0.8, 0.5, -1, blocks, sms, 0), 10); // the shorter stage counts
+  EXPECT_EQ(plan_chunks(0.004, 1.0, -1, blocks, sms, 0), 1); // a short remap: not worth a chunk
+  EXPECT_EQ(plan_chunks(-1, -1, 0.125, blocks, sms, 0), 5); // not measured: the byte estimate
+  EXPECT_EQ(plan_chunks(100.0, 100.0, -1, blocks, sms, 0), kMaxChunks);
+  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 3 * sms, sms, 0), 3); // chunks of at least a wave
+  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 1, sms, 0), 1);
+  EXPECT_EQ(plan_chunks(0, 0, 0, blocks, sms, 7), 7);        // IRREGFIX_CHUNKS
+  EXPECT_EQ(plan_chunks(0, 0, 0, 5, sms, 7), 5);             // never more chunks than blocks
+}
+
+TEST(Stats, PipelineLine) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = m["k.cu:1:1"];
+  s.id = "k.cu:1:1";
+  EXPECT_EQ(format_stats(m).find("pipelined"), std::string::npos);
+  s.pipelined = 3;
+  s.last_chunks = 6;
+  s.pipelined_timed = 3;
+  s.pipelined_remap_ms = 2.0;
+  s.hidden_ms = 1.5;
+  const std::string r = format_stats(m);
+  EXPECT_NE(r.find("pipelined launches 3 (latest in 6 chunks); remap 2.000 ms over 3 timed, "
+                   "1.500 ms of it (75%) hidden behind the kernel"),
+            std::string::npos)
+      << r;
+}

@@ -1,0 +1,30 @@
+// What analyses that follow a kernel's calls (Permutability, Chunkability)
+// share: how a call is treated, and namespace membership.
+#pragma once
+
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <string>
+
+namespace irregfix {
+
+enum class CallKind {
+  Library, // a builtin, or declared in a system header: not followed
+  Defined, // its body is visible: follow it
+  Indirect, // through a pointer: nothing is known
+  Unseen,  // declared here without a visible body
+};
+
+// How to treat call C; *Callee is its direct callee (null for Indirect).
+CallKind classifyCall(const clang::CallExpr *C, const clang::SourceManager &SM,
+                      const clang::FunctionDecl **Callee);
+
+// Why a call of this kind cannot be followed ("it makes an indirect call", "it
+// calls 'f', whose body the analysis cannot see"); "" for Library and Defined.
+std::string unfollowable(CallKind Kind, const clang::FunctionDecl *Callee);
+
+// Whether D is declared inside a namespace named NS (at any depth).
+bool inNamespace(const clang::Decl *D, llvm::StringRef NS);
+
+} // namespace irregfix

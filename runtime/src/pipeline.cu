@@ -1,0 +1,253 @@
+// irregfix runtime: pipelined launches (see pipeline.h).
+#include "pipeline.h"
+
+#include "build.h"
+
+#include <algorithm>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+// Positions in Pipeline::events for k chunks: in (on the launch's stream, before
+// the copies), r0 (on the remap stream, once it may start), then per chunk the
+// end of its copies, and the start and end of its kernel.
+struct PipelineEvents {
+  int k;
+  int in() const { return 0; }
+  int r0() const { return 1; }
+  int done(int c) const { return 2 + c; }
+  int kstart(int c) const { return 2 + k + c; }
+  int kend(int c) const { return 2 + 2 * k + c; }
+  int count() const { return 2 + 3 * k; }
+};
+
+void destroy_all(std::vector<cudaEvent_t> &events) {
+  for (cudaEvent_t e : events)
+    if (e)
+      cudaEventDestroy(e);
+  events.clear();
+  cudaGetLastError();
+}
+
+// The remap stream to copy on next, and the device's multiprocessor count.
+cudaError_t device_queue(State &st, int dev, cudaStream_t *remap, int *sms) {
+  DeviceQueues &q = st.queues[dev];
+  if (!q.sms) {
+    const cudaError_t e = cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess)
+      return e;
+  }
+  cudaStream_t &s = q.remap[q.next++ % DeviceQueues::kRemapStreams];
+  if (!s) {
+    const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+      s = nullptr;
+      return e;
+    }
+  }
+  *remap = s;
+  *sms = q.sms;
+  return cudaSuccess;
+}
+
+// Threads of chunk c for a site of n threads: its blocks' threads, and for the
+// last chunk every thread up to n, so that the entry is whole even when the
+// grid covers fewer threads than the site names.
+Rows chunk_rows(const Pipeline &p, int c, long long n) {
+  const long long bx = p.block.x;
+  const long long b0 = static_cast<long long>(c) * p.blocks_per_chunk;
+  const long long b1 = std::min<long long>(p.grid.x, b0 + p.blocks_per_chunk);
+  return Rows{std::min(n, b0 * bx), c == p.chunks - 1 ? n : std::min(n, b1 * bx)};
+}
+
+std::string all_enqueued(Pipeline &p, cudaStream_t stream) {
+  for (DeferredCopy &dc : p.copies) {
+    const std::string why = copies_enqueued(*dc.stats, *dc.site, *dc.entry, dc.bytes, stream);
+    if (!why.empty())
+      return why;
+  }
+  return "";
+}
+
+// One chunk: the copies as run_copies makes them, timed per site.
+std::string run_unchunked(Pipeline &p, cudaStream_t stream) {
+  for (DeferredCopy &dc : p.copies) {
+    cudaEvent_t t0, t1;
+    start_timing(*dc.stats, stream, &t0, &t1);
+    for (int i = 0; i < dc.count; ++i) {
+      const cudaError_t e = dc.copy(i, Rows{0, dc.n}, stream);
+      if (e != cudaSuccess) {
+        if (t0) {
+          cudaEventDestroy(t0);
+          cudaEventDestroy(t1);
+        }
+        return cuda_failure(dc.what, *dc.site, e);
+      }
+    }
+    stop_timing(*dc.stats, stream, t0, t1);
+  }
+  return all_enqueued(p, stream);
+}
+
+// The remap and kernel times the chunk model needs (negative: not measured),
+// and an estimate from the bytes to copy when they are not.
+void model_inputs(const Pipeline &p, const LaunchRecord &r, double *remap_ms, double *compute_ms,
+                  double *estimate_ms) {
+  // The remap's whole time (the selector's remap figure is what a launch paid
+  // for it, after hiding), and the kernel's time when the selector has one.
+  resolve_timings(*r.stats, false);
+  *remap_ms = r.stats->remaps_timed ? r.stats->remap_ms / r.stats->remaps_timed : -1;
+  *compute_ms = r.selector.transformed_ms();
+  unsigned long long bytes = 0;
+  for (const DeferredCopy &dc : p.copies)
+    bytes += dc.bytes;
+  // Read and write at an irregular copy's ~1.5 TB/s (bytes per ms: 1.5e9).
+  *estimate_ms = 2.0 * static_cast<double>(bytes) / 1.5e9;
+}
+
+} // namespace
+
+bool pipeline_accepts(const Pipeline &p) {
+  return p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0;
+}
+
+int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
+                   std::string *why) {
+  p.chunks = 1;
+  p.blocks_per_chunk = p.grid.x;
+  if (p.copies.empty())
+    return 1;
+  const SiteInfo &site = *p.copies.front().site;
+  cudaStream_t remap = nullptr;
+  int sms = 0;
+  const cudaError_t qe = device_queue(st, dev, &remap, &sms);
+  double remap_ms, compute_ms, estimate_ms;
+  model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
+  const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x, sms,
+                                                st.cfg.chunks)
+                                  : 1;
+  if (qe != cudaSuccess)
+    cuda_failure("creating a remap stream", site, qe); // reported; the launch runs unchunked
+  if (k <= 1) {
+    *why = run_unchunked(p, stream);
+    p.copies.clear();
+    return why->empty() ? 1 : 0;
+  }
+  p.blocks_per_chunk = (p.grid.x + k - 1) / k;
+  p.chunks = static_cast<int>((p.grid.x + p.blocks_per_chunk - 1) / p.blocks_per_chunk);
+  const PipelineEvents ev{p.chunks};
+  p.events.assign(ev.count(), nullptr);
+  auto fail = [&](const std::string &reason) {
+    *why = reason;
+    cudaStreamSynchronize(remap); // no copy of this launch may land after its entries are rebuilt
+    destroy_all(p.events);
+    p.copies.clear();
+    p.chunks = 0;
+    return 0;
+  };
+  for (cudaEvent_t &e : p.events) {
+    const cudaError_t ce = cudaEventCreate(&e);
+    if (ce != cudaSuccess)
+      return fail(cuda_failure("cudaEventCreate", site, ce));
+  }
+  // The copies start after everything queued on the launch's stream so far.
+  cudaError_t ce = cudaEventRecord(p.events[ev.in()], stream);
+  if (ce == cudaSuccess)
+    ce = cudaStreamWaitEvent(remap, p.events[ev.in()], 0);
+  if (ce == cudaSuccess)
+    ce = cudaEventRecord(p.events[ev.r0()], remap);
+  if (ce != cudaSuccess)
+    return fail(cuda_failure("ordering the remap stream after the launch's", site, ce));
+  // Rows differ per site only through n; each site's copy takes its own.
+  for (int c = 0; c < p.chunks; ++c) {
+    for (DeferredCopy &dc : p.copies) {
+      const Rows rows = chunk_rows(p, c, dc.n);
+      for (int i = 0; i < dc.count; ++i) {
+        const cudaError_t e = dc.copy(i, rows, remap);
+        if (e != cudaSuccess)
+          return fail(cuda_failure(dc.what, *dc.site, e));
+      }
+    }
+    ce = cudaEventRecord(p.events[ev.done(c)], remap);
+    if (ce != cudaSuccess)
+      return fail(cuda_failure("cudaEventRecord", site, ce));
+  }
+  const std::string enq = all_enqueued(p, remap);
+  if (!enq.empty())
+    return fail(enq);
+  p.copies.clear();
+  return p.chunks;
+}
+
+Chunk pipeline_chunk(Pipeline &p, int c, cudaStream_t stream) {
+  if (p.chunks <= 1 || c < 0 || c >= p.chunks)
+    return Chunk{p.grid, 0};
+  const PipelineEvents ev{p.chunks};
+  // A failed record or wait is not silent: the stream would read a copy not
+  // yet written. cudaStreamWaitEvent fails only on invalid handles, which these
+  // are not; the error is left for the kernel launch (and the program) to see.
+  if (c > 0)
+    cudaEventRecord(p.events[ev.kend(c - 1)], stream);
+  cudaStreamWaitEvent(stream, p.events[ev.done(c)], 0);
+  cudaEventRecord(p.events[ev.kstart(c)], stream);
+  const unsigned b0 = static_cast<unsigned>(c) * p.blocks_per_chunk;
+  const unsigned blocks = std::min(p.grid.x - b0, p.blocks_per_chunk);
+  return Chunk{dim3(blocks, 1, 1), b0};
+}
+
+void finish_pipeline(Pipeline &p, SiteStats &stats, cudaStream_t stream) {
+  if (p.chunks > 1 && !p.events.empty()) {
+    const PipelineEvents ev{p.chunks};
+    ++stats.pipelined;
+    stats.last_chunks = p.chunks;
+    if (cudaEventRecord(p.events[ev.kend(p.chunks - 1)], stream) == cudaSuccess) {
+      stats.pipeline_pending.push_back(std::move(p.events));
+      p.events.clear();
+    }
+  }
+  abandon_pipeline(p);
+}
+
+void abandon_pipeline(Pipeline &p) {
+  destroy_all(p.events);
+  p.copies.clear();
+  p.chunks = 0;
+  p.blocks_per_chunk = 0;
+}
+
+void resolve_pipeline_timings(SiteStats &s, bool wait) {
+  auto it = s.pipeline_pending.begin();
+  while (it != s.pipeline_pending.end()) {
+    std::vector<cudaEvent_t> &e = *it;
+    const PipelineEvents ev{static_cast<int>((e.size() - 2) / 3)};
+    const cudaError_t q = event_done(e[ev.kend(ev.k - 1)], wait);
+    if (q == cudaErrorNotReady) {
+      ++it;
+      continue;
+    }
+    bool ok = q == cudaSuccess && event_done(e[ev.done(ev.k - 1)], true) == cudaSuccess;
+    // remap: the remap stream's busy time; compute: the kernels' own time;
+    // wall: from the launch's first event to its last kernel's end. The kernel
+    // waited (wall - compute); what of the remap did not make it wait was hidden.
+    double remap = ok ? elapsed_ms(e[ev.r0()], e[ev.done(ev.k - 1)], &ok) : 0;
+    double compute = 0;
+    for (int c = 0; ok && c < ev.k; ++c)
+      compute += elapsed_ms(e[ev.kstart(c)], e[ev.kend(c)], &ok);
+    const double wall = ok ? elapsed_ms(e[ev.in()], e[ev.kend(ev.k - 1)], &ok) : 0;
+    if (ok) {
+      const double exposed = std::max(0.0, wall - compute);
+      s.pipelined_remap_ms += remap;
+      s.remap_ms += remap;
+      ++s.remaps_timed;
+      s.hidden_ms += std::clamp(remap - exposed, 0.0, remap);
+      ++s.pipelined_timed;
+    }
+    destroy_all(e);
+    it = s.pipeline_pending.erase(it);
+  }
+  cudaGetLastError();
+}
+
+} // namespace detail
+} // namespace irregfix

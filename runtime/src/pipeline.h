@@ -1,0 +1,67 @@
+// irregfix runtime: pipelined launches. When a chunkable kernel's launch must
+// remap, its prepares do not copy: run_copies hands each copy over here
+// (defer_copies). start_chunks then cuts the copies into chunks of thread
+// blocks on a remap stream, and each launch_chunk makes the launch's stream
+// wait for its own chunk only, so chunk c computes while chunk c+1 is copied.
+#pragma once
+
+#include "remap.cuh"
+#include "state.h"
+
+#include <functional>
+#include <vector>
+
+namespace irregfix {
+namespace detail {
+
+// Enqueues the copy of array `array` for the threads `rows` on `stream`.
+using CopyFn = std::function<cudaError_t(int array, Rows rows, cudaStream_t stream)>;
+
+// One entry's copies, not enqueued yet.
+struct DeferredCopy {
+  Entry *entry = nullptr;
+  SiteStats *stats = nullptr;
+  const SiteInfo *site = nullptr;
+  int count = 0;              // arrays
+  long long n = 0;            // the site's threads
+  const char *what = "";      // the copy kernel, for error messages
+  unsigned long long bytes = 0;
+  CopyFn copy;
+};
+
+// The pipelined part of the launch being prepared on this thread.
+struct Pipeline {
+  bool chunkable = false; // the launcher runs the kernel chunk by chunk
+  dim3 grid, block;
+  std::vector<DeferredCopy> copies;
+  int chunks = 0;               // set by start_pipeline: 1 (no pipeline) or more
+  unsigned blocks_per_chunk = 0;
+  // chunks > 1: events in, r0, then done[chunks], kstart[chunks], kend[chunks]
+  // (see PipelineEvents); handed to the launcher's stats at the end.
+  std::vector<cudaEvent_t> events;
+};
+
+// Whether copies may be deferred: the launch is chunkable and one-dimensional.
+bool pipeline_accepts(const Pipeline &p);
+
+// Enqueues the deferred copies, in chunks when that pays (the selector's and the
+// stats' timings feed the model), and returns the chunk count; 0 (and the
+// reason in *why) when a copy could not be enqueued: run the original kernel.
+int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
+                   std::string *why);
+
+// Chunk c's grid and offset; the stream waits for chunk c's copies.
+Chunk pipeline_chunk(Pipeline &p, int c, cudaStream_t stream);
+
+// After the last chunk's kernel: its end event, and the events to the stats.
+void finish_pipeline(Pipeline &p, SiteStats &stats, cudaStream_t stream);
+
+// Forgets a pipeline (its copies never ran: their entries stay invalid).
+void abandon_pipeline(Pipeline &p);
+
+// Reads the completed pipelined launches' events into the stats (remap time,
+// the part hidden behind the kernel), waiting for them when wait.
+void resolve_pipeline_timings(SiteStats &s, bool wait);
+
+} // namespace detail
+} // namespace irregfix
