@@ -169,8 +169,15 @@ Config config_from_env() {
   return c;
 }
 
-int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks, int sms,
-                int forced) {
+long long full_wave(int sms, unsigned block_threads) {
+  if (sms <= 0 || block_threads == 0)
+    return 1;
+  const long long per_sm = std::max<long long>(1, std::min<long long>(32, 2048 / block_threads));
+  return per_sm * sms;
+}
+
+int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks,
+                long long wave, int forced) {
   if (blocks <= 1)
     return 1;
   const long long most = blocks < kMaxChunks ? blocks : kMaxChunks;
@@ -182,8 +189,7 @@ int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long lon
   if (!(shorter > 0))
     return 1;
   long long k = std::llround(std::sqrt(shorter / kChunkCostMs));
-  // A chunk of less than a wave leaves multiprocessors idle while it runs.
-  const long long waves = sms > 0 ? blocks / sms : blocks;
+  const long long waves = wave > 0 ? blocks / wave : blocks;
   k = std::min({k, waves, most});
   return static_cast<int>(k < 1 ? 1 : k);
 }

@@ -83,12 +83,18 @@ Config config_from_env();
 // max(r, c) + min(r, c) / k + k * o, least at k = sqrt(min(r, c) / o).
 constexpr int kMaxChunks = 64;
 constexpr double kChunkCostMs = 0.005;
-// The chunk count for a launch of `blocks` thread blocks on a device of `sms`
-// multiprocessors: `forced` when positive, else the model's (remap_ms or
+// The chunk count for a launch of `blocks` thread blocks, `wave` of which the
+// device runs at once: `forced` when positive, else the model's (remap_ms or
 // compute_ms negative: not measured yet; then both are taken as estimate_ms).
-// Never more chunks than blocks, nor (unforced) chunks of less than a wave.
-int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks, int sms,
-                int forced);
+// Never more chunks than blocks, nor (unforced) chunks of less than a wave: a
+// chunk that cannot fill the device runs at a fraction of its bandwidth, and the
+// remap beside it (memory-bound as well) does not make up for that.
+int plan_chunks(double remap_ms, double compute_ms, double estimate_ms, long long blocks,
+                long long wave, int forced);
+// Blocks of `block_threads` threads resident at once on `sms` multiprocessors
+// of 2048 threads (at most 32 blocks each): the kernel's occupancy is unknown
+// to the runtime, so this is the most a wave can be.
+long long full_wave(int sms, unsigned block_threads);
 
 // ---- address ranges --------------------------------------------------------
 

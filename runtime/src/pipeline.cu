@@ -124,7 +124,8 @@ int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaS
   const cudaError_t qe = device_queue(st, dev, &remap, &sms);
   double remap_ms, compute_ms, estimate_ms;
   model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
-  const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x, sms,
+  const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x,
+                                                full_wave(sms, p.block.x * p.block.y * p.block.z),
                                                 st.cfg.chunks)
                                   : 1;
   if (qe != cudaSuccess)

@@ -430,17 +430,21 @@ TEST(ParseConfig, Chunks) {
 // k = sqrt(min(remap, compute) / per-chunk cost), at most a chunk per wave of
 // blocks and kMaxChunks; forced counts only capped by the blocks.
 TEST(ChunkPlan, Model) {
-  const int sms = 132;
+  const long long wave = full_wave(132, 256); // 8 blocks of 256 threads per multiprocessor
+  EXPECT_EQ(wave, 1056);
+  EXPECT_EQ(full_wave(132, 32), 132 * 32); // at most 32 blocks per multiprocessor
+  EXPECT_EQ(full_wave(132, 1024), 264);
   const long long blocks = 100000;
-  EXPECT_EQ(plan_chunks(0.5, 0.8, -1, blocks, sms, 0), 10); // sqrt(0.5 / 0.005)
-  EXPECT_EQ(plan_chunks(0.8, 0.5, -1, blocks, sms, 0), 10); // the shorter stage counts
-  EXPECT_EQ(plan_chunks(0.004, 1.0, -1, blocks, sms, 0), 1); // a short remap: not worth a chunk
-  EXPECT_EQ(plan_chunks(-1, -1, 0.125, blocks, sms, 0), 5); // not measured: the byte estimate
-  EXPECT_EQ(plan_chunks(100.0, 100.0, -1, blocks, sms, 0), kMaxChunks);
-  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 3 * sms, sms, 0), 3); // chunks of at least a wave
-  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 1, sms, 0), 1);
-  EXPECT_EQ(plan_chunks(0, 0, 0, blocks, sms, 7), 7);        // IRREGFIX_CHUNKS
-  EXPECT_EQ(plan_chunks(0, 0, 0, 5, sms, 7), 5);             // never more chunks than blocks
+  EXPECT_EQ(plan_chunks(0.5, 0.8, -1, blocks, wave, 0), 10); // sqrt(0.5 / 0.005)
+  EXPECT_EQ(plan_chunks(0.8, 0.5, -1, blocks, wave, 0), 10); // the shorter stage counts
+  EXPECT_EQ(plan_chunks(0.004, 1.0, -1, blocks, wave, 0), 1); // a short remap: not worth a chunk
+  EXPECT_EQ(plan_chunks(-1, -1, 0.125, blocks, wave, 0), 5); // not measured: the byte estimate
+  EXPECT_EQ(plan_chunks(100.0, 100.0, -1, blocks, wave, 0), kMaxChunks);
+  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 3 * wave, wave, 0), 3); // chunks of at least a wave
+  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, wave, wave, 0), 1);     // one wave: no pipeline
+  EXPECT_EQ(plan_chunks(0.5, 0.5, -1, 1, wave, 0), 1);
+  EXPECT_EQ(plan_chunks(0, 0, 0, blocks, wave, 7), 7);        // IRREGFIX_CHUNKS
+  EXPECT_EQ(plan_chunks(0, 0, 0, 5, wave, 7), 5);             // never more chunks than blocks
 }
 
 TEST(Stats, PipelineLine) {
