@@ -1,4 +1,5 @@
 #include "Analysis/Permutability.h"
+#include "Analysis/CudaCalls.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
@@ -14,25 +15,6 @@ using namespace clang;
 namespace irregfix {
 
 namespace {
-
-// Names of CUDA operations through which threads observe one another.
-bool cooperates(llvm::StringRef Name) {
-  static const char *const Prefixes[] = {"__syncthreads", "__syncwarp", "__shfl",     "__ballot",
-                                         "__any",         "__all",      "__activemask", "__match",
-                                         "__reduce",      "__threadfence", "atomic",   "__barrier",
-                                         "__nanosleep"};
-  for (const char *P : Prefixes)
-    if (Name.starts_with(P))
-      return true;
-  return false;
-}
-
-bool inNamespace(const Decl *D, llvm::StringRef NS) {
-  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
-    if (const auto *N = dyn_cast<NamespaceDecl>(C); N && N->getName() == NS)
-      return true;
-  return false;
-}
 
 // Walks a kernel and the functions it calls, looking for what permuting
 // threads would change.
@@ -95,7 +77,7 @@ public:
       Why = "it makes an indirect call";
       return false;
     }
-    if (cooperates(F->getName()) || inNamespace(F, "cooperative_groups")) {
+    if (cooperativeCall(F)) {
       Why = "it calls '" + F->getNameAsString() + "'";
       return false;
     }
