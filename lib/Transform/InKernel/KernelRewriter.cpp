@@ -15,13 +15,13 @@ namespace {
 
 class KernelRewriter {
 public:
-  KernelRewriter(const KernelInfo &Info, ASTContext &Ctx)
-      : Info(Info), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+  KernelRewriter(const KernelInfo &Info, ASTContext &Ctx, const KernelVariant &Variant)
+      : Info(Info), Variant(Variant), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
         Editor(fileRange(declarationRange(Info), SM, LO), SM, LO) {}
 
   llvm::Expected<std::string> run() {
     const FunctionDecl *K = Info.Kernel;
-    Editor.replace(K->getLocation(), transformedKernelName(K));
+    Editor.replace(K->getLocation(), Variant.Name.empty() ? transformedKernelName(K) : Variant.Name);
     std::string Extra;
     unsigned Index = 0;
     for (const Site &S : Info.Sites) {
@@ -30,9 +30,12 @@ public:
         rewriteSite(S, Index);
         if (Info.Perm.Permutable)
           rewriteThreadIndex(Index);
+        if (Variant.EditSite)
+          Variant.EditSite(Editor, S, Index, Info.Perm.Permutable ? physicalThreadName() : threadIndexText(S));
       }
       ++Index;
     }
+    Extra += Variant.ExtraParams;
     markDeadLocals();
     FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
     if (!FTL)
@@ -142,9 +145,10 @@ private:
 
     // for (<init>; <cond>; <inc>) → for (int iter = 0, len = length(v, t); iter < len; ++iter)
     const ForStmt *For = S.Loop;
-    std::string Header = "int " + iterName(I) + " = 0, " + lengthName(I) + " = irregfix::length(" +
-                         viewName(I) + ", " + Slot + "); " + iterName(I) + " < " + lengthName(I) +
-                         "; ++" + iterName(I);
+    std::string Limit = Variant.IterationLimit.empty() ? "" : " && " + iterName(I) + " < " + Variant.IterationLimit;
+    std::string Header = "int " + iterName(I) + " = " + Variant.FirstIteration + ", " + lengthName(I) +
+                         " = irregfix::length(" + viewName(I) + ", " + Slot + "); " + iterName(I) + " < " +
+                         lengthName(I) + Limit + "; ++" + iterName(I);
     SourceLocation HeaderBegin = Lexer::getLocForEndOfToken(SM.getFileLoc(For->getLParenLoc()), 0, SM, LO);
     Editor.replaceChars(HeaderBegin, For->getRParenLoc(), Header);
     replaced(HeaderBegin, For->getRParenLoc());
@@ -177,6 +181,7 @@ private:
 
   std::vector<std::pair<unsigned, unsigned>> Replaced; // file offsets, inclusive
   const KernelInfo &Info;
+  const KernelVariant &Variant;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -185,8 +190,8 @@ private:
 
 } // namespace
 
-llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, ASTContext &Ctx) {
-  KernelRewriter R(Info, Ctx);
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, ASTContext &Ctx, const KernelVariant &Variant) {
+  KernelRewriter R(Info, Ctx, Variant);
   return R.run();
 }
 

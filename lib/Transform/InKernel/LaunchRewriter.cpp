@@ -75,7 +75,7 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
   return signature(Info, Ctx) + ";";
 }
 
-std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
+std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const TransformedBranch &Branch) {
   const FunctionDecl *K = Info.Kernel;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
@@ -168,10 +168,14 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
-  OS << "    " << transformedKernelName(K) << templateArguments(Info) << Config << "(" << Args;
+  std::string AllArgs = Args;
   for (const std::string &E : ExtraArgs)
-    OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
-  OS << ");\n";
+    AllArgs += (AllArgs.empty() ? "" : ", ") + E;
+  std::string Launch = transformedKernelName(K) + templateArguments(Info) + Config + "(" + AllArgs + ");";
+  if (Branch)
+    OS << Branch(Config, AllArgs, Launch);
+  else
+    OS << "    " << Launch << "\n";
   OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";
   OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
