@@ -250,11 +250,18 @@ private:
     return add(*R);
   }
 
-  // --hoist asked for this kernel: analyse, and say what came of it. A hoisted
-  // kernel keeps its threads in order (its buffers are indexed by thread).
+  // --hoist asked for this kernel. A hoisted kernel keeps its threads in order
+  // (its live buffers and early exits use the thread index as written).
   void hoist(KernelInfo &Info, ASTContext &Ctx) {
     Info.Hoist.Requested = true;
     analyzeHoistability(Info, Ctx);
+    if (Info.Hoist.Hoistable && Info.Perm.Permutable) {
+      Info.Perm.Permutable = false;
+      Info.Perm.NotBecause = "its loop is hoisted";
+    }
+  }
+
+  void reportHoisting(const KernelInfo &Info) {
     std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
     if (!Info.Hoist.Hoistable) {
       SourceLocation At = Info.Hoist.SiteIndex < Info.Sites.size() ? Info.Sites[Info.Hoist.SiteIndex].Loc
@@ -268,10 +275,6 @@ private:
     Msg.remark(Info.Sites[Info.Hoist.SiteIndex].Loc,
                "loop of " + Kernel + " hoisted: run from the host, a slice of iterations a launch; " +
                    (Live.empty() ? std::string("nothing") : Live) + " carried between launches");
-    if (Info.Perm.Permutable) {
-      Info.Perm.Permutable = false;
-      Info.Perm.NotBecause = "its loop is hoisted";
-    }
   }
 
   void report(const KernelInfo &Info, ASTContext &Ctx) {
@@ -333,6 +336,8 @@ private:
         Msg.remark(Info.Kernel->getLocation(), "threads of " + Kernel +
                                                    " keep their order (no SELL-32-sigma): " + Info.Perm.NotBecause);
     }
+    if (Info.Hoist.Requested)
+      reportHoisting(Info);
   }
 
   CompilerInstance &CI;
