@@ -6,7 +6,8 @@
 # from .devgen/ (scripts/pregenerate.sh). Logs go to $OUT.
 #   PARTS="runtime e2e bench issue4" scripts/device-check.sh   (default: the first three)
 # issue4: the samples under every IRREGFIX_LAYOUT mode (bench/run_device_issue4.sh);
-# issue6: SpMV under each layout with cuSPARSE (bench/run_device_issue6.sh).
+# issue6: SpMV under each layout with cuSPARSE (bench/run_device_issue6.sh);
+# hoist: the samples with --hoist, bit for bit, sanitizers, CG timings (bench/run_device_hoist.sh).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/device-out}
@@ -46,5 +47,10 @@ fi
 if [[ " $PARTS " == *" issue6 "* ]]; then
   echo "=== SpMV under each layout (tool-transformed kernel, cuSPARSE beside it)"
   OUT=$OUT/issue6 BUILD_DIR=${ISSUE6_BUILD_DIR:-/tmp/b6} bench/run_device_issue6.sh || status=1
+fi
+if [[ " $PARTS " == *" hoist "* ]]; then
+  echo "=== hoisted loops: samples bit for bit under several groups, sanitizers, CG hoisted vs in-kernel vs original"
+  OUT=$OUT/hoist BUILD_DIR=${HOIST_INKERNEL_BUILD_DIR:-/tmp/bh} HOIST_BUILD_DIR=${HOIST_BUILD_DIR:-/tmp/bh-hoist} \
+    bench/run_device_hoist.sh || status=1
 fi
 exit $status

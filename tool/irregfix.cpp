@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <set>
 #include <vector>
 
 using namespace clang::tooling;
@@ -61,6 +62,15 @@ static cl::opt<bool> PrintStats("print-stats",
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print a remark per site, nor notes about the CUDA version"),
                            cl::cat(OutputCategory));
 
+static cl::OptionCategory TransformCategory("irregfix transformation options");
+static cl::opt<std::string> Hoist("hoist",
+                                  cl::desc("Run the loop of each transformed kernel from the host, a slice of "
+                                           "iterations a launch (the paper's hoisted loops): --hoist for every "
+                                           "kernel that allows it, --hoist=<kernel>[,<kernel>...] for those "
+                                           "named. A loop that cannot be hoisted stays in the kernel, with a "
+                                           "remark saying why"),
+                                  cl::value_desc("kernels"), cl::ValueOptional, cl::cat(TransformCategory));
+
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA installation (default: $CUDA_PATH, nvcc on PATH, /usr/local/cuda)"),
                                      cl::value_desc("dir"), cl::cat(CudaCategory));
@@ -89,6 +99,7 @@ Examples:
   irregfix -i a.cu b.cu kernels.cuh                    rewrite several files in place
   irregfix --diff a.cu b.cu                            show what would change, one diff per file
   irregfix --report --print-stats spmv.cu              list sites and verdicts, and the totals
+  irregfix --hoist=spmv spmv.cu -o out.cu              run spmv's row loop from the host (hoisted loop)
   irregfix -p build/ src/spmv.cu                       flags from build/compile_commands.json
   irregfix --export-fixes=fixes.yaml spmv.cu           edits for clang-apply-replacements
   irregfix spmv.cu -o out.cu --depfile=out.cu.d        also list the headers it read (for CMake/Ninja)
@@ -154,7 +165,7 @@ int main(int argc, const char **argv) {
     Color->Categories.assign(1, &OutputCategory);
     Color->setDescription("Colour diagnostics (default: only when stderr is a terminal)");
   }
-  cl::HideUnrelatedOptions({&OutputCategory, &CudaCategory, &ToolCategory});
+  cl::HideUnrelatedOptions({&OutputCategory, &TransformCategory, &CudaCategory, &ToolCategory});
 
   // Flags after `--` make a fixed compilation database; without `--` or -p,
   // run with no extra flags (rather than looking for compile_commands.json).
@@ -242,6 +253,19 @@ int main(int argc, const char **argv) {
 
   irregfix::RewriteOptions Options;
   Options.Remarks = !Quiet;
+  if (Hoist.getNumOccurrences()) {
+    Options.HoistAll = Hoist.empty();
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    llvm::StringRef(Hoist).split(Names, ',');
+    for (llvm::StringRef Name : Names) {
+      if (Options.HoistAll)
+        break;
+      if (Name.trim().empty())
+        return fail("--hoist=" + Hoist + ": an empty kernel name; write --hoist=<kernel>[,<kernel>...]");
+      Options.HoistKernels.push_back(Name.trim().str());
+    }
+  }
+  std::set<std::string> KernelsSeen; // to warn about --hoist names no file defines
   irregfix::Stats Total;
   std::vector<Replacements> AllEdits;
   int Status = 0;
@@ -275,6 +299,7 @@ int main(int argc, const char **argv) {
       llvm::errs() << irregfix::formatStats(F, One);
       Total.add(One);
     }
+    KernelsSeen.insert(It->Kernels.begin(), It->Kernels.end());
     AllEdits.push_back(It->Edits);
     if (Report)
       llvm::outs() << irregfix::formatReport(It->Sites);
@@ -296,6 +321,10 @@ int main(int argc, const char **argv) {
         Status = fail("cannot write '" + DepFile + "': " + Error);
     }
   }
+  for (const std::string &Name : Options.HoistKernels)
+    if (Status == 0 && !KernelsSeen.count(Name))
+      llvm::WithColor::warning(llvm::errs(), "irregfix")
+          << "--hoist names '" << Name << "', which no input file defines as a kernel\n";
   if (PrintStats && Files.size() > 1)
     llvm::errs() << irregfix::formatStats("total (" + std::to_string(Files.size()) + " files)", Total);
   if (!ExportFixes.empty() && Status == 0 &&

@@ -31,4 +31,19 @@ bool inNamespace(const Decl *D, llvm::StringRef NS) {
   return false;
 }
 
+bool cooperates(llvm::StringRef Name) {
+  static const char *const Prefixes[] = {"__syncthreads", "__syncwarp", "__shfl",     "__ballot",
+                                         "__any",         "__all",      "__activemask", "__match",
+                                         "__reduce",      "__threadfence", "atomic",   "__barrier",
+                                         "__nanosleep"};
+  for (const char *P : Prefixes)
+    if (Name.starts_with(P))
+      return true;
+  return false;
+}
+
+bool cooperativeCall(const FunctionDecl *F) {
+  return cooperates(F->getName()) || inNamespace(F, "cooperative_groups");
+}
+
 } // namespace irregfix

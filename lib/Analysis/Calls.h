@@ -1,5 +1,7 @@
-// What analyses that follow a kernel's calls (Permutability, Chunkability)
-// share: how a call is treated, and namespace membership.
+// What the analyses that follow a kernel's calls (Permutability, Chunkability,
+// Hoistability) share: how a call is treated, and which of CUDA's own
+// functions let threads observe one another (barriers, warp intrinsics,
+// atomics, fences, cooperative groups).
 #pragma once
 
 #include "clang/AST/Expr.h"
@@ -26,5 +28,11 @@ std::string unfollowable(CallKind Kind, const clang::FunctionDecl *Callee);
 
 // Whether D is declared inside a namespace named NS (at any depth).
 bool inNamespace(const clang::Decl *D, llvm::StringRef NS);
+
+// Names of CUDA operations through which threads observe one another.
+bool cooperates(llvm::StringRef Name);
+
+// A call to F makes threads cooperate: a name above or cooperative_groups.
+bool cooperativeCall(const clang::FunctionDecl *F);
 
 } // namespace irregfix

@@ -16,18 +16,6 @@ namespace irregfix {
 
 namespace {
 
-// Names of CUDA operations through which threads observe one another.
-bool cooperates(llvm::StringRef Name) {
-  static const char *const Prefixes[] = {"__syncthreads", "__syncwarp", "__shfl",     "__ballot",
-                                         "__any",         "__all",      "__activemask", "__match",
-                                         "__reduce",      "__threadfence", "atomic",   "__barrier",
-                                         "__nanosleep"};
-  for (const char *P : Prefixes)
-    if (Name.starts_with(P))
-      return true;
-  return false;
-}
-
 // Walks a kernel and the functions it calls, looking for what permuting
 // threads would change.
 class Scan : public RecursiveASTVisitor<Scan> {
@@ -86,7 +74,7 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = nullptr;
     const CallKind Kind = classifyCall(C, SM, &F);
-    if (F && (cooperates(F->getName()) || inNamespace(F, "cooperative_groups")))
+    if (F && cooperativeCall(F))
       Why = "it calls '" + F->getNameAsString() + "'";
     else
       Why = unfollowable(Kind, F);

@@ -97,6 +97,22 @@ struct Chunkability {
   std::vector<const clang::Expr *> BlockReads;   // each `blockIdx.x` of the kernel's own text
 };
 
+// Whether the kernel's loop site can run from the host (--hoist); see Hoistability.h.
+struct Hoisting {
+  bool Requested = false;  // --hoist names this kernel (or every kernel)
+  bool Hoistable = false;
+  std::string NotBecause;  // why not, when requested and not hoistable
+  unsigned SiteIndex = 0;  // the hoisted site, an index into KernelInfo::Sites
+  const clang::ForStmt *Loop = nullptr; // its loop (Site::Loop is set for ranges only)
+  // Locals declared before the loop that its body modifies: carried between
+  // launches in per-thread buffers, in declaration order.
+  std::vector<const clang::VarDecl *> Live;
+  // Compound statements enclosing the loop, innermost first, with the statement
+  // of each that holds the loop: code after it is reached only by threads that
+  // skip the loop.
+  std::vector<std::pair<const clang::CompoundStmt *, const clang::Stmt *>> Enclosing;
+};
+
 struct KernelInfo {
   // The kernel analysed. For a kernel template, one of its instantiations (sites
   // point into the template's text, which all instantiations share) ...
@@ -109,6 +125,7 @@ struct KernelInfo {
   std::string RefusedBecause; // the kernel as a whole cannot be transformed
   Permutability Perm;
   Chunkability Chunks;
+  Hoisting Hoist;
   bool hasTransformableSite() const;
 };
 

@@ -1,7 +1,10 @@
 #include "Frontend/RewriteAction.h"
+#include "Analysis/Hoistability.h"
 #include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
+#include "Transform/Hoisted/KernelRewriter.h"
+#include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
@@ -110,6 +113,9 @@ public:
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
       KernelInfo Info = analyzeKernel(K, Ctx);
+      Result.Kernels.push_back(K->getNameAsString());
+      if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
+        hoist(Info, Ctx);
       report(Info, Ctx);
       if (Info.hasTransformableSite())
         Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
@@ -195,7 +201,22 @@ private:
     std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
                        "' reading its indirect arrays through coalesced copies; the original "
                        "above is the fallback.\n" +
-                       *Kernel + "\n\n" + inkernel::launcherDefinition(Info, Ctx) + "\n";
+                       *Kernel + "\n\n";
+    if (Info.Hoist.Hoistable) {
+      llvm::Expected<std::string> Hoisted = hoisted::rewriteKernel(Info, Ctx);
+      if (!Hoisted) {
+        Msg.error(Info.Kernel->getLocation(), "cannot hoist the loop of kernel '" + Info.Kernel->getNameAsString() +
+                                                  "': " + llvm::toString(Hoisted.takeError()));
+        return false;
+      }
+      Text += "// irregfix: '" + Info.Kernel->getNameAsString() +
+              "' with its loop run from the host, a slice of iterations a launch (--hoist); the kernel "
+              "above is its fallback.\n" +
+              *Hoisted + "\n\n" + hoisted::launcherDefinition(Info, Ctx) + "\n";
+      ++Result.LoopsHoisted;
+    } else {
+      Text += inkernel::launcherDefinition(Info, Ctx) + "\n";
+    }
     ++Result.KernelsRewritten;
     return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
   }
@@ -227,6 +248,33 @@ private:
     }
     ++Result.LaunchesRewritten;
     return add(*R);
+  }
+
+  // --hoist asked for this kernel. A hoisted kernel keeps its threads in order
+  // (its live buffers and early exits use the thread index as written).
+  void hoist(KernelInfo &Info, ASTContext &Ctx) {
+    Info.Hoist.Requested = true;
+    analyzeHoistability(Info, Ctx);
+    if (Info.Hoist.Hoistable && Info.Perm.Permutable) {
+      Info.Perm.Permutable = false;
+      Info.Perm.NotBecause = "its loop is hoisted";
+    }
+  }
+
+  void reportHoisting(const KernelInfo &Info) {
+    std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
+    if (!Info.Hoist.Hoistable) {
+      SourceLocation At = Info.Hoist.SiteIndex < Info.Sites.size() ? Info.Sites[Info.Hoist.SiteIndex].Loc
+                                                                   : Info.Kernel->getLocation();
+      Msg.remark(At, "loop of " + Kernel + " stays in the kernel (not hoisted): " + Info.Hoist.NotBecause);
+      return;
+    }
+    std::string Live;
+    for (const VarDecl *V : Info.Hoist.Live)
+      Live += (Live.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+    Msg.remark(Info.Sites[Info.Hoist.SiteIndex].Loc,
+               "loop of " + Kernel + " hoisted: run from the host, a slice of iterations a launch; " +
+                   (Live.empty() ? std::string("nothing") : Live) + " carried between launches");
   }
 
   void report(const KernelInfo &Info, ASTContext &Ctx) {
@@ -295,6 +343,8 @@ private:
                                                    " run whole (no remap overlapping the kernel): " +
                                                    Info.Chunks.NotBecause);
     }
+    if (Info.Hoist.Requested)
+      reportHoisting(Info);
   }
 
   CompilerInstance &CI;

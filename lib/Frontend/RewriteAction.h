@@ -7,6 +7,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,13 @@ namespace irregfix {
 
 struct RewriteOptions {
   bool Remarks = true;
+  // --hoist: run the loop of every hoistable kernel from the host (HoistAll), or
+  // of the kernels named.
+  bool HoistAll = false;
+  std::vector<std::string> HoistKernels;
+  bool hoists(const std::string &Kernel) const {
+    return HoistAll || std::find(HoistKernels.begin(), HoistKernels.end(), Kernel) != HoistKernels.end();
+  }
 };
 
 // What one file came to.
@@ -24,6 +32,8 @@ struct FileResult {
   clang::tooling::Replacements Edits;
   std::vector<SiteReport> Sites;
   unsigned KernelsRewritten = 0, LaunchesRewritten = 0, Invalidations = 0;
+  unsigned LoopsHoisted = 0;
+  std::vector<std::string> Kernels;      // every kernel defined in the file, by name
   std::vector<std::string> Dependencies; // every file the preprocessor entered, absolute
   bool Parsed = false;      // the file was parsed without errors
   bool RewriteFailed = false; // an internal edit failed: the file is left alone

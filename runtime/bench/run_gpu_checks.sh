@@ -21,7 +21,7 @@ fi
 nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
-cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests \
+cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests irregfix_hoist_gpu_tests \
   irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"

@@ -382,6 +382,14 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                     s.ell_padding, sell);
       out += line;
     }
+    if (s.hoisted_launches > 0 || s.hoist_declined > 0) {
+      std::snprintf(line, sizeof line, "irregfix:   hoisted: launches %lld, steps %lld (%d iterations a step)",
+                    s.hoisted_launches, s.hoisted_steps, s.hoist_group);
+      out += line;
+      if (s.hoist_declined > 0)
+        out += ", declined " + std::to_string(s.hoist_declined) + " (" + s.hoist_last_decline + ")";
+      out += "\n";
+    }
     for (const auto &f : s.fallbacks) {
       std::snprintf(line, sizeof line, "irregfix:     fallback %lld x %s\n", f.second,
                     f.first.c_str());

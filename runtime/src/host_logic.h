@@ -238,6 +238,11 @@ struct SiteStats {
   std::string selector;           // the selector's state for the report ("" when it never ran)
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
+  // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
+  // group (iterations a step), and the calls that declined (the in-kernel loop ran).
+  long long hoisted_launches = 0, hoisted_steps = 0, hoist_declined = 0;
+  int hoist_group = 0;
+  std::string hoist_last_decline;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read
   // Pipelined launches (their remap split in chunks behind the kernel's chunks):
   // how many, the chunks of the latest, and (as timed) the remap time and the

@@ -16,13 +16,13 @@ namespace {
 
 class KernelRewriter {
 public:
-  KernelRewriter(const KernelInfo &Info, ASTContext &Ctx)
-      : Info(Info), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+  KernelRewriter(const KernelInfo &Info, ASTContext &Ctx, const KernelVariant &Variant)
+      : Info(Info), Variant(Variant), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
         Editor(fileRange(declarationRange(Info), SM, LO), SM, LO) {}
 
   llvm::Expected<std::string> run() {
     const FunctionDecl *K = Info.Kernel;
-    Editor.replace(K->getLocation(), transformedKernelName(K));
+    Editor.replace(K->getLocation(), Variant.Name.empty() ? transformedKernelName(K) : Variant.Name);
     std::string Extra;
     unsigned Index = 0;
     for (const Site &S : Info.Sites) {
@@ -31,13 +31,16 @@ public:
         rewriteSite(S, Index);
         if (Info.Perm.Permutable)
           rewriteThreadIndex(Index);
+        if (Variant.EditSite)
+          Variant.EditSite(Editor, S, Index, Info.Perm.Permutable ? physicalThreadName() : threadIndexText(S));
       }
       ++Index;
     }
-    if (Info.Chunks.Chunkable) {
+    if (chunked()) {
       rewriteBlockIndex();
       Extra += ", const unsigned " + blockOffsetName();
     }
+    Extra += Variant.ExtraParams;
     markDeadLocals();
     FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
     if (!FTL)
@@ -123,6 +126,9 @@ private:
         Editor.replace(Read->getSourceRange(), offsetBlockIndex());
   }
 
+  // The kernel takes the block offset of a chunked launch.
+  bool chunked() const { return Info.Chunks.Chunkable && !Variant.WholeGrid; }
+
   static std::string offsetBlockIndex() { return "(blockIdx.x + " + blockOffsetName() + ")"; }
 
   bool within(const Expr *Inner, const Expr *Outer) const {
@@ -134,7 +140,7 @@ private:
   // E's text, copied into new code: its blockIdx.x reads offset when chunkable.
   std::string textWithBlockOffset(const Expr *E) {
     std::string T = text(E);
-    if (!Info.Chunks.Chunkable || T.empty())
+    if (!chunked() || T.empty())
       return T;
     const unsigned Base = offset(E->getBeginLoc());
     std::vector<std::pair<unsigned, size_t>> At; // (offset, length) of the reads inside E
@@ -182,9 +188,10 @@ private:
 
     // for (<init>; <cond>; <inc>) → for (int iter = 0, len = length(v, t); iter < len; ++iter)
     const ForStmt *For = S.Loop;
-    std::string Header = "int " + iterName(I) + " = 0, " + lengthName(I) + " = irregfix::length(" +
-                         viewName(I) + ", " + Slot + "); " + iterName(I) + " < " + lengthName(I) +
-                         "; ++" + iterName(I);
+    std::string Limit = Variant.IterationLimit.empty() ? "" : " && " + iterName(I) + " < " + Variant.IterationLimit;
+    std::string Header = "int " + iterName(I) + " = " + Variant.FirstIteration + ", " + lengthName(I) +
+                         " = irregfix::length(" + viewName(I) + ", " + Slot + "); " + iterName(I) + " < " +
+                         lengthName(I) + Limit + "; ++" + iterName(I);
     SourceLocation HeaderBegin = Lexer::getLocForEndOfToken(SM.getFileLoc(For->getLParenLoc()), 0, SM, LO);
     Editor.replaceChars(HeaderBegin, For->getRParenLoc(), Header);
     replaced(HeaderBegin, For->getRParenLoc());
@@ -217,6 +224,7 @@ private:
 
   std::vector<std::pair<unsigned, unsigned>> Replaced; // file offsets, inclusive
   const KernelInfo &Info;
+  const KernelVariant &Variant;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -225,8 +233,8 @@ private:
 
 } // namespace
 
-llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, ASTContext &Ctx) {
-  KernelRewriter R(Info, Ctx);
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, ASTContext &Ctx, const KernelVariant &Variant) {
+  KernelRewriter R(Info, Ctx, Variant);
   return R.run();
 }
 

@@ -3,6 +3,10 @@
 // its range loops running iter < irregfix::length(view, t).
 #pragma once
 
+#include "Transform/SourceText.h"
+
+#include <functional>
+
 #include "Analysis/Site.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,7 +16,22 @@
 
 namespace irregfix::inkernel {
 
+// What another strategy changes in the transformed kernel (the hoisted loop's
+// kernel is this kernel with its loop bounded by a slice of iterations).
+struct KernelVariant {
+  std::string Name;           // the kernel's name; empty: transformedKernelName
+  std::string ExtraParams;    // after the sites' parameters, each starting with ", "
+  std::string FirstIteration = "0"; // where range loops start ...
+  std::string IterationLimit;       // ... and, when set, the iteration they stop before
+  // Launched whole: no block offset even for a chunkable kernel (Chunkability.h).
+  bool WholeGrid = false;
+  // Called once per transformable site after its reads are rewritten, with the
+  // thread index its slots use, to add edits of its own.
+  std::function<void(SnippetEditor &, const Site &, unsigned Index, const std::string &Thread)> EditSite;
+};
+
 // The transformed kernel's source text, ready to be inserted after the original.
-llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, clang::ASTContext &Ctx);
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, clang::ASTContext &Ctx,
+                                          const KernelVariant &Variant = {});
 
 } // namespace irregfix::inkernel

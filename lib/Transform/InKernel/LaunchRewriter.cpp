@@ -75,17 +75,21 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
   return signature(Info, Ctx) + ";";
 }
 
-std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
+std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const TransformedBranch &Branch) {
   const FunctionDecl *K = Info.Kernel;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   std::string Out;
   llvm::raw_string_ostream OS(Out);
 
+  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
+  // the launch remaps and the runtime overlaps the remap with the kernel.
+  // Another strategy's branch launches it whole (its fallback): offset 0.
+  const bool Chunked = Info.Chunks.Chunkable && !Branch;
   std::string Flags;
   if (Info.Perm.Permutable)
     Flags = "irregfix::kSitePermutable";
-  if (Info.Chunks.Chunkable)
+  if (Chunked)
     Flags += (Flags.empty() ? "" : " | ") + std::string("irregfix::kSiteChunkable");
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
@@ -169,33 +173,32 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
 
   std::string Args = argumentList(K);
   std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
-  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
-  // the launch remaps and the runtime overlaps the remap with the kernel.
-  if (Info.Chunks.Chunkable) {
+  std::string AllArgs = Args;
+  for (const std::string &E : ExtraArgs)
+    AllArgs += (AllArgs.empty() ? "" : ", ") + E;
+  std::string OffsetArg = Chunked ? "__irregfix_chunk.block_offset" : Info.Chunks.Chunkable ? "0u" : "";
+  std::string KernelArgs = OffsetArg.empty() ? AllArgs : AllArgs + (AllArgs.empty() ? "" : ", ") + OffsetArg;
+  if (Chunked) {
     OS << "  int __irregfix_chunks = 0;\n";
     Conditions.push_back("irregfix::start_chunks(" + LaunchSite + ", __irregfix_stream, &__irregfix_chunks)");
-    ExtraArgs.push_back("__irregfix_chunk.block_offset");
   }
   OS << "  if (";
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
-  std::string Indent = "    ";
-  if (Info.Chunks.Chunkable) {
+  std::string Name = transformedKernelName(K) + templateArguments(Info);
+  if (Branch) {
+    OS << Branch(Config, AllArgs, Name + Config + "(" + KernelArgs + ");");
+  } else if (Chunked) {
     OS << "    for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {\n"
        << "      const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" << LaunchSite
-       << ", __irregfix_c, __irregfix_grid, __irregfix_stream);\n";
-    Indent = "      ";
+       << ", __irregfix_c, __irregfix_grid, __irregfix_stream);\n"
+       << "      " << Name << "<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>("
+       << KernelArgs << ");\n"
+       << "    }\n";
+  } else {
+    OS << "    " << Name << Config << "(" << KernelArgs << ");\n";
   }
-  std::string ChunkConfig = Info.Chunks.Chunkable
-                                ? "<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>"
-                                : Config;
-  OS << Indent << transformedKernelName(K) << templateArguments(Info) << ChunkConfig << "(" << Args;
-  for (const std::string &E : ExtraArgs)
-    OS << (Args.empty() && &E == &ExtraArgs.front() ? "" : ", ") << E;
-  OS << ");\n";
-  if (Info.Chunks.Chunkable)
-    OS << "    }\n";
   OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";
   OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";

@@ -4,6 +4,8 @@
 // `kernel<<<...>>>(...)` into a call of that launcher.
 #pragma once
 
+#include <functional>
+
 #include "Analysis/Site.h"
 
 #include "clang/AST/ASTContext.h"
@@ -15,8 +17,15 @@
 
 namespace irregfix::inkernel {
 
+// What another strategy launches in the launcher's transformed branch, given the
+// launch configuration `<<<...>>>`, the transformed kernel's arguments and the
+// in-kernel launch statement (its fallback); returns the branch's statements.
+using TransformedBranch = std::function<std::string(const std::string &Config, const std::string &Args,
+                                                    const std::string &InKernelLaunch)>;
+
 // The site descriptions and the launcher definition, to follow the transformed kernel.
-std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx);
+std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
+                               const TransformedBranch &Branch = {});
 
 // A prototype of the launcher, for launches that come before the kernel's definition.
 std::string launcherDeclaration(const KernelInfo &Info, clang::ASTContext &Ctx);

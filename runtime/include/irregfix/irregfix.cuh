@@ -194,6 +194,50 @@ bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks);
 // waits for that chunk's copies.
 Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stream);
 
+// ---- hoisted loops (--hoist) --------------------------------------------------
+// A hoisted kernel runs its loop from the host: one launch per step, each the
+// iterations [begin, end) of every thread's loop, then one epilogue launch that
+// runs the code after the loop. The locals the loop modifies are carried per
+// thread in device buffers between launches.
+
+// Passed by value to a hoisted kernel.
+struct HoistStep {
+  int begin, end; // the iterations this launch runs
+  int epilogue;   // nonzero: skip the loop and run the code after it
+  int carried;    // nonzero (epilogue): the buffers hold the live values (some step ran)
+};
+
+// The steps of one hoisted launch, from begin_hoisted.
+struct HoistPlan {
+  int steps = 0;        // launches before the epilogue: ceil(width / group)
+  int group = 1;        // iterations a step
+  long long width = 0;  // iterations of the longest thread (View::width)
+};
+
+// Step s of a plan (0 <= s < plan.steps), and its epilogue.
+__host__ __device__ inline HoistStep hoist_step(const HoistPlan &plan, int s) {
+  long long begin = static_cast<long long>(s) * plan.group;
+  long long end = begin + plan.group < plan.width ? begin + plan.group : plan.width;
+  return HoistStep{static_cast<int>(begin), static_cast<int>(end), 0, 0};
+}
+__host__ __device__ inline HoistStep hoist_epilogue(const HoistPlan &plan) {
+  return HoistStep{0, 0, 1, plan.steps > 0 ? 1 : 0};
+}
+
+// Called by a generated launcher after its prepare_* succeeded, with the site's
+// view: provides live_count buffers of view.n elements of live_sizes[i] bytes
+// in live_buffers[i] (kept per site, device and stream, grown when too small,
+// not allocated again while big enough), and plans the steps. The group is
+// IRREGFIX_HOIST_GROUP (iterations a step; 1 is the paper's one launch per
+// iteration), by default ceil(width / 4): four steps. False (allocation failed,
+// CUDA error, IRREGFIX_FAIL_ALLOC): launch the in-kernel transformed kernel.
+bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const size_t *live_sizes,
+                   void **live_buffers, HoistPlan *plan, cudaStream_t stream);
+
+// Called before each step's launch. The pipeline makes step s wait here for
+// the remap of its slice of iterations; today the whole copy is ready first.
+void hoisted_step(const SiteInfo &site, int step, cudaStream_t stream);
+
 } // namespace irregfix
 
 // Marks every cached copy built from memory at `ptr` stale; the next launch

@@ -17,6 +17,8 @@
 //   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
 //                           thread block), its copies overlapping its kernel; default: a model
 //                           of remap vs kernel time (one chunk when nothing is remapped).
+//   IRREGFIX_HOIST_GROUP=G  hoisted loops (--hoist): G iterations a launch (1: the paper's one
+//                           launch per iteration); default: the loop's width in four steps.
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -64,6 +66,18 @@ std::size_t cached_bytes();
 
 // How many pointers' allocation ranges disjoint() remembers (irregfix_release forgets them).
 std::size_t known_allocations();
+
+// Hoisted loops of one site (by SiteInfo::id): begin_hoisted calls that planned
+// steps, the steps planned, the latest group, calls that declined, and the bytes
+// of live-variable buffers held for the site (all devices and streams).
+struct HoistCounters {
+  long long launches = 0, steps = 0, declined = 0;
+  int group = 0;
+  std::size_t buffer_bytes = 0;
+};
+HoistCounters hoist_counters(const char *site_id);
+// As IRREGFIX_HOIST_GROUP: iterations a step (0: the default), until the next reset().
+void set_hoist_group(int group);
 
 // The IRREGFIX_STATS report as it would be printed now (remap times resolved).
 std::string stats_report();

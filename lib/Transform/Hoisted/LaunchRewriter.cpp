@@ -1,0 +1,48 @@
+#include "Transform/Hoisted/LaunchRewriter.h"
+#include "Transform/Hoisted/Naming.h"
+#include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/InKernel/Naming.h"
+
+using namespace clang;
+
+namespace irregfix::hoisted {
+
+std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionDecl *K = Info.Kernel;
+  const std::vector<const VarDecl *> &Live = Info.Hoist.Live;
+  std::string Site = inkernel::siteInfoName(K, Info.Hoist.SiteIndex);
+  std::string View = inkernel::viewName(Info.Hoist.SiteIndex);
+  std::string Count = std::to_string(Live.size());
+  auto Branch = [&](const std::string &Config, const std::string &Args, const std::string &InKernelLaunch) {
+    // Arrays of zero elements are not C++: a loop with nothing to carry passes nulls.
+    std::string Sizes = "nullptr", Buffers = "nullptr";
+    std::string Out;
+    if (!Live.empty()) {
+      Sizes = "__irregfix_live_size";
+      Buffers = "__irregfix_live";
+      Out += "    const size_t __irregfix_live_size[" + Count + "] = {";
+      for (size_t I = 0; I < Live.size(); ++I)
+        Out += (I ? ", " : "") + std::string("sizeof(") + liveType(Live[I], Ctx) + ")";
+      Out += "};\n    void *__irregfix_live[" + Count + "];\n";
+    }
+    std::string Carried;
+    for (size_t I = 0; I < Live.size(); ++I)
+      Carried += ", static_cast<" + liveType(Live[I], Ctx) + " *>(__irregfix_live[" + std::to_string(I) + "])";
+    std::string Kernel = hoistedKernelName(K) + Config + "(" + Args + ", ";
+    Out += "    irregfix::HoistPlan __irregfix_plan;\n";
+    Out += "    if (irregfix::begin_hoisted(" + Site + ", " + View + ", " + Count + ", " + Sizes + ", " + Buffers +
+           ", &__irregfix_plan, __irregfix_stream)) {\n";
+    Out += "      for (int __irregfix_s = 0; __irregfix_s < __irregfix_plan.steps; ++__irregfix_s) {\n";
+    Out += "        irregfix::hoisted_step(" + Site + ", __irregfix_s, __irregfix_stream);\n";
+    Out += "        " + Kernel + "irregfix::hoist_step(__irregfix_plan, __irregfix_s)" + Carried + ");\n";
+    Out += "      }\n";
+    Out += "      " + Kernel + "irregfix::hoist_epilogue(__irregfix_plan)" + Carried + ");\n";
+    Out += "    } else {\n";
+    Out += "      " + InKernelLaunch + "\n";
+    Out += "    }\n";
+    return Out;
+  };
+  return inkernel::launcherDefinition(Info, Ctx, Branch);
+}
+
+} // namespace irregfix::hoisted

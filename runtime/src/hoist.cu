@@ -1,0 +1,172 @@
+// irregfix runtime: hoisted loops (--hoist). The generated launcher calls
+// begin_hoisted() once its prepare_* succeeded: this file keeps the per-thread
+// buffers that carry a hoisted loop's live variables between launches (per
+// site, device and stream, so concurrent launches on two streams never share
+// one), plans the steps, and counts them in the statistics.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "build.h"
+#include "hoist_plan.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+struct LiveBuffer {
+  void *ptr = nullptr;
+  std::size_t bytes = 0;
+};
+
+using HoistKey = std::tuple<const SiteInfo *, int, cudaStream_t>; // (site, device, stream)
+
+// Guarded by State::mu. Records of an older epoch (testing::reset) are freed first.
+struct HoistState {
+  unsigned epoch = 0;
+  bool loaded = false;
+  int group = 0;           // IRREGFIX_HOIST_GROUP (0: default)
+  std::map<HoistKey, std::vector<LiveBuffer>> buffers;
+};
+
+HoistState &hoist_state() {
+  static HoistState hs;
+  return hs;
+}
+
+void free_buffers(HoistState &hs) {
+  int dev = 0;
+  const bool have_dev = cudaGetDevice(&dev) == cudaSuccess;
+  for (auto &kv : hs.buffers) {
+    if (have_dev)
+      cudaSetDevice(std::get<1>(kv.first));
+    for (LiveBuffer &b : kv.second)
+      cudaFree(b.ptr);
+  }
+  hs.buffers.clear();
+  if (have_dev)
+    cudaSetDevice(dev);
+  cudaGetLastError();
+}
+
+// Brings the hoisting state to the runtime's epoch, reading the environment anew.
+HoistState &current(State &st) {
+  HoistState &hs = hoist_state();
+  if (hs.epoch != st.epoch) {
+    free_buffers(hs);
+    hs.epoch = st.epoch;
+    hs.loaded = false;
+  }
+  if (!hs.loaded) {
+    const char *text = std::getenv("IRREGFIX_HOIST_GROUP");
+    hs.group = parse_hoist_group(text);
+    if (hs.group < 0) {
+      std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_GROUP=%s is not a positive number of iterations; "
+                           "using the default (%d steps)\n", text, kHoistDefaultSteps);
+      hs.group = 0;
+    }
+    hs.loaded = true;
+  }
+  return hs;
+}
+
+// Makes b hold at least `bytes`; a reason on failure ("" on success).
+std::string ensure_buffer(const State &st, const SiteInfo &site, LiveBuffer &b, std::size_t bytes) {
+  if (b.ptr && b.bytes >= bytes)
+    return "";
+  if (b.ptr) {
+    cudaError_t e = cudaFree(b.ptr); // waits for launches still reading it
+    b = LiveBuffer{};
+    if (e != cudaSuccess)
+      return cuda_failure("cudaFree", site, e);
+  }
+  cudaError_t e = dev_alloc(st, &b.ptr, bytes);
+  if (e != cudaSuccess) {
+    b = LiveBuffer{};
+    return cuda_failure("cudaMalloc (hoisted loop's live variables)", site, e);
+  }
+  b.bytes = bytes;
+  return "";
+}
+
+} // namespace
+} // namespace detail
+
+bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const size_t *live_sizes,
+                   void **live_buffers, HoistPlan *plan, cudaStream_t stream) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  HoistState &hs = current(st);
+  SiteStats &stats = site_stats(st, site);
+  auto decline = [&](const std::string &why) {
+    ++stats.hoist_declined;
+    stats.hoist_last_decline = why;
+    return false;
+  };
+  if (live_count < 0 || (live_count > 0 && (!live_sizes || !live_buffers)) || !plan || view.n < 0)
+    return decline("bad arguments to begin_hoisted");
+  int dev = 0;
+  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
+    return decline(cuda_failure("cudaGetDevice", site, e));
+  std::vector<LiveBuffer> &bufs = hs.buffers[HoistKey(&site, dev, stream)];
+  if (bufs.size() < static_cast<std::size_t>(live_count))
+    bufs.resize(live_count);
+  const std::size_t n = static_cast<std::size_t>(view.n);
+  for (int i = 0; i < live_count; ++i) {
+    if (std::string why = ensure_buffer(st, site, bufs[i], n * live_sizes[i]); !why.empty())
+      return decline(why);
+    live_buffers[i] = bufs[i].ptr;
+  }
+  *plan = plan_hoist(view.width, hs.group);
+  ++stats.hoisted_launches;
+  stats.hoisted_steps += plan->steps;
+  stats.hoist_group = plan->group;
+  return true;
+}
+
+void hoisted_step(const SiteInfo &, int, cudaStream_t) {
+  // Nothing to wait for yet: prepare_* made the launch's stream wait for the
+  // whole copy. The chunked pipeline makes step s wait for its slice here.
+}
+
+// Testing hooks over this file's state (declared in irregfix/testing.h).
+namespace testing {
+
+HoistCounters hoist_counters(const char *site_id) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  HoistCounters c;
+  auto it = st.stats.find(site_id ? site_id : "");
+  if (it != st.stats.end()) {
+    c.launches = it->second.hoisted_launches;
+    c.steps = it->second.hoisted_steps;
+    c.group = it->second.hoist_group;
+    c.declined = it->second.hoist_declined;
+  }
+  for (const auto &kv : current(st).buffers)
+    if (std::get<0>(kv.first)->id && site_id && std::string(std::get<0>(kv.first)->id) == site_id)
+      for (const LiveBuffer &b : kv.second)
+        c.buffer_bytes += b.bytes;
+  return c;
+}
+
+void set_hoist_group(int group) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  current(st).group = group > 0 ? group : 0;
+}
+
+} // namespace testing
+} // namespace irregfix
