@@ -11,7 +11,7 @@ CallKind classifyCall(const CallExpr *C, const SourceManager &SM, const Function
   *Callee = F;
   if (!F)
     return CallKind::Indirect;
-  if (F->getBuiltinID() || SM.isInSystemHeader(F->getLocation()))
+  if (F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
     return CallKind::Library;
   return F->isDefined() ? CallKind::Defined : CallKind::Unseen;
 }

@@ -89,8 +89,9 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = C->getDirectCallee();
-    if (!F)
+    const FunctionDecl *F = nullptr;
+    const CallKind Kind = classifyCall(C, SM, &F);
+    if (Kind == CallKind::Indirect)
       return no(here() + " makes an indirect call");
     if (cooperativeCall(F))
       return no(here() + " calls " + quoted(F));
@@ -98,12 +99,12 @@ public:
       return true; // elsewhere in the kernel, only barriers matter
     // Math and other library functions: no side effects, and no cooperation
     // beyond the names above.
-    if (F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) || F->isTrivial())
+    if (Kind == CallKind::Library || F->isTrivial())
       return true;
     if (Where == Prefix)
       return no("the code before the loop calls " + quoted(F) + ", which may have side effects");
     const FunctionDecl *Def = F->getDefinition();
-    if (!Def || !Def->hasBody())
+    if (Kind == CallKind::Unseen || !Def->hasBody())
       return no("the loop calls " + quoted(F) + ", whose body the analysis cannot see");
     if (Seen.insert(Def->getCanonicalDecl()).second) {
       Part Saved = Where;

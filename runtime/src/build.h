@@ -53,6 +53,12 @@ std::string ensure_copies(State &st, const SiteInfo &site, Entry &e, const std::
 std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out);
 
+// Enqueues CUB's min and max of the index array p[0..n) (of kind `kind`) into
+// the first 16 bytes of the device scratch's summary (see minmax_indices);
+// *out is that scratch.
+std::string minmax_to_summary(State &st, const SiteInfo &site, int dev, const void *p, int kind,
+                              long long n, cudaStream_t stream, Scratch **out);
+
 // Extent [p + lo*esz, p + hi*esz) must lie in p's device allocation.
 std::string check_extent(const void *p, std::size_t esz, long long lo, long long hi,
                          SourceRange *src);
@@ -93,19 +99,11 @@ void defer_copies(DeferredCopy copy);
 // copy_one(i, rows, stream) enqueues array i's copy for the threads `rows` and
 // returns the launch error; it may run after this returns, so it captures by
 // value (the entry by reference). bytes(i) is what array i's copy moves.
-template <class CopyOne, class Bytes>
-std::string run_copies(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int count,
-                       long long n, const char *what, cudaStream_t stream, CopyOne copy_one,
-                       Bytes bytes) {
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  unsigned long long total = 0;
-  for (int i = 0; i < count; ++i)
-    total += bytes(i);
-  if (copies_deferrable(st)) {
-    defer_copies(DeferredCopy{&e, &ss, &site, count, n, what, total, CopyFn(copy_one)});
-    return "";
-  }
+// Enqueues copy_one(i, [0, n), stream) for each of count arrays between
+// timing events; "" or the failure (reported, the events dropped).
+template <class CopyOne>
+std::string enqueue_timed(SiteStats &ss, const SiteInfo &site, int count, long long n,
+                          const char *what, cudaStream_t stream, CopyOne copy_one) {
   cudaEvent_t t0, t1;
   start_timing(ss, stream, &t0, &t1);
   for (int i = 0; i < count; ++i) {
@@ -119,7 +117,24 @@ std::string run_copies(const State &st, SiteStats &ss, const SiteInfo &site, Ent
     }
   }
   stop_timing(ss, stream, t0, t1);
-  return copies_enqueued(ss, site, e, total, stream);
+  return "";
+}
+
+template <class CopyOne, class Bytes>
+std::string run_copies(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int count,
+                       long long n, const char *what, cudaStream_t stream, CopyOne copy_one,
+                       Bytes bytes) {
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  unsigned long long total = 0;
+  for (int i = 0; i < count; ++i)
+    total += bytes(i);
+  if (copies_deferrable(st)) {
+    defer_copies(DeferredCopy{&e, &ss, &site, count, n, what, total, CopyFn(copy_one)});
+    return "";
+  }
+  const std::string why = enqueue_timed(ss, site, count, n, what, stream, copy_one);
+  return why.empty() ? copies_enqueued(ss, site, e, total, stream) : why;
 }
 
 // The scalars of a neighbour-list site: thread t reads A[NB[j*sj + t*st]] for

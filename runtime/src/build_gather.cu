@@ -79,13 +79,10 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
   if (!why.empty())
     return why;
-  std::size_t temp_bytes = 0;
-  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
   Scratch *sc = nullptr;
-  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  why = minmax_to_summary(st, site, dev, C, c_kind, n, stream, &sc);
   if (!why.empty())
     return why;
-  IRREGFIX_TRY(minmax_indices(C, c_kind, n, sc->summary, sc->temp, &temp_bytes, stream));
   unsigned char h[16];
   IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
@@ -141,14 +138,10 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
     why = whole_index_source(a.counts, a.counts_kind, n, "counts", &sources[2]);
     if (!why.empty())
       return why;
-    std::size_t temp_bytes = 0;
-    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, nullptr, nullptr, &temp_bytes, stream));
     Scratch *sc = nullptr;
-    why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+    why = minmax_to_summary(st, site, dev, a.counts, a.counts_kind, n, stream, &sc);
     if (!why.empty())
       return why;
-    IRREGFIX_TRY(minmax_indices(a.counts, a.counts_kind, n, sc->summary, sc->temp, &temp_bytes,
-                                stream));
     unsigned char h[16];
     IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));

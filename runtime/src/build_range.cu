@@ -231,14 +231,11 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, start_bytes);
   if (!why.empty())
     return why;
-  std::size_t temp_bytes = 0;
-  IRREGFIX_TRY(minmax_indices(C, c_kind, n, nullptr, nullptr, &temp_bytes, stream));
   Scratch *sc = nullptr;
-  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  why = minmax_to_summary(st, site, dev, C, c_kind, n, stream, &sc);
   if (!why.empty())
     return why;
   char *summary = static_cast<char *>(sc->summary);
-  IRREGFIX_TRY(minmax_indices(C, c_kind, n, summary, sc->temp, &temp_bytes, stream));
   IRREGFIX_TRY(range2_rows(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
                            static_cast<int *>(e.len), reinterpret_cast<long long *>(summary + 16),
                            stream));

@@ -139,6 +139,17 @@ std::string ensure_copies(State &st, const SiteInfo &site, Entry &e, const std::
   return "";
 }
 
+std::string minmax_to_summary(State &st, const SiteInfo &site, int dev, const void *p, int kind,
+                              long long n, cudaStream_t stream, Scratch **out) {
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(minmax_indices(p, kind, n, nullptr, nullptr, &temp_bytes, stream));
+  std::string why = ensure_scratch(st, site, dev, temp_bytes, out);
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(minmax_indices(p, kind, n, (*out)->summary, (*out)->temp, &temp_bytes, stream));
+  return "";
+}
+
 std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out) {
   Scratch &s = st.scratch[dev];

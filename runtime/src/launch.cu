@@ -24,8 +24,7 @@ struct CurrentLaunch {
   Selector::Run run = Selector::kRunTransformed;
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
-  unsigned long long threads_x = 0; // grid.x * block.x; 0: unknown
-  Pipeline pipeline; // the copies and chunks of a chunkable launch
+  Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch
 };
 thread_local CurrentLaunch current;
 
@@ -156,7 +155,9 @@ bool may_permute(const State &st, const SiteInfo &site, long long n) {
   if (!(site.flags & kSitePermutable))
     return false;
   const CurrentLaunch &c = current;
-  return c.epoch != st.epoch || c.threads_x == 0 || c.threads_x >= static_cast<unsigned long long>(n);
+  // grid.x * block.x; 0: unknown
+  const unsigned long long threads_x = static_cast<unsigned long long>(c.pipeline.grid.x) * c.pipeline.block.x;
+  return c.epoch != st.epoch || threads_x == 0 || threads_x >= static_cast<unsigned long long>(n);
 }
 
 bool copies_deferrable(const State &st) {
@@ -210,7 +211,6 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.epoch = st.epoch;
   c.site = &site;
   c.record = &r;
-  c.threads_x = static_cast<unsigned long long>(grid.x) * block.x;
   c.pipeline.chunkable = (site.flags & kSiteChunkable) != 0;
   c.pipeline.grid = grid;
   c.pipeline.block = block;

@@ -30,14 +30,18 @@ void destroy_all(std::vector<cudaEvent_t> &events) {
   cudaGetLastError();
 }
 
-// The remap stream to copy on next, and the device's multiprocessor count.
-cudaError_t device_queue(State &st, int dev, cudaStream_t *remap, int *sms) {
+// The device's multiprocessor count (asked once).
+cudaError_t device_sms(State &st, int dev, int *sms) {
   DeviceQueues &q = st.queues[dev];
-  if (!q.sms) {
-    const cudaError_t e = cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e != cudaSuccess)
-      return e;
-  }
+  const cudaError_t e =
+      q.sms ? cudaSuccess : cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
+  *sms = q.sms;
+  return e;
+}
+
+// The remap stream to copy on next (created on first use).
+cudaError_t remap_stream(State &st, int dev, cudaStream_t *remap) {
+  DeviceQueues &q = st.queues[dev];
   cudaStream_t &s = q.remap[q.next++ % DeviceQueues::kRemapStreams];
   if (!s) {
     const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -47,7 +51,6 @@ cudaError_t device_queue(State &st, int dev, cudaStream_t *remap, int *sms) {
     }
   }
   *remap = s;
-  *sms = q.sms;
   return cudaSuccess;
 }
 
@@ -72,21 +75,10 @@ std::string all_enqueued(Pipeline &p, cudaStream_t stream) {
 
 // One chunk: the copies as run_copies makes them, timed per site.
 std::string run_unchunked(Pipeline &p, cudaStream_t stream) {
-  for (DeferredCopy &dc : p.copies) {
-    cudaEvent_t t0, t1;
-    start_timing(*dc.stats, stream, &t0, &t1);
-    for (int i = 0; i < dc.count; ++i) {
-      const cudaError_t e = dc.copy(i, Rows{0, dc.n}, stream);
-      if (e != cudaSuccess) {
-        if (t0) {
-          cudaEventDestroy(t0);
-          cudaEventDestroy(t1);
-        }
-        return cuda_failure(dc.what, *dc.site, e);
-      }
-    }
-    stop_timing(*dc.stats, stream, t0, t1);
-  }
+  for (DeferredCopy &dc : p.copies)
+    if (std::string why = enqueue_timed(*dc.stats, *dc.site, dc.count, dc.n, dc.what, stream, dc.copy);
+        !why.empty())
+      return why;
   return all_enqueued(p, stream);
 }
 
@@ -119,18 +111,20 @@ int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaS
   if (p.copies.empty())
     return 1;
   const SiteInfo &site = *p.copies.front().site;
-  cudaStream_t remap = nullptr;
   int sms = 0;
-  const cudaError_t qe = device_queue(st, dev, &remap, &sms);
+  cudaError_t qe = device_sms(st, dev, &sms);
   double remap_ms, compute_ms, estimate_ms;
   model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
   const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x,
                                                 full_wave(sms, p.block.x * p.block.y * p.block.z),
                                                 st.cfg.chunks)
                                   : 1;
-  if (qe != cudaSuccess)
-    cuda_failure("creating a remap stream", site, qe); // reported; the launch runs unchunked
-  if (k <= 1) {
+  cudaStream_t remap = nullptr;
+  if (k > 1)
+    qe = remap_stream(st, dev, &remap);
+  if (qe != cudaSuccess) // reported; the launch runs unchunked
+    cuda_failure(k > 1 ? "creating a remap stream" : "cudaDeviceGetAttribute", site, qe);
+  if (k <= 1 || qe != cudaSuccess) {
     *why = run_unchunked(p, stream);
     p.copies.clear();
     return why->empty() ? 1 : 0;

@@ -32,7 +32,7 @@ struct DeferredCopy {
 // The pipelined part of the launch being prepared on this thread.
 struct Pipeline {
   bool chunkable = false; // the launcher runs the kernel chunk by chunk
-  dim3 grid, block;
+  dim3 grid{0, 0, 0}, block{0, 0, 0}; // the launch configuration; 0: unknown
   std::vector<DeferredCopy> copies;
   int chunks = 0;               // set by start_pipeline: 1 (no pipeline) or more
   unsigned blocks_per_chunk = 0;

@@ -56,11 +56,11 @@ private:
 
   // Remembers a replaced stretch of the kernel, to find locals it leaves unused.
   void replaced(SourceLocation B, SourceLocation E) {
-    Replaced.push_back({SM.getFileOffset(SM.getFileLoc(B)), SM.getFileOffset(SM.getFileLoc(E))});
+    Replaced.push_back({offset(B), offset(E)});
   }
 
   bool insideReplaced(SourceLocation L) const {
-    unsigned O = SM.getFileOffset(SM.getFileLoc(L));
+    unsigned O = offset(L);
     for (auto [B, E] : Replaced)
       if (O >= B && O <= E)
         return true;
