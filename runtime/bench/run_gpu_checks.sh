@@ -32,6 +32,12 @@ if command -v compute-sanitizer >/dev/null; then
     "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_brief=1 >/tmp/memcheck.log 2>&1 || status=1
   grep -E '^========= (Invalid|Program hit|ERROR SUMMARY|Target)' /tmp/memcheck.log | sort | uniq -c | head -20
   grep -E 'PASSED|FAILED' /tmp/memcheck.log | head
+  for check in memcheck racecheck; do
+    compute-sanitizer --tool $check --show-backtrace no --error-exitcode 9 \
+      "$B/test/gpu/irregfix_hoist_gpu_tests" --gtest_brief=1 >/tmp/hoist-$check.log 2>&1 || status=1
+    echo "hoist GPU tests under $check: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/hoist-$check.log | head -1)" \
+      "$(grep -E 'PASSED|FAILED' /tmp/hoist-$check.log | head -3 | tr '\n' ' ')"
+  done
 fi
 echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
 IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime.KernelThroughView \

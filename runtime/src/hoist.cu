@@ -1,8 +1,10 @@
 // irregfix runtime: hoisted loops (--hoist). The generated launcher calls
-// begin_hoisted() once its prepare_* succeeded: this file keeps the per-thread
-// buffers that carry a hoisted loop's live variables between launches (per
-// site, device and stream, so concurrent launches on two streams never share
-// one), plans the steps, and counts them in the statistics.
+// begin_hoisted() once its prepare_* succeeded: this file decides whether the
+// launch runs hoisted (it remaps, so slices of the copy can overlap the steps)
+// or in-kernel, keeps the per-thread buffers that carry a hoisted loop's live
+// variables between launches (per site, device and stream, so concurrent
+// launches on two streams never share one), plans the steps, starts the sliced
+// copies (launch.cu, pipeline.cu), and counts it all in the statistics.
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
@@ -11,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -33,6 +36,7 @@ struct HoistState {
   unsigned epoch = 0;
   bool loaded = false;
   int group = 0;           // IRREGFIX_HOIST_GROUP (0: default)
+  bool always = false;     // IRREGFIX_HOIST_ALWAYS=1: hoist cached launches too
   std::map<HoistKey, std::vector<LiveBuffer>> buffers;
 };
 
@@ -72,6 +76,10 @@ HoistState &current(State &st) {
                            "using the default (%d steps)\n", text, kHoistDefaultSteps);
       hs.group = 0;
     }
+    const char *always = std::getenv("IRREGFIX_HOIST_ALWAYS");
+    hs.always = parse_hoist_always(always);
+    if (always && *always && std::strcmp(always, "0") != 0 && !hs.always)
+      std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_ALWAYS=%s is not 0 or 1; using 0\n", always);
     hs.loaded = true;
   }
   return hs;
@@ -107,13 +115,32 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
   ensure_loaded(st);
   HoistState &hs = current(st);
   SiteStats &stats = site_stats(st, site);
+  if (!plan)
+    return false;
+  *plan = plan_hoist(view.width, hs.group);
+  // The launch runs the in-kernel loop: its copies (if it made any) go whole.
+  auto in_kernel = [&]() {
+    plan->hoisted = 0;
+    std::string why;
+    if (start_hoisted_slices(st, site, 1, 0, stream, &why) == 0) {
+      record_fallback(stats, why);
+      return false;
+    }
+    return true;
+  };
   auto decline = [&](const std::string &why) {
     ++stats.hoist_declined;
     stats.hoist_last_decline = why;
-    return false;
+    return in_kernel();
   };
-  if (live_count < 0 || (live_count > 0 && (!live_sizes || !live_buffers)) || !plan || view.n < 0)
+  if (live_count < 0 || (live_count > 0 && (!live_sizes || !live_buffers)) || view.n < 0)
     return decline("bad arguments to begin_hoisted");
+  // Steps pay a launch each, and a load and store of the live values: worth it
+  // only to overlap a remap, which takes two steps or more.
+  if (!hs.always && !(hoisted_copies_pending(st) && plan->steps >= 2)) {
+    ++stats.hoist_in_kernel;
+    return in_kernel();
+  }
   int dev = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
     return decline(cuda_failure("cudaGetDevice", site, e));
@@ -126,16 +153,23 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
       return decline(why);
     live_buffers[i] = bufs[i].ptr;
   }
-  *plan = plan_hoist(view.width, hs.group);
+  std::string why;
+  if (start_hoisted_slices(st, site, plan->steps, plan->group, stream, &why) == 0) {
+    record_fallback(stats, why);
+    return false;
+  }
+  plan->hoisted = 1;
   ++stats.hoisted_launches;
   stats.hoisted_steps += plan->steps;
   stats.hoist_group = plan->group;
   return true;
 }
 
-void hoisted_step(const SiteInfo &, int, cudaStream_t) {
-  // Nothing to wait for yet: prepare_* made the launch's stream wait for the
-  // whole copy. The chunked pipeline makes step s wait for its slice here.
+void hoisted_step(const SiteInfo &, int step, cudaStream_t stream) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  wait_hoisted_slice(st, step, stream);
 }
 
 // Testing hooks over this file's state (declared in irregfix/testing.h).
@@ -152,6 +186,7 @@ HoistCounters hoist_counters(const char *site_id) {
     c.steps = it->second.hoisted_steps;
     c.group = it->second.hoist_group;
     c.declined = it->second.hoist_declined;
+    c.in_kernel = it->second.hoist_in_kernel;
   }
   for (const auto &kv : current(st).buffers)
     if (std::get<0>(kv.first)->id && site_id && std::string(std::get<0>(kv.first)->id) == site_id)
@@ -166,6 +201,14 @@ void set_hoist_group(int group) {
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
   current(st).group = group > 0 ? group : 0;
+}
+
+void set_hoist_always(bool always) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  current(st).always = always;
 }
 
 } // namespace testing

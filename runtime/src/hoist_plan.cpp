@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace irregfix {
 namespace detail {
@@ -16,6 +17,8 @@ int parse_hoist_group(const char *text) {
     return -1;
   return static_cast<int>(v);
 }
+
+bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1") == 0; }
 
 HoistPlan plan_hoist(long long width, int group) {
   HoistPlan p;

@@ -18,6 +18,10 @@ constexpr int kHoistDefaultSteps = 4;
 // Null or "" -> 0 (the default); anything else -> -1 (the caller warns).
 int parse_hoist_group(const char *text);
 
+// IRREGFIX_HOIST_ALWAYS: "1" -> true; null, "", "0" or anything else -> false
+// (the caller warns about anything else).
+bool parse_hoist_always(const char *text);
+
 // The plan for a loop whose longest thread runs `width` iterations, `group`
 // iterations a step (0: the default, ceil(width / kHoistDefaultSteps)).
 HoistPlan plan_hoist(long long width, int group);

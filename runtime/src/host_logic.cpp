@@ -382,9 +382,11 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                     s.ell_padding, sell);
       out += line;
     }
-    if (s.hoisted_launches > 0 || s.hoist_declined > 0) {
-      std::snprintf(line, sizeof line, "irregfix:   hoisted: launches %lld, steps %lld (%d iterations a step)",
-                    s.hoisted_launches, s.hoisted_steps, s.hoist_group);
+    if (s.hoisted_launches > 0 || s.hoist_in_kernel > 0 || s.hoist_declined > 0) {
+      std::snprintf(line, sizeof line,
+                    "irregfix:   hoisted: launches %lld, steps %lld (%d iterations a step); "
+                    "in-kernel loop with nothing to overlap %lld",
+                    s.hoisted_launches, s.hoisted_steps, s.hoist_group, s.hoist_in_kernel);
       out += line;
       if (s.hoist_declined > 0)
         out += ", declined " + std::to_string(s.hoist_declined) + " (" + s.hoist_last_decline + ")";
@@ -403,9 +405,10 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     if (s.pipelined > 0) {
       const double pct = s.pipelined_remap_ms > 0 ? 100.0 * s.hidden_ms / s.pipelined_remap_ms : 0;
       std::snprintf(line, sizeof line,
-                    "irregfix:   pipelined launches %lld (latest in %d chunks); remap %.3f ms over "
+                    "irregfix:   pipelined launches %lld (latest in %d %s); remap %.3f ms over "
                     "%lld timed, %.3f ms of it (%.0f%%) hidden behind the kernel\n",
-                    s.pipelined, s.last_chunks, s.pipelined_remap_ms, s.pipelined_timed,
+                    s.pipelined, s.last_chunks, s.last_sliced ? "slices of iterations" : "chunks",
+                    s.pipelined_remap_ms, s.pipelined_timed,
                     s.hidden_ms, pct);
       out += line;
     }

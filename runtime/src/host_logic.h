@@ -239,8 +239,10 @@ struct SiteStats {
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
-  // group (iterations a step), and the calls that declined (the in-kernel loop ran).
-  long long hoisted_launches = 0, hoisted_steps = 0, hoist_declined = 0;
+  // group (iterations a step), the launches that ran the in-kernel loop because
+  // there was no remap to overlap (cached copies, one step), and the calls that
+  // declined (no live buffers: the in-kernel loop ran).
+  long long hoisted_launches = 0, hoisted_steps = 0, hoist_in_kernel = 0, hoist_declined = 0;
   int hoist_group = 0;
   std::string hoist_last_decline;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pending; // remap timings to read
@@ -249,6 +251,7 @@ struct SiteStats {
   // part of it that ran while the kernel computed.
   long long pipelined = 0;
   int last_chunks = 0;
+  bool last_sliced = false; // the latest was a hoisted launch: slices of iterations
   long long pipelined_timed = 0;
   double pipelined_remap_ms = 0, hidden_ms = 0;
   std::vector<std::vector<cudaEvent_t>> pipeline_pending; // their events (pipeline.cu)

@@ -104,13 +104,17 @@ void resolve(LaunchRecord &r, bool wait) {
         r.selector.add_original(ms);
     } else if (s.pipelined) {
       // The remap ran beside the kernel: what the launch paid for it is its
-      // whole time less the kernel's (when the selector knows that yet).
+      // whole time less the kernel's. Until the kernel has its probes, the
+      // whole time counts as a kernel sample: a program whose every launch
+      // remaps (pipelined) would never time a kernel alone, and what such a
+      // launch costs is its whole time.
       const float total = elapsed_ms(s.start, s.end, &ok);
-      const double kernel = r.selector.transformed_ms();
-      if (ok && kernel >= 0)
-        r.selector.add_remap(std::max(0.0, total - kernel));
-      else
-        ok = false;
+      if (ok && r.selector.transformed_samples() >= Selector::kProbes) {
+        r.selector.add_remap(std::max(0.0, total - r.selector.transformed_ms()));
+        r.selector.cancel(s.run); // no kernel sample of its own
+      } else if (ok) {
+        r.selector.add_transformed(total);
+      }
     } else {
       const float kernel = elapsed_ms(s.mid, s.end, &ok);
       const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) : 0;
@@ -126,6 +130,17 @@ void resolve(LaunchRecord &r, bool wait) {
     it = r.pending.erase(it);
   }
   cudaGetLastError();
+}
+
+// Copies deferred and then enqueued unchunked on the launch's stream ran after
+// the sample's mid event (recorded when the prepares returned): move it past
+// them, so that the sample's remap and kernel times stay apart.
+void copies_flushed(CurrentLaunch &c, cudaStream_t stream) {
+  if (c.sample.mid && cudaEventRecord(c.sample.mid, stream) != cudaSuccess) {
+    if (c.selected) // the launch goes untimed
+      c.record->selector.cancel(c.run);
+    destroy_events(c.sample);
+  }
 }
 
 std::string selector_summary(const Selector &s) {
@@ -166,6 +181,37 @@ bool copies_deferrable(const State &st) {
 }
 
 void defer_copies(DeferredCopy copy) { current.pipeline.copies.push_back(std::move(copy)); }
+
+bool hoisted_copies_pending(const State &st) {
+  const CurrentLaunch &c = current;
+  return c.epoch == st.epoch && c.pipeline.hoisted && !c.pipeline.copies.empty();
+}
+
+int start_hoisted_slices(State &st, const SiteInfo &site, int steps, int group, cudaStream_t stream,
+                         std::string *why) {
+  CurrentLaunch &c = current;
+  if (c.epoch != st.epoch || c.pipeline.copies.empty())
+    return 1;
+  int dev = 0;
+  if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) {
+    *why = cuda_failure("cudaGetDevice", site, e);
+    abandon_pipeline(c.pipeline);
+    return 0;
+  }
+  const int slices = start_slices(st, c.pipeline, site, steps, group, dev, stream, why);
+  if (slices == 0)
+    abandon_pipeline(c.pipeline);
+  else if (slices == 1)
+    copies_flushed(c, stream);
+  c.sample.pipelined = slices > 1;
+  return slices;
+}
+
+void wait_hoisted_slice(State &st, int step, cudaStream_t stream) {
+  CurrentLaunch &c = current;
+  if (c.epoch == st.epoch && c.pipeline.hoisted)
+    wait_chunk(c.pipeline, step, stream);
+}
 
 void resolve_launch_timings(State &st, bool wait) {
   for (auto &kv : st.launches) {
@@ -212,6 +258,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.site = &site;
   c.record = &r;
   c.pipeline.chunkable = (site.flags & kSiteChunkable) != 0;
+  c.pipeline.hoisted = (site.flags & kSiteHoisted) != 0;
   c.pipeline.grid = grid;
   c.pipeline.block = block;
   if (st.cfg.layout != 0)
@@ -280,6 +327,8 @@ bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
     *chunks = 0;
     return false;
   }
+  if (*chunks == 1)
+    copies_flushed(c, stream);
   c.sample.pipelined = *chunks > 1;
   return true;
 }

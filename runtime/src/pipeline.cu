@@ -4,6 +4,7 @@
 #include "build.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace irregfix {
 namespace detail {
@@ -89,6 +90,7 @@ void model_inputs(const Pipeline &p, const LaunchRecord &r, double *remap_ms, do
   // The remap's whole time (the selector's remap figure is what a launch paid
   // for it, after hiding), and the kernel's time when the selector has one.
   resolve_timings(*r.stats, false);
+  resolve_pipeline_timings(*r.stats, false);
   *remap_ms = r.stats->remaps_timed ? r.stats->remap_ms / r.stats->remaps_timed : -1;
   *compute_ms = r.selector.transformed_ms();
   unsigned long long bytes = 0;
@@ -98,44 +100,32 @@ void model_inputs(const Pipeline &p, const LaunchRecord &r, double *remap_ms, do
   *estimate_ms = 2.0 * static_cast<double>(bytes) / 1.5e9;
 }
 
-} // namespace
-
-bool pipeline_accepts(const Pipeline &p) {
-  return p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0;
+// No pipeline: the copies on the launch's stream, as run_copies makes them.
+int enqueue_whole(Pipeline &p, cudaStream_t stream, std::string *why) {
+  p.chunks = 1;
+  *why = run_unchunked(p, stream);
+  p.copies.clear();
+  return why->empty() ? 1 : 0;
 }
 
-int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
-                   std::string *why) {
-  p.chunks = 1;
-  p.blocks_per_chunk = p.grid.x;
-  if (p.copies.empty())
-    return 1;
+// Enqueues the deferred copies in p.chunks parts on a remap stream, part c being
+// rows_of(copy, c) of each copy (nothing where its count() is 0), after the work
+// queued on `stream` so far, with an event at the end of each part (see
+// PipelineEvents). Returns p.chunks; 0 and *why when a copy failed (the remap
+// stream drained, nothing of this launch left to land later).
+int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::string *why,
+                  const std::function<Rows(const DeferredCopy &, int)> &rows_of) {
   const SiteInfo &site = *p.copies.front().site;
-  int sms = 0;
-  cudaError_t qe = device_sms(st, dev, &sms);
-  double remap_ms, compute_ms, estimate_ms;
-  model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
-  const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x,
-                                                full_wave(sms, p.block.x * p.block.y * p.block.z),
-                                                st.cfg.chunks)
-                                  : 1;
   cudaStream_t remap = nullptr;
-  if (k > 1)
-    qe = remap_stream(st, dev, &remap);
-  if (qe != cudaSuccess) // reported; the launch runs unchunked
-    cuda_failure(k > 1 ? "creating a remap stream" : "cudaDeviceGetAttribute", site, qe);
-  if (k <= 1 || qe != cudaSuccess) {
-    *why = run_unchunked(p, stream);
-    p.copies.clear();
-    return why->empty() ? 1 : 0;
+  if (const cudaError_t qe = remap_stream(st, dev, &remap); qe != cudaSuccess) {
+    cuda_failure("creating a remap stream", site, qe); // reported; the launch runs unchunked
+    return enqueue_whole(p, stream, why);
   }
-  p.blocks_per_chunk = (p.grid.x + k - 1) / k;
-  p.chunks = static_cast<int>((p.grid.x + p.blocks_per_chunk - 1) / p.blocks_per_chunk);
   const PipelineEvents ev{p.chunks};
   p.events.assign(ev.count(), nullptr);
   auto fail = [&](const std::string &reason) {
     *why = reason;
-    cudaStreamSynchronize(remap); // no copy of this launch may land after its entries are rebuilt
+    cudaStreamSynchronize(remap);
     destroy_all(p.events);
     p.copies.clear();
     p.chunks = 0;
@@ -154,11 +144,10 @@ int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaS
     ce = cudaEventRecord(p.events[ev.r0()], remap);
   if (ce != cudaSuccess)
     return fail(cuda_failure("ordering the remap stream after the launch's", site, ce));
-  // Rows differ per site only through n; each site's copy takes its own.
   for (int c = 0; c < p.chunks; ++c) {
     for (DeferredCopy &dc : p.copies) {
-      const Rows rows = chunk_rows(p, c, dc.n);
-      for (int i = 0; i < dc.count; ++i) {
+      const Rows rows = rows_of(dc, c);
+      for (int i = 0; rows.count() > 0 && i < dc.count; ++i) {
         const cudaError_t e = dc.copy(i, rows, remap);
         if (e != cudaSuccess)
           return fail(cuda_failure(dc.what, *dc.site, e));
@@ -175,9 +164,68 @@ int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaS
   return p.chunks;
 }
 
+} // namespace
+
+bool pipeline_accepts(const Pipeline &p) {
+  return p.hoisted || (p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0);
+}
+
+int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
+                   std::string *why) {
+  p.chunks = 1;
+  p.blocks_per_chunk = p.grid.x;
+  if (p.copies.empty())
+    return 1;
+  const SiteInfo &site = *p.copies.front().site;
+  int sms = 0;
+  cudaError_t qe = device_sms(st, dev, &sms);
+  double remap_ms, compute_ms, estimate_ms;
+  model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
+  const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x,
+                                                full_wave(sms, p.block.x * p.block.y * p.block.z),
+                                                st.cfg.chunks)
+                                  : 1;
+  if (qe != cudaSuccess) // reported; the launch runs unchunked
+    cuda_failure("cudaDeviceGetAttribute", site, qe);
+  if (k <= 1)
+    return enqueue_whole(p, stream, why);
+  p.blocks_per_chunk = (p.grid.x + k - 1) / k;
+  p.chunks = static_cast<int>((p.grid.x + p.blocks_per_chunk - 1) / p.blocks_per_chunk);
+  return enqueue_parts(st, p, dev, stream, why,
+                       [&p](const DeferredCopy &dc, int c) { return chunk_rows(p, c, dc.n); });
+}
+
+int start_slices(State &st, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
+                 cudaStream_t stream, std::string *why) {
+  p.chunks = 1;
+  if (p.copies.empty())
+    return 1;
+  if (steps < 2 || group < 1)
+    return enqueue_whole(p, stream, why);
+  p.chunks = steps;
+  return enqueue_parts(st, p, dev, stream, why, [&](const DeferredCopy &dc, int s) {
+    if (dc.site != &sliced) // another site's copy: whole, before the first step
+      return s == 0 ? Rows{0, dc.n} : Rows{};
+    Rows rows{0, dc.n};
+    rows.iter_first = static_cast<long long>(s) * group;
+    if (s < steps - 1) // the last slice takes every iteration left
+      rows.iter_last = rows.iter_first + group;
+    return rows;
+  });
+}
+
 Chunk pipeline_chunk(Pipeline &p, int c, cudaStream_t stream) {
   if (p.chunks <= 1 || c < 0 || c >= p.chunks)
     return Chunk{p.grid, 0};
+  wait_chunk(p, c, stream);
+  const unsigned b0 = static_cast<unsigned>(c) * p.blocks_per_chunk;
+  const unsigned blocks = std::min(p.grid.x - b0, p.blocks_per_chunk);
+  return Chunk{dim3(blocks, 1, 1), b0};
+}
+
+void wait_chunk(Pipeline &p, int c, cudaStream_t stream) {
+  if (p.chunks <= 1 || c < 0 || c >= p.chunks || p.events.empty())
+    return;
   const PipelineEvents ev{p.chunks};
   // A failed record or wait is not silent: the stream would read a copy not
   // yet written. cudaStreamWaitEvent fails only on invalid handles, which these
@@ -186,9 +234,6 @@ Chunk pipeline_chunk(Pipeline &p, int c, cudaStream_t stream) {
     cudaEventRecord(p.events[ev.kend(c - 1)], stream);
   cudaStreamWaitEvent(stream, p.events[ev.done(c)], 0);
   cudaEventRecord(p.events[ev.kstart(c)], stream);
-  const unsigned b0 = static_cast<unsigned>(c) * p.blocks_per_chunk;
-  const unsigned blocks = std::min(p.grid.x - b0, p.blocks_per_chunk);
-  return Chunk{dim3(blocks, 1, 1), b0};
 }
 
 void finish_pipeline(Pipeline &p, SiteStats &stats, cudaStream_t stream) {
@@ -196,6 +241,7 @@ void finish_pipeline(Pipeline &p, SiteStats &stats, cudaStream_t stream) {
     const PipelineEvents ev{p.chunks};
     ++stats.pipelined;
     stats.last_chunks = p.chunks;
+    stats.last_sliced = p.hoisted;
     if (cudaEventRecord(p.events[ev.kend(p.chunks - 1)], stream) == cudaSuccess) {
       stats.pipeline_pending.push_back(std::move(p.events));
       p.events.clear();

@@ -32,6 +32,7 @@ struct DeferredCopy {
 // The pipelined part of the launch being prepared on this thread.
 struct Pipeline {
   bool chunkable = false; // the launcher runs the kernel chunk by chunk
+  bool hoisted = false;   // the launcher runs a hoisted kernel: copies in slices of iterations
   dim3 grid{0, 0, 0}, block{0, 0, 0}; // the launch configuration; 0: unknown
   std::vector<DeferredCopy> copies;
   int chunks = 0;               // set by start_pipeline: 1 (no pipeline) or more
@@ -41,7 +42,7 @@ struct Pipeline {
   std::vector<cudaEvent_t> events;
 };
 
-// Whether copies may be deferred: the launch is chunkable and one-dimensional.
+// Whether copies may be deferred: the launch is hoisted, or chunkable and one-dimensional.
 bool pipeline_accepts(const Pipeline &p);
 
 // Enqueues the deferred copies, in chunks when that pays (the selector's and the
@@ -50,8 +51,18 @@ bool pipeline_accepts(const Pipeline &p);
 int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
                    std::string *why);
 
+// A hoisted launch (see begin_hoisted): the deferred copies in `steps` slices
+// of `group` iterations each, slice s holding iterations [s*group, (s+1)*group)
+// of the copies of `sliced` (the hoisted loop's site) and, in slice 0, every
+// other copy whole. steps < 2: no slices, the copies enqueued on `stream`.
+// Returns the slice count (1: none); 0 and *why when a copy failed.
+int start_slices(State &st, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
+                 cudaStream_t stream, std::string *why);
+
 // Chunk c's grid and offset; the stream waits for chunk c's copies.
 Chunk pipeline_chunk(Pipeline &p, int c, cudaStream_t stream);
+// The stream waits for chunk (or slice) c's copies; its kernel's timing starts.
+void wait_chunk(Pipeline &p, int c, cudaStream_t stream);
 
 // After the last chunk's kernel: its end event, and the events to the stats.
 void finish_pipeline(Pipeline &p, SiteStats &stats, cudaStream_t stream);

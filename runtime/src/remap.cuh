@@ -4,17 +4,23 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstddef>
 
 namespace irregfix {
 namespace detail {
 
-// The threads [first, last) of a copy: a chunk of a pipelined launch, or all
-// n. The copy's layout (column stride n, slice offsets) does not change; a
-// chunk writes exactly its threads' slots.
+// The threads [first, last) of a copy (a chunk of a pipelined launch, or all
+// n) and the iterations [iter_first, iter_last) of each (a hoisted launch's
+// slice, or all). The copy's layout (column stride n, slice offsets) does not
+// change; a part writes exactly its slots.
 struct Rows {
   long long first = 0, last = 0;
+  long long iter_first = 0, iter_last = LLONG_MAX;
   long long count() const { return last > first ? last - first : 0; }
+  bool all_iterations() const { return iter_first <= 0 && iter_last == LLONG_MAX; }
+  // Iteration 0 is in the window: a gather's one element a thread.
+  bool has_first_iteration() const { return iter_first <= 0 && iter_last > 0; }
 };
 
 // Threads of a range remap block, and the most rows one block handles.

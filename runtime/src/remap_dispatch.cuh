@@ -53,6 +53,12 @@ __device__ __forceinline__ bool load_index(const void *p, int kind, long long i,
 }
 
 
+// An iteration bound of Rows for kernels that count iterations in ints (row
+// lengths are ints): LLONG_MAX (all) and anything larger than INT_MAX clamp.
+inline int iteration_int(long long it) {
+  return it < 0 ? 0 : it > INT_MAX ? INT_MAX : static_cast<int>(it);
+}
+
 inline unsigned grid_for(long long n, int block) {
   long long g = (n + block - 1) / block;
   if (g < 1)

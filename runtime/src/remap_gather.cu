@@ -40,7 +40,7 @@ __global__ void compose_kernel(const Idx *__restrict__ B, const void *__restrict
 cudaError_t remap_gather(const void *B, int b_kind, Rows rows, const void *A,
                          std::size_t elem_size, long long lo, long long hi, void *out,
                          cudaStream_t stream) {
-  if (rows.count() == 0)
+  if (rows.count() == 0 || !rows.has_first_iteration())
     return cudaSuccess;
   return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
     using Idx = TagType<decltype(tag)>;

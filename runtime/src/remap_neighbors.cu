@@ -11,7 +11,8 @@ template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
     neighbors_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
                      const void *__restrict__ counts, int c_kind, long long n,
-                     long long first, long long last, const W *__restrict__ A, int k_rt,
+                     long long first, long long last, long long jb, long long je,
+                     const W *__restrict__ A, int k_rt,
                      long long lo, long long hi, W *__restrict__ out) {
   constexpr int U = 4;
   const int k = K ? K : k_rt;
@@ -26,9 +27,10 @@ __global__ void __launch_bounds__(256)
         c = jmax;
       cnt = c < 0 ? 0 : c < jmax ? c : jmax;
     }
+    cnt = cnt < je ? cnt : je;
     const Idx *nb = NB + t * st;
     W *dst = out + t * k;
-    long long j = 0;
+    long long j = jb > 0 ? jb : 0;
     for (; j + U <= cnt; j += U) {
       long long idx[U];
       bool ok[U];
@@ -67,7 +69,7 @@ cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long
     using W = TagType<decltype(wtag)>;
     neighbors_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
         static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, rows.first, rows.last,
-        static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
+        rows.iter_first, rows.iter_last, static_cast<const W *>(A), k, lo, hi, static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

@@ -37,12 +37,14 @@ __global__ void lengths_kernel(const Idx *__restrict__ B, long long n, int *__re
 // the block's contiguous source segment fits in shared memory it is staged with
 // coalesced reads and written out transposed (coalesced across t); otherwise
 // short rows are copied thread-per-row and long rows block-cooperatively,
-// straight from global memory. Dynamic shared memory: rpb+1 offsets, then the segment.
+// straight from global memory. A window of iterations [ib, ie) (a hoisted
+// launch's slice) takes the second way: staging would read the whole segment
+// for every slice. Dynamic shared memory: rpb+1 offsets, then the segment.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(kRemapRows)
     range_kernel(const Idx *__restrict__ B, long long n, long long first, long long last,
-                 const W *__restrict__ A, int k_rt, W *__restrict__ out, int rpb,
-                 long long seg_words_cap) {
+                 long long ib, long long ie, const W *__restrict__ A, int k_rt,
+                 W *__restrict__ out, int rpb, long long seg_words_cap) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   long long *off = reinterpret_cast<long long *>(smem_raw);
   W *s = reinterpret_cast<W *>(smem_raw + ((static_cast<std::size_t>(rpb) + 1) * 8 + 15) / 16 * 16);
@@ -57,7 +59,8 @@ __global__ void __launch_bounds__(kRemapRows)
   const long long seg_words = (off[rows] - seg0) * k;
   const long long col = n * k;
   constexpr int V = sizeof(W) < 16 ? static_cast<int>(16 / sizeof(W)) : 1; // words per 16 bytes
-  if (seg_words >= 0 && seg_words + V <= seg_words_cap) {
+  const bool whole = ib <= 0 && ie == LLONG_MAX;
+  if (whole && seg_words >= 0 && seg_words + V <= seg_words_cap) {
     const W *src = A + seg0 * k;
     // Stage with 16-byte loads: place the segment so that sb[i] and src[i] share
     // their alignment modulo 16 (s itself is 16-byte aligned).
@@ -88,12 +91,14 @@ __global__ void __launch_bounds__(kRemapRows)
     return;
   }
   constexpr long long kShort = 32;
+  const long long from = ib > 0 ? ib : 0;
   for (int r = threadIdx.x; r < rows; r += blockDim.x) {
     const long long L = off[r + 1] - off[r];
     if (L <= kShort) {
       const W *src = A + off[r] * k;
       W *dst = out + (t0 + r) * k;
-      for (long long it = 0; it < L; ++it)
+      const long long to = L < ie ? L : ie;
+      for (long long it = from; it < to; ++it)
         for (int j = 0; j < k; ++j)
           dst[it * col + j] = src[it * k + j];
     }
@@ -104,7 +109,8 @@ __global__ void __launch_bounds__(kRemapRows)
       continue;
     const W *src = A + off[q] * k;
     W *dst = out + (t0 + q) * k;
-    for (long long e = threadIdx.x; e < L * k; e += blockDim.x) {
+    const long long to = L < ie ? L : ie;
+    for (long long e = threadIdx.x + from * k; e < to * k; e += blockDim.x) {
       const long long it = e / k, j = e - it * k;
       dst[it * col + j] = src[e];
     }
@@ -132,7 +138,7 @@ struct SliceCells {
 // consecutive elements of the slice; the reads of a row are contiguous.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
-    sell_kernel(const Idx *__restrict__ B, long long first, long long last,
+    sell_kernel(const Idx *__restrict__ B, long long first, long long last, int ib, int ie,
                 const int *__restrict__ len, const long long *__restrict__ slice_start,
                 const int *__restrict__ perm, const W *__restrict__ A, int k_rt,
                 W *__restrict__ out) {
@@ -141,11 +147,14 @@ __global__ void __launch_bounds__(256)
   for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
        t < last; t += stride) {
     const int L = len[t]; // physical order
+    const int to = L < ie ? L : ie;
+    if (ib >= to)
+      continue;
     const long long row = perm ? perm[t] : t;
     const W *src = A + static_cast<long long>(B[row]) * k;
     W *dst = out + (slice_start[t >> 5] + (t & 31)) * k;
 #pragma unroll 4
-    for (int it = 0; it < L; ++it)
+    for (int it = ib; it < to; ++it)
       for (int j = 0; j < k; ++j)
         dst[static_cast<long long>(it) * 32 * k + j] = src[static_cast<long long>(it) * k + j];
   }
@@ -161,8 +170,8 @@ cudaError_t launch_range(const Idx *B, long long n, Rows rows, const void *A, in
   const std::size_t head = (off_bytes + 15) / 16 * 16;
   const long long words = static_cast<long long>(plan.segment_bytes / sizeof(W));
   range_kernel<Idx, W, K><<<blocks, kRemapRows, head + plan.segment_bytes, stream>>>(
-      B, n, rows.first, rows.last, static_cast<const W *>(A), k, static_cast<W *>(out),
-      plan.rows_per_block, words);
+      B, n, rows.first, rows.last, rows.iter_first, rows.iter_last, static_cast<const W *>(A), k,
+      static_cast<W *>(out), plan.rows_per_block, words);
   return cudaPeekAtLastError();
 }
 
@@ -291,8 +300,9 @@ cudaError_t remap_sell(const void *B, int b_kind, Rows rows, const int *len,
     using Idx = TagType<decltype(tag)>;
     using W = TagType<decltype(wtag)>;
     sell_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(B), rows.first, rows.last, len, slice_start, perm,
-        static_cast<const W *>(A), k, static_cast<W *>(out));
+        static_cast<const Idx *>(B), rows.first, rows.last, iteration_int(rows.iter_first),
+        iteration_int(rows.iter_last), len, slice_start, perm, static_cast<const W *>(A), k,
+        static_cast<W *>(out));
     return cudaPeekAtLastError();
   });
 }

@@ -40,6 +40,7 @@ public:
   double original_ms() const { return original_.median(); }
   double transformed_ms() const { return transformed_.median(); }
   double remap_ms() const { return remap_.median(); }
+  int transformed_samples() const { return transformed_.count; }
   double reuse() const;
   bool profiling() const { return profiling_; }
   const std::string &why() const { return why_; }

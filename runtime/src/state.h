@@ -112,6 +112,16 @@ bool may_permute(const State &st, const SiteInfo &site, long long n);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.
 void resolve_launch_timings(State &st, bool wait);
+// For begin_hoisted (hoist.cu), with the lock held: whether the launch open on
+// this thread deferred copies (a miss or a refresh to make), and its copies
+// enqueued in `steps` slices of `group` iterations of the hoisted site
+// (start_slices). Returns the slice count (1: no slices, or nothing deferred);
+// 0 and *why when a copy failed: run the original kernel.
+bool hoisted_copies_pending(const State &st);
+int start_hoisted_slices(State &st, const SiteInfo &site, int steps, int group, cudaStream_t stream,
+                         std::string *why);
+// Before a hoisted step's launch: the stream waits for its slice of the copies.
+void wait_hoisted_slice(State &st, int step, cudaStream_t stream);
 // Forgets every launch record (testing::reset), destroying pending events.
 void clear_launch_records(State &st);
 

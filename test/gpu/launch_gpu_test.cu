@@ -141,6 +141,29 @@ TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
   p.release();
 }
 
+// A chunkable launch whose source is rewritten before every launch: every
+// transformed launch is pipelined (the remap in chunks beside the kernel), so
+// no launch times the kernel alone. The selector still leaves profiling, on
+// the launches' whole times, and every result is right.
+TEST_F(Launch, SelectorDecidesWhenEveryLaunchIsPipelined) {
+  RowSum p;
+  p.make(1 << 20, 64, 3);
+  irregfix::testing::set_chunks(4);
+  irregfix::SiteInfo site{"select:3", "row_sum", "range", irregfix::kSiteChunkable};
+  const int launches = 30;
+  for (int i = 0; i < launches; ++i) {
+    irregfix_invalidate(p.A);
+    CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+    row_sum::launch(site, p.n, p.B, p.A, p.y, 0);
+    CK(cudaDeviceSynchronize()); // timings come back before the next launch
+    p.check();
+  }
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("pipelined launches"), std::string::npos) << report;
+  EXPECT_EQ(report.find("selector: profiling"), std::string::npos) << report;
+  p.release();
+}
+
 // A gather whose source is rewritten before every launch: each transformed
 // launch must remap as much data as the original kernel reads, so the
 // selector settles on the original kernel and builds no more copies.

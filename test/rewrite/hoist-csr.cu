@@ -45,13 +45,18 @@ __global__ void spmv_csr(int n, const int *row_ptr, const int *col, const float 
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
 
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_csr_0 = {"hoist-csr.cu:13:5", "spmv_csr", "range"};
-// CHECK:         if (irregfix::begin_launch(__irregfix_site_spmv_csr_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
+// The site says kSiteHoisted: a launch that remaps defers its copies to
+// begin_hoisted, the last condition, which slices them (or runs them whole and
+// sends a cached launch to the in-kernel loop); a copy that cannot be enqueued
+// runs the original kernel.
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_csr_0 = {"hoist-csr.cu:13:5", "spmv_csr", "range", irregfix::kSiteHoisted};
+// CHECK:         const size_t __irregfix_live_size[1] = {sizeof(float)};
+// CHECK-NEXT:    void *__irregfix_live[1];
+// CHECK-NEXT:    irregfix::HoistPlan __irregfix_plan;
+// CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_spmv_csr_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK:             irregfix::prepare_range(
-// CHECK-NEXT:      const size_t __irregfix_live_size[1] = {sizeof(float)};
-// CHECK-NEXT:      void *__irregfix_live[1];
-// CHECK-NEXT:      irregfix::HoistPlan __irregfix_plan;
-// CHECK-NEXT:      if (irregfix::begin_hoisted(__irregfix_site_spmv_csr_0, __irregfix_v0, 1, __irregfix_live_size, __irregfix_live, &__irregfix_plan, __irregfix_stream)) {
+// CHECK-NEXT:        irregfix::begin_hoisted(__irregfix_site_spmv_csr_0, __irregfix_v0, 1, __irregfix_live_size, __irregfix_live, &__irregfix_plan, __irregfix_stream)) {
+// CHECK-NEXT:      if (__irregfix_plan.hoisted) {
 // CHECK-NEXT:        for (int __irregfix_s = 0; __irregfix_s < __irregfix_plan.steps; ++__irregfix_s) {
 // CHECK-NEXT:          irregfix::hoisted_step(__irregfix_site_spmv_csr_0, __irregfix_s, __irregfix_stream);
 // CHECK-NEXT:          spmv_csr_irregfix_hoisted<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y, __irregfix_v0, static_cast<const float *>(__irregfix_v0_out[0]), static_cast<const int *>(__irregfix_v0_out[1]), irregfix::hoist_step(__irregfix_plan, __irregfix_s), static_cast<float *>(__irregfix_live[0]));

@@ -75,7 +75,7 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
   return signature(Info, Ctx) + ";";
 }
 
-std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const TransformedBranch &Branch) {
+std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const OtherStrategy *Other) {
   const FunctionDecl *K = Info.Kernel;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
@@ -85,12 +85,15 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Tr
   // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
   // the launch remaps and the runtime overlaps the remap with the kernel.
   // Another strategy's branch launches it whole (its fallback): offset 0.
-  const bool Chunked = Info.Chunks.Chunkable && !Branch;
+  const bool Chunked = Info.Chunks.Chunkable && !Other;
   std::string Flags;
+  auto AddFlag = [&](const std::string &F) { Flags += (Flags.empty() ? "" : " | ") + F; };
   if (Info.Perm.Permutable)
-    Flags = "irregfix::kSitePermutable";
+    AddFlag("irregfix::kSitePermutable");
   if (Chunked)
-    Flags += (Flags.empty() ? "" : " | ") + std::string("irregfix::kSiteChunkable");
+    AddFlag("irregfix::kSiteChunkable");
+  if (Other && !Other->SiteFlag.empty())
+    AddFlag(Other->SiteFlag);
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
     if (S.transformable())
@@ -182,13 +185,17 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Tr
     OS << "  int __irregfix_chunks = 0;\n";
     Conditions.push_back("irregfix::start_chunks(" + LaunchSite + ", __irregfix_stream, &__irregfix_chunks)");
   }
+  if (Other) {
+    OS << Other->Declarations;
+    Conditions.push_back(Other->Condition);
+  }
   OS << "  if (";
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
   std::string Name = transformedKernelName(K) + templateArguments(Info);
-  if (Branch) {
-    OS << Branch(Config, AllArgs, Name + Config + "(" + KernelArgs + ");");
+  if (Other) {
+    OS << Other->Branch(Config, AllArgs, Name + Config + "(" + KernelArgs + ");");
   } else if (Chunked) {
     OS << "    for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {\n"
        << "      const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" << LaunchSite

@@ -17,15 +17,22 @@
 
 namespace irregfix::inkernel {
 
-// What another strategy launches in the launcher's transformed branch, given the
-// launch configuration `<<<...>>>`, the transformed kernel's arguments and the
-// in-kernel launch statement (its fallback); returns the branch's statements.
-using TransformedBranch = std::function<std::string(const std::string &Config, const std::string &Args,
-                                                    const std::string &InKernelLaunch)>;
+// What another strategy adds to the launcher (the hoisted loop's, for one).
+struct OtherStrategy {
+  std::string SiteFlag;     // added to every SiteInfo's flags
+  std::string Declarations; // statements before the runtime's conditions
+  std::string Condition;    // the last condition of the transformed branch
+  // The branch's statements, given the launch configuration `<<<...>>>`, the
+  // transformed kernel's arguments and the in-kernel launch statement.
+  std::function<std::string(const std::string &Config, const std::string &Args,
+                            const std::string &InKernelLaunch)>
+      Branch;
+};
 
-// The site descriptions and the launcher definition, to follow the transformed kernel.
+// The site descriptions and the launcher definition, to follow the transformed
+// kernel; with Other, that strategy's launcher (its in-kernel kernel launched whole).
 std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
-                               const TransformedBranch &Branch = {});
+                               const OtherStrategy *Other = nullptr);
 
 // A prototype of the launcher, for launches that come before the kernel's definition.
 std::string launcherDeclaration(const KernelInfo &Info, clang::ASTContext &Ctx);

@@ -97,6 +97,9 @@ enum SiteFlags : int {
   // the transformed kernel takes a block offset and its blocks do not depend on
   // the grid's size, so a launch may be split into launches of fewer blocks.
   kSiteChunkable = 2,
+  // The kernel's launcher runs a hoisted loop (begin_hoisted): a launch that
+  // must remap copies in slices of iterations, each step waiting for its own.
+  kSiteHoisted = 4,
 };
 
 // One chunk of a pipelined launch: the transformed kernel runs with this grid
@@ -198,7 +201,26 @@ Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stre
 // A hoisted kernel runs its loop from the host: one launch per step, each the
 // iterations [begin, end) of every thread's loop, then one epilogue launch that
 // runs the code after the loop. The locals the loop modifies are carried per
-// thread in device buffers between launches.
+// thread in device buffers between launches. What the steps buy is overlap: a
+// launch that must remap copies slice s+1 of the iterations while step s
+// computes. A launch whose copies are cached has nothing to overlap and runs the
+// in-kernel loop (one launch, no live values to carry), unless
+// IRREGFIX_HOIST_ALWAYS=1.
+// The launcher (its site infos say kSiteHoisted):
+//   HoistPlan plan;
+//   if (begin_launch(...) && <prepare_* of each site> &&
+//       begin_hoisted(site, view, live_count, live_sizes, live_buffers, &plan, stream)) {
+//     if (plan.hoisted) {
+//       for (int s = 0; s < plan.steps; ++s) {
+//         hoisted_step(site, s, stream);
+//         <hoisted kernel><<<grid, block, shmem, stream>>>(..., hoist_step(plan, s), live...);
+//       }
+//       <hoisted kernel><<<...>>>(..., hoist_epilogue(plan), live...);
+//     } else {
+//       <in-kernel transformed kernel><<<...>>>(...);
+//     }
+//     end_transformed_launch(...);
+//   } else { <original kernel>; end_original_launch(...); }
 
 // Passed by value to a hoisted kernel.
 struct HoistStep {
@@ -212,6 +234,7 @@ struct HoistPlan {
   int steps = 0;        // launches before the epilogue: ceil(width / group)
   int group = 1;        // iterations a step
   long long width = 0;  // iterations of the longest thread (View::width)
+  int hoisted = 0;      // nonzero: run the steps; zero: the in-kernel loop
 };
 
 // Step s of a plan (0 <= s < plan.steps), and its epilogue.
@@ -224,18 +247,22 @@ __host__ __device__ inline HoistStep hoist_epilogue(const HoistPlan &plan) {
   return HoistStep{0, 0, 1, plan.steps > 0 ? 1 : 0};
 }
 
-// Called by a generated launcher after its prepare_* succeeded, with the site's
-// view: provides live_count buffers of view.n elements of live_sizes[i] bytes
-// in live_buffers[i] (kept per site, device and stream, grown when too small,
-// not allocated again while big enough), and plans the steps. The group is
-// IRREGFIX_HOIST_GROUP (iterations a step; 1 is the paper's one launch per
-// iteration), by default ceil(width / 4): four steps. False (allocation failed,
-// CUDA error, IRREGFIX_FAIL_ALLOC): launch the in-kernel transformed kernel.
+// Called by a generated launcher after its prepare_* succeeded, with the hoisted
+// loop's site and view. Plans the steps: IRREGFIX_HOIST_GROUP iterations a step
+// (1 is the paper's one launch per iteration), by default ceil(width / 4), four
+// steps. Hoists (plan->hoisted) when the launch remaps and has two steps or
+// more, or under IRREGFIX_HOIST_ALWAYS=1: provides live_count buffers of view.n
+// elements of live_sizes[i] bytes in live_buffers[i] (kept per site, device and
+// stream, grown when too small) and enqueues the copies in slices on a remap
+// stream. Otherwise (cached copies, one step, or the live buffers could not be
+// allocated) the copies are enqueued whole on `stream` and the launcher runs the
+// in-kernel loop. False when a copy could not be enqueued (the reason is
+// reported): launch the original kernel.
 bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const size_t *live_sizes,
                    void **live_buffers, HoistPlan *plan, cudaStream_t stream);
 
-// Called before each step's launch. The pipeline makes step s wait here for
-// the remap of its slice of iterations; today the whole copy is ready first.
+// Called before each step's launch: step s waits for the copy of its slice of
+// iterations (nothing to wait for when the copies were cached or whole).
 void hoisted_step(const SiteInfo &site, int step, cudaStream_t stream);
 
 } // namespace irregfix

@@ -72,12 +72,15 @@ std::size_t known_allocations();
 // of live-variable buffers held for the site (all devices and streams).
 struct HoistCounters {
   long long launches = 0, steps = 0, declined = 0;
+  long long in_kernel = 0; // launches that ran the in-kernel loop: no remap to overlap
   int group = 0;
   std::size_t buffer_bytes = 0;
 };
 HoistCounters hoist_counters(const char *site_id);
 // As IRREGFIX_HOIST_GROUP: iterations a step (0: the default), until the next reset().
 void set_hoist_group(int group);
+// As IRREGFIX_HOIST_ALWAYS: hoist launches whose copies are cached too, until the next reset().
+void set_hoist_always(bool always);
 
 // The IRREGFIX_STATS report as it would be printed now (remap times resolved).
 std::string stats_report();

@@ -19,6 +19,15 @@ TEST(HoistPlan, ParsesTheGroup) {
   EXPECT_EQ(parse_hoist_group("99999999999"), -1);
 }
 
+TEST(HoistPlan, ParsesAlways) {
+  EXPECT_FALSE(parse_hoist_always(nullptr));
+  EXPECT_FALSE(parse_hoist_always(""));
+  EXPECT_FALSE(parse_hoist_always("0"));
+  EXPECT_TRUE(parse_hoist_always("1"));
+  EXPECT_FALSE(parse_hoist_always("yes"));
+  EXPECT_FALSE(parse_hoist_always("10"));
+}
+
 TEST(HoistPlan, OneIterationAStepIsThePapersForm) {
   HoistPlan p = plan_hoist(7, 1);
   EXPECT_EQ(p.steps, 7);
@@ -71,7 +80,9 @@ TEST(HoistPlan, StatsReportHoistedLaunches) {
   s.hoisted_launches = 3;
   s.hoisted_steps = 12;
   s.hoist_group = 25;
-  EXPECT_NE(format_stats(stats).find("irregfix:   hoisted: launches 3, steps 12 (25 iterations a step)\n"),
+  s.hoist_in_kernel = 40;
+  EXPECT_NE(format_stats(stats).find("irregfix:   hoisted: launches 3, steps 12 (25 iterations a step); "
+                                     "in-kernel loop with nothing to overlap 40\n"),
             std::string::npos);
   s.hoist_declined = 1;
   s.hoist_last_decline = "CUDA error in cudaMalloc";

@@ -462,4 +462,6 @@ TEST(Stats, PipelineLine) {
                    "1.500 ms of it (75%) hidden behind the kernel"),
             std::string::npos)
       << r;
+  s.last_sliced = true; // a hoisted launch's
+  EXPECT_NE(format_stats(m).find("pipelined launches 3 (latest in 6 slices of iterations)"), std::string::npos);
 }
