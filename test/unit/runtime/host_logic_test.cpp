@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 using namespace irregfix::detail;
 
@@ -390,6 +391,65 @@ TEST(LayoutChoice, PreferSell) {
   EXPECT_FALSE(pads_much(115, 100));
   EXPECT_TRUE(pads_much(116, 100));
   EXPECT_FALSE(pads_much(5, 0));
+}
+
+// The candidates proposed from cell counts: out[0..count), as a vector.
+std::vector<int> candidates(unsigned long long nnz, unsigned long long ell,
+                            unsigned long long sell, unsigned long long sigma) {
+  LayoutCells c;
+  c.nnz = nnz;
+  c.ell = ell;
+  c.sell = sell;
+  c.sigma = sigma;
+  int out[kMaxLayoutCandidates] = {-1, -1, -1};
+  const int count = layout_candidates(c, out);
+  return std::vector<int>(out, out + count);
+}
+
+constexpr int kEll = 1, kSell = 2, kSigma = 3; // Layout values
+
+TEST(LayoutChoice, UniformRowsProposeEllAlone) {
+  // A 5-point grid: every layout the same cells; SELL-32 saves nothing.
+  EXPECT_EQ(candidates(500, 500, 500, 0), (std::vector<int>{kEll}));
+  // ELL under the threshold, SELL-32 saves 8%: not worth its addressing.
+  EXPECT_EQ(candidates(100, 110, 101, 0), (std::vector<int>{kEll}));
+  // Nothing to copy.
+  EXPECT_EQ(candidates(0, 0, 0, 0), (std::vector<int>{kEll}));
+}
+
+TEST(LayoutChoice, EllUnderThresholdButSellMuchSmallerIsTimedSecond) {
+  // ELL pads 1.14 (the favourite), SELL-32 saves 12%: both timed, ELL first.
+  EXPECT_EQ(candidates(100, 114, 100, 0), (std::vector<int>{kEll, kSell}));
+}
+
+TEST(LayoutChoice, SkewedRowsOfAKernelThatCannotPermute) {
+  // Rows of 1 to 64: SELL-32 the favourite; ELL within 1.5x of it is timed too.
+  EXPECT_EQ(candidates(1000, 1970, 1400, 0), (std::vector<int>{kSell, kEll}));
+  // ELL twice SELL-32's cells: not timed.
+  EXPECT_EQ(candidates(1000, 3000, 1400, 0), (std::vector<int>{kSell}));
+}
+
+TEST(LayoutChoice, HeavySkewSortedProposesSigmaFirst) {
+  // Offshore-like: sigma 1.05, SELL-32 1.3, ELL 1.9: ELL is beyond 1.5x of sigma.
+  EXPECT_EQ(candidates(1000, 1900, 1300, 1050), (std::vector<int>{kSigma, kSell}));
+  // Apache-like: all close: every layout timed, fewer cells first.
+  EXPECT_EQ(candidates(1000, 1200, 1050, 1020), (std::vector<int>{kSigma, kSell, kEll}));
+  // SELL-32 saving under 10% over ELL is left out even beside sigma.
+  EXPECT_EQ(candidates(1000, 1200, 1190, 1020), (std::vector<int>{kSigma, kEll}));
+}
+
+TEST(LayoutChoice, SortOnlyWhenPermutableAndSellPadsMuch) {
+  LayoutCells c;
+  c.nnz = 1000;
+  c.ell = 1900;
+  c.sell = 1300;
+  EXPECT_TRUE(worth_sorting(c, true));
+  EXPECT_FALSE(worth_sorting(c, false)); // the launch may not permute
+  c.sell = 1100;                         // SELL-32 pads little: nothing to gain
+  EXPECT_FALSE(worth_sorting(c, true));
+  c.ell = 1100;
+  c.sell = 1100;
+  EXPECT_FALSE(worth_sorting(c, true));
 }
 
 TEST(Stats, PaddingLine) {
