@@ -398,18 +398,16 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     out += line;
     if (!s.selector.empty())
       out += "irregfix:   selector: " + s.selector + "\n";
-    if (s.sigma_padding > 0) {
-      std::snprintf(line, sizeof line,
-                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32-sigma %.3f (sigma %d)\n",
-                    s.ell_padding, s.sigma_padding, s.sigma);
-      out += line;
-    } else if (s.ell_padding > 0 || s.sell_padding > 0) {
-      char sell[32] = "not computed";
+    if (s.ell_padding > 0 || s.sell_padding > 0) {
+      // What the layout candidates were proposed from.
+      char sell[32] = "not computed", sigma[64] = "";
       if (s.sell_padding > 0)
         std::snprintf(sell, sizeof sell, "%.3f", s.sell_padding);
+      if (s.sigma_padding > 0)
+        std::snprintf(sigma, sizeof sigma, ", sell-32-sigma %.3f (sigma %d)", s.sigma_padding, s.sigma);
       std::snprintf(line, sizeof line,
-                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s\n",
-                    s.ell_padding, sell);
+                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s%s\n",
+                    s.ell_padding, sell, sigma);
       out += line;
     }
     if (s.hoisted_launches > 0 || s.hoist_declined > 0) {

@@ -264,6 +264,8 @@ struct SiteStats {
   int sigma = 0;
   long long chosen_original = 0; // launches the selector (or IRREGFIX_LAYOUT=none) ran the original
   std::string selector;           // the selector's state for the report ("" when it never ran)
+  int selector_candidates = 0;    // layouts the selector times (1: no choice of layout)
+  int selector_layout = 0;        // the Layout it chose (0: profiling, or not a range launcher)
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest

@@ -112,15 +112,18 @@ bool Selector::profiled() const {
 }
 
 // The candidate with the least kernel time plus its remap spread over the
-// launches a copy serves.
+// launches a copy serves. Until a source is written after the first launch,
+// each copy has served every launch since its build (and a first remap pays
+// one-time costs such as loading the remap kernels): the kernels alone decide.
 void Selector::settle() {
-  const double per_copy = std::max(1.0, reuse());
+  const double per_copy = changes_ > 1 ? std::max(1.0, reuse()) : 0;
   double least = -1;
   chosen_ = 0;
   for (int c = 0; c < count_; ++c) {
     if (cands_[c].dropped || cands_[c].kernel.count == 0)
       continue;
-    const double cost = transformed_ms(c) + std::max(0.0, remap_ms(c)) / per_copy;
+    const double remap = per_copy > 0 ? std::max(0.0, remap_ms(c)) / per_copy : 0;
+    const double cost = transformed_ms(c) + remap;
     if (least < 0 || cost < least) {
       least = cost;
       chosen_ = c;
@@ -206,9 +209,12 @@ std::string Selector::summary(const char *(*name)(int label)) const {
     if (dropped(c))
       out += " (dropped: its copy could not be built)";
     else if (!profiling_ && c == chosen_ && count_ > 1) {
-      std::snprintf(part, sizeof part,
-                    " (chosen: least kernel time plus remap / %.1f launches per copy)",
-                    settled_reuse_);
+      if (settled_reuse_ > 0)
+        std::snprintf(part, sizeof part,
+                      " (chosen: least kernel time plus remap / %.1f launches per copy)",
+                      settled_reuse_);
+      else
+        std::snprintf(part, sizeof part, " (chosen: least kernel time, its copy never rewritten)");
       out += part;
     }
   }

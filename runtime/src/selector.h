@@ -95,7 +95,9 @@ private:
   bool profiling_ = true;
   long long launches_ = 0, changes_ = 0; // for reuse(), halved every kReuseHalfLife
   long long since_watch_ = 0;
-  double settled_reuse_ = 0; // launches per copy when the candidate was chosen
+  // Launches per copy the choice spread each remap over; 0: the kernels alone
+  // decided (no source written since the first launch).
+  double settled_reuse_ = 0;
   std::string why_ = "profiling";
 };
 

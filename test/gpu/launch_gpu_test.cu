@@ -136,8 +136,11 @@ TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
   EXPECT_EQ(c.launches, transformed);
   EXPECT_EQ(c.launches + c.chosen_original, launches);
   EXPECT_GE(transformed, launches - 8) << irregfix::testing::stats_report();
-  EXPECT_EQ(c.misses, 1);
-  EXPECT_EQ(c.remaps, 1);
+  // One copy per candidate layout the selector timed (rows of 32 to 64: SELL-32
+  // and ELL), each built once.
+  EXPECT_GE(c.candidates, 1);
+  EXPECT_EQ(c.misses, c.candidates);
+  EXPECT_EQ(c.remaps, c.candidates);
   p.release();
 }
 

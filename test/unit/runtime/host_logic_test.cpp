@@ -465,9 +465,34 @@ TEST(Stats, PaddingLine) {
   s.sell_padding = 1.25;
   r = format_stats(m);
   EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.970, sell-32 1.250"), std::string::npos) << r;
+  s.sigma_padding = 1.05;
+  s.sigma = 256;
+  r = format_stats(m);
+  EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.970, sell-32 1.250, sell-32-sigma 1.050 "
+                   "(sigma 256)\n"),
+            std::string::npos)
+      << r;
+  s.sigma_padding = 0;
   s.sell_padding = 0;
   r = format_stats(m);
-  EXPECT_NE(r.find("ell 1.970, sell-32 not computed"), std::string::npos) << r;
+  EXPECT_NE(r.find("ell 1.970, sell-32 not computed\n"), std::string::npos) << r;
+}
+
+TEST(Stats, SelectorLineNamesTheCandidatesAndTheChoice) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = m["k.cu:1:1"];
+  s.id = "k.cu:1:1";
+  s.pattern = "range";
+  s.layout = 3;
+  EXPECT_EQ(format_stats(m).find("selector"), std::string::npos); // never ran: no line
+  s.selector = "sell-32-sigma: copies cached: ...; medians (us, -1: none timed): original 25.0, "
+               "sell-32-sigma 14.0 + remap 3.0 (chosen: least kernel time, its copy never "
+               "rewritten), ell-colmajor 20.0 + remap 2.0; 13.0 launches per copy";
+  const std::string r = format_stats(m);
+  EXPECT_NE(r.find("irregfix: site k.cu:1:1 kernel  pattern range layout sell-32-sigma\n"),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.find("irregfix:   selector: " + s.selector + "\n"), std::string::npos) << r;
 }
 
 TEST(ParseConfig, Chunks) {

@@ -328,6 +328,15 @@ TEST(SelectorLayouts, TheRemapIsAmortisedOverReuse) {
   EXPECT_FALSE(often.sel.profiling());
   EXPECT_EQ(often.sel.label(often.sel.chosen()), kEll);
   EXPECT_EQ(never.sel.label(never.sel.chosen()), kSigma);
+  // Never written: a first remap that also loads the remap kernels (2.4 ms)
+  // does not decide either.
+  Layouts loads{40e-3, {{kSigma, 10e-3, 2.4}, {kEll, 14e-3, 10e-3}}};
+  for (int i = 0; i < 12; ++i)
+    loads.launch(i == 0);
+  EXPECT_EQ(loads.sel.label(loads.sel.chosen()), kSigma);
+  EXPECT_NE(loads.sel.summary(name).find("(chosen: least kernel time, its copy never rewritten)"),
+            std::string::npos)
+      << loads.sel.summary(name);
 }
 
 TEST(SelectorLayouts, ACandidateThatCannotBeBuiltIsDropped) {
@@ -395,11 +404,19 @@ TEST(SelectorLayouts, SummaryNamesTheCandidatesTheirMediansAndTheChoice) {
   const std::string s = p.sel.summary(name);
   EXPECT_EQ(s.rfind("sigma: copies cached: the transformed kernel saves 11.0 us (14.0 vs 25.0 us); "
                     "medians (us, -1: none timed): original 25.0, sigma 14.0 + remap 3.0 (chosen: "
-                    "least kernel time plus remap / ",
+                    "least kernel time, its copy never rewritten), ell 20.0 + remap 2.0; ",
                     0),
             0u)
       << s;
-  EXPECT_NE(s.find(" launches per copy), ell 20.0 + remap 2.0; "), std::string::npos) << s;
+  // Written every other launch: the remap counts, spread over the copy's launches.
+  Layouts w{25e-3, {{kSigma, 14e-3, 3e-3}, {kEll, 20e-3, 2e-3}}};
+  for (int i = 0; i < 12; ++i)
+    w.launch(i % 2 == 0);
+  EXPECT_NE(w.sel.summary(name).find(
+                "sigma 14.0 + remap 3.0 (chosen: least kernel time plus remap / 2.0 launches per "
+                "copy), ell 20.0 + remap 2.0; "),
+            std::string::npos)
+      << w.sel.summary(name);
 }
 
 TEST(SelectorLayouts, SummaryOfOneUnnamedVariantIsAsBefore) {
