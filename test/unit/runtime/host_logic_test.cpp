@@ -452,12 +452,18 @@ TEST(LayoutChoice, SortOnlyWhenPermutableAndSellPadsMuch) {
   EXPECT_FALSE(worth_sorting(c, true));
 }
 
-TEST(Stats, PaddingLine) {
-  std::map<std::string, SiteStats> m;
+// One range site's stats in a report's map.
+SiteStats &range_site(std::map<std::string, SiteStats> &m, int layout) {
   SiteStats &s = m["k.cu:1:1"];
   s.id = "k.cu:1:1";
   s.pattern = "range";
-  s.layout = 2;
+  s.layout = layout;
+  return s;
+}
+
+TEST(Stats, PaddingLine) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = range_site(m, 2);
   std::string r = format_stats(m);
   EXPECT_NE(r.find("layout sell-32"), std::string::npos);
   EXPECT_EQ(r.find("padding"), std::string::npos); // not computed: no line
@@ -480,10 +486,7 @@ TEST(Stats, PaddingLine) {
 
 TEST(Stats, SelectorLineNamesTheCandidatesAndTheChoice) {
   std::map<std::string, SiteStats> m;
-  SiteStats &s = m["k.cu:1:1"];
-  s.id = "k.cu:1:1";
-  s.pattern = "range";
-  s.layout = 3;
+  SiteStats &s = range_site(m, 3);
   EXPECT_EQ(format_stats(m).find("selector"), std::string::npos); // never ran: no line
   s.selector = "sell-32-sigma: copies cached: ...; medians (us, -1: none timed): original 25.0, "
                "sell-32-sigma 14.0 + remap 3.0 (chosen: least kernel time, its copy never "
