@@ -207,8 +207,10 @@ int launch_layout_key(const State &st) {
 
 void propose_layouts(State &st, const int *layouts, int count) {
   CurrentLaunch &c = current;
-  if (c.epoch == st.epoch && c.selected)
+  if (c.epoch == st.epoch && c.selected) {
     c.record->selector.set_candidates(layouts, count);
+    c.record->stats->selector_candidates = c.record->selector.candidates();
+  }
 }
 
 void clear_launch_records(State &st) {
