@@ -122,29 +122,33 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   if (h.hi < h.lo)
     return "bad index data: B[n] < B[0]";
 
-  // Choose the layout from both paddings.
-  const unsigned long long nnz = static_cast<unsigned long long>(h.hi - h.lo);
-  const unsigned long long ell_cells = static_cast<unsigned long long>(h.max_len) *
-                                       static_cast<unsigned long long>(n);
-  const unsigned long long sell_cells = static_cast<unsigned long long>(h.sell_cells);
+  // The cells of each layout counted so far; the layout: forced, the
+  // selector's candidate, or (auto's own key) the cost model's favourite.
+  LayoutCells cells;
+  cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
+  cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
+  cells.sell = slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
   int layout = kLayoutEllColMajor;
   if (want == kLayoutSell32 || want == kLayoutSell32Sigma ||
-      (want == kLayoutKeyAuto && prefer_sell(ell_cells, sell_cells, nnz)))
+      (want == kLayoutKeyAuto && prefer_sell(cells.ell, cells.sell, cells.nnz)))
     layout = kLayoutSell32;
-  auto padding = [nnz](unsigned long long cells) {
-    return nnz ? static_cast<double>(cells) / static_cast<double>(nnz) : 1.0;
+  // Auto's survey (or a forced layout) reports every padding; a candidate's
+  // build under auto leaves the survey's in place.
+  const bool report = want == kLayoutKeyAuto || st.cfg.layout != 0;
+  auto padding = [&cells](unsigned long long c) {
+    return cells.nnz ? static_cast<double>(c) / static_cast<double>(cells.nnz) : 1.0;
   };
-  ss.ell_padding = padding(ell_cells);
-  ss.sell_padding = slices ? padding(sell_cells) : 0.0;
-  ss.sigma_padding = 0.0;
-  ss.sigma = 0;
-  // SELL-32-sigma, forced, or auto for a launch that may permute whose SELL-32
-  // still pads much: sort the threads (never more padding than SELL-32) and
-  // count the cells again.
-  unsigned long long cells = layout == kLayoutEllColMajor ? ell_cells : sell_cells;
+  if (report) {
+    ss.ell_padding = padding(cells.ell);
+    ss.sell_padding = slices ? padding(cells.sell) : 0.0;
+    ss.sigma_padding = 0.0;
+    ss.sigma = 0;
+  }
+  // SELL-32-sigma, asked for, or auto for a launch that may permute whose
+  // SELL-32 still pads much: sort the threads (never more padding than
+  // SELL-32) and count the cells again.
   if (want == kLayoutSell32Sigma ||
-      (layout == kLayoutSell32 && want == kLayoutKeyAuto && n <= INT_MAX &&
-       may_permute(st, site, n) && pads_much(sell_cells, nnz))) {
+      (want == kLayoutKeyAuto && n <= INT_MAX && worth_sorting(cells, may_permute(st, site, n)))) {
     why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
       return why;
@@ -158,14 +162,25 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                                  stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));
     layout = kLayoutSell32Sigma;
-    cells = static_cast<unsigned long long>(total);
-    ss.sigma_padding = padding(cells);
-    ss.sigma = st.cfg.sigma;
+    cells.sigma = static_cast<unsigned long long>(total);
+    if (report) {
+      ss.sigma_padding = padding(cells.sigma);
+      ss.sigma = st.cfg.sigma;
+    }
   } else if (e.perm) { // an earlier build sorted; this one does not
     IRREGFIX_TRY(cudaFree(e.perm));
     e.perm = nullptr;
     e.perm_bytes = 0;
   }
+  if (want == kLayoutKeyAuto) { // the favourite, and the others worth timing
+    int candidates[kMaxLayoutCandidates];
+    const int proposed = layout_candidates(cells, candidates);
+    layout = candidates[0];
+    propose_layouts(st, candidates, proposed);
+  }
+  const unsigned long long cells_of_layout = layout == kLayoutEllColMajor ? cells.ell
+                                             : layout == kLayoutSell32    ? cells.sell
+                                                                          : cells.sigma;
   if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;
@@ -180,7 +195,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
     if (!why.empty())
       return why;
-    why = copy_bytes(cells, elem_sizes[i], &need[i]);
+    why = copy_bytes(cells_of_layout, elem_sizes[i], &need[i]);
     if (!why.empty())
       return why;
     total_need += need[i];

@@ -89,9 +89,14 @@ void drop_entry(State &st, const CacheKey &key) {
   std::unique_ptr<Entry> e = st.cache.remove(key);
   if (!e)
     return;
-  for (auto &kv : st.sites)
-    if (kv.second.last == e.get())
-      kv.second.last = nullptr;
+  for (auto &kv : st.sites) {
+    SiteRecord &r = kv.second;
+    if (r.last == e.get())
+      r.last = nullptr;
+    for (Entry *&recent : r.recent)
+      if (recent == e.get())
+        recent = nullptr;
+  }
   free_entry_buffers(*e);
 }
 

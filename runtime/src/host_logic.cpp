@@ -1,6 +1,8 @@
 // irregfix runtime: host-only bookkeeping. See host_logic.h.
 #include "host_logic.h"
 
+#include <irregfix/irregfix.cuh>
+
 #include <algorithm>
 #include <cctype>
 #include <cinttypes>
@@ -143,6 +145,34 @@ bool pads_much(unsigned long long cells, unsigned long long nnz) {
 bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
                  unsigned long long nnz) {
   return pads_much(ell_cells, nnz) && sell_cells < ell_cells;
+}
+
+bool worth_sorting(const LayoutCells &c, bool may_permute) {
+  return may_permute && prefer_sell(c.ell, c.sell, c.nnz) && pads_much(c.sell, c.nnz);
+}
+
+int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]) {
+  auto cells = [&c](int layout) {
+    return layout == kLayoutEllColMajor ? c.ell : layout == kLayoutSell32 ? c.sell : c.sigma;
+  };
+  const int favourite = c.sigma                               ? kLayoutSell32Sigma
+                        : prefer_sell(c.ell, c.sell, c.nnz) ? kLayoutSell32
+                                                              : kLayoutEllColMajor;
+  const long double most = static_cast<long double>(cells(favourite)) * kMaxTimedPadding;
+  int count = 0;
+  out[count++] = favourite;
+  // The others worth timing, fewer cells first (ELL before SELL-32 on a tie).
+  int others[2], n = 0;
+  if (favourite != kLayoutEllColMajor && c.ell <= most)
+    others[n++] = kLayoutEllColMajor;
+  if (favourite != kLayoutSell32 && c.sell > 0 && c.sell <= most &&
+      static_cast<long double>(c.sell) <= static_cast<long double>(c.ell) * (1 - kMinCellSaving))
+    others[n++] = kLayoutSell32;
+  if (n == 2 && cells(others[1]) < cells(others[0]))
+    std::swap(others[0], others[1]);
+  for (int i = 0; i < n && count < kMaxLayoutCandidates; ++i)
+    out[count++] = others[i];
+  return count;
 }
 
 bool parse_chunks(const char *text, int *out) {
@@ -368,18 +398,16 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     out += line;
     if (!s.selector.empty())
       out += "irregfix:   selector: " + s.selector + "\n";
-    if (s.sigma_padding > 0) {
-      std::snprintf(line, sizeof line,
-                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32-sigma %.3f (sigma %d)\n",
-                    s.ell_padding, s.sigma_padding, s.sigma);
-      out += line;
-    } else if (s.ell_padding > 0 || s.sell_padding > 0) {
-      char sell[32] = "not computed";
+    if (s.ell_padding > 0 || s.sell_padding > 0) {
+      // What the layout candidates were proposed from.
+      char sell[32] = "not computed", sigma[64] = "";
       if (s.sell_padding > 0)
         std::snprintf(sell, sizeof sell, "%.3f", s.sell_padding);
+      if (s.sigma_padding > 0)
+        std::snprintf(sigma, sizeof sigma, ", sell-32-sigma %.3f (sigma %d)", s.sigma_padding, s.sigma);
       std::snprintf(line, sizeof line,
-                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s\n",
-                    s.ell_padding, sell);
+                    "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s%s\n",
+                    s.ell_padding, sell, sigma);
       out += line;
     }
     if (s.hoisted_launches > 0 || s.hoist_in_kernel > 0 || s.hoist_declined > 0) {

@@ -74,6 +74,34 @@ bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
 // parse_config(getenv(...)...).
 Config config_from_env();
 
+// ---- candidate layouts of a range site -------------------------------------
+
+// Cells (elements, padding included) of each layout a range build counted.
+struct LayoutCells {
+  unsigned long long nnz = 0;   // the non-zeros: what no padding would take
+  unsigned long long ell = 0;
+  unsigned long long sell = 0;  // 0: not counted
+  unsigned long long sigma = 0; // 0: the threads were not sorted
+};
+
+// At most this many layouts are timed: each costs probes and a copy in memory.
+constexpr int kMaxLayoutCandidates = 3;
+// A layout other than the favourite is timed only when it saves this fraction
+// of ELL's cells (SELL-32: else it is ELL with dearer addressing) and takes at
+// most kMaxTimedPadding times the favourite's cells (more bytes than that are
+// not won back by better coalescing: ELL 0.825 vs SELL-32 0.605 ms at 1.5x).
+constexpr double kMinCellSaving = 0.10;
+constexpr double kMaxTimedPadding = 1.5;
+
+// Whether a range build sorts the threads to count SELL-32-sigma's cells: the
+// launch may permute, auto prefers SELL-32 and SELL-32 still pads much.
+bool worth_sorting(const LayoutCells &c, bool may_permute);
+// The layouts worth timing (Layout values), the cost model's favourite first
+// (SELL-32-sigma when sorted, else SELL-32 when prefer_sell, else ELL: what a
+// launch that is not profiled uses), then the others by fewer cells. Returns
+// how many were written to out.
+int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]);
+
 // ---- pipelined launches ----------------------------------------------------
 
 // A launch that remaps is cut into chunks of thread blocks: the copy of chunk
@@ -236,6 +264,8 @@ struct SiteStats {
   int sigma = 0;
   long long chosen_original = 0; // launches the selector (or IRREGFIX_LAYOUT=none) ran the original
   std::string selector;           // the selector's state for the report ("" when it never ran)
+  int selector_candidates = 0;    // layouts the selector times (1: no choice of layout)
+  int selector_layout = 0;        // the Layout it chose (0: profiling, or not a range launcher)
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest

@@ -22,6 +22,7 @@ struct CurrentLaunch {
   LaunchRecord *record = nullptr;
   bool selected = false; // the selector chose this launch's variant
   Selector::Run run = Selector::kRunTransformed;
+  int candidate = 0;     // kRunTransformed: the candidate layout it runs
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
   Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch
@@ -38,9 +39,10 @@ void destroy_events(LaunchSample &s) {
 }
 
 // Creates the sample's events and records start on the stream.
-bool start_sample(LaunchSample &s, Selector::Run run, cudaStream_t stream) {
+bool start_sample(LaunchSample &s, Selector::Run run, int candidate, cudaStream_t stream) {
   s = LaunchSample{};
   s.run = run;
+  s.candidate = candidate;
   if (cudaEventCreate(&s.start) == cudaSuccess && cudaEventCreate(&s.mid) == cudaSuccess &&
       cudaEventCreate(&s.end) == cudaSuccess && cudaEventRecord(s.start, stream) == cudaSuccess)
     return true;
@@ -52,7 +54,7 @@ bool start_sample(LaunchSample &s, Selector::Run run, cudaStream_t stream) {
 // launcher that never reached its end call) gives its timing up.
 void abandon(CurrentLaunch &c, const State &st) {
   if (c.epoch == st.epoch && c.sample.start && c.selected)
-    c.record->selector.cancel(c.run);
+    c.record->selector.cancel(c.run, c.candidate);
   destroy_events(c.sample);
   abandon_pipeline(c.pipeline);
   // Keep the vectors' storage: no allocation a launch.
@@ -67,6 +69,11 @@ void abandon(CurrentLaunch &c, const State &st) {
 // After the kernel that actually ran (`ran`): queue the sample for reading
 // back, or give it up when it no longer times what the selector asked.
 void finish(CurrentLaunch &c, const State &st, Selector::Run ran, bool ok, cudaStream_t stream) {
+  // A candidate layout that fell back (its copy could not be built, or did
+  // not fit IRREGFIX_MAX_BYTES beside the others) is not asked again.
+  if (c.epoch == st.epoch && c.selected && c.run == Selector::kRunTransformed &&
+      ran == Selector::kRunOriginal)
+    c.record->selector.drop(c.candidate);
   if (c.epoch == st.epoch && c.sample.start && c.selected && c.run == ran && ok &&
       cudaEventRecord(c.sample.end, stream) == cudaSuccess) {
     c.record->pending.push_back(c.sample);
@@ -109,23 +116,23 @@ void resolve(LaunchRecord &r, bool wait) {
       // remaps (pipelined) would never time a kernel alone, and what such a
       // launch costs is its whole time.
       const float total = elapsed_ms(s.start, s.end, &ok);
-      if (ok && r.selector.transformed_samples() >= Selector::kProbes) {
-        r.selector.add_remap(std::max(0.0, total - r.selector.transformed_ms()));
-        r.selector.cancel(s.run); // no kernel sample of its own
+      if (ok && r.selector.transformed_samples(s.candidate) >= Selector::kProbes) {
+        r.selector.add_remap(std::max(0.0, total - r.selector.transformed_ms(s.candidate)), s.candidate);
+        r.selector.cancel(s.run, s.candidate); // no kernel sample of its own
       } else if (ok) {
-        r.selector.add_transformed(total);
+        r.selector.add_transformed(total, s.candidate);
       }
     } else {
       const float kernel = elapsed_ms(s.mid, s.end, &ok);
       const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) : 0;
       if (ok) {
         if (s.built)
-          r.selector.add_remap(remap);
-        r.selector.add_transformed(kernel);
+          r.selector.add_remap(remap, s.candidate);
+        r.selector.add_transformed(kernel, s.candidate);
       }
     }
     if (!ok)
-      r.selector.cancel(s.run);
+      r.selector.cancel(s.run, s.candidate);
     destroy_events(s);
     it = r.pending.erase(it);
   }
@@ -138,19 +145,34 @@ void resolve(LaunchRecord &r, bool wait) {
 void copies_flushed(CurrentLaunch &c, cudaStream_t stream) {
   if (c.sample.mid && cudaEventRecord(c.sample.mid, stream) != cudaSuccess) {
     if (c.selected) // the launch goes untimed
-      c.record->selector.cancel(c.run);
+      c.record->selector.cancel(c.run, c.candidate);
     destroy_events(c.sample);
   }
 }
 
-std::string selector_summary(const Selector &s) {
-  char line[200];
-  auto us = [](double ms) { return ms < 0 ? -1.0 : ms * 1e3; };
-  std::snprintf(line, sizeof line,
-                "; medians: original %.1f us, transformed %.1f us, remap %.1f us (-1: none timed); "
-                "%.1f launches per copy",
-                us(s.original_ms()), us(s.transformed_ms()), us(s.remap_ms()), s.reuse());
-  return s.why() + line;
+// The selector's state into the launcher's stats (the report, testing.h).
+void note_selector(const LaunchRecord &r) {
+  const Selector &sel = r.selector;
+  r.stats->selector = sel.summary(layout_name);
+  r.stats->selector_candidates = sel.candidates();
+  r.stats->selector_layout = sel.profiling() ? 0 : sel.label(sel.chosen());
+}
+
+// Profiling settled on one candidate: the copies of the launcher's sites in
+// the other candidates' layouts are not read again, and their memory goes
+// (under IRREGFIX_MAX_BYTES, it is what the next copies need).
+void free_losers(State &st, const LaunchRecord &r) {
+  const Selector &sel = r.selector;
+  for (int c = 0; c < sel.candidates(); ++c) {
+    if (c == sel.chosen())
+      continue;
+    const int slot = layout_slot(c == 0 ? kLayoutKeyAuto : sel.label(c));
+    for (SiteRecord *s : r.sites)
+      if (Entry *e = s->recent[slot]) {
+        const CacheKey key = e->key; // drop_entry frees e
+        drop_entry(st, key);
+      }
+  }
 }
 
 } // namespace
@@ -218,7 +240,22 @@ void resolve_launch_timings(State &st, bool wait) {
     LaunchRecord &r = kv.second;
     resolve(r, wait);
     if (st.cfg.layout == 0 && r.stats)
-      r.stats->selector = selector_summary(r.selector);
+      note_selector(r);
+  }
+}
+
+int launch_layout_key(const State &st) {
+  const CurrentLaunch &c = current;
+  if (c.epoch != st.epoch || !c.selected || c.candidate == 0)
+    return kLayoutKeyAuto;
+  return c.record->selector.label(c.candidate);
+}
+
+void propose_layouts(State &st, const int *layouts, int count) {
+  CurrentLaunch &c = current;
+  if (c.epoch == st.epoch && c.selected) {
+    c.record->selector.set_candidates(layouts, count);
+    c.record->stats->selector_candidates = c.record->selector.candidates();
   }
 }
 
@@ -277,8 +314,13 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   const Selector::Decision d = r.selector.decide(valid, changed);
   c.selected = true;
   c.run = d.run;
-  if (d.timed && !start_sample(c.sample, d.run, stream))
-    r.selector.cancel(d.run);
+  c.candidate = d.candidate;
+  if (d.settled) {
+    free_losers(st, r);
+    note_selector(r);
+  }
+  if (d.timed && !start_sample(c.sample, d.run, d.candidate, stream))
+    r.selector.cancel(d.run, d.candidate);
   if (d.run == Selector::kRunOriginal) {
     ++r.stats->chosen_original;
     return false;

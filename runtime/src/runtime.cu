@@ -57,7 +57,7 @@ bool record_names(const SiteStats *stats, const SiteInfo &site) {
 SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
   SiteRecord &r = st.sites[RecordKey(&site, device)];
   if (!record_names(r.stats, site)) // a SiteInfo reused at one address for another site
-    r = SiteRecord{nullptr, nullptr, 0};
+    r = SiteRecord{};
   if (!r.stats)
     r.stats = &site_stats(st, site);
   return r;
@@ -166,18 +166,18 @@ struct KeyArgs {
   int nparams = 0;
 };
 
-// The cache-key layout of a range site under the configured layout (ELL,
-// SELL-32, or auto's own value); other patterns are always ELL.
-// SELL-32-sigma only for kernels that declare themselves permutable, launched
-// with a thread for every row; forced on another launch, it means SELL-32.
-int key_layout(const Config &cfg, int pattern, bool may_permute) {
+// The cache-key layout of a range site: the configured layout (ELL, SELL-32),
+// or under auto the launch's (`wish`: auto's own value, or the selector's
+// candidate); other patterns are always ELL. SELL-32-sigma only for kernels
+// that declare themselves permutable, launched with a thread for every row; on
+// another launch it means SELL-32.
+int key_layout(const Config &cfg, int pattern, bool may_permute, int wish) {
   if (pattern != kPatternRange)
     return kLayoutEllColMajor;
-  if (cfg.layout == kLayoutSell32Sigma)
+  const int layout = cfg.layout > 0 ? cfg.layout : wish;
+  if (layout == kLayoutSell32Sigma)
     return may_permute ? kLayoutSell32Sigma : kLayoutSell32;
-  return cfg.layout == kLayoutEllColMajor ? kLayoutEllColMajor
-         : cfg.layout == kLayoutSell32    ? kLayoutSell32
-                                          : kLayoutKeyAuto;
+  return layout == kLayoutEllColMajor || layout == kLayoutSell32 ? layout : kLayoutKeyAuto;
 }
 
 bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
@@ -236,7 +236,8 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
   const bool permute = may_permute(st, site, args.n);
-  const int layout = key_layout(st.cfg, args.pattern, permute);
+  const int layout = key_layout(st.cfg, args.pattern, permute, launch_layout_key(st));
+  Entry *&recent = rec.recent[layout_slot(layout)];
   // An auto entry built as SELL-32-sigma serves only launches that may permute.
   auto usable = [&](const Entry &e) { return permute || e.layout != kLayoutSell32Sigma; };
   // A valid copy: the launch's stream waits for its remap, and reads it.
@@ -247,14 +248,15 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
       return false;
     }
     ++ss.hits;
-    rec.last = &e;
+    ss.layout = e.layout;
+    rec.last = recent = &e;
     fill_view(e, view, remapped);
     launch_prepared(st, rec, false, stream);
     return true;
   };
-  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && rec.last && rec.last->valid &&
-      usable(*rec.last) && same_call(rec.last->key, args, dev, layout))
-    return hit(*rec.last);
+  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && recent->valid &&
+      usable(*recent) && same_call(recent->key, args, dev, layout))
+    return hit(*recent);
 
   ss.pattern = pattern_name(args.pattern); // the entry point called names the pattern
   if (st.cfg.disabled) {
@@ -297,7 +299,7 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
     return false;
   }
   ss.layout = e->layout;
-  rec.last = e;
+  rec.last = recent = e;
   fill_view(*e, view, remapped);
   launch_prepared(st, rec, true, stream);
   return true;

@@ -1,4 +1,4 @@
-// irregfix runtime: the transformed-or-original selector. See selector.h.
+// irregfix runtime: the original-or-candidate-layout selector. See selector.h.
 #include "selector.h"
 
 #include <algorithm>
@@ -31,38 +31,105 @@ double Selector::reuse() const {
                        : static_cast<double>(launches_) / static_cast<double>(changes_);
 }
 
+void Selector::set_candidates(const int *labels, int count) {
+  if (!profiling_ || proposed_ || count <= 0)
+    return;
+  proposed_ = true;
+  count_ = std::min(count, kMaxCandidates);
+  for (int c = 0; c < count_; ++c)
+    cands_[c].label = labels[c];
+}
+
+void Selector::drop(int candidate) {
+  if (candidate <= 0 || candidate >= count_ || cands_[candidate].dropped)
+    return;
+  cands_[candidate].dropped = true;
+  cands_[candidate].outstanding = 0;
+  if (!profiling_ && chosen_ == candidate)
+    settle();
+}
+
 void Selector::add_original(double ms) {
-  outstanding_[kRunOriginal] = std::max(0, outstanding_[kRunOriginal] - 1);
+  original_outstanding_ = std::max(0, original_outstanding_ - 1);
   original_.add(ms);
 }
 
-void Selector::add_transformed(double kernel_ms) {
-  outstanding_[kRunTransformed] = std::max(0, outstanding_[kRunTransformed] - 1);
-  transformed_.add(kernel_ms);
+void Selector::add_transformed(double kernel_ms, int candidate) {
+  Candidate &c = cands_[candidate];
+  c.outstanding = std::max(0, c.outstanding - 1);
+  c.kernel.add(kernel_ms);
 }
 
-void Selector::add_remap(double ms) { remap_.add(ms); }
+void Selector::add_remap(double ms, int candidate) { cands_[candidate].remap.add(ms); }
 
-void Selector::cancel(Run run) { outstanding_[run] = std::max(0, outstanding_[run] - 1); }
+void Selector::cancel(Run run, int candidate) {
+  int &outstanding = run == kRunOriginal ? original_outstanding_ : cands_[candidate].outstanding;
+  outstanding = std::max(0, outstanding - 1);
+}
 
-// Profiling: alternate timed launches, the transformed one first (it builds the
-// copy, so the remap is measured too), until kProbes of each are asked; then run
-// the original untimed until their timings are back.
+// Profiling: timed launches of each variant in turn (candidate 0, the
+// original, then the other candidates; candidate 0 first, as it builds the
+// copy whose build proposes the others), until kProbes of each are asked;
+// then the original, untimed, until their timings are back.
 Selector::Decision Selector::probe() {
-  const int asked_x = transformed_.count + outstanding_[kRunTransformed];
-  const int asked_o = original_.count + outstanding_[kRunOriginal];
   Decision d;
-  if (asked_x < kProbes || asked_o < kProbes) {
-    d.run = asked_o >= kProbes || (asked_x < kProbes && asked_x <= asked_o) ? kRunTransformed
-                                                                             : kRunOriginal;
-    d.timed = true;
-    ++outstanding_[d.run];
-    why_ = "profiling";
+  int best = -2, best_asked = kProbes; // -1: the original
+  auto consider = [&](int variant, int asked) {
+    if (asked < best_asked) {
+      best = variant;
+      best_asked = asked;
+    }
+  };
+  consider(0, cands_[0].kernel.count + cands_[0].outstanding);
+  consider(-1, original_.count + original_outstanding_);
+  for (int c = 1; c < count_; ++c)
+    if (!cands_[c].dropped)
+      consider(c, cands_[c].kernel.count + cands_[c].outstanding);
+  if (best == -2) {
+    d.run = kRunOriginal;
+    why_ = "profiling (timings not back yet)";
     return d;
   }
-  d.run = kRunOriginal;
-  why_ = "profiling (timings not back yet)";
+  d.timed = true;
+  if (best == -1) {
+    d.run = kRunOriginal;
+    ++original_outstanding_;
+  } else {
+    d.candidate = best;
+    ++cands_[best].outstanding;
+  }
+  why_ = "profiling";
   return d;
+}
+
+bool Selector::profiled() const {
+  if (original_.count < kProbes)
+    return false;
+  for (int c = 0; c < count_; ++c)
+    if (!cands_[c].dropped && cands_[c].kernel.count < kProbes)
+      return false;
+  return true;
+}
+
+// The candidate with the least kernel time plus its remap spread over the
+// launches a copy serves. Until a source is written after the first launch,
+// each copy has served every launch since its build (and a first remap pays
+// one-time costs such as loading the remap kernels): the kernels alone decide.
+void Selector::settle() {
+  const double per_copy = changes_ > 1 ? std::max(1.0, reuse()) : 0;
+  double least = -1;
+  chosen_ = 0;
+  for (int c = 0; c < count_; ++c) {
+    if (cands_[c].dropped || cands_[c].kernel.count == 0)
+      continue;
+    const double remap = per_copy > 0 ? std::max(0.0, remap_ms(c)) / per_copy : 0;
+    const double cost = transformed_ms(c) + remap;
+    if (least < 0 || cost < least) {
+      least = cost;
+      chosen_ = c;
+    }
+  }
+  settled_reuse_ = per_copy;
 }
 
 Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
@@ -73,15 +140,18 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
   ++launches_;
   if (data_changed)
     ++changes_;
+  Decision d;
   if (profiling_) {
-    if (original_.count < kProbes || transformed_.count < kProbes)
+    if (!profiled())
       return probe();
     profiling_ = false;
+    settle();
+    d.settled = true;
   }
+  d.candidate = chosen_;
   const double o = original_ms(), x = transformed_ms(), gain = o - x;
   const double r = std::max(0.0, remap_ms()), reuse = this->reuse();
   char why[256];
-  Decision d;
   if (gain <= kMinGain * o) {
     d.run = kRunOriginal;
     std::snprintf(why, sizeof why, "the transformed kernel (%.1f us) does not beat the original (%.1f us)",
@@ -111,9 +181,45 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
       d.run = kRunOriginal;
     else if (copy_valid)
       d.run = kRunTransformed;
-    ++outstanding_[d.run];
+    if (d.run == kRunOriginal)
+      ++original_outstanding_;
+    else
+      ++cands_[chosen_].outstanding;
   }
   return d;
+}
+
+std::string Selector::summary(const char *(*name)(int label)) const {
+  char part[200];
+  auto us = [](double ms) { return ms < 0 ? -1.0 : ms * 1e3; };
+  if (!proposed_) { // one transformed variant, no layouts to name
+    std::snprintf(part, sizeof part,
+                  "; medians: original %.1f us, transformed %.1f us, remap %.1f us (-1: none timed); "
+                  "%.1f launches per copy",
+                  us(original_ms()), us(transformed_ms()), us(remap_ms()), reuse());
+    return why_ + part;
+  }
+  std::string out = profiling_ ? why_ : std::string(name(label(chosen_))) + ": " + why_;
+  std::snprintf(part, sizeof part, "; medians (us, -1: none timed): original %.1f", us(original_ms()));
+  out += part;
+  for (int c = 0; c < count_; ++c) {
+    std::snprintf(part, sizeof part, ", %s %.1f + remap %.1f", name(label(c)), us(transformed_ms(c)),
+                  us(remap_ms(c)));
+    out += part;
+    if (dropped(c))
+      out += " (dropped: its copy could not be built)";
+    else if (!profiling_ && c == chosen_ && count_ > 1) {
+      if (settled_reuse_ > 0)
+        std::snprintf(part, sizeof part,
+                      " (chosen: least kernel time plus remap / %.1f launches per copy)",
+                      settled_reuse_);
+      else
+        std::snprintf(part, sizeof part, " (chosen: least kernel time, its copy never rewritten)");
+      out += part;
+    }
+  }
+  std::snprintf(part, sizeof part, "; %.1f launches per copy", reuse());
+  return out + part;
 }
 
 } // namespace detail

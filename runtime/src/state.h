@@ -25,12 +25,22 @@ struct Scratch {
   void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
 };
 
-// One site on one device: the entry its latest prepare used (the hit path
-// compares the call's arguments with that entry's key instead of hashing a
-// key), and the entry's write count when a launch last looked.
+// Slots of SiteRecord::recent: one per cache-key layout (kLayoutKeyAuto, ELL,
+// SELL-32, SELL-32-sigma).
+constexpr int kLayoutKeySlots = 4;
+inline int layout_slot(int key_layout) {
+  return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
+}
+
+// One site on one device: the entry its latest prepare used, and per layout
+// key the latest entry of that layout (the hit path compares the call's
+// arguments with that entry's key instead of hashing a key, also while the
+// selector switches between candidate layouts), and the entry's write count
+// when a launch last looked.
 struct SiteRecord {
   SiteStats *stats = nullptr;
   Entry *last = nullptr;
+  Entry *recent[kLayoutKeySlots] = {};
   unsigned long long seen_writes = 0;
 };
 
@@ -41,6 +51,7 @@ struct LaunchSample {
   cudaEvent_t start = nullptr, mid = nullptr, end = nullptr;
   bool built = false; // a prepare remapped: start..mid is a remap
   bool pipelined = false; // the remap ran in chunks beside the kernel: start..end is both
+  int candidate = 0;      // kRunTransformed: the selector's candidate layout
 };
 
 // One launcher (named by its first site) on one device.
@@ -109,6 +120,15 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
 // launch runs at least n threads in x (assumed when unknown: no launcher, or no
 // configuration given), so that permuting does not change which rows it computes.
 bool may_permute(const State &st, const SiteInfo &site, long long n);
+// The cache-key layout the launch being prepared on this thread wants for its
+// range sites under auto: kLayoutKeyAuto (each site's favourite; also without
+// a launch, or before the selector knows the candidates) or the Layout of the
+// candidate the selector is timing or chose.
+int launch_layout_key(const State &st);
+// A range build under kLayoutKeyAuto counted the cells of each layout: the
+// candidates worth timing (favourite first) go to the launch's selector (the
+// first proposal while it profiles; ignored otherwise).
+void propose_layouts(State &st, const int *layouts, int count);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.
 void resolve_launch_timings(State &st, bool wait);

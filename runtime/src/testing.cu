@@ -28,6 +28,9 @@ SiteCounters site_counters(const char *site_id) {
   c.last_chunks = s.last_chunks;
   c.last_fallback = s.last_fallback;
   c.chosen_original = s.chosen_original;
+  c.layout = s.layout;
+  c.candidates = s.selector_candidates;
+  c.chosen_layout = s.selector_layout;
   return c;
 }
 
@@ -105,6 +108,12 @@ std::size_t cached_bytes() {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   return st.cache.total_bytes();
+}
+
+std::size_t cached_entries() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.cache.size();
 }
 
 std::size_t known_allocations() {

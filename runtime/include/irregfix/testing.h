@@ -9,9 +9,13 @@
 //                           range sites in that layout (sell32s: SELL-32-sigma, for kernels whose
 //                           SiteInfo is kSitePermutable; SELL-32 for the others); none: every
 //                           launch runs the original kernel;
-//                           auto (the default): SELL-32 when ELL pads more than 15% over the
-//                           non-zeros and SELL-32 pads less, and the selector runs, per launcher,
-//                           the original or the transformed kernel, whichever its timings favour.
+//                           auto (the default): per launcher, the selector times the original
+//                           and each candidate layout of its range sites (proposed from their
+//                           padding: SELL-32-sigma, SELL-32, ELL) on the first launches, then runs
+//                           the fastest, its remap amortised over the launches a copy serves, or
+//                           the original when none pays; without a launcher, SELL-32 when ELL pads
+//                           more than 15% over the non-zeros and SELL-32 pads less (SELL-32-sigma
+//                           for a permutable kernel when SELL-32 still does).
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
 //                           windows of N (default 256; a power of two from 32 to 4096).
 //   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
@@ -41,6 +45,11 @@ struct SiteCounters {
   long long pipelined = 0;  // launches whose remap ran in chunks beside the kernel
   int last_chunks = 0;      // chunks of the latest of them
   std::string last_fallback; // reason of the latest decline, "" if none
+  int layout = 0;           // the Layout of the copy its latest prepare read
+  // Auto: the layouts the site's launcher times (1: no choice of layout; 0: no
+  // selector) and the one it settled on (0: still profiling, or none to name).
+  int candidates = 0;
+  int chosen_layout = 0;
 };
 
 // Counters of one site (by SiteInfo::id); all zero for an unknown site.
@@ -61,8 +70,9 @@ void set_sigma(int sigma);
 // As IRREGFIX_CHUNKS: the chunk count of launches that remap (0: the model).
 void set_chunks(int chunks);
 
-// Bytes of device memory held by cached copies now.
+// Bytes of device memory held by cached copies now, and how many copies.
 std::size_t cached_bytes();
+std::size_t cached_entries();
 
 // How many pointers' allocation ranges disjoint() remembers (irregfix_release forgets them).
 std::size_t known_allocations();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 using namespace irregfix::detail;
 
@@ -392,12 +393,77 @@ TEST(LayoutChoice, PreferSell) {
   EXPECT_FALSE(pads_much(5, 0));
 }
 
-TEST(Stats, PaddingLine) {
-  std::map<std::string, SiteStats> m;
+// The candidates proposed from cell counts: out[0..count), as a vector.
+std::vector<int> candidates(unsigned long long nnz, unsigned long long ell,
+                            unsigned long long sell, unsigned long long sigma) {
+  LayoutCells c;
+  c.nnz = nnz;
+  c.ell = ell;
+  c.sell = sell;
+  c.sigma = sigma;
+  int out[kMaxLayoutCandidates] = {-1, -1, -1};
+  const int count = layout_candidates(c, out);
+  return std::vector<int>(out, out + count);
+}
+
+constexpr int kEll = 1, kSell = 2, kSigma = 3; // Layout values
+
+TEST(LayoutChoice, UniformRowsProposeEllAlone) {
+  // A 5-point grid: every layout the same cells; SELL-32 saves nothing.
+  EXPECT_EQ(candidates(500, 500, 500, 0), (std::vector<int>{kEll}));
+  // ELL under the threshold, SELL-32 saves 8%: not worth its addressing.
+  EXPECT_EQ(candidates(100, 110, 101, 0), (std::vector<int>{kEll}));
+  // Nothing to copy.
+  EXPECT_EQ(candidates(0, 0, 0, 0), (std::vector<int>{kEll}));
+}
+
+TEST(LayoutChoice, EllUnderThresholdButSellMuchSmallerIsTimedSecond) {
+  // ELL pads 1.14 (the favourite), SELL-32 saves 12%: both timed, ELL first.
+  EXPECT_EQ(candidates(100, 114, 100, 0), (std::vector<int>{kEll, kSell}));
+}
+
+TEST(LayoutChoice, SkewedRowsOfAKernelThatCannotPermute) {
+  // Rows of 1 to 64: SELL-32 the favourite; ELL within 1.5x of it is timed too.
+  EXPECT_EQ(candidates(1000, 1970, 1400, 0), (std::vector<int>{kSell, kEll}));
+  // ELL twice SELL-32's cells: not timed.
+  EXPECT_EQ(candidates(1000, 3000, 1400, 0), (std::vector<int>{kSell}));
+}
+
+TEST(LayoutChoice, HeavySkewSortedProposesSigmaFirst) {
+  // Offshore-like: sigma 1.05, SELL-32 1.3, ELL 1.9: ELL is beyond 1.5x of sigma.
+  EXPECT_EQ(candidates(1000, 1900, 1300, 1050), (std::vector<int>{kSigma, kSell}));
+  // Apache-like: all close: every layout timed, fewer cells first.
+  EXPECT_EQ(candidates(1000, 1200, 1050, 1020), (std::vector<int>{kSigma, kSell, kEll}));
+  // SELL-32 saving under 10% over ELL is left out even beside sigma.
+  EXPECT_EQ(candidates(1000, 1200, 1190, 1020), (std::vector<int>{kSigma, kEll}));
+}
+
+TEST(LayoutChoice, SortOnlyWhenPermutableAndSellPadsMuch) {
+  LayoutCells c;
+  c.nnz = 1000;
+  c.ell = 1900;
+  c.sell = 1300;
+  EXPECT_TRUE(worth_sorting(c, true));
+  EXPECT_FALSE(worth_sorting(c, false)); // the launch may not permute
+  c.sell = 1100;                         // SELL-32 pads little: nothing to gain
+  EXPECT_FALSE(worth_sorting(c, true));
+  c.ell = 1100;
+  c.sell = 1100;
+  EXPECT_FALSE(worth_sorting(c, true));
+}
+
+// One range site's stats in a report's map.
+SiteStats &range_site(std::map<std::string, SiteStats> &m, int layout) {
   SiteStats &s = m["k.cu:1:1"];
   s.id = "k.cu:1:1";
   s.pattern = "range";
-  s.layout = 2;
+  s.layout = layout;
+  return s;
+}
+
+TEST(Stats, PaddingLine) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = range_site(m, 2);
   std::string r = format_stats(m);
   EXPECT_NE(r.find("layout sell-32"), std::string::npos);
   EXPECT_EQ(r.find("padding"), std::string::npos); // not computed: no line
@@ -405,9 +471,31 @@ TEST(Stats, PaddingLine) {
   s.sell_padding = 1.25;
   r = format_stats(m);
   EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.970, sell-32 1.250"), std::string::npos) << r;
+  s.sigma_padding = 1.05;
+  s.sigma = 256;
+  r = format_stats(m);
+  EXPECT_NE(r.find("padding (cells / non-zeros): ell 1.970, sell-32 1.250, sell-32-sigma 1.050 "
+                   "(sigma 256)\n"),
+            std::string::npos)
+      << r;
+  s.sigma_padding = 0;
   s.sell_padding = 0;
   r = format_stats(m);
-  EXPECT_NE(r.find("ell 1.970, sell-32 not computed"), std::string::npos) << r;
+  EXPECT_NE(r.find("ell 1.970, sell-32 not computed\n"), std::string::npos) << r;
+}
+
+TEST(Stats, SelectorLineNamesTheCandidatesAndTheChoice) {
+  std::map<std::string, SiteStats> m;
+  SiteStats &s = range_site(m, 3);
+  EXPECT_EQ(format_stats(m).find("selector"), std::string::npos); // never ran: no line
+  s.selector = "sell-32-sigma: copies cached: ...; medians (us, -1: none timed): original 25.0, "
+               "sell-32-sigma 14.0 + remap 3.0 (chosen: least kernel time, its copy never "
+               "rewritten), ell-colmajor 20.0 + remap 2.0; 13.0 launches per copy";
+  const std::string r = format_stats(m);
+  EXPECT_NE(r.find("irregfix: site k.cu:1:1 kernel  pattern range layout sell-32-sigma\n"),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.find("irregfix:   selector: " + s.selector + "\n"), std::string::npos) << r;
 }
 
 TEST(ParseConfig, Chunks) {

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 using irregfix::detail::Selector;
 
 namespace {
@@ -146,6 +150,282 @@ TEST(Selector, WaitsForOutstandingTimingsWithTheOriginal) {
   d = sel.decide(true, false);
   EXPECT_TRUE(d.timed);
   EXPECT_EQ(d.run, Selector::kRunTransformed);
+}
+
+} // namespace
+
+// ---- candidate layouts ------------------------------------------------------
+
+namespace {
+
+constexpr int kEll = 1, kSell = 2, kSigma = 3; // Layout values, as labels
+
+const char *name(int label) {
+  return label == kEll ? "ell" : label == kSell ? "sell-32" : label == kSigma ? "sigma" : "?";
+}
+
+// Drives a selector over candidate layouts as the runtime does: the first
+// transformed launch builds candidate 0's copy, whose build proposes the
+// candidates; each candidate has its own copy (valid until the next write);
+// when profiling settles, the losers' copies are freed.
+struct Layouts {
+  struct Candidate {
+    int label;
+    double kernel_ms, remap_ms;
+  };
+  Layouts(double original, std::vector<Candidate> c)
+      : original_ms(original), cands(std::move(c)), valid(cands.size(), false),
+        runs(cands.size(), 0) {}
+  double original_ms;
+  std::vector<Candidate> cands;
+  std::vector<bool> valid;
+  std::vector<int> runs; // transformed launches per candidate
+  int originals = 0, settled = 0, last = -1;
+  bool proposed = false;
+  Selector sel;
+
+  // One launch; `write` says whether the program wrote a source before it.
+  Selector::Decision launch(bool write) {
+    if (write)
+      valid.assign(valid.size(), false);
+    const bool copy_valid = last >= 0 && valid[last];
+    const Selector::Decision d = sel.decide(copy_valid, write || last < 0);
+    if (d.settled) {
+      ++settled;
+      for (std::size_t c = 0; c < valid.size(); ++c)
+        if (static_cast<int>(c) != d.candidate)
+          valid[c] = false;
+    }
+    if (d.run == Selector::kRunOriginal) {
+      ++originals;
+      if (d.timed)
+        sel.add_original(original_ms);
+      return d;
+    }
+    const int c = d.candidate;
+    if (!proposed) { // candidate 0's build counts the cells of every layout
+      proposed = true;
+      std::vector<int> labels;
+      for (const Candidate &k : cands)
+        labels.push_back(k.label);
+      sel.set_candidates(labels.data(), static_cast<int>(labels.size()));
+    }
+    ++runs[c];
+    if (d.timed) {
+      if (!valid[c])
+        sel.add_remap(cands[c].remap_ms, c);
+      sel.add_transformed(cands[c].kernel_ms, c);
+    }
+    valid[c] = true;
+    last = c;
+    return d;
+  }
+  // Launches without writes; how many ran candidate c.
+  int run(int launches, int c) {
+    int count = 0;
+    for (int i = 0; i < launches; ++i) {
+      const Selector::Decision d = launch(false);
+      count += d.run == Selector::kRunTransformed && d.candidate == c;
+    }
+    return count;
+  }
+};
+
+TEST(SelectorLayouts, ProbesCandidateZeroTheOriginalThenTheOthersInTurn) {
+  Layouts p{10e-3, {{kSigma, 5e-3, 1e-3}, {kSell, 6e-3, 1e-3}, {kEll, 7e-3, 1e-3}}};
+  const int want[] = {0, -1, 1, 2, 0, -1, 1, 2, 0, -1, 1, 2}; // -1: the original
+  for (int i = 0; i < 12; ++i) {
+    const Selector::Decision d = p.launch(i == 0);
+    EXPECT_TRUE(d.timed) << i;
+    EXPECT_EQ(d.run == Selector::kRunOriginal ? -1 : d.candidate, want[i]) << "launch " << i;
+  }
+  EXPECT_TRUE(p.sel.profiling());
+  EXPECT_EQ(p.sel.candidates(), 3);
+  p.launch(false);
+  EXPECT_FALSE(p.sel.profiling());
+  EXPECT_EQ(p.settled, 1);
+  for (int c = 0; c < 3; ++c)
+    EXPECT_EQ(p.runs[c], Selector::kProbes + (c == 0)) << c; // the 13th launch runs sigma
+}
+
+TEST(SelectorLayouts, UniformRowsKeepEll) {
+  // A grid: ELL alone is proposed, cached and faster.
+  Layouts p{10e-3, {{kEll, 8e-3, 50e-3}}};
+  p.launch(true);
+  const int ell = p.run(1000, 0);
+  EXPECT_GE(ell, 1000 - 1000 / Selector::kWatchPeriod - 2 * Selector::kProbes);
+  EXPECT_EQ(p.sel.label(p.sel.chosen()), kEll);
+  EXPECT_NE(p.sel.why().find("copies cached"), std::string::npos) << p.sel.why();
+}
+
+TEST(SelectorLayouts, UniformRowsPickEllOverSigmaThatPadsTheSame) {
+  // Rows alike: sigma pads as ELL does and its permutation costs 12%.
+  Layouts p{10e-3, {{kSigma, 8.4e-3, 2e-3}, {kEll, 7.5e-3, 1e-3}}};
+  p.launch(true);
+  p.run(20, 1);
+  EXPECT_FALSE(p.sel.profiling());
+  EXPECT_EQ(p.sel.chosen(), 1);
+  const int ell = p.run(1000, 1);
+  EXPECT_GE(ell, 1000 - 1000 / Selector::kWatchPeriod - 1);
+  EXPECT_EQ(p.run(1000, 0), 0); // sigma never runs again: its copy is gone
+}
+
+TEST(SelectorLayouts, HeavySkewPicksSigma) {
+  // Offshore-like: sigma 1.4x faster than ELL, SELL-32 in between; the original
+  // slower than all.
+  Layouts p{25e-3, {{kSigma, 14e-3, 3e-3}, {kSell, 17e-3, 2e-3}, {kEll, 20e-3, 2e-3}}};
+  p.launch(true);
+  p.run(20, 0);
+  EXPECT_EQ(p.sel.chosen(), 0);
+  EXPECT_EQ(p.sel.label(p.sel.chosen()), kSigma);
+  EXPECT_GE(p.run(640, 0), 640 - 640 / Selector::kWatchPeriod - 1);
+  EXPECT_NEAR(p.sel.transformed_ms(), 14e-3, 1e-12);
+  EXPECT_NEAR(p.sel.transformed_ms(2), 20e-3, 1e-12);
+}
+
+TEST(SelectorLayouts, PaddingMispredictsAndTheTimingsDecide) {
+  // The favourite by padding (candidate 0) is the slower kernel.
+  Layouts p{25e-3, {{kSigma, 20e-3, 1e-3}, {kEll, 15e-3, 1e-3}}};
+  p.launch(true);
+  p.run(20, 1);
+  EXPECT_EQ(p.sel.label(p.sel.chosen()), kEll);
+}
+
+TEST(SelectorLayouts, EveryCandidateLosingShutsTheSiteOff) {
+  // Apache-like: the original (0.1135) beats ELL (0.1468) and sigma (0.1382).
+  Layouts p{0.1135, {{kSigma, 0.1382, 0.4}, {kEll, 0.1468, 0.4}}};
+  p.launch(true);
+  for (int i = 0; i < 500; ++i)
+    p.launch(false);
+  EXPECT_EQ(p.sel.label(p.sel.chosen()), kSigma); // the better loser, kept for watching
+  // After profiling only the watch launches run the transformed kernel.
+  EXPECT_LE(p.runs[0] + p.runs[1], 2 * Selector::kProbes + 500 / Selector::kWatchPeriod + 1);
+  EXPECT_EQ(p.runs[1], Selector::kProbes);
+  EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
+}
+
+TEST(SelectorLayouts, NoReuseMeansTheOriginal) {
+  // Every launch writes a source: each transformed launch pays its remap.
+  Layouts p{10e-3, {{kSigma, 6e-3, 30e-3}, {kEll, 7e-3, 20e-3}}};
+  for (int i = 0; i < 9; ++i)
+    p.launch(true);
+  int original = 0;
+  for (int i = 0; i < 1000; ++i)
+    original += p.launch(true).run == Selector::kRunOriginal;
+  EXPECT_EQ(original, 1000);
+  EXPECT_NE(p.sel.why().find("costs more"), std::string::npos) << p.sel.why();
+}
+
+TEST(SelectorLayouts, TheRemapIsAmortisedOverReuse) {
+  // Sigma's kernel is faster but its remap dearer. Written every other launch
+  // (2 launches a copy), ELL's cheap remap wins; never written, sigma wins.
+  const std::vector<Layouts::Candidate> cands = {{kSigma, 10e-3, 40e-3}, {kEll, 14e-3, 10e-3}};
+  Layouts often{40e-3, cands}, never{40e-3, cands};
+  for (int i = 0; i < 12; ++i) {
+    often.launch(i % 2 == 0);
+    never.launch(i == 0);
+  }
+  EXPECT_FALSE(often.sel.profiling());
+  EXPECT_EQ(often.sel.label(often.sel.chosen()), kEll);
+  EXPECT_EQ(never.sel.label(never.sel.chosen()), kSigma);
+  // Never written: a first remap that also loads the remap kernels (2.4 ms)
+  // does not decide either.
+  Layouts loads{40e-3, {{kSigma, 10e-3, 2.4}, {kEll, 14e-3, 10e-3}}};
+  for (int i = 0; i < 12; ++i)
+    loads.launch(i == 0);
+  EXPECT_EQ(loads.sel.label(loads.sel.chosen()), kSigma);
+  EXPECT_NE(loads.sel.summary(name).find("(chosen: least kernel time, its copy never rewritten)"),
+            std::string::npos)
+      << loads.sel.summary(name);
+}
+
+TEST(SelectorLayouts, ACandidateThatCannotBeBuiltIsDropped) {
+  Selector sel;
+  Selector::Decision d = sel.decide(false, true);
+  ASSERT_EQ(d.candidate, 0);
+  const int labels[] = {kSigma, kEll};
+  sel.set_candidates(labels, 2);
+  sel.add_remap(1e-3, 0);
+  sel.add_transformed(5e-3, 0);
+  d = sel.decide(true, false); // the original
+  ASSERT_EQ(d.run, Selector::kRunOriginal);
+  sel.add_original(10e-3);
+  d = sel.decide(true, false); // ELL: its copy is over IRREGFIX_MAX_BYTES
+  ASSERT_EQ(d.run, Selector::kRunTransformed);
+  ASSERT_EQ(d.candidate, 1);
+  sel.cancel(Selector::kRunTransformed, 1);
+  sel.drop(1);
+  for (int i = 0; i < 4; ++i) {
+    d = sel.decide(true, false);
+    ASSERT_NE(d.candidate, 1);
+    if (d.run == Selector::kRunOriginal)
+      sel.add_original(10e-3);
+    else
+      sel.add_transformed(5e-3, 0);
+  }
+  d = sel.decide(true, false);
+  EXPECT_FALSE(sel.profiling());
+  EXPECT_EQ(d.candidate, 0);
+  EXPECT_EQ(d.run, Selector::kRunTransformed);
+  EXPECT_NE(sel.summary(name).find("ell -1.0 + remap -1.0 (dropped"), std::string::npos)
+      << sel.summary(name);
+}
+
+TEST(SelectorLayouts, CandidatesAreTakenOnceAndOnlyWhileProfiling) {
+  Selector sel;
+  const int three[] = {kSigma, kSell, kEll}, one[] = {kEll};
+  sel.set_candidates(three, 3);
+  sel.set_candidates(one, 1); // a later build's proposal: ignored
+  EXPECT_EQ(sel.candidates(), 3);
+  EXPECT_EQ(sel.label(0), kSigma);
+  Selector late;
+  for (int i = 0; i < 2 * Selector::kProbes; ++i) {
+    const Selector::Decision d = late.decide(true, i == 0);
+    if (d.run == Selector::kRunOriginal)
+      late.add_original(10e-3);
+    else
+      late.add_transformed(5e-3);
+  }
+  late.decide(true, false);
+  ASSERT_FALSE(late.profiling());
+  late.set_candidates(three, 3);
+  EXPECT_EQ(late.candidates(), 1);
+}
+
+TEST(SelectorLayouts, SummaryNamesTheCandidatesTheirMediansAndTheChoice) {
+  Layouts p{25e-3, {{kSigma, 14e-3, 3e-3}, {kEll, 20e-3, 2e-3}}};
+  p.launch(true);
+  EXPECT_EQ(p.sel.summary(name).rfind("profiling; medians (us, -1: none timed): original -1.0, "
+                                      "sigma 14.0 + remap 3.0, ell -1.0 + remap -1.0; ",
+                                      0),
+            0u)
+      << p.sel.summary(name);
+  p.run(20, 0);
+  const std::string s = p.sel.summary(name);
+  EXPECT_EQ(s.rfind("sigma: copies cached: the transformed kernel saves 11.0 us (14.0 vs 25.0 us); "
+                    "medians (us, -1: none timed): original 25.0, sigma 14.0 + remap 3.0 (chosen: "
+                    "least kernel time, its copy never rewritten), ell 20.0 + remap 2.0; ",
+                    0),
+            0u)
+      << s;
+  // Written every other launch: the remap counts, spread over the copy's launches.
+  Layouts w{25e-3, {{kSigma, 14e-3, 3e-3}, {kEll, 20e-3, 2e-3}}};
+  for (int i = 0; i < 12; ++i)
+    w.launch(i % 2 == 0);
+  EXPECT_NE(w.sel.summary(name).find(
+                "sigma 14.0 + remap 3.0 (chosen: least kernel time plus remap / 2.0 launches per "
+                "copy), ell 20.0 + remap 2.0; "),
+            std::string::npos)
+      << w.sel.summary(name);
+}
+
+TEST(SelectorLayouts, SummaryOfOneUnnamedVariantIsAsBefore) {
+  Program p{10e-3, 7e-3, 50e-3};
+  for (int i = 0; i < 7; ++i)
+    p.launch(i == 0);
+  EXPECT_EQ(p.sel.summary(name),
+            "copies cached: the transformed kernel saves 3.0 us (7.0 vs 10.0 us); medians: original "
+            "10.0 us, transformed 7.0 us, remap 50.0 us (-1: none timed); 7.0 launches per copy");
 }
 
 } // namespace
