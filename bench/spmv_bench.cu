@@ -31,6 +31,7 @@
 
 #ifdef SPMV_BENCH_HAVE_TRANSFORMED
 #include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
 #endif
 
 #define CUDA_CHECK(call)                                                                  \
@@ -311,6 +312,9 @@ Result bench_case(const Options &o, const std::string &cls, int scale, cusparseH
 
 #ifdef SPMV_BENCH_HAVE_TRANSFORMED
   // (b) transformed: the first call builds the copies; then the cache-hit path.
+  // Each matrix starts a fresh runtime, as a program of its own would: under
+  // IRREGFIX_LAYOUT=auto the selector profiles this matrix, not the previous one's.
+  irregfix::testing::reset();
   r.have_xf = true;
   if (r.flushed) tm.flush(0);
   r.first_ms = tm.once([&] { run_transformed(p, 0, s); });
