@@ -125,7 +125,7 @@ int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::str
   p.events.assign(ev.count(), nullptr);
   auto fail = [&](const std::string &reason) {
     *why = reason;
-    cudaStreamSynchronize(remap);
+    cudaStreamSynchronize(remap); // no copy of this launch may land after its entries are rebuilt
     destroy_all(p.events);
     p.copies.clear();
     p.chunks = 0;
