@@ -58,6 +58,11 @@ std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t
 // *out is that scratch.
 std::string minmax_to_summary(State &st, const SiteInfo &site, int dev, const void *p, int kind,
                               long long n, cudaStream_t stream, Scratch **out);
+// The same, read back (one round trip, the stream synchronised): *fits is false
+// when the min or the max does not fit a long long.
+std::string read_index_minmax(State &st, SiteStats &ss, const SiteInfo &site, int dev, const void *p,
+                              int kind, long long n, cudaStream_t stream, long long *min,
+                              long long *max, bool *fits);
 
 // Extent [p + lo*esz, p + hi*esz) must lie in p's device allocation.
 std::string check_extent(const void *p, std::size_t esz, long long lo, long long hi,

@@ -79,16 +79,12 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
   if (!why.empty())
     return why;
-  Scratch *sc = nullptr;
-  why = minmax_to_summary(st, site, dev, C, c_kind, n, stream, &sc);
+  long long cmin = 0, cmax = 0;
+  bool fits = false;
+  why = read_index_minmax(st, ss, site, dev, C, c_kind, n, stream, &cmin, &cmax, &fits);
   if (!why.empty())
     return why;
-  unsigned char h[16];
-  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
-  IRREGFIX_TRY(cudaStreamSynchronize(stream));
-  resolve_timings(ss, false);
-  long long cmin = 0, cmax = 0;
-  if (!index_to_ll(h, c_kind, &cmin) || !index_to_ll(h + 8, c_kind, &cmax))
+  if (!fits)
     return "bad index data: C indexes outside B's allocation";
   why = index_source(B, b_kind, cmin, cmax + 1, &sources[1], &rlo, &rhi);
   if (!why.empty())
@@ -138,16 +134,12 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
     why = whole_index_source(a.counts, a.counts_kind, n, "counts", &sources[2]);
     if (!why.empty())
       return why;
-    Scratch *sc = nullptr;
-    why = minmax_to_summary(st, site, dev, a.counts, a.counts_kind, n, stream, &sc);
+    long long kmin = 0, kmax = 0;
+    bool fits = false;
+    why = read_index_minmax(st, ss, site, dev, a.counts, a.counts_kind, n, stream, &kmin, &kmax, &fits);
     if (!why.empty())
       return why;
-    unsigned char h[16];
-    IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
-    IRREGFIX_TRY(cudaStreamSynchronize(stream));
-    resolve_timings(ss, false);
-    long long kmin = 0, kmax = 0;
-    if (!index_to_ll(h, a.counts_kind, &kmin) || !index_to_ll(h + 8, a.counts_kind, &kmax))
+    if (!fits)
       return "bad index data: a neighbour count does not fit a long long";
     jmax = kmax > 0 ? kmax : 0;
   }

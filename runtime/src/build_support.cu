@@ -155,6 +155,21 @@ std::string minmax_to_summary(State &st, const SiteInfo &site, int dev, const vo
   return "";
 }
 
+std::string read_index_minmax(State &st, SiteStats &ss, const SiteInfo &site, int dev, const void *p,
+                              int kind, long long n, cudaStream_t stream, long long *min,
+                              long long *max, bool *fits) {
+  Scratch *sc = nullptr;
+  std::string why = minmax_to_summary(st, site, dev, p, kind, n, stream, &sc);
+  if (!why.empty())
+    return why;
+  unsigned char h[16];
+  IRREGFIX_TRY(cudaMemcpyAsync(h, sc->summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+  *fits = index_to_ll(h, kind, min) && index_to_ll(h + 8, kind, max);
+  return "";
+}
+
 std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out) {
   Scratch &s = st.scratch[dev];

@@ -18,7 +18,6 @@ struct Rows {
   long long first = 0, last = 0;
   long long iter_first = 0, iter_last = LLONG_MAX;
   long long count() const { return last > first ? last - first : 0; }
-  bool all_iterations() const { return iter_first <= 0 && iter_last == LLONG_MAX; }
   // Iteration 0 is in the window: a gather's one element a thread.
   bool has_first_iteration() const { return iter_first <= 0 && iter_last > 0; }
 };
