@@ -7,6 +7,7 @@
 #   PARTS="runtime e2e bench issue4" scripts/device-check.sh   (default: the first three)
 # issue4: the samples under every IRREGFIX_LAYOUT mode (bench/run_device_issue4.sh);
 # issue6: SpMV under each layout with cuSPARSE (bench/run_device_issue6.sh);
+# sharing: MD under the sharing layout (bench/run_device_sharing.sh);
 # hoist: the samples with --hoist, bit for bit, sanitizers, CG timings (bench/run_device_hoist.sh).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +48,10 @@ fi
 if [[ " $PARTS " == *" issue6 "* ]]; then
   echo "=== SpMV under each layout (tool-transformed kernel, cuSPARSE beside it)"
   OUT=$OUT/issue6 BUILD_DIR=${ISSUE6_BUILD_DIR:-/tmp/b6} bench/run_device_issue6.sh || status=1
+fi
+if [[ " $PARTS " == *" sharing "* ]]; then
+  echo "=== sharing layout: MD (and CG, SP) bit for bit, sanitizers, MD timings in every mode"
+  OUT=$OUT/sharing BUILD_DIR=${SHARING_BUILD_DIR:-/tmp/bs} bench/run_device_sharing.sh || status=1
 fi
 if [[ " $PARTS " == *" hoist "* ]]; then
   echo "=== hoisted loops: samples bit for bit under several groups, sanitizers, CG hoisted vs in-kernel vs original"

@@ -97,6 +97,14 @@ struct Chunkability {
   std::vector<const clang::Expr *> BlockReads;   // each `blockIdx.x` of the kernel's own text
 };
 
+// Whether the runtime may stage a neighbour-list site's copy in shared memory
+// (the sharing layout); see Shareability.h.
+struct Shareability {
+  bool Shareable = false;
+  std::string NotBecause; // why not, when not
+  unsigned SiteIndex = 0; // the shared site, an index into KernelInfo::Sites
+};
+
 // Whether the kernel's loop site can run from the host (--hoist); see Hoistability.h.
 struct Hoisting {
   bool Requested = false;  // --hoist names this kernel (or every kernel)
@@ -125,6 +133,7 @@ struct KernelInfo {
   std::string RefusedBecause; // the kernel as a whole cannot be transformed
   Permutability Perm;
   Chunkability Chunks;
+  Shareability Share;
   Hoisting Hoist;
   bool hasTransformableSite() const;
 };

@@ -1,6 +1,7 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/Permutability.h"
+#include "Analysis/Shareability.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
@@ -865,6 +866,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     }
   Info.Perm = analyzePermutability(Info, Ctx);
   Info.Chunks = analyzeChunkability(Info, Ctx);
+  Info.Share = analyzeShareability(Info, Ctx);
   return Info;
 }
 

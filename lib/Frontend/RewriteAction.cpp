@@ -259,6 +259,10 @@ private:
       Info.Perm.Permutable = false;
       Info.Perm.NotBecause = "its loop is hoisted";
     }
+    if (Info.Hoist.Hoistable && Info.Share.Shareable) {
+      Info.Share.Shareable = false;
+      Info.Share.NotBecause = "its loop is hoisted";
+    }
   }
 
   void reportHoisting(const KernelInfo &Info) {
@@ -337,6 +341,17 @@ private:
       else
         Msg.remark(Info.Kernel->getLocation(), "threads of " + Kernel +
                                                    " keep their order (no SELL-32-sigma): " + Info.Perm.NotBecause);
+      // Sharing concerns neighbour-list sites only: say it where there is one.
+      bool Neighbors = false;
+      for (const Site &S : Info.Sites)
+        Neighbors |= S.transformable() && S.Pattern == SitePattern::Neighbors;
+      if (Info.Share.Shareable)
+        Msg.remark(Info.Sites[Info.Share.SiteIndex].Loc,
+                   "blocks of " + Kernel + " may stage the elements their threads share in shared memory "
+                                           "(sharing layout)");
+      else if (Neighbors)
+        Msg.remark(Info.Kernel->getLocation(),
+                   "no sharing layout for " + Kernel + ": " + Info.Share.NotBecause);
       // Most kernels are chunkable; say so only when one is not.
       if (!Info.Chunks.Chunkable)
         Msg.remark(Info.Kernel->getLocation(), "launches of " + Kernel +

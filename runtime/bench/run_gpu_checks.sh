@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime, its tests and the remap benchmark on a GPU machine and runs
 # them: ctest (host + GPU tests), the GPU tests under compute-sanitizer memcheck,
-# an IRREGFIX_STATS report, the host cost of a cached launch, the remap bandwidth benchmark, and the SpMV benchmark
+# an IRREGFIX_STATS report, the host cost of a cached launch, the cost of the first remap (lazy module loads), the remap bandwidth benchmark, and the SpMV benchmark
 # (ELL vs SELL-32 vs the original; SPMV_ARGS=--small for 1/8 of the rows).
 #   runtime/bench/run_gpu_checks.sh   (from the repo root; BUILD_DIR default /tmp/b;
 #   BENCH_ARGS=--new runs only the range2 and neighbour benchmarks; QUICK=1 skips both benchmarks)
@@ -22,7 +22,7 @@ nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests irregfix_hoist_gpu_tests \
-  irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench 2>&1 | grep -Ev '^\[' || true
+  irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench irregfix_module_load_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"
 ctest --test-dir "$B" --output-on-failure || status=1
@@ -44,6 +44,17 @@ IRREGFIX_STATS=1 "$B/test/gpu/irregfix_runtime_gpu_tests" --gtest_filter=Runtime
   --gtest_brief=1 2>&1 | tail -8
 echo "=== host cost of a cached launch"
 "$B/runtime/irregfix_launch_overhead_bench" || status=1
+echo "=== the first remap: lazy module loading"
+for loading in LAZY EAGER; do
+  for busy in "" --behind-busy; do
+    CUDA_MODULE_LOADING=$loading "$B/runtime/irregfix_module_load_bench" $busy || status=1
+  done
+done
+if command -v cuobjdump >/dev/null; then
+  for o in "$B"/runtime/CMakeFiles/irregfix_runtime.dir/src/*.cu.o; do
+    echo "$(basename "$o"): $(cuobjdump -sass "$o" 2>/dev/null | grep -c 'Function :') kernels, $(stat -c %s "$o") bytes"
+  done
+fi
 if [ -z "${QUICK:-}" ]; then
   echo "=== remap bandwidth"
   "$B/runtime/irregfix_remap_bench" ${BENCH_ARGS:-} || status=1

@@ -36,6 +36,8 @@ public:
       }
       ++Index;
     }
+    if (shared())
+      stageSharedCopy();
     if (chunked()) {
       rewriteBlockIndex();
       Extra += ", const unsigned " + blockOffsetName();
@@ -129,6 +131,27 @@ private:
   // The kernel takes the block offset of a chunked launch.
   bool chunked() const { return Info.Chunks.Chunkable && !Variant.WholeGrid; }
 
+  // The shareable site's copy may be staged in shared memory (the launch's
+  // layout decides at run time); another strategy's variant keeps slots.
+  bool shared() const { return Info.Share.Shareable && Variant.Name.empty(); }
+  bool sharedSite(unsigned I) const { return shared() && Info.Share.SiteIndex == I; }
+
+  // First thing in the body, reached by every thread of the block: the block's
+  // distinct elements go to shared memory (nothing happens under other layouts).
+  void stageSharedCopy() {
+    const unsigned I = Info.Share.SiteIndex;
+    const auto *Body = cast<CompoundStmt>(Info.Kernel->getBody());
+    SourceLocation First = Body->body_empty() ? Body->getRBracLoc() : Body->body_front()->getBeginLoc();
+    unsigned Column = SM.getExpansionColumnNumber(SM.getExpansionLoc(First));
+    std::string Indent(Body->body_empty() || Column < 2 ? 2 : Column - 1, ' ');
+    const std::string Block = chunked() ? offsetBlockIndex() : "blockIdx.x";
+    Editor.insertAfterToken(Body->getLBracLoc(),
+                            "\n" + Indent + "extern __shared__ __align__(16) unsigned char " + stageName() + "[];\n" +
+                                Indent + "irregfix::stage_shared(" + viewName(I) + ", " +
+                                remappedName(I, Info.Sites[I].remappedArrays().front()->Array) + ", " + stageName() +
+                                ", " + Block + ");");
+  }
+
   static std::string offsetBlockIndex() { return "(blockIdx.x + " + blockOffsetName() + ")"; }
 
   bool within(const Expr *Inner, const Expr *Outer) const {
@@ -179,8 +202,13 @@ private:
                                                            : "0";
     for (const SiteArray *A : S.remappedArrays())
       for (const ArraySubscriptExpr *Read : A->Reads) {
-        Editor.replace(Read->getSourceRange(), remappedName(I, A->Array) + "[irregfix::slot(" +
-                                                   viewName(I) + ", " + Slot + ", " + Iter + ")]");
+        if (sharedSite(I))
+          Editor.replace(Read->getSourceRange(), "irregfix::read_shared(" + viewName(I) + ", " +
+                                                     remappedName(I, A->Array) + ", " + stageName() + ", " + Slot +
+                                                     ", " + Iter + ")");
+        else
+          Editor.replace(Read->getSourceRange(), remappedName(I, A->Array) + "[irregfix::slot(" + viewName(I) +
+                                                     ", " + Slot + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
     if (!isRangePattern(S.Pattern))

@@ -94,12 +94,21 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     AddFlag("irregfix::kSiteChunkable");
   if (Other && !Other->SiteFlag.empty())
     AddFlag(Other->SiteFlag);
+  // The shareable site (sharing layout) also names the transformed kernel,
+  // whose shared memory the runtime sizes. Another strategy's launch keeps slots.
+  const bool Shared = Info.Share.Shareable && !Other;
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
-    if (S.transformable())
-      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\""
-         << siteId(S, Ctx) << "\", \"" << K->getName() << "\", \"" << patternName(S.Pattern) << "\""
-         << (Flags.empty() ? "" : ", " + Flags) << "};\n";
+    if (S.transformable()) {
+      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S, Ctx) << "\", \""
+         << K->getName() << "\", \"" << patternName(S.Pattern) << "\"";
+      if (Shared && Info.Share.SiteIndex == Index)
+        OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
+           << transformedKernelName(K);
+      else if (!Flags.empty())
+        OS << ", " << Flags;
+      OS << "};\n";
+    }
     ++Index;
   }
 
@@ -113,7 +122,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     if (Info.Sites[I].transformable())
       LaunchSite = siteInfoName(K, I);
   std::vector<std::string> Conditions{"irregfix::begin_launch(" + LaunchSite +
-                                      ", __irregfix_stream, __irregfix_grid, __irregfix_block)"},
+                                      ", __irregfix_stream, __irregfix_grid, __irregfix_block" +
+                                      (Shared ? ", __irregfix_shmem)" : ")")},
       ExtraArgs;
   Index = 0;
   for (const Site &S : Info.Sites) {
@@ -176,6 +186,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
 
   std::string Args = argumentList(K);
   std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
+  // The transformed kernel's own: a shareable launch adds the staged copy's bytes.
+  std::string Shmem = Shared ? "__irregfix_shmem + irregfix::shared_bytes(" + viewName(Info.Share.SiteIndex) + ")"
+                             : "__irregfix_shmem";
   std::string AllArgs = Args;
   for (const std::string &E : ExtraArgs)
     AllArgs += (AllArgs.empty() ? "" : ", ") + E;
@@ -200,11 +213,12 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     OS << "    for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {\n"
        << "      const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" << LaunchSite
        << ", __irregfix_c, __irregfix_grid, __irregfix_stream);\n"
-       << "      " << Name << "<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>("
+       << "      " << Name << "<<<__irregfix_chunk.grid, __irregfix_block, " << Shmem << ", __irregfix_stream>>>("
        << KernelArgs << ");\n"
        << "    }\n";
   } else {
-    OS << "    " << Name << Config << "(" << KernelArgs << ");\n";
+    OS << "    " << Name << "<<<__irregfix_grid, __irregfix_block, " << Shmem << ", __irregfix_stream>>>("
+       << KernelArgs << ");\n";
   }
   OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";

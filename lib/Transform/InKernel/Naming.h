@@ -28,6 +28,8 @@ inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to
 inline std::string physicalThreadName() { return "__irregfix_p"; }
 // A chunkable kernel's parameter: the first block of the chunk being launched.
 inline std::string blockOffsetName() { return "__irregfix_block_offset"; }
+// The shared-memory array a shareable kernel stages its copy in (sharing layout).
+inline std::string stageName() { return "__irregfix_stage"; }
 inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
   return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
 }

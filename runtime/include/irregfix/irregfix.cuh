@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace irregfix {
 
@@ -27,6 +28,12 @@ enum Layout : int {
                           // each window of sigma threads runs longest row first; thread
                           // p (physical) works for logical thread perm[p] (range sites
                           // of kernels whose SiteInfo says kSitePermutable)
+  kLayoutSharing = 4,     // per thread block, the distinct elements its threads read,
+                          // stored contiguously (block b's at [block_first[b],
+                          // block_first[b+1])): the kernel stages them in shared
+                          // memory (stage_shared) and reads element (t, iter) at
+                          // local[iter * n + t] there (neighbour sites of kernels
+                          // whose SiteInfo says kSiteShareable; see read_shared)
 };
 
 // Passed by value to a transformed kernel, one per site group.
@@ -38,6 +45,13 @@ struct View {
   const int *perm;              // kLayoutSell32Sigma: perm[p] = logical thread of physical p
   long long width;              // iterations of the longest thread: max length (range),
                                 // columns (neighbour lists), 1 (gathers)
+  // kLayoutSharing (null, 0 otherwise): element (t, iter) is staged element
+  // local[iter * n + t] of t's block; block b's distinct elements are copy
+  // elements [block_first[b], block_first[b+1]); shared_bytes is what the
+  // launch gives the kernel in dynamic shared memory to stage them.
+  const int *local;
+  const int *block_first;
+  unsigned shared_bytes;
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
@@ -48,6 +62,51 @@ __host__ __device__ __forceinline__ long long slot(const View &v, long long t, l
   if (v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma)
     return v.slice_start[t >> 5] + iter * 32 + (t & 31);
   return iter * v.n + t;
+}
+
+// Sharing (kLayoutSharing), kernel side. The transformed kernel of a
+// shareable site declares `extern __shared__ unsigned char stage[]`, calls
+// stage_shared at its very start (every thread of the block, before any early
+// return), and reads the copy through read_shared. Under any other layout
+// stage_shared does nothing and read_shared reads copy[slot(v, t, iter)].
+// `block` is the block's index in the whole grid (blockIdx.x plus a chunk's offset).
+template <class T>
+__device__ __forceinline__ void stage_shared(const View &v, const T *__restrict__ copy,
+                                             unsigned char *stage, long long block) {
+  if (v.layout != kLayoutSharing)
+    return;
+  // The layout is the same for every thread of the launch: the barrier is uniform.
+  const long long blocks = (v.n + blockDim.x - 1) / blockDim.x;
+  if (block < blocks) {
+    const long long first = v.block_first[block], count = v.block_first[block + 1] - first;
+    // Whole elements in 16-, 8-, 4- or 1-byte words: one coalesced pass.
+    using Word = typename std::conditional<
+        sizeof(T) % 16 == 0 && alignof(T) >= 16, uint4,
+        typename std::conditional<sizeof(T) % 8 == 0 && alignof(T) >= 8, unsigned long long,
+                                  typename std::conditional<sizeof(T) % 4 == 0 && alignof(T) >= 4,
+                                                            unsigned, unsigned char>::type>::type>::type;
+    constexpr long long kWords = sizeof(T) / sizeof(Word);
+    const Word *from = reinterpret_cast<const Word *>(copy + first);
+    Word *to = reinterpret_cast<Word *>(stage);
+    for (long long w = threadIdx.x; w < count * kWords; w += blockDim.x)
+      to[w] = from[w];
+  }
+  __syncthreads();
+}
+
+// Thread t's iter-th element of a shareable site's copy, by value: from shared
+// memory under kLayoutSharing, from the copy in global memory otherwise.
+template <class T>
+__device__ __forceinline__ T read_shared(const View &v, const T *__restrict__ copy,
+                                         const unsigned char *stage, long long t, long long iter) {
+  if (v.layout == kLayoutSharing)
+    return reinterpret_cast<const T *>(stage)[v.local[iter * v.n + t]];
+  return copy[slot(v, t, iter)];
+}
+
+// Dynamic shared memory a shareable site's launch adds to its own (zero).
+__host__ __device__ __forceinline__ size_t shared_bytes(const View &v) {
+  return v.layout == kLayoutSharing ? v.shared_bytes : 0;
 }
 
 // Trip count of thread t's range loop (B[t+1] - B[t] of the original; t physical).
@@ -86,6 +145,9 @@ struct SiteInfo {
   const char *kernel; // kernel name
   const char *pattern; // "range", "range2", "gather", "gather2" or "neighbors"
   int flags = 0;       // SiteFlags
+  // The transformed kernel (its host-side handle), for kSiteShareable sites:
+  // the runtime reads its static shared memory and raises its dynamic limit.
+  const void *transformed = nullptr;
 };
 
 enum SiteFlags : int {
@@ -100,6 +162,11 @@ enum SiteFlags : int {
   // The kernel's launcher runs a hoisted loop (begin_hoisted): a launch that
   // must remap copies in slices of iterations, each step waiting for its own.
   kSiteHoisted = 4,
+  // The kernel may stage the site's copy in shared memory (kLayoutSharing): it
+  // calls stage_shared first thing, reads through read_shared, uses no dynamic
+  // shared memory of its own, and its thread index is the 1-D global index
+  // (no grid-stride loop), so thread t belongs to block t / blockDim.x.
+  kSiteShareable = 8,
 };
 
 // One chunk of a pipelined launch: the transformed kernel runs with this grid
@@ -171,8 +238,10 @@ void note_fallback(const SiteInfo &site, const char *why);
 // kernel's threads are permuted (SELL-32-sigma) only when grid.x * block.x
 // covers every thread its sites name, as permuting would otherwise change which
 // rows the launched threads compute.
+// shmem is the launch's own dynamic shared memory: the sharing layout is used
+// only by launches without any (and with one-dimensional blocks and grid).
 bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid = dim3(0, 0, 0),
-                  dim3 block = dim3(0, 0, 0));
+                  dim3 block = dim3(0, 0, 0), size_t shmem = 0);
 // After the transformed kernel's launch: counts it and checks it was accepted
 // (cudaPeekAtLastError, so the program's own error checks still see an error).
 void end_transformed_launch(const SiteInfo &site, cudaStream_t stream);

@@ -1,0 +1,25 @@
+// Whether a kernel's neighbour-list site may use the sharing layout: each
+// thread block stages the distinct elements its threads read in shared memory
+// (PPoPP'13's sharing), and thread t reads them there. The transformed kernel
+// then starts with a cooperative load and a barrier that every thread of the
+// block reaches, so the analysis checks what that prologue needs.
+#pragma once
+
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+
+namespace irregfix {
+
+// (Shareability itself is declared in Site.h, as part of KernelInfo.)
+// A kernel is shareable when its first transformable neighbour-list site
+// remaps one array; the kernel is not a template (the runtime needs the
+// transformed kernel's handle to size its shared memory); it is chunkable (no
+// gridDim read: no grid-stride loop hands a thread another block's rows); the
+// site's thread index is blockIdx.x * blockDim.x + threadIdx.x itself or a
+// local initialised with it and never written, so thread t runs in block
+// t / blockDim.x; and neither it nor a function it calls declares dynamic
+// (extern) shared memory, which the staged copy takes.
+Shareability analyzeShareability(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+} // namespace irregfix
