@@ -268,7 +268,7 @@ void clear_launch_records(State &st) {
 
 } // namespace detail
 
-bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 block) {
+bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 block, size_t shmem) {
   using namespace detail;
   int dev = 0;
   const cudaError_t err = cudaGetDevice(&dev);
@@ -298,6 +298,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.pipeline.hoisted = (site.flags & kSiteHoisted) != 0;
   c.pipeline.grid = grid;
   c.pipeline.block = block;
+  c.pipeline.shmem = shmem;
   if (st.cfg.layout != 0)
     return true; // a forced layout: always the transformed kernel
 

@@ -34,6 +34,7 @@ struct Pipeline {
   bool chunkable = false; // the launcher runs the kernel chunk by chunk
   bool hoisted = false;   // the launcher runs a hoisted kernel: copies in slices of iterations
   dim3 grid{0, 0, 0}, block{0, 0, 0}; // the launch configuration; 0: unknown
+  std::size_t shmem = 0;              // the launch's own dynamic shared memory
   std::vector<DeferredCopy> copies;
   int chunks = 0;               // set by start_pipeline: 1 (no pipeline) or more
   unsigned blocks_per_chunk = 0;

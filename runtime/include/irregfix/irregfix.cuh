@@ -70,6 +70,8 @@ __host__ __device__ __forceinline__ long long slot(const View &v, long long t, l
 // return), and reads the copy through read_shared. Under any other layout
 // stage_shared does nothing and read_shared reads copy[slot(v, t, iter)].
 // `block` is the block's index in the whole grid (blockIdx.x plus a chunk's offset).
+// (Device code only: host compilers that include this header never see them.)
+#ifdef __CUDACC__
 template <class T>
 __device__ __forceinline__ void stage_shared(const View &v, const T *__restrict__ copy,
                                              unsigned char *stage, long long block) {
@@ -103,6 +105,7 @@ __device__ __forceinline__ T read_shared(const View &v, const T *__restrict__ co
     return reinterpret_cast<const T *>(stage)[v.local[iter * v.n + t]];
   return copy[slot(v, t, iter)];
 }
+#endif
 
 // Dynamic shared memory a shareable site's launch adds to its own (zero).
 __host__ __device__ __forceinline__ size_t shared_bytes(const View &v) {
