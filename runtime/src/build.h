@@ -181,6 +181,19 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
                           const void *A, std::size_t esz, cudaStream_t stream);
 
+// What every neighbour-list build validates first: the columns (max(count),
+// m without counts; with counts one CUB min/max and one round trip), NB's
+// extent over (t < n, j < columns), and A's valid indices [lo, hi).
+struct NeighborShape {
+  std::vector<SourceRange> sources; // A, NB, then counts when given
+  long long jmax = 0, lo = 0, hi = 0;
+};
+std::string neighbor_shape(State &st, SiteStats &ss, const SiteInfo &site, int dev,
+                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                           cudaStream_t stream, NeighborShape *out);
+// The entry holds that shape from now on (a refresh keeps it until NB or counts are written).
+void set_neighbor_shape(Entry &e, NeighborShape &&shape);
+
 // Neighbour list: the copy has max(count) columns (m without counts). Without
 // counts nothing is read back; with them, one CUB min/max and one round trip.
 // NB must lie in its allocation for every (t, j < columns); indices outside A's

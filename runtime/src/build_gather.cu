@@ -116,22 +116,17 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   return copy_gather(st, ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
 }
 
-// Neighbour list: the copy has max(count) columns (m without counts). Without
-// counts nothing is read back; with them, one CUB min/max and one round trip.
-// NB must lie in its allocation for every (t, j < columns); indices outside A's
-// allocation are sentinels, skipped.
-std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                            cudaStream_t stream) {
-  if (e.shape_valid && e.bufs.size() == 1)
-    return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
+std::string neighbor_shape(State &st, SiteStats &ss, const SiteInfo &site, int dev,
+                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                           cudaStream_t stream, NeighborShape *out) {
   if (a.m < 0)
     return "bad index data: negative neighbour count m";
-  std::vector<SourceRange> sources(a.counts ? 3 : 2);
-  long long jmax = a.m;
+  NeighborShape &s = *out;
+  s.sources.assign(a.counts ? 3 : 2, SourceRange{});
+  s.jmax = a.m;
   std::string why;
   if (a.counts) {
-    why = whole_index_source(a.counts, a.counts_kind, n, "counts", &sources[2]);
+    why = whole_index_source(a.counts, a.counts_kind, n, "counts", &s.sources[2]);
     if (!why.empty())
       return why;
     long long kmin = 0, kmax = 0;
@@ -141,30 +136,52 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
       return why;
     if (!fits)
       return "bad index data: a neighbour count does not fit a long long";
-    jmax = kmax > 0 ? kmax : 0;
+    s.jmax = kmax > 0 ? kmax : 0;
   }
   // Offsets j*sj + t*st over j < jmax, t < n: their least and greatest.
   long long omin = 0, omax = 0;
-  if (jmax > 0) {
+  if (s.jmax > 0) {
     long long jx = 0, tx = 0;
-    if (__builtin_mul_overflow(jmax - 1, a.sj, &jx) || __builtin_mul_overflow(n - 1, a.st, &tx) ||
+    if (__builtin_mul_overflow(s.jmax - 1, a.sj, &jx) || __builtin_mul_overflow(n - 1, a.st, &tx) ||
         __builtin_add_overflow(jx < 0 ? jx : 0, tx < 0 ? tx : 0, &omin) ||
         __builtin_add_overflow(jx > 0 ? jx : 0, tx > 0 ? tx : 0, &omax))
       return "bad index data: neighbour list offsets overflow";
   }
   long long nlo = 0, nhi = 0;
-  why = index_source(a.NB, a.nb_kind, omin, jmax > 0 ? omax + 1 : omin, &sources[1], &nlo, &nhi);
+  why = index_source(a.NB, a.nb_kind, omin, s.jmax > 0 ? omax + 1 : omin, &s.sources[1], &nlo, &nhi);
   if (!why.empty())
     return why;
-  if (jmax > 0 && (omin < nlo || omax >= nhi))
+  if (s.jmax > 0 && (omin < nlo || omax >= nhi))
     return "bad index data: the neighbour list reaches outside its allocation";
-  long long lo = 0, hi = 0;
-  why = gather_source(A, esz, &sources[0], &lo, &hi);
+  return gather_source(A, esz, &s.sources[0], &s.lo, &s.hi);
+}
+
+void set_neighbor_shape(Entry &e, NeighborShape &&s) {
+  e.index_sources = static_cast<int>(s.sources.size()) - 1; // NB, and counts when given
+  e.sources = std::move(s.sources);
+  e.idx_lo = s.lo;
+  e.idx_hi = s.hi;
+  e.jmax = s.jmax;
+  e.max_len = static_cast<int>(s.jmax < INT_MAX ? s.jmax : INT_MAX);
+  e.shape_valid = true;
+}
+
+// Neighbour list: the copy has max(count) columns (m without counts). Without
+// counts nothing is read back; with them, one CUB min/max and one round trip.
+// NB must lie in its allocation for every (t, j < columns); indices outside A's
+// allocation are sentinels, skipped.
+std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                            cudaStream_t stream) {
+  if (e.shape_valid && e.bufs.size() == 1)
+    return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
+  NeighborShape shape;
+  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
     return why;
   unsigned long long cells = 0;
   std::size_t need = 0;
-  if (__builtin_mul_overflow(static_cast<unsigned long long>(jmax), static_cast<unsigned long long>(n), &cells))
+  if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
     return "remapped copy too large";
   why = copy_bytes(cells, esz, &need);
   if (!why.empty())
@@ -174,13 +191,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   why = ensure_copies(st, site, e, {need});
   if (!why.empty())
     return why;
-  e.sources = std::move(sources);
-  e.index_sources = a.counts ? 2 : 1;
-  e.idx_lo = lo;
-  e.idx_hi = hi;
-  e.jmax = jmax;
-  e.max_len = static_cast<int>(jmax < INT_MAX ? jmax : INT_MAX);
-  e.shape_valid = true;
+  set_neighbor_shape(e, std::move(shape));
   return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
 }
 
