@@ -100,6 +100,8 @@ bool parse_layout(const char *text, int *out) {
     *out = 2;
   else if (s == "sell32s" || s == "sell-32-sigma" || s == "sigma")
     *out = 3;
+  else if (s == "sharing" || s == "share")
+    *out = 4;
   else if (s == "none")
     *out = kLayoutChoiceNone;
   else
@@ -120,7 +122,7 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   }
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
-    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, none or auto)\n",
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, sharing, none or auto)\n",
                  layout);
   }
   return c;
@@ -173,6 +175,24 @@ int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]) {
   for (int i = 0; i < n && count < kMaxLayoutCandidates; ++i)
     out[count++] = others[i];
   return count;
+}
+
+unsigned long long stage_bytes(long long max_set, std::size_t elem_size) {
+  const unsigned long long bytes = static_cast<unsigned long long>(max_set > 0 ? max_set : 0) * elem_size;
+  return (bytes + 15) / 16 * 16;
+}
+
+std::string plan_shared_memory(unsigned long long need, unsigned long long static_bytes,
+                               unsigned long long dynamic_limit, unsigned long long optin,
+                               unsigned long long *raise_to) {
+  *raise_to = 0;
+  const unsigned long long may = optin > static_bytes ? optin - static_bytes : 0;
+  if (need > may)
+    return "sharing: a block's neighbours need " + std::to_string(need) +
+           " bytes of shared memory; the kernel may have " + std::to_string(may);
+  if (need > dynamic_limit)
+    *raise_to = need;
+  return "";
 }
 
 bool parse_chunks(const char *text, int *out) {
@@ -254,7 +274,7 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 }
 
 std::size_t Entry::bytes() const {
-  std::size_t b = len_bytes + aux_bytes + perm_bytes;
+  std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes;
   for (std::size_t x : buf_bytes)
     b += x;
   return b;
@@ -381,6 +401,7 @@ const char *layout_name(int layout) {
   case 1: return "ell-colmajor";
   case 2: return "sell-32";
   case 3: return "sell-32-sigma";
+  case 4: return "sharing";
   default: return "unknown";
   }
 }
@@ -408,6 +429,13 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
       std::snprintf(line, sizeof line,
                     "irregfix:   padding (cells / non-zeros): ell %.3f, sell-32 %s%s\n",
                     s.ell_padding, sell, sigma);
+      out += line;
+    }
+    if (s.shared_max > 0) {
+      std::snprintf(line, sizeof line,
+                    "irregfix:   sharing: distinct elements a block %.1f on average, %lld at most "
+                    "(%u bytes of shared memory a block)\n",
+                    s.shared_mean, s.shared_max, s.shared_bytes);
       out += line;
     }
     if (s.hoisted_launches > 0 || s.hoist_in_kernel > 0 || s.hoist_declined > 0) {

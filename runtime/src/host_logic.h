@@ -24,7 +24,7 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
-  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s (a Layout), -1 none
+  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s, 4 sharing (a Layout), -1 none
   int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
   int chunks = 0;  // IRREGFIX_CHUNKS: chunks of a pipelined launch; 0: the model's choice
 };
@@ -44,7 +44,7 @@ constexpr double kSellPaddingThreshold = 1.15;
 constexpr int kLayoutKeyAuto = 100;
 
 // "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),
-// "none", "auto", any case -> *out = 1, 2, 3, -1, 0.
+// "sharing" (also "share"), "none", "auto", any case -> *out = 1, 2, 3, 4, -1, 0.
 // Returns false (and leaves *out alone) on anything else; null or "" -> auto.
 bool parse_layout(const char *text, int *out);
 
@@ -101,6 +101,20 @@ bool worth_sorting(const LayoutCells &c, bool may_permute);
 // launch that is not profiled uses), then the others by fewer cells. Returns
 // how many were written to out.
 int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]);
+
+// ---- sharing layout ---------------------------------------------------------
+
+// Dynamic shared memory a block of a sharing launch stages: its largest set of
+// distinct elements, rounded up to 16 bytes (stage_shared copies 16-byte words).
+unsigned long long stage_bytes(long long max_set, std::size_t elem_size);
+
+// Whether a sharing launch may have `need` bytes of dynamic shared memory: with
+// the kernel's static_bytes, within optin (the device's opt-in maximum a
+// block). "" and *raise_to (0: the kernel's current dynamic limit suffices;
+// else the limit to set) or why not.
+std::string plan_shared_memory(unsigned long long need, unsigned long long static_bytes,
+                               unsigned long long dynamic_limit, unsigned long long optin,
+                               unsigned long long *raise_to);
 
 // ---- pipelined launches ----------------------------------------------------
 
@@ -196,11 +210,21 @@ struct Entry {
   std::size_t aux_bytes = 0;
   void *perm = nullptr;             // SELL-32-sigma: int[n], physical -> logical thread
   std::size_t perm_bytes = 0;
+  // kLayoutSharing: per thread block of the launch, the distinct valid indices
+  // its threads read (less idx_lo, sorted), block after block.
+  void *uniq = nullptr;             // unsigned[nnz]
+  std::size_t uniq_bytes = 0;
+  void *block_first = nullptr;      // int[blocks + 1]: block b's at [block_first[b], block_first[b+1])
+  std::size_t block_first_bytes = 0;
+  void *local = nullptr;            // int[jmax * n]: (t, j)'s position in its block's set
+  std::size_t local_bytes = 0;
+  unsigned shared_bytes = 0;        // a block's stage (stage_bytes of the largest set)
   long long idx_lo = 0, idx_hi = 0; // gathers: valid element indices of A (element_bounds)
   long long jmax = 0;               // neighbours: slots per thread (columns of the copy)
   int layout = 0;                   // the Layout built (range sites may pick one at a miss)
   int max_len = 0;
-  long long nnz = 0;                // elements remapped per array (range sites)
+  long long nnz = 0;                // elements remapped per array (range sites; sharing:
+                                    // the distinct elements of all blocks)
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;
@@ -266,6 +290,11 @@ struct SiteStats {
   std::string selector;           // the selector's state for the report ("" when it never ran)
   int selector_candidates = 0;    // layouts the selector times (1: no choice of layout)
   int selector_layout = 0;        // the Layout it chose (0: profiling, or not a range launcher)
+  // Sharing: distinct elements a block at the latest build (mean and most), and
+  // the dynamic shared memory a block stages them in.
+  double shared_mean = 0;
+  long long shared_max = 0;
+  unsigned shared_bytes = 0;
   std::map<std::string, long long> fallbacks; // reason -> count
   std::string last_fallback;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
