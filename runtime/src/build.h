@@ -202,5 +202,16 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             cudaStream_t stream);
 
+// Sharing (kLayoutSharing) of a neighbour list, for launches of e.key.params[3]
+// threads a block: per block, its threads' distinct valid indices (a CUB
+// segmented sort, one round trip for their total and largest count), each
+// (t, j)'s position among them, and the copy of those elements. Refused when
+// the largest set does not fit the shared memory the kernel (site.transformed)
+// may have, whose limit is raised when it must. A refresh after a write to A
+// gathers the copy again from the kept sets.
+std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                          const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                          cudaStream_t stream);
+
 } // namespace detail
 } // namespace irregfix

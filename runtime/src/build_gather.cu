@@ -173,6 +173,11 @@ void set_neighbor_shape(Entry &e, NeighborShape &&s) {
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             cudaStream_t stream) {
+  // Under auto, a launch that may stage the list in shared memory times sharing beside ELL.
+  if (launch_layout_key(st) == kLayoutKeyAuto && shareable_block(st, site) > 0) {
+    static const int kCandidates[] = {kLayoutEllColMajor, kLayoutSharing};
+    propose_layouts(st, kCandidates, 2);
+  }
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
   NeighborShape shape;

@@ -63,23 +63,23 @@ bool allocation_of(const void *p, Range *r) {
 }
 
 void free_entry_buffers(Entry &e) {
-  if (e.len)
-    cudaFree(e.len);
-  if (e.aux)
-    cudaFree(e.aux);
-  e.aux = nullptr;
-  e.aux_bytes = 0;
-  if (e.perm)
-    cudaFree(e.perm);
-  e.perm = nullptr;
-  e.perm_bytes = 0;
+  auto free_buffer = [](void *&p, std::size_t &bytes) {
+    if (p)
+      cudaFree(p);
+    p = nullptr;
+    bytes = 0;
+  };
+  free_buffer(e.len, e.len_bytes);
+  free_buffer(e.aux, e.aux_bytes);
+  free_buffer(e.perm, e.perm_bytes);
+  free_buffer(e.uniq, e.uniq_bytes);
+  free_buffer(e.block_first, e.block_first_bytes);
+  free_buffer(e.local, e.local_bytes);
   for (void *b : e.bufs)
     if (b)
       cudaFree(b);
   if (e.ready)
     cudaEventDestroy(e.ready);
-  e.len = nullptr;
-  e.len_bytes = 0;
   e.bufs.clear();
   e.buf_bytes.clear();
   e.ready = nullptr;
@@ -96,6 +96,9 @@ void drop_entry(State &st, const CacheKey &key) {
     for (Entry *&recent : r.recent)
       if (recent == e.get())
         recent = nullptr;
+    for (Entry *&copy : r.candidate_copy)
+      if (copy == e.get())
+        copy = nullptr;
   }
   free_entry_buffers(*e);
 }

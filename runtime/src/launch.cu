@@ -160,16 +160,15 @@ void note_selector(const LaunchRecord &r) {
 
 // Profiling settled on one candidate: the copies of the launcher's sites in
 // the other candidates' layouts are not read again, and their memory goes
-// (under IRREGFIX_MAX_BYTES, it is what the next copies need).
+// (under IRREGFIX_MAX_BYTES, it is what the next copies need). A copy two
+// candidates share (a site whose pattern has one layout for both) stays.
 void free_losers(State &st, const LaunchRecord &r) {
   const Selector &sel = r.selector;
-  for (int c = 0; c < sel.candidates(); ++c) {
-    if (c == sel.chosen())
-      continue;
-    const int slot = layout_slot(c == 0 ? kLayoutKeyAuto : sel.label(c));
-    for (SiteRecord *s : r.sites)
-      if (Entry *e = s->recent[slot]) {
-        const CacheKey key = e->key; // drop_entry frees e
+  for (SiteRecord *s : r.sites) {
+    const Entry *kept = s->candidate_copy[sel.chosen()];
+    for (int c = 0; c < sel.candidates(); ++c)
+      if (Entry *e = s->candidate_copy[c]; c != sel.chosen() && e && e != kept) {
+        const CacheKey key = e->key; // drop_entry frees e and forgets it in every record
         drop_entry(st, key);
       }
   }
@@ -183,6 +182,8 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
     return;
   if (std::find(c.sites.begin(), c.sites.end(), &site) == c.sites.end())
     c.sites.push_back(&site);
+  if (c.selected && c.run == Selector::kRunTransformed)
+    site.candidate_copy[c.candidate] = site.last;
   c.sample.built |= built;
   if (c.sample.mid && cudaEventRecord(c.sample.mid, stream) != cudaSuccess)
     abandon(c, st);
@@ -195,6 +196,17 @@ bool may_permute(const State &st, const SiteInfo &site, long long n) {
   // grid.x * block.x; 0: unknown
   const unsigned long long threads_x = static_cast<unsigned long long>(c.pipeline.grid.x) * c.pipeline.block.x;
   return c.epoch != st.epoch || threads_x == 0 || threads_x >= static_cast<unsigned long long>(n);
+}
+
+unsigned shareable_block(const State &st, const SiteInfo &site) {
+  if (!(site.flags & kSiteShareable) || (site.flags & kSiteHoisted))
+    return 0;
+  const CurrentLaunch &c = current;
+  const Pipeline &p = c.pipeline;
+  // Thread t is in block t / block.x only for one-dimensional blocks and grid.
+  const bool one_dimensional = p.block.y == 1 && p.block.z == 1 && p.grid.x > 0 && p.grid.y == 1 &&
+                               p.grid.z == 1;
+  return c.epoch == st.epoch && one_dimensional && p.shmem == 0 ? p.block.x : 0;
 }
 
 bool copies_deferrable(const State &st) {

@@ -138,6 +138,10 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
                           : nullptr;
   view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
   view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
+  const bool sharing = e.layout == kLayoutSharing;
+  view->local = sharing ? static_cast<const int *>(e.local) : nullptr;
+  view->block_first = sharing ? static_cast<const int *>(e.block_first) : nullptr;
+  view->shared_bytes = sharing ? e.shared_bytes : 0;
   for (std::size_t i = 0; i < e.bufs.size(); ++i)
     remapped[i] = e.bufs[i];
 }
@@ -162,19 +166,24 @@ struct KeyArgs {
   int count = 0;
   const void *const *sources = nullptr;
   const size_t *sizes = nullptr;
-  long long params[3] = {}; // neighbours: stride_j, stride_t, m
+  long long params[4] = {}; // neighbours: stride_j, stride_t, m (sharing: and the block size)
   int nparams = 0;
 };
 
 // The cache-key layout of a range site: the configured layout (ELL, SELL-32),
 // or under auto the launch's (`wish`: auto's own value, or the selector's
-// candidate); other patterns are always ELL. SELL-32-sigma only for kernels
-// that declare themselves permutable, launched with a thread for every row; on
-// another launch it means SELL-32.
-int key_layout(const Config &cfg, int pattern, bool may_permute, int wish) {
+// candidate). SELL-32-sigma only for kernels that declare themselves
+// permutable, launched with a thread for every row; on another launch it means
+// SELL-32. A neighbour site is shared (forced, or the selector's candidate)
+// when the launch may share, else ELL; other patterns are always ELL. Forced
+// sharing leaves range sites to auto.
+int key_layout(const Config &cfg, int pattern, bool may_permute, bool may_share, int wish) {
+  if (pattern == kPatternNeighbors)
+    return may_share && (cfg.layout > 0 ? cfg.layout : wish) == kLayoutSharing ? kLayoutSharing
+                                                                                : kLayoutEllColMajor;
   if (pattern != kPatternRange)
     return kLayoutEllColMajor;
-  const int layout = cfg.layout > 0 ? cfg.layout : wish;
+  const int layout = cfg.layout > 0 && cfg.layout != kLayoutSharing ? cfg.layout : wish;
   if (layout == kLayoutSell32Sigma)
     return may_permute ? kLayoutSell32Sigma : kLayoutSell32;
   return layout == kLayoutEllColMajor || layout == kLayoutSell32 ? layout : kLayoutKeyAuto;
@@ -222,7 +231,7 @@ std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t str
 // The common path of every prepare_*. A launch whose site used the same,
 // valid entry last time is a hit found without building or hashing a key.
 template <class Build>
-bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void **remapped,
+bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapped,
              cudaStream_t stream, Build build) {
   int dev = 0;
   cudaError_t err = cudaGetDevice(&dev);
@@ -236,7 +245,10 @@ bool prepare(const SiteInfo &site, const KeyArgs &args, View *view, const void *
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
   const bool permute = may_permute(st, site, args.n);
-  const int layout = key_layout(st.cfg, args.pattern, permute, launch_layout_key(st));
+  const unsigned block = shareable_block(st, site);
+  const int layout = key_layout(st.cfg, args.pattern, permute, block > 0, launch_layout_key(st));
+  if (layout == kLayoutSharing) // a copy for blocks of this size only
+    args.params[args.nparams++] = block;
   Entry *&recent = rec.recent[layout_slot(layout)];
   // An auto entry built as SELL-32-sigma serves only launches that may permute.
   auto usable = [&](const Entry &e) { return permute || e.layout != kLayoutSell32Sigma; };
@@ -401,7 +413,9 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
   const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
   return prepare(site, args, view, remapped, stream,
                  [&](State &st, SiteStats &ss, Entry &e, int dev) {
-                   return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream);
+                   return e.layout == kLayoutSharing
+                              ? build_sharing(st, ss, site, e, dev, nargs, n, A, elem_size, stream)
+                              : build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream);
                  });
 }
 

@@ -26,8 +26,8 @@ struct Scratch {
 };
 
 // Slots of SiteRecord::recent: one per cache-key layout (kLayoutKeyAuto, ELL,
-// SELL-32, SELL-32-sigma).
-constexpr int kLayoutKeySlots = 4;
+// SELL-32, SELL-32-sigma, sharing).
+constexpr int kLayoutKeySlots = 5;
 inline int layout_slot(int key_layout) {
   return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
 }
@@ -41,6 +41,9 @@ struct SiteRecord {
   SiteStats *stats = nullptr;
   Entry *last = nullptr;
   Entry *recent[kLayoutKeySlots] = {};
+  // Under auto, the entry each of its launcher's candidate layouts read last:
+  // what a settled selector frees for the candidates it did not choose.
+  Entry *candidate_copy[Selector::kMaxCandidates] = {};
   unsigned long long seen_writes = 0;
 };
 
@@ -120,14 +123,21 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
 // launch runs at least n threads in x (assumed when unknown: no launcher, or no
 // configuration given), so that permuting does not change which rows it computes.
 bool may_permute(const State &st, const SiteInfo &site, long long n);
+// The block size a sharing copy of `site` would be built for in the launch
+// being prepared on this thread; 0 when the launch may not stage copies in
+// shared memory: the site is not kSiteShareable (or is hoisted), no launch is
+// open, or its configuration is not one-dimensional and known, or the launch
+// has dynamic shared memory of its own.
+unsigned shareable_block(const State &st, const SiteInfo &site);
 // The cache-key layout the launch being prepared on this thread wants for its
-// range sites under auto: kLayoutKeyAuto (each site's favourite; also without
-// a launch, or before the selector knows the candidates) or the Layout of the
-// candidate the selector is timing or chose.
+// range and neighbour sites under auto: kLayoutKeyAuto (each site's favourite;
+// also without a launch, or before the selector knows the candidates) or the
+// Layout of the candidate the selector is timing or chose.
 int launch_layout_key(const State &st);
-// A range build under kLayoutKeyAuto counted the cells of each layout: the
-// candidates worth timing (favourite first) go to the launch's selector (the
-// first proposal while it profiles; ignored otherwise).
+// A range build under kLayoutKeyAuto counted the cells of each layout, or a
+// neighbour build of a launch that may share (ELL, sharing): the candidates
+// worth timing (favourite first) go to the launch's selector (the first
+// proposal while it profiles; ignored otherwise).
 void propose_layouts(State &st, const int *layouts, int count);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.

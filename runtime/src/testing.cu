@@ -78,7 +78,8 @@ void set_layout(int layout) {
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
   st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ||
-                          layout == kLayoutSell32Sigma || layout == detail::kLayoutChoiceNone
+                          layout == kLayoutSell32Sigma || layout == kLayoutSharing ||
+                          layout == detail::kLayoutChoiceNone
                       ? layout
                       : 0;
 }

@@ -8,10 +8,13 @@
 //   IRREGFIX_LAYOUT=L       ell, sell32 or sell32s: every launch runs the transformed kernel with
 //                           range sites in that layout (sell32s: SELL-32-sigma, for kernels whose
 //                           SiteInfo is kSitePermutable; SELL-32 for the others); none: every
-//                           launch runs the original kernel;
+//                           launch runs the original kernel; sharing: neighbour sites of
+//                           kSiteShareable kernels stage each block's distinct elements in
+//                           shared memory (ELL on launches that may not; range sites auto);
 //                           auto (the default): per launcher, the selector times the original
 //                           and each candidate layout of its range sites (proposed from their
-//                           padding: SELL-32-sigma, SELL-32, ELL) on the first launches, then runs
+//                           padding: SELL-32-sigma, SELL-32, ELL; for the neighbour sites of a
+//                           launch that may share, ELL and sharing) on the first launches, then runs
 //                           the fastest, its remap amortised over the launches a copy serves, or
 //                           the original when none pays; without a launcher, SELL-32 when ELL pads
 //                           more than 15% over the non-zeros and SELL-32 pads less (SELL-32-sigma
@@ -62,8 +65,8 @@ void reset();
 void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
-// As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma, -1 for
-// none, or 0 for auto.
+// As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma,
+// kLayoutSharing, -1 for none, or 0 for auto.
 void set_layout(int layout);
 // As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a power of two, 32..4096).
 void set_sigma(int sigma);

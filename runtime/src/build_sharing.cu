@@ -1,0 +1,128 @@
+// irregfix runtime: builder of sharing entries of neighbour lists. See build.h.
+#include "build.h"
+#include "remap.cuh"
+
+#include <climits>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+// The default dynamic shared memory limit of a kernel: all a launch may have
+// without cudaFuncAttributeMaxDynamicSharedMemorySize.
+constexpr unsigned long long kDefaultDynamicShared = 48 * 1024;
+
+// The copy: each block's distinct elements gathered again from the kept sets,
+// on the launch's stream (or deferred to a chunked launch, block by block).
+std::string copy_sharing(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
+                         long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+  const int block = static_cast<int>(e.key.params[3]);
+  return run_copies(
+      st, ss, site, e, 1, n, "remap_sharing", stream,
+      [=, &e](int, Rows rows, cudaStream_t s) {
+        return remap_sharing(static_cast<const unsigned *>(e.uniq), static_cast<const int *>(e.block_first),
+                             block, n, e.nnz, rows, A, esz, e.idx_lo, e.bufs[0], s);
+      },
+      [&](int) { return static_cast<unsigned long long>(e.nnz) * esz; });
+}
+
+// The transformed kernel may have `need` bytes of dynamic shared memory (its
+// limit raised when it must); without its handle, what any kernel may have.
+std::string fit_shared_memory(const SiteInfo &site, int dev, unsigned long long need) {
+  unsigned long long static_bytes = 0, limit = kDefaultDynamicShared, optin = kDefaultDynamicShared;
+  if (site.transformed) {
+    cudaFuncAttributes fa{};
+    IRREGFIX_TRY(cudaFuncGetAttributes(&fa, site.transformed));
+    int device_optin = 0;
+    IRREGFIX_TRY(cudaDeviceGetAttribute(&device_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    static_bytes = fa.sharedSizeBytes;
+    limit = static_cast<unsigned long long>(fa.maxDynamicSharedSizeBytes);
+    optin = static_cast<unsigned long long>(device_optin);
+  }
+  unsigned long long raise_to = 0;
+  const std::string why = plan_shared_memory(need, static_bytes, limit, optin, &raise_to);
+  if (!why.empty())
+    return why;
+  if (raise_to > 0)
+    IRREGFIX_TRY(cudaFuncSetAttribute(site.transformed, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(raise_to)));
+  return "";
+}
+
+} // namespace
+
+std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                          const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                          cudaStream_t stream) {
+  if (e.shape_valid && e.uniq && e.bufs.size() == 1)
+    return copy_sharing(st, ss, site, e, n, A, esz, stream);
+  const long long block = e.key.params.size() > 3 ? e.key.params[3] : 0;
+  if (block <= 0 || block > INT_MAX)
+    return "sharing: the launch's block size is unknown";
+  NeighborShape shape;
+  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
+  if (!why.empty())
+    return why;
+  long long cells = 0;
+  if (n > INT_MAX || __builtin_mul_overflow(shape.jmax, n, &cells) || cells > INT_MAX)
+    return "sharing: more than INT_MAX neighbour slots";
+  if (shape.hi - shape.lo > static_cast<long long>(UINT_MAX - 1ULL))
+    return "sharing: the gathered array has 2^32 - 1 elements or more";
+  const SharedList list{a.NB, a.nb_kind, a.sj, a.st, shape.jmax, a.counts, a.counts_kind,
+                        n, static_cast<int>(block), shape.lo, shape.hi};
+
+  // The sets' bounds first; the rest once the sets are known to fit shared memory.
+  const std::size_t first_bytes = static_cast<std::size_t>(list.blocks() + 1) * sizeof(int);
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), first_bytes, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.block_first, &e.block_first_bytes, first_bytes);
+  if (!why.empty())
+    return why;
+  std::size_t scratch_bytes = 0;
+  IRREGFIX_TRY(sharing_scratch_bytes(list, &scratch_bytes));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, scratch_bytes, &sc);
+  if (!why.empty())
+    return why;
+  int *summary = static_cast<int *>(sc->summary);
+  const unsigned *sets = nullptr;
+  IRREGFIX_TRY(sharing_sets(list, sc->temp, sc->temp_bytes, static_cast<int *>(e.block_first), summary,
+                            &sets, stream));
+  int h[2] = {}; // the largest set, all sets
+  IRREGFIX_TRY(cudaMemcpyAsync(h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  resolve_timings(ss, false);
+
+  const unsigned long long stage = stage_bytes(h[0], esz);
+  why = fit_shared_memory(site, dev, stage);
+  if (!why.empty())
+    return why;
+  std::size_t copy = 0;
+  why = copy_bytes(static_cast<unsigned long long>(h[1]), esz, &copy);
+  if (!why.empty())
+    return why;
+  const std::size_t uniq_bytes = static_cast<std::size_t>(h[1]) * sizeof(unsigned);
+  const std::size_t local_bytes = static_cast<std::size_t>(cells) * sizeof(int);
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), first_bytes + local_bytes + uniq_bytes + copy,
+                   st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.local, &e.local_bytes, local_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.uniq, &e.uniq_bytes, uniq_bytes);
+  if (why.empty())
+    why = ensure_copies(st, site, e, {copy});
+  if (!why.empty())
+    return why;
+  IRREGFIX_TRY(sharing_layout(list, sets, static_cast<const int *>(e.block_first),
+                              static_cast<unsigned *>(e.uniq), static_cast<int *>(e.local), stream));
+  set_neighbor_shape(e, std::move(shape));
+  e.nnz = h[1];
+  e.shared_bytes = static_cast<unsigned>(stage);
+  ss.shared_mean = static_cast<double>(h[1]) / static_cast<double>(list.blocks());
+  ss.shared_max = h[0];
+  ss.shared_bytes = e.shared_bytes;
+  return copy_sharing(st, ss, site, e, n, A, esz, stream);
+}
+
+} // namespace detail
+} // namespace irregfix
