@@ -60,7 +60,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
-  // Row lengths, their min/max (CUB), B[0], B[n] and (unless ELL is forced) the
+  // Row lengths with their min/max, B[0], B[n] and (unless ELL is forced) the
   // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
   // SELL-32-sigma then sorts the threads and counts the slices again: a second sync.
   const int want = e.key.layout; // a Layout, or kLayoutKeyAuto
@@ -84,22 +84,16 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
       return why;
   }
   std::size_t temp_bytes = 0;
-  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
-  if (slices) {
-    std::size_t scan_bytes = 0;
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &scan_bytes, stream));
-    temp_bytes = scan_bytes > temp_bytes ? scan_bytes : temp_bytes;
-  }
+  if (slices)
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
   Scratch *sc = nullptr;
   why = ensure_scratch(st, site, dev, temp_bytes, &sc);
   if (!why.empty())
     return why;
   char *summary = static_cast<char *>(sc->summary);
   IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
+                             reinterpret_cast<int *>(summary),
                              reinterpret_cast<long long *>(summary + 8), stream));
-  std::size_t minmax_bytes = temp_bytes;
-  IRREGFIX_TRY(minmax_lengths(static_cast<int *>(e.len), n, reinterpret_cast<int *>(summary),
-                              sc->temp, &minmax_bytes, stream));
   struct {
     int min_len, max_len;
     long long lo, hi;

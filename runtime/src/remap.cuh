@@ -34,14 +34,11 @@ struct RangePlan {
 };
 
 // len[t] = B[t+1] - B[t] for t in [0, n), or -1 where that is negative or does
-// not fit an int. bounds[0] = B[0], bounds[1] = B[n] (device, as long long).
-cudaError_t range_lengths(const void *B, int b_kind, long long n, int *len, long long *bounds,
-                          cudaStream_t stream);
-
-// CUB min and max of len[0..n) into out[0], out[1] (device). With temp null,
-// only sets *temp_bytes to the scratch size needed.
-cudaError_t minmax_lengths(const int *len, long long n, int *out, void *temp,
-                           std::size_t *temp_bytes, cudaStream_t stream);
+// not fit an int; minmax[0], minmax[1] = the min and max of len (INT_MAX and
+// INT_MIN when n == 0). bounds[0] = B[0], bounds[1] = B[n] (as long long). Device
+// pointers.
+cudaError_t range_lengths(const void *B, int b_kind, long long n, int *len, int *minmax,
+                          long long *bounds, cudaStream_t stream);
 
 // CUB min and max of the index array B[0..n) (of kind b_kind) into out[0], out[1],
 // each stored in 8 bytes as the index type itself (read back with index_to_ll).

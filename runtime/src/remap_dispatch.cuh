@@ -1,9 +1,17 @@
 // irregfix runtime: what the remap kernels' files share: run-time dispatch on
-// index and word types, index conversions, grid sizing. Each pattern's kernels
-// live in their own file (remap_range.cu, remap_gather.cu, remap_range2.cu,
-// remap_neighbors.cu; CUB reductions in remap_reduce.cu), so that each is its
-// own module: a program loads, on its first transformed launch, only the
-// kernels of the patterns it uses (module loading is lazy).
+// index and word types, index conversions, grid sizing, and the typed entry
+// points of the kernels' modules.
+//
+// CUDA loads modules lazily, on the first launch of one of their kernels, at a
+// cost that grows with the module's size; so each pattern's kernels are split
+// into modules by what a program's types select. A pattern's file
+// (remap_range.cu, remap_gather.cu, remap_range2.cu, remap_neighbors.cu,
+// remap_reduce.cu) checks its arguments and dispatches on the index kind and
+// the word class (plain: K = 1; composite: K = 0) to a class template declared
+// below; the pattern's kernels header (remap_<pattern>_kernels.cuh) defines its
+// members, and each instantiation is its own translation unit in modules/ (a
+// line or two each). A program with int indices and float values loads the
+// int, plain-word modules of the patterns it uses, and nothing else.
 #pragma once
 
 #include "remap.cuh"
@@ -17,6 +25,17 @@
 
 namespace irregfix {
 namespace detail {
+
+// The word a copy moves: W1..W16 an element of 1..16 bytes (K = 1 word of the
+// element's size); W16xK..W1xK an element of k words of 16, 8, 4 or 1 bytes (K
+// = 0, k at run time).
+enum WordKind { kW1, kW2, kW4, kW8, kW16, kW16xK, kW8xK, kW4xK, kW1xK };
+
+// The two classes of word kinds, each its own module of a pattern's kernels.
+enum WordClass { kPlainWords, kCompositeWords };
+
+inline WordClass word_class(WordKind w) { return w <= kW16 ? kPlainWords : kCompositeWords; }
+
 namespace {
 
 template <class F> cudaError_t with_index_type(int kind, F f) {
@@ -53,6 +72,22 @@ __device__ __forceinline__ bool load_index(const void *p, int kind, long long i,
 }
 
 
+// Min and max over a warp (all 32 lanes active); lane 0 holds the result.
+template <class T> __device__ __forceinline__ T warp_min(T v) {
+  for (int o = 16; o > 0; o >>= 1) {
+    T u = __shfl_down_sync(0xffffffffu, v, o);
+    v = u < v ? u : v;
+  }
+  return v;
+}
+template <class T> __device__ __forceinline__ T warp_max(T v) {
+  for (int o = 16; o > 0; o >>= 1) {
+    T u = __shfl_down_sync(0xffffffffu, v, o);
+    v = u > v ? u : v;
+  }
+  return v;
+}
+
 // An iteration bound of Rows for kernels that count iterations in ints (row
 // lengths are ints): LLONG_MAX (all) and anything larger than INT_MAX clamp.
 inline int iteration_int(long long it) {
@@ -67,11 +102,10 @@ inline unsigned grid_for(long long n, int block) {
   return static_cast<unsigned>(g > cap ? cap : g);
 }
 
-// Word choice: the element size itself when it is 1, 2, 4, 8 or 16 bytes and the
-// source is aligned to it; else 4-byte words when possible; else bytes.
-// Larger elements: 16-byte words, else 8-, else 4-byte words, as alignment allows.
-enum WordKind { kW1, kW2, kW4, kW8, kW16, kW16xK, kW8xK, kW4xK, kW1xK };
-
+// Word choice (see WordKind): the element size itself when it is 1, 2, 4, 8 or
+// 16 bytes and the source is aligned to it; else 4-byte words when possible;
+// else bytes. Larger elements: 16-byte words, else 8-, else 4-byte words, as
+// alignment allows.
 inline WordKind pick_word(const void *A, std::size_t esz, int *k) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(A);
   *k = 1;
@@ -93,34 +127,105 @@ inline WordKind pick_word(const void *A, std::size_t esz, int *k) {
   return kW1xK;
 }
 
+// Calls f(W*, integral_constant<K>) for word kind w of class C (a kind of the
+// other class: cudaErrorInvalidValue).
+template <WordClass C, class F> cudaError_t with_word_of_class(WordKind w, F f) {
+  if constexpr (C == kPlainWords) {
+    switch (w) {
+    case kW1: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 1>());
+    case kW2: return f(static_cast<unsigned short *>(nullptr), std::integral_constant<int, 1>());
+    case kW4: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 1>());
+    case kW8:
+      return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 1>());
+    case kW16: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 1>());
+    default: return cudaErrorInvalidValue;
+    }
+  } else {
+    switch (w) {
+    case kW16xK: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 0>());
+    case kW8xK:
+      return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 0>());
+    case kW4xK: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 0>());
+    case kW1xK: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 0>());
+    default: return cudaErrorInvalidValue;
+    }
+  }
+}
+
 // Calls f(W*, integral_constant<K>) for the word kind.
 template <class F> cudaError_t with_word(WordKind w, F f) {
-  switch (w) {
-  case kW1: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 1>());
-  case kW2: return f(static_cast<unsigned short *>(nullptr), std::integral_constant<int, 1>());
-  case kW4: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 1>());
-  case kW8: return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 1>());
-  case kW16: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 1>());
-  case kW16xK: return f(static_cast<uint4 *>(nullptr), std::integral_constant<int, 0>());
-  case kW8xK: return f(static_cast<unsigned long long *>(nullptr), std::integral_constant<int, 0>());
-  case kW4xK: return f(static_cast<unsigned *>(nullptr), std::integral_constant<int, 0>());
-  default: return f(static_cast<unsigned char *>(nullptr), std::integral_constant<int, 0>());
-  }
+  return word_class(w) == kPlainWords ? with_word_of_class<kPlainWords>(w, f)
+                                      : with_word_of_class<kCompositeWords>(w, f);
 }
 
 // The element type behind a dispatch tag (a null `const T *`).
 template <class Tag> using TagType = std::remove_const_t<std::remove_pointer_t<Tag>>;
 
-// Calls f(index tag, word tag, K constant, k) for index kind `kind` and the
-// copy word that moves A's elements of `esz` bytes (k words each when K == 0).
-template <class F> cudaError_t with_index_and_word(int kind, const void *A, std::size_t esz, F f) {
+// Calls f(index tag, word class constant, w, k) for index kind `kind` and the
+// copy word w that moves A's elements of `esz` bytes (k words each when w is
+// composite): how a pattern's file picks the module of its kernels.
+template <class F>
+cudaError_t with_index_and_word_class(int kind, const void *A, std::size_t esz, F f) {
   int k = 1;
   const WordKind w = pick_word(A, esz, &k);
   return with_index_type(kind, [&](auto tag) -> cudaError_t {
-    return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t { return f(tag, wtag, ktag, k); });
+    if (word_class(w) == kPlainWords)
+      return f(tag, std::integral_constant<WordClass, kPlainWords>(), w, k);
+    return f(tag, std::integral_constant<WordClass, kCompositeWords>(), w, k);
   });
 }
 
 } // namespace
+
+// ---- The modules' entry points ---------------------------------------------
+// The typed launches of each pattern, one class template instantiation a
+// module: the members are defined in remap_<pattern>_kernels.cuh, instantiated
+// for index type Idx and word class C in modules/<pattern>_<index>[_composite].cu,
+// and called from the pattern's file, which does not see the kernels. w is a
+// word kind of class C; k the words an element when w is composite (K = 0).
+
+template <class Idx> struct LengthsModule {
+  // range_lengths for index type Idx (in the module of RangeModule<Idx, kPlainWords>).
+  static cudaError_t lengths(const Idx *B, long long n, int *len, int *minmax, long long *bounds,
+                             cudaStream_t stream);
+};
+
+template <class Idx, WordClass C> struct RangeModule {
+  // remap_range's launch (plan validated).
+  static cudaError_t range(const Idx *B, long long n, Rows rows, const void *A, WordKind w, int k,
+                           void *out, const RangePlan &plan, cudaStream_t stream);
+  // remap_sell's launch.
+  static cudaError_t sell(const Idx *B, Rows rows, const int *len, const long long *slice_start,
+                          const int *perm, const void *A, WordKind w, int k, void *out,
+                          cudaStream_t stream);
+};
+
+template <class Idx, WordClass C> struct GatherModule {
+  // remap_gather's launch.
+  static cudaError_t gather(const Idx *B, Rows rows, const void *A, WordKind w, int k, long long lo,
+                            long long hi, void *out, cudaStream_t stream);
+};
+
+template <class Idx, WordClass C> struct NeighborsModule {
+  // remap_neighbors' launch (arguments checked).
+  static cudaError_t neighbors(const Idx *NB, long long sj, long long st, long long jmax,
+                               const void *counts, int counts_kind, long long n, Rows rows,
+                               const void *A, WordKind w, int k, long long lo, long long hi,
+                               void *out, cudaStream_t stream);
+};
+
+template <WordClass C> struct Range2Module {
+  // remap_range2's launch (rows checked).
+  static cudaError_t copy(const long long *start, const int *len, long long n, Rows rows,
+                          const void *A, WordKind w, int k, void *out, cudaStream_t stream);
+};
+
+template <class Idx> struct MinmaxModule {
+  // minmax_indices for index type Idx: CUB min and max of B[0..n) into *lo, *hi
+  // (with temp null, only *temp_bytes).
+  static cudaError_t minmax(const Idx *B, long long n, Idx *lo, Idx *hi, void *temp,
+                            std::size_t *temp_bytes, cudaStream_t stream);
+};
+
 } // namespace detail
 } // namespace irregfix

@@ -1,26 +1,11 @@
-// irregfix runtime: remap kernels of gathers, one and two levels. See remap.cuh.
+// irregfix runtime: gathers, one and two levels: the composition of two index
+// arrays, and the dispatch of the copies to the modules of
+// remap_gather_kernels.cuh. See remap.cuh.
 #include "remap_dispatch.cuh"
 
 namespace irregfix {
 namespace detail {
 namespace {
-
-template <class Idx, class W, int K>
-__global__ void gather_kernel(const Idx *__restrict__ B, long long first, long long last,
-                              const W *__restrict__ A, int k_rt, long long lo, long long hi,
-                              W *__restrict__ out) {
-  const int k = K ? K : k_rt;
-  long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-       t < last; t += stride) {
-    long long b;
-    if (!idx_to_ll(B[t], &b) || b < lo || b >= hi)
-      continue; // a sentinel the kernel guards: the slot is never read
-    for (int j = 0; j < k; ++j)
-      out[t * k + j] = A[b * k + j];
-  }
-}
-
 
 template <class Idx>
 __global__ void compose_kernel(const Idx *__restrict__ B, const void *__restrict__ C, int c_kind,
@@ -42,13 +27,11 @@ cudaError_t remap_gather(const void *B, int b_kind, Rows rows, const void *A,
                          cudaStream_t stream) {
   if (rows.count() == 0 || !rows.has_first_iteration())
     return cudaSuccess;
-  return with_index_and_word(b_kind, A, elem_size, [&](auto tag, auto wtag, auto ktag, int k) {
+  return with_index_and_word_class(b_kind, A, elem_size, [&](auto tag, auto cls, WordKind w,
+                                                             int k) {
     using Idx = TagType<decltype(tag)>;
-    using W = TagType<decltype(wtag)>;
-    gather_kernel<Idx, W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(B), rows.first, rows.last, static_cast<const W *>(A), k, lo, hi,
-        static_cast<W *>(out));
-    return cudaPeekAtLastError();
+    return GatherModule<Idx, decltype(cls)::value>::gather(static_cast<const Idx *>(B), rows, A, w,
+                                                           k, lo, hi, out, stream);
   });
 }
 

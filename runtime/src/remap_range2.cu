@@ -1,24 +1,10 @@
-// irregfix runtime: remap kernels of two-level range sites. See remap.cuh.
+// irregfix runtime: two-level range sites' rows kernel, and the dispatch of
+// their copies to the modules of remap_range2_kernels.cuh. See remap.cuh.
 #include "remap_dispatch.cuh"
 
 namespace irregfix {
 namespace detail {
 namespace {
-
-__device__ __forceinline__ long long warp_min(long long v) {
-  for (int o = 16; o > 0; o >>= 1) {
-    long long u = __shfl_down_sync(0xffffffffu, v, o);
-    v = u < v ? u : v;
-  }
-  return v;
-}
-__device__ __forceinline__ long long warp_max(long long v) {
-  for (int o = 16; o > 0; o >>= 1) {
-    long long u = __shfl_down_sync(0xffffffffu, v, o);
-    v = u > v ? u : v;
-  }
-  return v;
-}
 
 constexpr int kRowsBlock = 256;
 
@@ -91,30 +77,6 @@ __global__ void __launch_bounds__(kRowsBlock)
   }
 }
 
-
-// Thread per row: the reads of a row are contiguous (and L1-cached across
-// iterations), the writes of a warp at one iter are contiguous.
-template <class W, int K>
-__global__ void __launch_bounds__(256)
-    range2_kernel(const long long *__restrict__ start, const int *__restrict__ len, long long n,
-                  long long first, long long last, int ib, int ie, const W *__restrict__ A,
-                  int k_rt, W *__restrict__ out) {
-  const int k = K ? K : k_rt;
-  const long long col = n * k;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-       t < last; t += stride) {
-    const int L = len[t];
-    const int to = L < ie ? L : ie;
-    const W *src = A + start[t] * k;
-    W *dst = out + t * k;
-#pragma unroll 4
-    for (int it = ib; it < to; ++it)
-      for (int j = 0; j < k; ++j)
-        dst[it * col + j] = src[static_cast<long long>(it) * k + j];
-  }
-}
-
 } // namespace
 
 cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, long long n,
@@ -141,14 +103,10 @@ cudaError_t remap_range2(const long long *start, const int *len, long long n, Ro
   if (rows.count() == 0)
     return cudaSuccess;
   int k = 1;
-  WordKind w = pick_word(A, elem_size, &k);
-  return with_word(w, [&](auto wtag, auto ktag) -> cudaError_t {
-    using W = std::remove_pointer_t<decltype(wtag)>;
-    range2_kernel<W, decltype(ktag)::value><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
-        start, len, n, rows.first, rows.last, iteration_int(rows.iter_first),
-        iteration_int(rows.iter_last), static_cast<const W *>(A), k, static_cast<W *>(out));
-    return cudaPeekAtLastError();
-  });
+  const WordKind w = pick_word(A, elem_size, &k);
+  if (word_class(w) == kPlainWords)
+    return Range2Module<kPlainWords>::copy(start, len, n, rows, A, w, k, out, stream);
+  return Range2Module<kCompositeWords>::copy(start, len, n, rows, A, w, k, out, stream);
 }
 
 } // namespace detail
