@@ -21,7 +21,7 @@ fi
 nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
-cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests irregfix_hoist_gpu_tests \
+cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests irregfix_hoist_gpu_tests irregfix_sharing_gpu_tests \
   irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench irregfix_module_load_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"
@@ -37,6 +37,14 @@ if command -v compute-sanitizer >/dev/null; then
       "$B/test/gpu/irregfix_hoist_gpu_tests" --gtest_brief=1 >/tmp/hoist-$check.log 2>&1 || status=1
     echo "hoist GPU tests under $check: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/hoist-$check.log | head -1)" \
       "$(grep -E 'PASSED|FAILED' /tmp/hoist-$check.log | head -3 | tr '\n' ' ')"
+  done
+  # The sharing tests' kernels stage their copy in shared memory: racecheck and synccheck too.
+  for check in memcheck racecheck synccheck; do
+    compute-sanitizer --tool $check --show-backtrace no --error-exitcode 9 \
+      "$B/test/gpu/irregfix_sharing_gpu_tests" --gtest_brief=1 \
+      --gtest_filter=-Sharing.SetsOverTheSharedMemoryFallBack >/tmp/sharing-$check.log 2>&1 || status=1
+    echo "sharing GPU tests under $check: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/sharing-$check.log | head -1)" \
+      "$(grep -E 'PASSED|FAILED' /tmp/sharing-$check.log | head -3 | tr '\n' ' ')"
   done
 fi
 echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"
