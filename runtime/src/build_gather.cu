@@ -173,8 +173,9 @@ void set_neighbor_shape(Entry &e, NeighborShape &&s) {
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             cudaStream_t stream) {
-  // Under auto, a launch that may stage the list in shared memory times sharing beside ELL.
-  if (launch_layout_key(st) == kLayoutKeyAuto && shareable_block(st, site) > 0) {
+  // Under auto, a launch that may stage the list in shared memory times sharing
+  // beside ELL when asked (IRREGFIX_AUTO_SHARING; see Config::auto_sharing).
+  if (st.cfg.auto_sharing && launch_layout_key(st) == kLayoutKeyAuto && shareable_block(st, site) > 0) {
     static const int kCandidates[] = {kLayoutEllColMajor, kLayoutSharing};
     propose_layouts(st, kCandidates, 2);
   }

@@ -216,6 +216,8 @@ Config config_from_env() {
   if (!parse_chunks(chunks, &c.chunks))
     std::fprintf(stderr, "irregfix: ignoring IRREGFIX_CHUNKS='%s' (expected 1 to %d, or auto)\n",
                  chunks, kMaxChunks);
+  const char *auto_sharing = std::getenv("IRREGFIX_AUTO_SHARING");
+  c.auto_sharing = auto_sharing && std::strcmp(auto_sharing, "1") == 0;
   return c;
 }
 

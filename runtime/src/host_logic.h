@@ -27,6 +27,11 @@ struct Config {
   int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s, 4 sharing (a Layout), -1 none
   int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
   int chunks = 0;  // IRREGFIX_CHUNKS: chunks of a pipelined launch; 0: the model's choice
+  // IRREGFIX_AUTO_SHARING=1: auto also times the sharing layout of shareable
+  // neighbour-list launches. Off by default: on the H200 the sharing kernel lost
+  // to the original wherever it applied (the L1 cache keeps a block's reuse),
+  // and profiling it builds the sets (a segmented sort, ~1.8 ms at 262K atoms).
+  bool auto_sharing = false;
 };
 
 // IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)

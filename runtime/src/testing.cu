@@ -84,6 +84,13 @@ void set_layout(int layout) {
                       : 0;
 }
 
+void set_auto_sharing(bool on) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.auto_sharing = on;
+}
+
 void set_sigma(int sigma) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

@@ -616,6 +616,7 @@ constexpr int kProfilingLaunches = 3 * 3 + 1;
 
 TEST_F(Sharing, AutoTimesEllAndSharingAndFreesTheLoser) {
   irregfix::testing::set_layout(0);
+  irregfix::testing::set_auto_sharing(true);
   Md<Body> md;
   md.make(this, 1 << 18, 32, true, 500);
   const irregfix::SiteInfo site = md_site<Body>("md:auto");
@@ -649,10 +650,30 @@ TEST_F(Sharing, AutoTimesEllAndSharingAndFreesTheLoser) {
   EXPECT_NE(report.find("distinct elements a block"), std::string::npos) << report;
 }
 
+// Without IRREGFIX_AUTO_SHARING, auto times ELL alone (and the original): no
+// set is built.
+TEST_F(Sharing, AutoLeavesSharingOutUnlessAsked) {
+  irregfix::testing::set_layout(0);
+  Md<Body> md;
+  md.make(this, 1 << 16, 32, true, 500);
+  const irregfix::SiteInfo site = md_site<Body>("md:autooff");
+  for (int i = 0; i < 3 * 2 + 4; ++i) {
+    md.poison();
+    md.launch(site, 256);
+    CK(cudaDeviceSynchronize());
+    md.check(("launch " + std::to_string(i)).c_str());
+  }
+  const auto c = site_counters(site.id);
+  EXPECT_LE(c.candidates, 1) << irregfix::testing::stats_report();
+  EXPECT_NE(c.layout, irregfix::kLayoutSharing);
+  EXPECT_EQ(irregfix::testing::stats_report().find("distinct elements a block"), std::string::npos);
+}
+
 // Under auto, a sharing candidate whose sets do not fit shared memory is
 // dropped after its one failed build; ELL and the original are timed alone.
 TEST_F(Sharing, AutoDropsASharingCandidateThatDoesNotFit) {
   irregfix::testing::set_layout(0);
+  irregfix::testing::set_auto_sharing(true);
   Md<Body> md;
   md.make(this, 1 << 18, 64, true, 1 << 17);
   const irregfix::SiteInfo site = md_site<Body>("md:autohuge");

@@ -19,6 +19,7 @@
 //                           the original when none pays; without a launcher, SELL-32 when ELL pads
 //                           more than 15% over the non-zeros and SELL-32 pads less (SELL-32-sigma
 //                           for a permutable kernel when SELL-32 still does).
+//   IRREGFIX_AUTO_SHARING=1 auto also times the sharing layout of shareable neighbour-list launches.
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
 //                           windows of N (default 256; a power of two from 32 to 4096).
 //   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
@@ -72,6 +73,8 @@ void set_layout(int layout);
 void set_sigma(int sigma);
 // As IRREGFIX_CHUNKS: the chunk count of launches that remap (0: the model).
 void set_chunks(int chunks);
+// As IRREGFIX_AUTO_SHARING=1: auto times the sharing layout of shareable launches.
+void set_auto_sharing(bool on);
 
 // Bytes of device memory held by cached copies now, and how many copies.
 std::size_t cached_bytes();
