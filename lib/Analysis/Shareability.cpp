@@ -1,6 +1,5 @@
 #include "Analysis/Shareability.h"
 #include "Analysis/Calls.h"
-#include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -14,10 +13,10 @@ namespace irregfix {
 namespace {
 
 // Walks a kernel and the functions it calls for what the staged copy would
-// collide with (dynamic shared memory) and for writes of the thread index.
+// collide with: dynamic shared memory.
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
-  Scan(const SourceManager &SM, const VarDecl *Thread) : SM(SM), Thread(Thread) {}
+  explicit Scan(const SourceManager &SM) : SM(SM) {}
 
   std::string Why;
 
@@ -36,22 +35,9 @@ public:
     return Why.empty();
   }
 
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp() && isThread(B->getLHS()))
-      Why = "its thread index is written (a grid-stride loop hands a thread other blocks' rows)";
-    return Why.empty();
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isThread(U->getSubExpr()))
-      Why = "its thread index is written or its address taken";
-    return Why.empty();
-  }
-
+  // A body the analysis cannot see could declare dynamic shared memory.
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = nullptr;
-    // Calls the analysis cannot follow could declare nothing shared of their
-    // own (extern __shared__ is a declaration in the function that uses it),
-    // but a body it cannot see could: refuse those.
     const CallKind Kind = classifyCall(C, SM, &F);
     Why = unfollowable(Kind, F);
     if (Kind == CallKind::Defined && Why.empty())
@@ -60,13 +46,7 @@ public:
   }
 
 private:
-  bool isThread(const Expr *E) const {
-    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return Thread && R && R->getDecl() == Thread;
-  }
-
   const SourceManager &SM;
-  const VarDecl *Thread;
   std::set<const FunctionDecl *> Seen;
 };
 
@@ -93,19 +73,10 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
   if (!Info.Chunks.Chunkable)
     return No(Info.Chunks.NotBecause);
 
-  // t is the arithmetic itself or a local initialised with it.
-  const Expr *T = strip(Found->ThreadIndex);
-  const VarDecl *Thread = nullptr;
-  if (const auto *R = dyn_cast_or_null<DeclRefExpr>(T)) {
-    Thread = dyn_cast<VarDecl>(R->getDecl());
-    if (!Thread || !Thread->isLocalVarDecl() || !Thread->getInit() ||
-        !isGlobalThreadIndexArithmetic(Thread->getInit()))
-      return No("its thread index is not blockIdx.x * blockDim.x + threadIdx.x");
-  } else if (!T || !isGlobalThreadIndexArithmetic(T)) {
-    return No("its thread index is not blockIdx.x * blockDim.x + threadIdx.x");
-  }
-
-  Scan Walk(Ctx.getSourceManager(), Thread);
+  // The site's thread index is the 1-D global index, the arithmetic or a local
+  // initialised with it and never written (isGlobalThreadIndex, which the site
+  // finder required): thread t runs in block t / blockDim.x.
+  Scan Walk(Ctx.getSourceManager());
   Walk.walk(Info.Kernel);
   if (!Walk.Why.empty())
     return No(Walk.Why);

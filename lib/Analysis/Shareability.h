@@ -15,11 +15,10 @@ namespace irregfix {
 // A kernel is shareable when its first transformable neighbour-list site
 // remaps one array; the kernel is not a template (the runtime needs the
 // transformed kernel's handle to size its shared memory); it is chunkable (no
-// gridDim read: no grid-stride loop hands a thread another block's rows); the
-// site's thread index is blockIdx.x * blockDim.x + threadIdx.x itself or a
-// local initialised with it and never written, so thread t runs in block
-// t / blockDim.x; and neither it nor a function it calls declares dynamic
-// (extern) shared memory, which the staged copy takes.
+// gridDim read: no grid-stride loop hands a thread another block's rows); and
+// neither it nor a function it calls declares dynamic (extern) shared memory,
+// which the staged copy takes. (The site's thread index is the 1-D global
+// index, never written, by the site finder: thread t runs in block t / blockDim.x.)
 Shareability analyzeShareability(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -32,33 +34,7 @@ std::vector<unsigned char> random_bytes(size_t n) {
   return v;
 }
 
-class Runtime : public ::testing::Test {
-protected:
-  void SetUp() override {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-      cudaGetLastError();
-      GTEST_SKIP() << "no CUDA device";
-    }
-    irregfix::testing::reset();
-  }
-  void TearDown() override {
-    for (void *p : owned_)
-      cudaFree(p);
-    owned_.clear();
-  }
-public:
-  template <class T> T *upload(const std::vector<T> &h) {
-    void *d = nullptr;
-    EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(1, h.size() * sizeof(T))), cudaSuccess);
-    owned_.push_back(d);
-    EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    return static_cast<T *>(d);
-  }
-
-protected:
-  std::vector<void *> owned_;
-};
+class Runtime : public DeviceTest {};
 
 // Row lengths: random in [0, max_short] (zeros included), plus optionally one very long row.
 template <class Idx> std::vector<Idx> make_offsets(long long n, int max_short, long long long_row) {
@@ -1116,12 +1092,6 @@ __global__ void sigma_row_sum(irregfix::View v, const double *vals, double *y) {
   for (int it = 0; it < irregfix::length(v, p); ++it)
     s += vals[irregfix::slot(v, p, it)];
   y[t] = s;
-}
-
-template <class T> std::vector<T> download(const T *d, size_t count) {
-  std::vector<T> h(count);
-  EXPECT_EQ(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-  return h;
 }
 
 // The permutation, the physical lengths, the slice offsets and every element of

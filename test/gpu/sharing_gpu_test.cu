@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -35,49 +37,20 @@ const char *site_id(const std::string &id) {
   return ids.back().c_str();
 }
 
-class Sharing : public ::testing::Test {
+class Sharing : public DeviceTest {
 protected:
   void SetUp() override {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-      cudaGetLastError();
-      GTEST_SKIP() << "no CUDA device";
-    }
-    irregfix::testing::reset();
-    irregfix::testing::set_layout(irregfix::kLayoutSharing);
-  }
-  void TearDown() override {
-    for (void *p : owned_) {
-      irregfix_release(p);
-      cudaFree(p);
-    }
-    owned_.clear();
-    irregfix::testing::reset();
+    DeviceTest::SetUp();
+    if (!IsSkipped())
+      irregfix::testing::set_layout(irregfix::kLayoutSharing);
   }
 
 public:
-  template <class T> T *upload(const std::vector<T> &h) {
-    void *d = nullptr;
-    EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(1, h.size() * sizeof(T))), cudaSuccess);
-    owned_.push_back(d);
-    EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    return static_cast<T *>(d);
-  }
   template <class T> void write(T *d, const std::vector<T> &h) {
     irregfix_invalidate(d);
     ASSERT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   }
-
-private:
-  std::vector<void *> owned_;
 };
-
-template <class T> std::vector<T> download(const T *d, size_t count) {
-  std::vector<T> h(count);
-  if (count)
-    EXPECT_EQ(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-  return h;
-}
 
 // ---- the CPU reference ---------------------------------------------------------
 

@@ -1,0 +1,51 @@
+// What the GPU test programs share: a fixture that skips without a device,
+// starts each test from a fresh runtime, and owns the device arrays it
+// uploads (released to the runtime and freed after the test); a download.
+#pragma once
+
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+class DeviceTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      GTEST_SKIP() << "no CUDA device";
+    }
+    irregfix::testing::reset();
+  }
+  void TearDown() override {
+    for (void *p : owned_) {
+      irregfix_release(p);
+      cudaFree(p);
+    }
+    owned_.clear();
+    irregfix::testing::reset();
+  }
+
+public:
+  template <class T> T *upload(const std::vector<T> &h) {
+    void *d = nullptr;
+    EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(1, h.size() * sizeof(T))), cudaSuccess);
+    owned_.push_back(d);
+    EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    return static_cast<T *>(d);
+  }
+
+private:
+  std::vector<void *> owned_;
+};
+
+template <class T> std::vector<T> download(const T *d, size_t count) {
+  std::vector<T> h(count);
+  if (count)
+    EXPECT_EQ(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return h;
+}
