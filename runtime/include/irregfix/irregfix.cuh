@@ -151,6 +151,11 @@ struct SiteInfo {
   // The transformed kernel (its host-side handle), for kSiteShareable sites:
   // the runtime reads its static shared memory and raises its dynamic limit.
   const void *transformed = nullptr;
+  // The source arrays as the kernel names them, comma-separated, in the order
+  // the runtime knows them: the data arrays (as passed to prepare_*), then the
+  // index arrays (B, then C or the neighbour counts): "val,col,row_ptr".
+  // Messages (IRREGFIX_VERIFY) name arrays with it; null: by position.
+  const char *sources = nullptr;
 };
 
 enum SiteFlags : int {
@@ -223,6 +228,11 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
 // through a site: true when they lie in different device allocations.
 // When it returns false the launcher runs the original kernel.
 bool disjoint(const SiteInfo &site, const void *written, const void *read);
+
+// As disjoint, for a __device__ variable the kernel writes (`symbol` is its
+// host-side address, &var): true when it lies in another allocation than
+// `read`; false also when its device address cannot be found.
+bool disjoint_symbol(const SiteInfo &site, const void *symbol, const void *read);
 
 // Counts one launch of the site's kernel that ran the original instead, and why.
 void note_fallback(const SiteInfo &site, const char *why);
@@ -344,6 +354,36 @@ void hoisted_step(const SiteInfo &site, int step, cudaStream_t stream);
 // it can see (cudaMemcpy*/cudaMemset* destinations, launches of kernels that
 // write the pointer); call it for writes it cannot see.
 extern "C" void irregfix_invalidate(const void *ptr);
+
+// Why every cached copy was dropped at once (irregfix_invalidate_all); the
+// IRREGFIX_STATS report counts invalidations by cause.
+enum irregfix_cause {
+  // A launch of a kernel that stores through a pointer the tool cannot trace
+  // (loaded from memory: struct pointers, pointer arrays, __device__ pointers),
+  // calls code it cannot see, or whose body is in another file.
+  IRREGFIX_CAUSE_UNTRACED_KERNEL = 1,
+  // A launch the tool cannot follow: cudaLaunchKernel, cudaLaunchCooperativeKernel,
+  // cudaLaunchKernelEx, cudaGraphLaunch, the driver API, a kernel pointer.
+  IRREGFIX_CAUSE_LAUNCH_API = 2,
+  // A call of a host function whose body the tool cannot see (another file, a
+  // library) that may write device memory.
+  IRREGFIX_CAUSE_UNSEEN_CALL = 3,
+  // Entry into a function that code the tool cannot see may call: that code may
+  // have written any source since the copies were built.
+  IRREGFIX_CAUSE_ENTRY = 4,
+  // A copy or set whose destination the tool cannot name (cudaMemcpy3D,
+  // cudaMemset3D, batched copies, the driver API's device addresses).
+  IRREGFIX_CAUSE_UNNAMED_COPY = 5,
+};
+
+// Marks every cached copy stale (see irregfix_cause). `where` is the
+// "file:line" of the point in the program, for the statistics.
+extern "C" void irregfix_invalidate_all(int cause, const char *where);
+
+// A write to a __device__ variable (a kernel stores to it, cudaMemcpyToSymbol):
+// copies built from its memory go stale. `symbol` is the variable's host-side
+// address (&var), as cudaGetSymbolAddress takes it.
+extern "C" void irregfix_invalidate_symbol(const void *symbol);
 
 // The memory at `ptr` is about to be freed: as irregfix_invalidate, and the
 // runtime forgets what it knew of that allocation. The tool inserts it before
