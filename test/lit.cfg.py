@@ -19,7 +19,7 @@ inputs = os.path.join(config.test_source_root, "Inputs")
 config.substitutions.append(("%irregfix_real", config.irregfix_tool))
 # %irregfix parses against the stub CUDA header; %stub are the compiler flags it needs.
 config.substitutions.append(("%irregfix", f"{config.irregfix_tool} --cuda-path={inputs}/CUDA"))
-config.substitutions.append(("%stub", f"-nocudainc -nocudalib -I {inputs}/CUDA/include"))
+config.substitutions.append(("%stub", f"-nocudainc -nocudalib -isystem {inputs}/CUDA/include"))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%python", sys.executable))
 

@@ -22,6 +22,7 @@ public:
   explicit operator bool() const { return Param != nullptr; }
   const clang::ParmVarDecl *param() const { return Param; }
   bool isField() const { return !Fields.empty(); }
+  const llvm::SmallVector<const clang::FieldDecl *, 2> &fields() const { return Fields; }
 
   // The pointer (or array) type of the parameter or the innermost field.
   clang::QualType type() const { return Fields.empty() ? Param->getType() : Fields.back()->getType(); }

@@ -199,7 +199,7 @@ public:
 
     const WriteSet &Writes = WriteSet::of(Info.Kernel);
     if (Writes.hasUntracedWrite())
-      return "the kernel writes through a pointer the analysis cannot trace";
+      return "the kernel may write memory the analysis cannot name: " + Writes.untracedWhy();
     std::vector<std::pair<ArrayRef, const Expr *>> Reads;
     for (const Stmt *P : Prefix)
       arraysRead(P, Writes, Reads);

@@ -371,7 +371,7 @@ private:
   // Common checks; returns the reason the site cannot be transformed, or "".
   std::string checkSite(Site &S, const Stmt *Anchor) {
     if (W.hasUntracedWrite())
-      return "the kernel writes through a pointer the analysis cannot trace";
+      return "the kernel may write memory the analysis cannot name: " + W.untracedWhy();
     for (const ArrayRef &I : S.indexArrays()) {
       if (W.writesThrough(I))
         return quoted(I) + " is written in the kernel";

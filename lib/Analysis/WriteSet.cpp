@@ -1,12 +1,20 @@
 #include "Analysis/WriteSet.h"
+#include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
 namespace irregfix {
+
+bool isDeviceSymbol(const VarDecl *V) {
+  return V && V->hasGlobalStorage() && !V->isStaticLocal() &&
+         (V->hasAttr<CUDADeviceAttr>() || V->hasAttr<CUDAConstantAttr>() || V->hasAttr<HIPManagedAttr>());
+}
 
 namespace {
 
@@ -34,56 +42,187 @@ ArrayRef fieldOfParam(const MemberExpr *ME) {
 
 bool isArrayParam(const ParmVarDecl *P) { return P->getType()->isPointerType() || P->getType()->isArrayType(); }
 
+std::string spelled(const Expr *E) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  PrintingPolicy Policy{LangOptions()};
+  Policy.SuppressImplicitBase = true;
+  strip(E)->printPretty(OS, nullptr, Policy);
+  if (S.size() > 40)
+    S = S.substr(0, 37) + "...";
+  return "'" + S + "'";
+}
+
+// The memory a store goes to, as the analysis can name it.
+struct Target {
+  enum Kind {
+    Array,     // an array parameter, or a pointer field of a by-value struct parameter
+    Symbol,    // a __device__ variable's own memory
+    Local,     // a local variable, local array, shared memory, a by-value parameter's copy
+    This,      // the object of the method being analysed
+    Reference, // what a reference parameter refers to
+    Unknown,   // anything else; Why says what
+  } K = Unknown;
+  ArrayRef A;
+  const VarDecl *Var = nullptr;
+  std::string Why;
+
+  static Target unknown(std::string Why) {
+    Target T;
+    T.Why = std::move(Why);
+    return T;
+  }
+  static Target of(Kind K, const VarDecl *V = nullptr) {
+    Target T;
+    T.K = K;
+    T.Var = V;
+    return T;
+  }
+  static Target array(ArrayRef A) {
+    Target T;
+    T.K = Array;
+    T.A = std::move(A);
+    return T;
+  }
+};
+
+Target lvalueTarget(const Expr *E, const WriteSet *W, int Depth = 0);
+
+// The memory a pointer value points into.
+Target pointerTarget(const Expr *E, const WriteSet *W, int Depth = 0) {
+  if (!E || Depth > 32)
+    return Target::unknown("a pointer the analysis cannot follow");
+  E = strip(E);
+  if (isa<CXXThisExpr>(E))
+    return Target::of(Target::This);
+  if (E->getType()->isArrayType()) // an array lvalue used as a pointer: its own memory
+    return lvalueTarget(E, W, Depth + 1);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return Target::unknown("stores through " + spelled(E));
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      if (W && W->writesScalar(P))
+        return Target::unknown("stores through " + spelled(E) + ", a parameter assigned in the function");
+      if (isArrayParam(P))
+        return Target::array(ArrayRef(P));
+      if (P->getType()->isReferenceType() && P->getType().getNonReferenceType()->isPointerType())
+        return Target::unknown("stores through " + spelled(E) + ", a pointer passed by reference");
+      return Target::unknown("stores through " + spelled(E));
+    }
+    if (isDeviceSymbol(V))
+      return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from a __device__ variable");
+    if (V->isLocalVarDecl() || V->isStaticLocal()) {
+      if (V->hasAttr<CUDASharedAttr>())
+        return Target::of(Target::Local, V);
+      if (V->hasInit() && W && !W->writesScalar(V) && !V->getType()->isReferenceType())
+        return pointerTarget(V->getInit(), W, Depth + 1);
+      if (V->hasInit() && V->getType()->isReferenceType())
+        return pointerTarget(V->getInit(), W, Depth + 1);
+      return Target::unknown("stores through " + spelled(E) + ", a pointer assigned in the function");
+    }
+    return Target::unknown("stores through " + spelled(E));
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
+      return pointerTarget(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS(), W, Depth + 1);
+    if (BO->getOpcode() == BO_Comma)
+      return pointerTarget(BO->getRHS(), W, Depth + 1);
+    return Target::unknown("stores through " + spelled(E));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return lvalueTarget(UO->getSubExpr(), W, Depth + 1);
+    return Target::unknown("stores through " + spelled(E));
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Target T = pointerTarget(CO->getTrueExpr(), W, Depth + 1);
+    Target F = pointerTarget(CO->getFalseExpr(), W, Depth + 1);
+    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
+      return T;
+    return Target::unknown("stores through " + spelled(E) + ", one of several pointers");
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ArrayRef F = fieldOfParam(ME)) { // g.f: the struct parameter's array
+      if (W && W->writesScalar(F.param()))
+        return Target::unknown("stores through " + spelled(E) + ", a field of a parameter assigned in the function");
+      return Target::array(F);
+    }
+    return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from memory");
+  }
+  if (isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E) ||
+      (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from memory");
+  return Target::unknown("stores through " + spelled(E));
+}
+
+// The memory an lvalue lives in.
+Target lvalueTarget(const Expr *E, const WriteSet *W, int Depth) {
+  if (!E || Depth > 32)
+    return Target::unknown("a store the analysis cannot follow");
+  E = E->IgnoreParens();
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E); ICE && ICE->getCastKind() == CK_NoOp)
+    return lvalueTarget(ICE->getSubExpr(), W, Depth + 1);
+  if (isa<MaterializeTemporaryExpr>(E))
+    return Target::of(Target::Local);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return Target::unknown("stores to " + spelled(E));
+    if (const auto *P = dyn_cast<ParmVarDecl>(V))
+      return P->getType()->isReferenceType() ? Target::of(Target::Reference, P) : Target::of(Target::Local, P);
+    if (V->getType()->isReferenceType())
+      return V->hasInit() ? lvalueTarget(V->getInit(), W, Depth + 1)
+                          : Target::unknown("stores through the reference " + spelled(E));
+    if (isDeviceSymbol(V))
+      return Target::of(Target::Symbol, V);
+    if (V->isLocalVarDecl() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>())
+      return Target::of(Target::Local, V);
+    return Target::unknown("stores to " + spelled(E) + ", a variable outside device memory the analysis knows");
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return pointerTarget(AS->getBase(), W, Depth + 1);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return pointerTarget(UO->getSubExpr(), W, Depth + 1);
+    if (UO->getOpcode() == UO_PreInc || UO->getOpcode() == UO_PreDec)
+      return lvalueTarget(UO->getSubExpr(), W, Depth + 1);
+    return Target::unknown("stores to " + spelled(E));
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? pointerTarget(ME->getBase(), W, Depth + 1) : lvalueTarget(ME->getBase(), W, Depth + 1);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Target T = lvalueTarget(CO->getTrueExpr(), W, Depth + 1);
+    Target F = lvalueTarget(CO->getFalseExpr(), W, Depth + 1);
+    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
+      return T;
+    return Target::unknown("stores to " + spelled(E) + ", one of several places");
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma) // (a = b) = c, (x, a) = c
+      return lvalueTarget(BO->isAssignmentOp() ? BO->getLHS() : BO->getRHS(), W, Depth + 1);
+  }
+  if (isa<CompoundLiteralExpr>(E) || isa<CXXTemporaryObjectExpr>(E))
+    return Target::of(Target::Local);
+  if (isa<CallExpr>(E))
+    return Target::unknown("stores through " + spelled(E) + ", a reference returned by a call");
+  return Target::unknown("stores to " + spelled(E));
+}
+
+// The functions whose summaries are being computed (a call back into one is
+// recursion) and the summaries already known, for one top-level analysis.
+struct SummaryContext {
+  std::set<const FunctionDecl *> InProgress;
+  std::map<const FunctionDecl *, WriteSet> Done;
+};
+
+WriteSet analyse(const FunctionDecl *Fn, SummaryContext &Ctx);
+
 } // namespace
 
 ArrayRef WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) {
-  for (int Depth = 0; E && Depth < 16; ++Depth) {
-    E = strip(E);
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
-        // A parameter that is itself reassigned no longer names one array.
-        if (Writes && Writes->writesScalar(P))
-          return ArrayRef();
-        return isArrayParam(P) ? ArrayRef(P) : ArrayRef();
-      }
-      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      // A local pointer copy: follow it only if it is never reassigned.
-      if (!V || !V->isLocalVarDecl() || !V->hasInit() || !Writes || Writes->writesScalar(V))
-        return ArrayRef();
-      E = V->getInit();
-      continue;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
-        return ArrayRef();
-      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() != UO_AddrOf)
-        return ArrayRef();
-      E = UO->getSubExpr();
-      continue;
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) { // &P[i]
-      E = AS->getBase();
-      continue;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (ArrayRef F = fieldOfParam(ME)) { // g.f: the struct parameter's array
-        if (Writes && Writes->writesScalar(F.param()))
-          return ArrayRef();
-        return F;
-      }
-      // &P->field, &P[i].field: inside P's array.
-      if (!ME->isArrow() && !isa<ArraySubscriptExpr>(strip(ME->getBase())))
-        return ArrayRef();
-      E = ME->getBase();
-      continue;
-    }
-    return ArrayRef();
-  }
-  return ArrayRef();
+  Target T = pointerTarget(E, Writes);
+  return T.K == Target::Array ? T.A : ArrayRef();
 }
 
 ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
@@ -107,49 +246,89 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
   return ArrayRef();
 }
 
-// Collects writes in a kernel body.
+// Collects the stores of one function body.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
-  explicit WriteCollector(WriteSet &W) : W(W) {}
+  WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx) : W(W), Fn(Fn), Ctx(Ctx) {}
+
+  bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
-      noteStore(BO->getLHS());
+      noteStore(BO->getLHS(), BO);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp())
-      noteStore(UO->getSubExpr());
+      noteStore(UO->getSubExpr(), UO);
     else if (UO->getOpcode() == UO_AddrOf)
-      noteEscape(UO->getSubExpr(), UO->getType());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
-    if (C->isAssignmentOp() || C->getOperator() == OO_PlusPlus || C->getOperator() == OO_MinusMinus)
-      if (C->getNumArgs() > 0)
-        noteStore(C->getArg(0));
+      noteEscape(UO->getSubExpr(), UO->getType(), UO);
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
-    // A pointer (or reference) to non-const memory handed to a callee may be
-    // written by it: atomics, device functions, memcpy, placement stores.
-    const FunctionDecl *Callee = C->getDirectCallee();
-    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-      const Expr *Arg = C->getArg(I);
-      QualType PT;
-      if (Callee && I < Callee->getNumParams())
-        PT = Callee->getParamDecl(I)->getType();
-      else
-        PT = Arg->getType();
-      if (const auto *Ref = PT->getAs<ReferenceType>()) {
-        if (!Ref->getPointeeType().isConstQualified())
-          noteStore(Arg);
-        continue;
-      }
-      if (PT->isPointerType() && !PT->getPointeeType().isConstQualified())
-        notePointerEscape(Arg);
+    // A defaulted copy or move assignment stores into its object, nothing else
+    // (it may have no body yet: it is defined where it is first used).
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(C->getDirectCallee());
+        M && M->isDefaulted() && (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator())) {
+      if (Object O = objectOf(C); O.E)
+        O.Arrow ? notePointerWrite(O.E, C) : noteStore(O.E, C);
+      return true;
     }
+    const SourceManager &SM = Fn->getASTContext().getSourceManager();
+    const FunctionDecl *Callee = nullptr;
+    CallKind Kind = classifyCall(C, SM, &Callee);
+    if (Kind == CallKind::Indirect || Kind == CallKind::Unseen)
+      return untraced(C, unfollowable(Kind, Callee)), true;
+    if (Kind == CallKind::Library)
+      return libraryCall(C, Callee), true;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+                                                       !M->getParent()->hasAttr<FinalAttr>())
+      return untraced(C, "it makes a virtual call of '" + M->getNameAsString() + "'"), true;
+    callDefined(C, Def, argumentsOf(C, Def), objectOf(C));
     return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    if (!Ctor || Ctor->isTrivial())
+      return true;
+    const SourceManager &SM = Fn->getASTContext().getSourceManager();
+    std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
+    const FunctionDecl *Def = Ctor->getDefinition();
+    if (Ctor->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(Ctor->getLocation())) ||
+        (!Def && Ctor->isDefaulted())) {
+      libraryArguments(Args, Ctor);
+      return true;
+    }
+    if (!Def)
+      return untraced(C, "it calls the constructor of '" + Ctor->getParent()->getNameAsString() +
+                             "', whose body the analysis cannot see"),
+             true;
+    // The object under construction is new memory: its own stores do not count.
+    callDefined(C, Def, Args, Object());
+    return true;
+  }
+  bool VisitCXXNewExpr(CXXNewExpr *N) {
+    for (const Expr *P : N->placement_arguments()) // placement new constructs into P
+      notePointerWrite(P, N);
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *A) {
+    if (const auto *G = dyn_cast<GCCAsmStmt>(A)) {
+      std::string Text = G->getAsmString()->getString().str();
+      bool Stores = false;
+      for (const char *Op : {"st.", "st ", "atom", "red.", "cp.", "multimem", "stmatrix"})
+        Stores |= Text.find(Op) != std::string::npos;
+      for (unsigned I = 0; I < G->getNumOutputs(); ++I)
+        Stores |= G->getOutputConstraint(I).contains('m');
+      // Register outputs are stores to the variables named.
+      for (unsigned I = 0; I < G->getNumOutputs(); ++I)
+        noteStore(G->getOutputExpr(I), A);
+      if (Stores)
+        untraced(A, "it has inline assembly that may store to memory");
+      return true;
+    }
+    return untraced(A, "it has inline assembly"), true;
   }
   // for (int e = <global index>; e < n; e += blockDim.x * gridDim.x)
   bool VisitForStmt(ForStmt *For) {
@@ -169,90 +348,249 @@ public:
     return true;
   }
 
-  bool VisitDeclStmt(DeclStmt *DS) {
-    // Binding a non-const reference to memory lets it be written later.
-    for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D))
-        if (V->getType()->isReferenceType() && !V->getType()->getPointeeType().isConstQualified() &&
-            V->hasInit())
-          noteStore(V->getInit());
-    return true;
+  void resolveDeferred() {
+    for (auto &[E, Through, Store] : Deferred)
+      record(Through ? pointerTarget(E, &W) : lvalueTarget(E, &W), Store);
   }
 
 private:
-  // `E` is the target of a store.
-  void noteStore(const Expr *E) {
-    E = strip(E);
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+  // `E` (an lvalue) is the target of a store.
+  void noteStore(const Expr *E, const Stmt *Store) {
+    const Expr *S = E->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
         ++W.WrittenScalars[V];
-      return;
     }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-      return notePointerWrite(AS->getBase(), E);
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
-      return notePointerWrite(UO->getSubExpr(), E);
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (ME->isArrow())
-        return notePointerWrite(ME->getBase(), E);
-      return noteStore(ME->getBase()); // s.f = ..., a[i].f = ...
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      noteStore(CO->getTrueExpr());
-      return noteStore(CO->getFalseExpr());
-    }
-    if (!W.UntracedWrite)
-      W.UntracedWrite = E;
+    // `s.f = ...` assigns part of s: a by-value struct parameter no longer holds
+    // the pointers its launch passed.
+    const Expr *Root = S;
+    for (const auto *ME = dyn_cast<MemberExpr>(Root); ME && !ME->isArrow();
+         ME = dyn_cast<MemberExpr>(Root))
+      Root = ME->getBase()->IgnoreParenImpCasts();
+    if (Root != S)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+          ++W.WrittenScalars[V];
+    // Resolved once all scalar writes are known: locals and parameters may be reassigned.
+    Deferred.push_back({E, false, Store});
   }
 
   // A store through pointer expression Ptr.
-  void notePointerWrite(const Expr *Ptr, const Expr *Store) {
-    Ptr = strip(Ptr);
-    // Local arrays and shared memory are not device-memory parameters.
-    if (const auto *DR = dyn_cast<DeclRefExpr>(Ptr))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->getType()->isArrayType())
-        return;
-    // Resolved once all scalar writes are known: locals and parameters may be reassigned.
-    Deferred.push_back({Ptr, Store});
-  }
+  void notePointerWrite(const Expr *Ptr, const Stmt *Store) { Deferred.push_back({Ptr, true, Store}); }
 
   // `&X` where X may then be written through the resulting pointer.
-  void noteEscape(const Expr *X, QualType PtrType) {
+  void noteEscape(const Expr *X, QualType PtrType, const Stmt *Store) {
     if (PtrType->isPointerType() && PtrType->getPointeeType().isConstQualified())
       return;
-    noteStore(X);
+    noteStore(X, Store);
+  }
+
+  void untraced(const Stmt *At, std::string Why) {
+    if (!W.UntracedWrite) {
+      W.UntracedWrite = At;
+      W.UntracedWhy = std::move(Why);
+    }
+  }
+
+  void record(const Target &T, const Stmt *Store) {
+    switch (T.K) {
+    case Target::Array:
+      W.WrittenArrays.insert(T.A);
+      return;
+    case Target::Symbol:
+      W.WrittenSymbols.insert(T.Var);
+      return;
+    case Target::Local:
+      return;
+    case Target::This:
+      W.WritesThis = true;
+      return;
+    case Target::Reference:
+      W.WrittenReferences.insert(cast<ParmVarDecl>(T.Var));
+      return;
+    case Target::Unknown:
+      untraced(Store, T.Why);
+      return;
+    }
+  }
+
+  // The arguments of C in the order of Def's parameters (a member operator's
+  // object is not one of them).
+  static std::vector<const Expr *> argumentsOf(const CallExpr *C, const FunctionDecl *Def) {
+    std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
+    if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Def) && !Args.empty())
+      Args.erase(Args.begin());
+    return Args;
+  }
+
+  // The object a method call works on (`obj` of obj.m() / obj + x), or null.
+  struct Object {
+    const Expr *E = nullptr;
+    bool Arrow = false; // E is a pointer to the object (p->m())
+  };
+  static Object objectOf(const CallExpr *C) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+        return {ME->getBase(), ME->isArrow()};
+      return {MC->getImplicitObjectArgument(), false};
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+        OC && isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()) && OC->getNumArgs() > 0)
+      return {OC->getArg(0), false};
+    return {};
+  }
+
+  // A builtin or a function of a system header: it may write what its
+  // pointer and non-const reference arguments give it (atomics, memcpy, stores).
+  void libraryCall(const CallExpr *C, const FunctionDecl *Callee) {
+    std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
+    if (Object O = objectOf(C); O.E) {
+      if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Callee); M && !M->isConst()) {
+        if (O.Arrow)
+          notePointerWrite(O.E, C);
+        else
+          noteStore(O.E, C);
+      }
+      if (isa<CXXOperatorCallExpr>(C) && !Args.empty())
+        Args.erase(Args.begin());
+    }
+    libraryArguments(Args, Callee);
+  }
+
+  void libraryArguments(const std::vector<const Expr *> &Args, const FunctionDecl *Callee) {
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *Arg = Args[I];
+      QualType PT;
+      if (Callee && I < Callee->getNumParams())
+        PT = Callee->getParamDecl(I)->getType();
+      else if (Callee && Callee->isVariadic() && Callee->getBuiltinID() == 0 &&
+               (Callee->getName() == "printf" || Callee->getName() == "vprintf"))
+        continue; // printf reads its variadic arguments
+      else
+        PT = Arg->getType();
+      if (const auto *Ref = PT->getAs<ReferenceType>()) {
+        if (!Ref->getPointeeType().isConstQualified())
+          noteStore(Arg, Arg);
+        continue;
+      }
+      if (PT->isPointerType() && !PT->getPointeeType().isConstQualified())
+        notePointerEscape(Arg);
+    }
   }
 
   void notePointerEscape(const Expr *Arg) {
     const Expr *E = strip(Arg);
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      return noteStore(UO->getSubExpr());
-    if (isa<DeclRefExpr>(E) || isa<BinaryOperator>(E) || isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E))
-      if (E->getType()->isPointerType())
-        return notePointerWrite(E, Arg);
+      return noteStore(UO->getSubExpr(), Arg);
+    if (E->getType()->isPointerType() || E->getType()->isArrayType())
+      return notePointerWrite(E, Arg);
+    // A pointer made from an integer or another non-pointer: nothing names it.
+    if (!isa<CXXNullPtrLiteralExpr>(E) && !isa<GNUNullExpr>(E) && !E->isNullPointerConstant(
+            Fn->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+      untraced(Arg, "it passes " + spelled(Arg) + " to a function that may write through it");
   }
 
-public:
-  void resolveDeferred() {
-    for (auto &[Ptr, Store] : Deferred) {
-      if (ArrayRef A = WriteSet::pointerBase(Ptr, &W)) {
+  // A call of a function whose body is visible: its writes, named in ours.
+  void callDefined(const Stmt *Call, const FunctionDecl *Def, const std::vector<const Expr *> &Args, Object Obj) {
+    std::string Name = "'" + Def->getNameAsString() + "'";
+    if (isa<CXXMethodDecl>(Def) && cast<CXXMethodDecl>(Def)->getParent()->isLambda())
+      Name = "a lambda";
+    if (Ctx.InProgress.count(Def->getCanonicalDecl()))
+      return untraced(Call, "it calls " + Name + " recursively");
+    const WriteSet &S = summary(Def);
+    if (S.hasUntracedWrite()) {
+      llvm::StringRef Inner = S.untracedWhy();
+      Inner.consume_front("it ");
+      untraced(Call, "it calls " + Name + ", which " + Inner.str());
+    }
+    for (const VarDecl *V : S.writtenSymbols())
+      W.WrittenSymbols.insert(V);
+    for (const ParmVarDecl *P : S.writtenReferences()) {
+      unsigned I = P->getFunctionScopeIndex();
+      if (P->getDeclContext() == Def && I < Args.size())
+        noteStore(Args[I], Call);
+      else
+        untraced(Call, "it calls " + Name + ", which stores through a reference it cannot name");
+    }
+    if (S.writesThis()) {
+      if (Obj.E && Obj.Arrow)
+        notePointerWrite(Obj.E, Call);
+      else if (Obj.E)
+        noteStore(Obj.E, Call);
+      else if (!isa<CXXConstructExpr>(Call))
+        untraced(Call, "it calls " + Name + ", which stores into an object it cannot name");
+    }
+    for (const ArrayRef &A : S.writtenArrays()) {
+      const ParmVarDecl *P = A.param();
+      unsigned I = P->getFunctionScopeIndex();
+      if (P->getDeclContext() != Def) { // a parameter captured by a lambda: ours already
         W.WrittenArrays.insert(A);
         continue;
       }
-      const auto *DR = dyn_cast<DeclRefExpr>(strip(Ptr));
-      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-      // A local array or a pointer to __shared__ memory is not a source.
-      if (V && (V->getType()->isArrayType() || V->hasAttr<CUDASharedAttr>()))
+      if (I >= Args.size()) {
+        untraced(Call, "it calls " + Name + " with a default argument it writes through");
         continue;
-      if (!W.UntracedWrite)
-        W.UntracedWrite = Store;
+      }
+      if (!A.isField()) {
+        notePointerWrite(Args[I], Call);
+        continue;
+      }
+      // A pointer field of a struct passed by value: the same field of ours.
+      llvm::SmallVector<const FieldDecl *, 2> Fields;
+      const Expr *E = strip(Args[I]);
+      for (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow(); ME = dyn_cast<MemberExpr>(E)) {
+        const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        if (!F)
+          break;
+        Fields.insert(Fields.begin(), F);
+        E = strip(ME->getBase());
+      }
+      const auto *DR = dyn_cast<DeclRefExpr>(E);
+      const auto *Ours = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+      if (Ours && Ours->getType()->isRecordType() && !W.writesScalar(Ours)) {
+        for (const FieldDecl *F : A.fields())
+          Fields.push_back(F);
+        W.WrittenArrays.insert(ArrayRef(Ours, std::move(Fields)));
+      } else {
+        untraced(Call, "it passes a struct to " + Name + ", which writes through its pointer field '" +
+                           A.spelling().substr(P->getName().size() + 1) + "'");
+      }
     }
   }
 
-private:
+  const WriteSet &summary(const FunctionDecl *Def) {
+    const FunctionDecl *Key = Def->getCanonicalDecl();
+    auto It = Ctx.Done.find(Key);
+    if (It == Ctx.Done.end())
+      It = Ctx.Done.emplace(Key, analyse(Def, Ctx)).first;
+    return It->second;
+  }
+
   WriteSet &W;
-  std::vector<std::pair<const Expr *, const Expr *>> Deferred;
+  const FunctionDecl *Fn;
+  SummaryContext &Ctx;
+  // (expression, through a pointer (else an lvalue), the store)
+  std::vector<std::tuple<const Expr *, bool, const Stmt *>> Deferred;
 };
+
+namespace {
+
+WriteSet analyse(const FunctionDecl *Fn, SummaryContext &Ctx) {
+  WriteSet W;
+  if (!Fn || !Fn->hasBody())
+    return W;
+  Ctx.InProgress.insert(Fn->getCanonicalDecl());
+  WriteCollector C(W, Fn, Ctx);
+  C.TraverseStmt(Fn->getBody());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn)) // member initialisers are stores into *this
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      C.TraverseStmt(Init->getInit());
+  C.resolveDeferred();
+  Ctx.InProgress.erase(Fn->getCanonicalDecl());
+  return W;
+}
+
+} // namespace
 
 bool WriteSet::writesScalar(const VarDecl *V) const {
   auto It = WrittenScalars.find(V);
@@ -261,13 +599,8 @@ bool WriteSet::writesScalar(const VarDecl *V) const {
 }
 
 WriteSet WriteSet::of(const FunctionDecl *Fn) {
-  WriteSet W;
-  if (!Fn || !Fn->hasBody())
-    return W;
-  WriteCollector C(W);
-  C.TraverseStmt(Fn->getBody());
-  C.resolveDeferred();
-  return W;
+  SummaryContext Ctx;
+  return analyse(Fn, Ctx);
 }
 
 } // namespace irregfix

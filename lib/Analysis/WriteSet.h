@@ -1,25 +1,35 @@
-// What a kernel writes: pointer parameters written through (directly, through
-// local copies, by atomics, or by passing them to functions that may write),
-// scalar locals assigned, and whether some write goes through a pointer that
-// cannot be traced back to a parameter.
+// What a device function (a kernel, or a function a kernel calls) writes in
+// memory, named the way its caller or its launch can name it:
+//  - arrays: pointer parameters, or pointer fields of by-value struct
+//    parameters (`g.data`), written through — directly, through local copies,
+//    by atomics and library functions, or by the device functions it calls;
+//  - __device__ variables stored to in place (`flag = 1`, `table[i] = x`);
+//  - for a callee, its reference parameters and its own object (`this`);
+//  - scalar locals assigned (for the thread-index and loop analyses).
+// Any store the analysis cannot name — through a pointer loaded from memory
+// (`m->val[i]`, `vals[0][i]`, a __device__ pointer), through a callee whose body
+// it cannot see, a call through a pointer, inline assembly that stores — makes
+// the write set untraced, with the reason: whoever relies on it must then assume
+// that anything may have been written.
 #pragma once
 
 #include "Analysis/ArrayRef.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 #include <set>
+#include <string>
 
 namespace irregfix {
 
 class WriteSet {
 public:
-  // Analyses the body of Fn.
+  // Analyses the body of Fn and, through their bodies, the functions it calls.
   static WriteSet of(const clang::FunctionDecl *Fn);
 
   bool writesThrough(const ArrayRef &A) const { return WrittenArrays.count(A); }
@@ -32,8 +42,20 @@ public:
     return It == GridStride.end() ? nullptr : It->second;
   }
   bool hasUntracedWrite() const { return UntracedWrite != nullptr; }
-  const clang::Expr *untracedWrite() const { return UntracedWrite; }
+  const clang::Stmt *untracedWrite() const { return UntracedWrite; }
+  // Why the first untraced write cannot be named ("stores through 'm->val', a
+  // pointer loaded from memory"); "" when there is none.
+  const std::string &untracedWhy() const { return UntracedWhy; }
+  // Arrays written through. For a kernel, parameters of the kernel; for a
+  // callee, its own parameters, or a parameter of the function that defines a
+  // lambda it is (captured pointers).
   const std::set<ArrayRef> &writtenArrays() const { return WrittenArrays; }
+  // __device__ (or __managed__) variables whose own memory is stored to.
+  const std::set<const clang::VarDecl *> &writtenSymbols() const { return WrittenSymbols; }
+  // A method or constructor that stores into its own object.
+  bool writesThis() const { return WritesThis; }
+  // Reference parameters stored through.
+  const std::set<const clang::ParmVarDecl *> &writtenReferences() const { return WrittenReferences; }
 
   // The array a pointer expression is derived from (P, P + i, &P[i], g.f, a
   // local initialised from one of those and never reassigned), or none.
@@ -47,9 +69,13 @@ public:
 private:
   friend class WriteCollector;
   std::set<ArrayRef> WrittenArrays;
+  std::set<const clang::VarDecl *> WrittenSymbols;
+  std::set<const clang::ParmVarDecl *> WrittenReferences;
+  bool WritesThis = false;
   llvm::DenseMap<const clang::VarDecl *, unsigned> WrittenScalars; // how many stores
   llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
-  const clang::Expr *UntracedWrite = nullptr;
+  const clang::Stmt *UntracedWrite = nullptr;
+  std::string UntracedWhy;
 };
 
 // Write sets of the kernels of one translation unit, each computed once.
@@ -65,5 +91,9 @@ public:
 private:
   std::map<const clang::FunctionDecl *, WriteSet> Known;
 };
+
+// Whether V is a variable in device memory that host code can name as a
+// symbol: __device__, __constant__ or __managed__, at namespace or class scope.
+bool isDeviceSymbol(const clang::VarDecl *V);
 
 } // namespace irregfix

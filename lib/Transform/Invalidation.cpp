@@ -1,9 +1,10 @@
 #include "Transform/Invalidation.h"
-#include "Analysis/WriteSet.h"
 #include "Transform/SourceText.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+
+#include "llvm/Support/Path.h"
 
 #include <map>
 
@@ -11,54 +12,21 @@ using namespace clang;
 
 namespace irregfix {
 
-std::vector<WriteTarget> runtimeCallTargets(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || !F->getIdentifier() || Call->getNumArgs() == 0)
-    return {};
-  StringRef Name = F->getName();
-  bool Writes = (Name.starts_with("cudaMemcpy") && !Name.contains("ToSymbol") &&
-                 !Name.contains("ToArray") && Name != "cudaMemcpy3D" && Name != "cudaMemcpy3DAsync") ||
-                Name.starts_with("cudaMemset") || Name == "cudaFree" || Name == "cudaFreeAsync";
-  if (!Writes || !Call->getArg(0)->IgnoreImpCasts()->getType()->isPointerType())
-    return {};
-  // A device-to-host copy writes host memory, which no site reads.
-  for (const Expr *Arg : Call->arguments())
-    if (const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
-      if (DR->getDecl()->getName() == "cudaMemcpyDeviceToHost")
-        return {};
-  return {WriteTarget{Call->getArg(0), ""}};
-}
-
-std::vector<WriteTarget> launchTargets(const CallExpr *Launch, WriteSets &Writes) {
-  std::vector<WriteTarget> Out;
-  const FunctionDecl *K = Launch->getDirectCallee();
-  const FunctionDecl *Def = K ? K->getDefinition() : nullptr;
-  const WriteSet *W = Def ? &Writes.of(Def) : nullptr;
-  bool Unknown = !W || W->hasUntracedWrite();
-  for (unsigned I = 0; I < Launch->getNumArgs(); ++I) {
-    const Expr *Arg = Launch->getArg(I);
-    QualType T = Arg->IgnoreImpCasts()->getType();
-    const ParmVarDecl *P = Def && I < Def->getNumParams() ? Def->getParamDecl(I) : nullptr;
-    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
-        (Unknown || (P && W->writesThrough(ArrayRef(P)))))
-      Out.push_back({Arg, ""});
-    if (!P || Unknown)
-      continue;
-    // Pointer fields of a by-value struct argument the kernel writes through.
-    for (const ArrayRef &A : W->writtenArrays())
-      if (A.param() == P && A.isField())
-        Out.push_back({Arg, A.spelling().substr(P->getName().size())});
-  }
-  return Out;
+std::string programPoint(SourceLocation L, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (P.isInvalid())
+    return "?";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
 }
 
 namespace {
 
-// Where an invalidation of a write inside E goes: before the full statement
-// holding it, and whether that statement must be wrapped in braces.
+// Where an edit for a call inside E goes: before the full statement holding
+// it, and whether that statement must be wrapped in braces.
 struct Placement {
   const Stmt *Statement = nullptr;
   bool NeedsBraces = false;
+  bool InCompound = false; // directly in a { } block (a declaration may be followed by a statement)
   std::string Error;
 };
 
@@ -69,14 +37,14 @@ Placement placementOf(const Expr *E, ASTContext &Ctx) {
   for (int Depth = 0; Depth < 64; ++Depth) {
     auto Parents = Ctx.getParents(Cur);
     if (Parents.empty())
-      return {nullptr, false, "no enclosing statement"};
+      return {nullptr, false, false, "no enclosing statement"};
     DynTypedNode ParentNode = Parents[0];
     const Stmt *P = ParentNode.get<Stmt>();
     const Stmt *C = Cur.get<Stmt>();
     if (!P) {
       // `cudaError_t e = cudaMemcpy(...)`: go on from the variable to its DeclStmt.
       if (!ParentNode.get<VarDecl>())
-        return {nullptr, false, "not inside a function body"};
+        return {nullptr, false, false, "not inside a function body"};
       Cur = ParentNode;
       continue;
     }
@@ -86,94 +54,228 @@ Placement placementOf(const Expr *E, ASTContext &Ctx) {
     auto IsBody = [&](const Stmt *Body) { return Body == C; };
     if (InFile) {
       if (isa<CompoundStmt>(P))
-        return {C, false, ""};
+        return {C, false, true, ""};
       if (const auto *If = dyn_cast<IfStmt>(P); If && (IsBody(If->getThen()) || IsBody(If->getElse())))
-        return {C, true, ""};
+        return {C, true, false, ""};
       if (const auto *For = dyn_cast<ForStmt>(P); For && IsBody(For->getBody()))
-        return {C, true, ""};
+        return {C, true, false, ""};
+      if (const auto *For = dyn_cast<CXXForRangeStmt>(P); For && IsBody(For->getBody()))
+        return {C, true, false, ""};
       if (const auto *W = dyn_cast<WhileStmt>(P); W && IsBody(W->getBody()))
-        return {C, true, ""};
+        return {C, true, false, ""};
       if (const auto *Do = dyn_cast<DoStmt>(P); Do && IsBody(Do->getBody()))
-        return {C, true, ""};
+        return {C, true, false, ""};
       if (isa<SwitchCase>(P) || isa<LabelStmt>(P))
-        return {C, true, ""};
+        return {C, true, false, ""};
     }
     if (const auto *For = dyn_cast<ForStmt>(P); For && C && (C == For->getCond() || C == For->getInc()))
-      return {nullptr, false, "the write is in a loop condition or increment"};
+      return {nullptr, false, false, "the write is in a loop condition or increment"};
     if (const auto *W = dyn_cast<WhileStmt>(P); W && C == W->getCond())
-      return {nullptr, false, "the write is in a loop condition"};
+      return {nullptr, false, false, "the write is in a loop condition"};
     if (const auto *Do = dyn_cast<DoStmt>(P); Do && C == Do->getCond())
-      return {nullptr, false, "the write is in a loop condition"};
+      return {nullptr, false, false, "the write is in a loop condition"};
+    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P))
+      return {nullptr, false, false, "no enclosing statement"};
     Cur = ParentNode;
   }
-  return {nullptr, false, "the statement is nested too deeply"};
+  return {nullptr, false, false, "the statement is nested too deeply"};
 }
+
+// Text added around one statement: before it, and (braces or a declaration
+// followed by more) after it.
+struct StatementEdit {
+  bool Braces = false;
+  std::string Before, After;
+};
+
+class Emitter {
+public:
+  Emitter(ASTContext &Ctx, const std::vector<SourceRange> &Avoid) : Ctx(Ctx), SM(Ctx.getSourceManager()),
+        LO(Ctx.getLangOpts()), Avoid(Avoid) {}
+
+  void add(const HostWrite &W) {
+    const HostEffect &E = W.Effect;
+    const std::string Where = "\"" + programPoint(W.Call->getBeginLoc(), SM) + "\"";
+    std::string Calls;
+    for (const WriteTarget &T : E.Targets) {
+      std::string Text = targetText(T, E.Frees);
+      if (Text.empty())
+        continue;
+      Calls += Text;
+    }
+    if (E.Drop != DropCause::None) {
+      Out.Drops.push_back({W.Call, E.Why});
+      if (!E.RunsUnseenCode)
+        Calls += std::string("irregfix_invalidate_all(") + causeMacro(E.Drop) + ", " + Where + "); ";
+    }
+    if (E.RunsUnseenCode)
+      bracket(W.Call, E, Where, Calls);
+    else if (!Calls.empty())
+      statement(W.Call, Calls, "");
+  }
+
+  void guard(const Stmt *Body) {
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (!CS || CS->getLBracLoc().isInvalid() || CS->getLBracLoc().isMacroID())
+      return;
+    const std::string Guard = "irregfix::EntryGuard __irregfix_entry(\"" + programPoint(CS->getLBracLoc(), SM) + "\");";
+    // On a line of its own, indented as the body's first statement, unless the
+    // body starts on the brace's line.
+    const Stmt *First = CS->body_empty() ? nullptr : CS->body_front();
+    SourceLocation FirstLoc = First ? SM.getExpansionLoc(First->getBeginLoc()) : SourceLocation();
+    std::string Text = " " + Guard;
+    if (FirstLoc.isValid() && SM.getFileID(FirstLoc) == SM.getFileID(CS->getLBracLoc()) &&
+        SM.getSpellingLineNumber(FirstLoc) > SM.getSpellingLineNumber(CS->getLBracLoc()))
+      Text = "\n" + indentationAt(FirstLoc, SM) + Guard;
+    Insertions[SM.getFileOffset(CS->getLBracLoc()) + 1].Open += Text;
+    ++Out.Guards;
+  }
+
+  InvalidationEdits finish() {
+    for (const Stmt *S : Order) {
+      StatementEdit &Edit = ByStatement[S];
+      CharSourceRange R = fileRange(S->getSourceRange(), SM, LO);
+      if (R.isInvalid()) {
+        Out.Skipped.push_back({dyn_cast<Expr>(S), "the statement is produced by a macro"});
+        continue;
+      }
+      unsigned Begin = SM.getFileOffset(R.getBegin());
+      if (!Edit.Braces && Edit.After.empty()) {
+        std::string Text = Edit.Before;
+        Text.pop_back(); // trailing space
+        Insertions[Begin].Statement += Text + "\n" + indentationAt(R.getBegin(), SM);
+        continue;
+      }
+      // `if (c) cudaMemcpy(...);` → `if (c) { irregfix_invalidate(p); cudaMemcpy(...); }`
+      SourceLocation End = R.getEnd();
+      SourceLocation LastToken = SM.getExpansionRange(S->getEndLoc()).getEnd();
+      SourceLocation AfterSemi = Lexer::findLocationAfterToken(LastToken, tok::semi, SM, LO, false);
+      if (AfterSemi.isValid())
+        End = AfterSemi;
+      if (Edit.Braces) {
+        Insertions[Begin].Statement += "{ " + Edit.Before;
+        Insertions[SM.getFileOffset(End)].Close.insert(0, " " + Edit.After + "}");
+      } else { // a declaration in a block: what follows it comes after it
+        std::string Text = Edit.Before;
+        Text.pop_back();
+        Insertions[Begin].Statement += Text + "\n" + indentationAt(R.getBegin(), SM);
+        Insertions[SM.getFileOffset(End)].Close.insert(0, "\n" + indentationAt(R.getBegin(), SM) +
+                                                               Edit.After.substr(0, Edit.After.size() - 1));
+      }
+    }
+    const std::string File = SM.getFileEntryRefForID(SM.getMainFileID())->getName().str();
+    for (auto &[Offset, Text] : Insertions)
+      Out.Edits.emplace_back(File, Offset, 0, Text.Close + Text.Statement + Text.Open);
+    return std::move(Out);
+  }
+
+private:
+  std::string targetText(const WriteTarget &T, bool Frees) {
+    if (T.Symbol)
+      return "irregfix_invalidate_symbol(&" + symbolSpelling(T.Symbol) + "); ";
+    std::string Text = sourceText(T.Arg->getSourceRange(), SM, LO);
+    if (Text.empty()) {
+      Out.Skipped.push_back({T.Arg, "the pointer is written through a macro"});
+      return "";
+    }
+    if (T.Arg->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false)) {
+      Out.Skipped.push_back({T.Arg, "the pointer expression has side effects"});
+      return "";
+    }
+    if (T.SymbolArg)
+      return "irregfix_invalidate_symbol(" + (T.SymbolByReference ? "&(" + Text + ")" : Text) + "); ";
+    if (!T.Member.empty()) {
+      bool Plain = llvm::all_of(Text, [](char C) { return isalnum(C) || C == '_'; });
+      Text = (Plain ? Text : "(" + Text + ")") + T.Member;
+    }
+    return std::string(Frees ? "irregfix_release(" : "irregfix_invalidate(") + Text + "); ";
+  }
+
+  bool insideAvoided(SourceRange R) const {
+    for (const SourceRange &A : Avoid)
+      if (!SM.isBeforeInTranslationUnit(R.getBegin(), A.getBegin()) &&
+          !SM.isBeforeInTranslationUnit(A.getEnd(), R.getEnd()))
+        return true;
+    return false;
+  }
+
+  // Brackets the call with an irregfix::UnseenCall temporary; else the statement
+  // holding it. The by-name invalidations in Calls still go before the statement.
+  void bracket(const Expr *Call, const HostEffect &E, const std::string &Where, const std::string &Calls) {
+    const std::string Unseen = std::string("irregfix::UnseenCall(") + causeMacro(E.Drop) + ", " + Where + ")";
+    const bool Expression = isa<CallExpr>(Call) || isa<CXXTemporaryObjectExpr>(Call);
+    CharSourceRange R = fileRange(Call->getSourceRange(), SM, LO);
+    if (Expression && R.isValid() && !insideAvoided(Call->getSourceRange())) {
+      Insertions[SM.getFileOffset(R.getBegin())].Open += "(" + Unseen + ", ";
+      Insertions[SM.getFileOffset(R.getEnd())].Close.insert(0, ")");
+      if (!Calls.empty())
+        statement(Call, Calls, "");
+      return;
+    }
+    Placement P = placementOf(Call, Ctx);
+    if (!P.Statement) {
+      Out.Skipped.push_back({Call, P.Error});
+      return;
+    }
+    const std::string Guard = "irregfix::UnseenCall __irregfix_unseen" + std::to_string(++Unseens) + "(" +
+                              std::string(causeMacro(E.Drop)) + ", " + Where + "); ";
+    if (isa<DeclStmt>(P.Statement)) {
+      if (!P.InCompound) {
+        Out.Skipped.push_back({Call, "it declares a variable outside a block"});
+        return;
+      }
+      // The declared variable must stay visible: the guard lives to the end of
+      // the block, and the copies are dropped again right after the declaration.
+      statement(Call, Calls + Guard,
+                std::string("irregfix_invalidate_all(") + causeMacro(E.Drop) + ", " + Where + "); ");
+      return;
+    }
+    statement(Call, Calls + Guard, "", /*Braces=*/true);
+  }
+
+  void statement(const Expr *Call, const std::string &Before, const std::string &After, bool Braces = false) {
+    Placement P = placementOf(Call, Ctx);
+    if (!P.Statement) {
+      Out.Skipped.push_back({Call, P.Error});
+      return;
+    }
+    auto [It, New] = ByStatement.try_emplace(P.Statement);
+    if (New)
+      Order.push_back(P.Statement);
+    StatementEdit &Edit = It->second;
+    Edit.Braces |= P.NeedsBraces || Braces;
+    if (Edit.Before.find(Before) == std::string::npos)
+      Edit.Before += Before;
+    if (Edit.After.find(After) == std::string::npos)
+      Edit.After += After;
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const std::vector<SourceRange> &Avoid;
+  InvalidationEdits Out;
+  std::map<const Stmt *, StatementEdit> ByStatement;
+  std::vector<const Stmt *> Order;
+  // Insertions by file offset: what closes there (a bracket, a brace), then
+  // what goes before the statement that starts there, then what opens there.
+  struct Slots {
+    std::string Close, Statement, Open;
+  };
+  std::map<unsigned, Slots> Insertions;
+  unsigned Unseens = 0;
+};
 
 } // namespace
 
-InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  InvalidationEdits Out;
-  // Statement → (braces?, calls) in source order.
-  std::map<const Stmt *, std::pair<bool, std::string>> ByStatement;
-  std::vector<const Stmt *> Order;
-  for (const HostWrite &W : Writes) {
-    Placement P = placementOf(W.Call, Ctx);
-    if (!P.Statement) {
-      Out.Skipped.push_back({W.Call, P.Error});
-      continue;
-    }
-    std::string Calls;
-    for (const WriteTarget &Target : W.Targets) {
-      const Expr *T = Target.Arg;
-      std::string Text = sourceText(T->getSourceRange(), SM, LO);
-      if (Text.empty()) {
-        Out.Skipped.push_back({T, "the pointer is written through a macro"});
-        continue;
-      }
-      if (T->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false)) {
-        Out.Skipped.push_back({T, "the pointer expression has side effects"});
-        continue;
-      }
-      if (!Target.Member.empty()) {
-        bool Plain = llvm::all_of(Text, [](char C) { return isalnum(C) || C == '_'; });
-        Text = (Plain ? Text : "(" + Text + ")") + Target.Member;
-      }
-      Calls += std::string(W.Frees ? "irregfix_release(" : "irregfix_invalidate(") + Text + "); ";
-    }
-    if (Calls.empty())
-      continue;
-    auto [It, New] = ByStatement.try_emplace(P.Statement, P.NeedsBraces, "");
-    if (New)
-      Order.push_back(P.Statement);
-    if (It->second.second.find(Calls) == std::string::npos)
-      It->second.second += Calls;
-  }
-  for (const Stmt *S : Order) {
-    auto &[Braces, Calls] = ByStatement[S];
-    CharSourceRange R = fileRange(S->getSourceRange(), SM, LO);
-    if (R.isInvalid()) {
-      Out.Skipped.push_back({dyn_cast<Expr>(S), "the statement is produced by a macro"});
-      continue;
-    }
-    if (!Braces) {
-      std::string Indent = indentationAt(R.getBegin(), SM);
-      std::string Text = Calls;
-      Text.pop_back(); // trailing space
-      Out.Edits.emplace_back(SM, R.getBegin(), 0, Text + "\n" + Indent);
-      continue;
-    }
-    // `if (c) cudaMemcpy(...);` → `if (c) { irregfix_invalidate(p); cudaMemcpy(...); }`
-    SourceLocation End = R.getEnd();
-    SourceLocation LastToken = SM.getExpansionRange(S->getEndLoc()).getEnd();
-    SourceLocation AfterSemi = Lexer::findLocationAfterToken(LastToken, tok::semi, SM, LO, false);
-    if (AfterSemi.isValid())
-      End = AfterSemi;
-    Out.Edits.emplace_back(SM, R.getBegin(), 0, "{ " + Calls);
-    Out.Edits.emplace_back(SM, End, 0, " }");
-  }
-  return Out;
+InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, const std::vector<const Stmt *> &Guarded,
+                                const std::vector<SourceRange> &Avoid, ASTContext &Ctx) {
+  Emitter E(Ctx, Avoid);
+  for (const HostWrite &W : Writes)
+    E.add(W);
+  for (const Stmt *Body : Guarded)
+    E.guard(Body);
+  return E.finish();
 }
 
 } // namespace irregfix

@@ -1,52 +1,51 @@
-// Cache invalidation: before every host-visible write to device memory that the
-// tool can see (cudaMemcpy*/cudaMemset* destinations, launches of kernels that
-// write a pointer argument), insert irregfix_invalidate(ptr), and before cudaFree
-// irregfix_release(ptr), so
-// remapped copies built from that memory are refreshed before their next use.
-// Invalidating before the write is as good as after: nothing can use the cache
-// between the two, and it also covers writes inside conditions.
+// Cache invalidation edits, from the host-write analysis (Analysis/HostWrites.h):
+//  - before a call that writes memory it names: irregfix_invalidate(ptr),
+//    irregfix_invalidate_symbol(&var), or irregfix_release(ptr) before a free;
+//  - before a write nothing names: irregfix_invalidate_all(cause, "file:line");
+//  - around a call that runs code the tool cannot see:
+//    (irregfix::UnseenCall(cause, "file:line"), call(...)), whose temporary lives
+//    until the end of the full expression: copies are dropped before and after
+//    the call, and functions of this file it calls back count as entered from
+//    outside;
+//  - at the top of every function of the file that reaches a transformed
+//    launch: irregfix::EntryGuard __irregfix_entry("file:line"), which drops the
+//    copies when the function is entered from code the tool cannot see.
+// Invalidating before a write is as good as after it: nothing can use the
+// cache between the two, and it also covers writes inside conditions.
 #pragma once
 
-#include "Analysis/WriteSet.h"
+#include "Analysis/HostWrites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Replacement.h"
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace irregfix {
 
-// Memory a host call writes: a pointer argument, or a pointer field of a struct
-// argument (Member = ".data" when the kernel writes through g.data).
-struct WriteTarget {
-  const clang::Expr *Arg = nullptr;
-  std::string Member;
-};
-
-// A host write: the call that writes and what it writes.
+// A host call and what it does to device memory.
 struct HostWrite {
-  const clang::Expr *Call = nullptr;
-  std::vector<WriteTarget> Targets;
-  bool Frees = false; // cudaFree*: irregfix_release rather than irregfix_invalidate
+  const clang::Expr *Call = nullptr; // a CallExpr or a CXXConstructExpr
+  HostEffect Effect;
 };
-
-// The pointer arguments a host call writes, or none: cudaMemcpy*/cudaMemset*
-// destinations and cudaFree* arguments.
-std::vector<WriteTarget> runtimeCallTargets(const clang::CallExpr *Call);
-
-// What a launch writes: the pointer arguments (and pointer fields of struct
-// arguments) the kernel writes through; all non-const pointers when the kernel
-// is unknown.
-std::vector<WriteTarget> launchTargets(const clang::CallExpr *Launch, WriteSets &Writes);
 
 struct InvalidationEdits {
   std::vector<clang::tooling::Replacement> Edits;
   // Writes the tool saw but could not instrument, with the reason.
   std::vector<std::pair<const clang::Expr *, std::string>> Skipped;
+  // Points where every cached copy is dropped, and why (for remarks).
+  std::vector<std::pair<const clang::Expr *, std::string>> Drops;
+  unsigned Guards = 0; // entry guards inserted
 };
 
-InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, clang::ASTContext &Ctx);
+// `Avoid` are source ranges other edits replace (rewritten launches): no
+// bracket is inserted inside them. `Guarded` are the bodies that get an entry guard.
+InvalidationEdits invalidations(const std::vector<HostWrite> &Writes,
+                                const std::vector<const clang::Stmt *> &Guarded,
+                                const std::vector<clang::SourceRange> &Avoid, clang::ASTContext &Ctx);
+
+// "file.cu:LINE" of L, as the runtime's statistics name program points.
+std::string programPoint(clang::SourceLocation L, const clang::SourceManager &SM);
 
 } // namespace irregfix

@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 
-__device__ float peek(const float *p);
+__device__ float peek(const float *p) { return *p; }
 
 __global__ void k(int n, const int *B, const float *A, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -7,8 +7,8 @@
 
 #include <cuda_runtime.h>
 
-__device__ void touch(const float *);
-__device__ void touch(float *);
+__device__ void touch(const float *) {}
+__device__ void touch(float *p) { p[0] = 0; }
 
 template <class P>
 __global__ void k(int n, const int *B, P A, float *y) {

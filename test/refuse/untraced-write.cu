@@ -1,4 +1,4 @@
-// A site irregfix must leave alone: the kernel writes through a pointer the analysis cannot trace
+// A site irregfix must leave alone: the kernel writes through a pointer it assigns
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
 // RUN: diff %s %t.out
@@ -15,4 +15,4 @@ __global__ void k(int n, const int *B, const float *A, float *y, float *z, int w
     out[t] = s;
   }
 }
-// CHECK: remark: {{.*}} not transformed: the kernel writes through a pointer the analysis cannot trace
+// CHECK: remark: {{.*}} not transformed: the kernel may write memory the analysis cannot name: stores through 'out', a pointer assigned in the function

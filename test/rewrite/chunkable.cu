@@ -84,7 +84,9 @@ __global__ void unseen(int n, const int *B, const float *A, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) y[t] = opaque(A[B[t]]);
 }
-// WHY: remark: launches of 'unseen' run whole (no remap overlapping the kernel): it calls 'opaque', whose body the analysis cannot see
+// A callee whose body is not visible may write anything (A through a global
+// pointer): the site is not transformed at all.
+// WHY: remark: gather site in 'unseen' not transformed: the kernel may write memory the analysis cannot name: it calls 'opaque', whose body the analysis cannot see
 
 __global__ void with_asm(int n, const int *B, const float *A, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -137,7 +137,7 @@ __global__ void unseen_callee(int n, const int *B, const float *A, float *y) {
     y[t] = opaque(s);
   }
 }
-// WHY: remark: threads of 'unseen_callee' keep their order (no SELL-32-sigma): it calls 'opaque', whose body the analysis cannot see
+// WHY: remark: range site in 'unseen_callee' not transformed: the kernel may write memory the analysis cannot name: it calls 'opaque', whose body the analysis cannot see
 
 __global__ void gather_only(int n, const int *C, const float *D, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

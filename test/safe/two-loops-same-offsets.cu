@@ -2,7 +2,6 @@
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MSG --input-file=%t.err
 #include <cuda_runtime.h>
-__device__ float fmaxf(float a, float b);
 __global__ void k(int n, const int *B, const float *A, const float *W, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {

@@ -385,6 +385,45 @@ extern "C" void irregfix_invalidate_all(int cause, const char *where);
 // address (&var), as cudaGetSymbolAddress takes it.
 extern "C" void irregfix_invalidate_symbol(const void *symbol);
 
+namespace irregfix {
+
+// Where code the tool cannot see runs (generated code; see irregfix_cause).
+// The runtime counts, per host thread, the frames of functions of rewritten
+// files that reach a transformed launch (irregfix::EntryGuard at their top): one
+// entered while the count is zero was called from code the tool cannot see,
+// which may have written any source, so every copy is dropped. A call of code
+// the tool cannot see (irregfix::UnseenCall, a temporary bracketing the call:
+// `(irregfix::UnseenCall(cause, where), f(...))`) drops every copy before and
+// after the call, and sets the count to zero while it runs, so that functions
+// it calls back count as entered from outside.
+void enter_seen_code(const char *where);
+void leave_seen_code();
+int begin_unseen_code(int cause, const char *where);
+void end_unseen_code(int saved, int cause, const char *where);
+
+class EntryGuard {
+public:
+  explicit EntryGuard(const char *where) { enter_seen_code(where); }
+  ~EntryGuard() { leave_seen_code(); }
+  EntryGuard(const EntryGuard &) = delete;
+  EntryGuard &operator=(const EntryGuard &) = delete;
+};
+
+class UnseenCall {
+public:
+  UnseenCall(int cause, const char *where) : cause_(cause), where_(where), saved_(begin_unseen_code(cause, where)) {}
+  ~UnseenCall() { end_unseen_code(saved_, cause_, where_); }
+  UnseenCall(const UnseenCall &) = delete;
+  UnseenCall &operator=(const UnseenCall &) = delete;
+
+private:
+  int cause_;
+  const char *where_;
+  int saved_;
+};
+
+} // namespace irregfix
+
 // The memory at `ptr` is about to be freed: as irregfix_invalidate, and the
 // runtime forgets what it knew of that allocation. The tool inserts it before
 // cudaFree/cudaFreeAsync; call it before frees it cannot see.

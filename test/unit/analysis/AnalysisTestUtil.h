@@ -16,7 +16,7 @@ namespace irregfix::test {
 
 inline std::vector<std::string> cudaArgs() {
   return {"-xcuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
-          "--cuda-path=" IRREGFIX_TEST_INPUTS "/CUDA", "-I", IRREGFIX_TEST_INPUTS "/CUDA/include",
+          "--cuda-path=" IRREGFIX_TEST_INPUTS "/CUDA", "-isystem", IRREGFIX_TEST_INPUTS "/CUDA/include",
           "-resource-dir", IRREGFIX_CLANG_RESOURCE_DIR, "-Wno-unknown-cuda-version"};
 }
 

@@ -41,9 +41,91 @@ TEST(WriteSet, LocalPointerCopies) {
 
 TEST(WriteSet, AtomicsAndEscapesCountAsWrites) {
   auto [Names, Untraced] =
-      writesOf("__device__ void f(float *p); __global__ void k(float *a, float *b, const float *c) {"
+      writesOf("__device__ void f(float *p) { p[0] = 1; } __global__ void k(float *a, float *b, const float *c) {"
                " atomicAdd(&a[2], 1.0f); f(b + 1); }");
   EXPECT_EQ(Names, "a,b");
+  EXPECT_FALSE(Untraced);
+}
+
+TEST(WriteSet, CalleesAreFollowedThroughTheirBodies) {
+  // A callee that only reads its non-const pointer does not make it written.
+  auto [Names, Untraced] = writesOf("__device__ float get(float *p, int i) { return p[i]; }\n"
+                                    "__device__ void put(float *p, float v) { *p = v; }\n"
+                                    "__device__ void twice(float *p, float *q) { put(q, get(p, 0)); }\n"
+                                    "__global__ void k(float *a, float *b) { twice(a, b + 2); }");
+  EXPECT_EQ(Names, "b");
+  EXPECT_FALSE(Untraced);
+}
+
+TEST(WriteSet, ReferenceParametersMapToTheirArguments) {
+  auto [Names, Untraced] = writesOf("__device__ void bump(float &x) { x += 1; }\n"
+                                    "__global__ void k(float *a, float *b) { float l = 0; bump(a[3]); bump(l); }");
+  EXPECT_EQ(Names, "a");
+  EXPECT_FALSE(Untraced);
+}
+
+// Stores the analysis cannot name: whoever relies on the write set must assume
+// that anything may have been written.
+std::string untracedWhy(const std::string &Code) {
+  std::string Why = "<traced>";
+  forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &) {
+    WriteSet W = WriteSet::of(K);
+    if (W.hasUntracedWrite())
+      Why = W.untracedWhy();
+  });
+  return Why;
+}
+
+TEST(WriteSet, PointersLoadedFromMemoryAreUntraced) {
+  EXPECT_EQ(untracedWhy("struct Mat { int n; float *val; };\n"
+                        "__global__ void k(Mat *m) { m->val[threadIdx.x] *= 0.5f; }"),
+            "stores through 'm->val', a pointer loaded from memory");
+  EXPECT_EQ(untracedWhy("__global__ void k(float **vals) { vals[0][threadIdx.x] *= 0.5f; }"),
+            "stores through 'vals[0]', a pointer loaded from memory");
+  EXPECT_EQ(untracedWhy("__device__ float *g;\n__global__ void k() { g[threadIdx.x] = 0; }"),
+            "stores through 'g', a pointer loaded from a __device__ variable");
+  // The struct itself is the parameter's array: a store into *m names m.
+  EXPECT_EQ(untracedWhy("struct Mat { int n; float *val; };\n__global__ void k(Mat *m) { m->n = 0; }"), "<traced>");
+}
+
+TEST(WriteSet, UnseenAndIndirectCallsAreUntraced) {
+  EXPECT_EQ(untracedWhy("__device__ void ext(int);\n__global__ void k() { ext(1); }"),
+            "it calls 'ext', whose body the analysis cannot see");
+  EXPECT_EQ(untracedWhy("__global__ void k(void (*f)(float *), float *a) { f(a); }"), "it makes an indirect call");
+  EXPECT_EQ(untracedWhy("struct M { float *p; };\n__device__ void set(M *m) { m->p[0] = 1; }\n"
+                        "__global__ void k(M *m) { set(m); }"),
+            "it calls 'set', which stores through 'm->p', a pointer loaded from memory");
+  EXPECT_EQ(untracedWhy("__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k() { f(3); }"),
+            "it calls 'f', which calls 'f' recursively");
+  EXPECT_EQ(untracedWhy("__global__ void k(float *a) { asm volatile(\"st.global.f32 [%0], 1.0;\" :: \"l\"(a)); }"),
+            "it has inline assembly that may store to memory");
+  EXPECT_EQ(untracedWhy("__global__ void k() { asm volatile(\"\" ::: \"memory\"); }"), "<traced>");
+}
+
+TEST(WriteSet, DeviceVariablesAreNamedAsSymbols) {
+  std::string Symbols;
+  bool Untraced = true;
+  forEachKernel("__device__ int flag; __device__ float table[64]; __device__ int unused;\n"
+                "__global__ void k(const float *a) { flag = 1; table[threadIdx.x] = a[0]; atomicAdd(&flag, 1); }",
+                [&](const clang::FunctionDecl *K, clang::ASTContext &) {
+                  WriteSet W = WriteSet::of(K);
+                  for (const clang::VarDecl *V : W.writtenSymbols())
+                    Symbols += (Symbols.empty() ? "" : ",") + V->getNameAsString();
+                  Untraced = W.hasUntracedWrite();
+                });
+  EXPECT_TRUE(Symbols == "flag,table" || Symbols == "table,flag") << Symbols;
+  EXPECT_FALSE(Untraced);
+}
+
+TEST(WriteSet, MethodsOfLocalObjectsAndLambdas) {
+  // A method storing into its local object writes nothing in device memory; a
+  // lambda writing a captured parameter writes that parameter.
+  auto [Names, Untraced] = writesOf("struct Acc { float s = 0; __device__ void add(float v) { s += v; } };\n"
+                                    "__global__ void k(const float *a, float *out) {\n"
+                                    "  Acc acc; acc.add(a[0]);\n"
+                                    "  auto put = [=](int i, float v) { out[i] = v; }; put(0, acc.s); }");
+  EXPECT_EQ(Names, "out");
+  EXPECT_FALSE(Untraced);
 }
 
 TEST(WriteSet, ReassignedPointerMakesWritesUntraced) {

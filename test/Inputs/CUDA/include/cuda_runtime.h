@@ -44,6 +44,10 @@ cudaError_t cudaStreamCreate(cudaStream_t *s);
 const char *cudaGetErrorString(cudaError_t e);
 
 __device__ void __syncthreads();
+extern "C" __device__ float fmaxf(float a, float b);
+extern "C" __device__ float fminf(float a, float b);
+extern "C" __device__ float sqrtf(float a);
+extern "C" __device__ float expf(float a);
 __device__ float atomicAdd(float *p, float v);
 __device__ int atomicAdd(int *p, int v);
 template <class T> __device__ T __ldg(const T *p) { return *p; }
