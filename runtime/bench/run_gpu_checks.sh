@@ -22,7 +22,7 @@ nvidia-smi -L || true
 cmake -S . -B "$B" -G Ninja -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_BUILD_SAMPLES=OFF \
   -DIRREGFIX_BUILD_TESTS=ON "${EXTRA[@]}" >/tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 cmake --build "$B" --target irregfix_runtime irregfix_runtime_host_tests irregfix_runtime_gpu_tests irregfix_hoist_gpu_tests irregfix_sharing_gpu_tests \
-  irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench irregfix_module_load_bench 2>&1 | grep -Ev '^\[' || true
+  irregfix_soundness_gpu_tests irregfix_verify_gpu_tests irregfix_remap_bench irregfix_spmv_bench irregfix_launch_overhead_bench irregfix_module_load_bench 2>&1 | grep -Ev '^\[' || true
 status=0
 echo "=== ctest"
 ctest --test-dir "$B" --output-on-failure || status=1
@@ -45,6 +45,14 @@ if command -v compute-sanitizer >/dev/null; then
       --gtest_filter=-Sharing.SetsOverTheSharedMemoryFallBack >/tmp/sharing-$check.log 2>&1 || status=1
     echo "sharing GPU tests under $check: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/sharing-$check.log | head -1)" \
       "$(grep -E 'PASSED|FAILED' /tmp/sharing-$check.log | head -3 | tr '\n' ' ')"
+  done
+  # Managed memory, __device__ variables, and the fingerprints of IRREGFIX_VERIFY
+  # (the death tests' children abort by design: left out).
+  for t in soundness verify; do
+    compute-sanitizer --tool memcheck --show-backtrace no --error-exitcode 9 \
+      "$B/test/gpu/irregfix_${t}_gpu_tests" --gtest_brief=1 --gtest_filter=-*DeathTest* >/tmp/$t-memcheck.log 2>&1 || status=1
+    echo "$t GPU tests under memcheck: $(grep -E 'ERROR SUMMARY' /tmp/$t-memcheck.log | head -1)" \
+      "$(grep -E 'PASSED|FAILED' /tmp/$t-memcheck.log | head -3 | tr '\n' ' ')"
   done
 fi
 echo "=== IRREGFIX_STATS=1 report (at exit of one GPU test)"

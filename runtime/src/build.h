@@ -28,8 +28,9 @@ namespace detail {
 // Device allocation of the runtime; IRREGFIX_FAIL_ALLOC makes it fail.
 cudaError_t dev_alloc(const State &st, void **p, std::size_t bytes);
 
-// The device allocation holding p, if p is device (or managed) memory.
-bool allocation_of(const void *p, Range *r);
+// The device allocation holding p, if p is device (or managed) memory; and in
+// *memory (when given) the kind of memory p is (a cudaMemoryType).
+bool allocation_of(const void *p, Range *r, int *memory = nullptr);
 
 // Frees an entry's device buffers and event.
 void free_entry_buffers(Entry &e);

@@ -195,7 +195,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     total_need += need[i];
   }
   sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
-  allocation_of(B, &sources[count].allocation);
+  allocation_of(B, &sources[count].allocation, &sources[count].memory);
   sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
   if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";

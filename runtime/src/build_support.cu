@@ -40,9 +40,10 @@ cudaError_t dev_alloc(const State &st, void **p, std::size_t bytes) {
   return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-// The device allocation holding p, if p is device (or managed) memory.
-bool allocation_of(const void *p, Range *r) {
+bool allocation_of(const void *p, Range *r, int *memory) {
   *r = Range{};
+  if (memory)
+    *memory = cudaMemoryTypeUnregistered;
   if (!p)
     return false;
   cudaPointerAttributes attr{};
@@ -50,6 +51,8 @@ bool allocation_of(const void *p, Range *r) {
     cudaGetLastError();
     return false;
   }
+  if (memory)
+    *memory = attr.type;
   if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
     return false;
   GetAddressRangeFn range = get_address_range();
@@ -195,7 +198,7 @@ std::string ensure_scratch(State &st, const SiteInfo &site, int dev, std::size_t
 std::string check_extent(const void *p, std::size_t esz, long long lo, long long hi,
                          SourceRange *src) {
   src->ptr = reinterpret_cast<std::uintptr_t>(p);
-  if (!allocation_of(p, &src->allocation))
+  if (!allocation_of(p, &src->allocation, &src->memory))
     return "a remapped array is not device memory";
   if (hi <= lo) {
     src->extent = Range{src->ptr, 0};
@@ -253,7 +256,7 @@ void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEven
 std::string gather_source(const void *A, std::size_t esz, SourceRange *src, long long *lo,
                           long long *hi) {
   src->ptr = reinterpret_cast<std::uintptr_t>(A);
-  if (!allocation_of(A, &src->allocation))
+  if (!allocation_of(A, &src->allocation, &src->memory))
     return "a remapped array is not device memory";
   src->extent = src->allocation;
   if (!element_bounds(src->allocation.base, src->allocation.size, src->ptr, esz, lo, hi))
@@ -275,7 +278,7 @@ std::string whole_index_source(const void *p, int kind, long long n, const char 
 std::string index_source(const void *p, int kind, long long lo, long long hi, SourceRange *src,
                          long long *alo, long long *ahi) {
   src->ptr = reinterpret_cast<std::uintptr_t>(p);
-  if (!allocation_of(p, &src->allocation))
+  if (!allocation_of(p, &src->allocation, &src->memory))
     return "the index array is not device memory";
   const std::size_t isz = index_size(kind);
   if (!element_bounds(src->allocation.base, src->allocation.size, src->ptr, isz, alo, ahi))

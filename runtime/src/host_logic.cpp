@@ -218,6 +218,7 @@ Config config_from_env() {
                  chunks, kMaxChunks);
   const char *auto_sharing = std::getenv("IRREGFIX_AUTO_SHARING");
   c.auto_sharing = auto_sharing && std::strcmp(auto_sharing, "1") == 0;
+  c.verify = parse_flag(std::getenv("IRREGFIX_VERIFY"));
   return c;
 }
 
@@ -317,11 +318,21 @@ std::vector<std::unique_ptr<Entry>> Cache::clear() {
   return out;
 }
 
-int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
+namespace {
+// Position of e's first index array in e.sources: the trailing index_sources
+// sources are the index arrays (B, C, counts).
+std::size_t first_index_source(const Entry &e) {
+  const std::size_t index = static_cast<std::size_t>(std::max(e.index_sources, 0));
+  return e.sources.size() - std::min(e.sources.size(), index);
+}
+} // namespace
+
+int Cache::invalidate(std::uintptr_t p, const Range &allocation, bool freed) {
   int count = 0;
   for (auto &kv : table_) {
     Entry &e = *kv.second;
     bool match = false;
+    const std::size_t first_index = first_index_source(e);
     for (std::size_t i = 0; i < e.sources.size(); ++i) {
       const SourceRange &s = e.sources[i];
       bool hit;
@@ -334,11 +345,7 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
         hit = s.extent.contains(p) || s.allocation.contains(p) || s.ptr == p;
       }
       match |= hit;
-      // The trailing index_sources sources are the index arrays (B, C, counts).
-      const std::size_t first_index =
-          e.sources.size() - std::min<std::size_t>(e.sources.size(),
-                                                   static_cast<std::size_t>(std::max(e.index_sources, 0)));
-      if (hit && i >= first_index)
+      if (hit && (freed || i >= first_index))
         e.shape_valid = false;
     }
     if (match)
@@ -349,6 +356,32 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation) {
     }
   }
   return count;
+}
+
+int Cache::invalidate_all() {
+  int count = 0;
+  for (auto &kv : table_) {
+    Entry &e = *kv.second;
+    ++e.writes;
+    e.shape_valid = false; // a write that cannot be named may have hit the index arrays
+    if (e.valid) {
+      e.valid = false;
+      ++count;
+    }
+  }
+  return count;
+}
+
+bool cacheable_memory(int memory_type) { return memory_type == cudaMemoryTypeDevice; }
+
+void note_source_memory(Entry &e) {
+  const std::size_t first_index = first_index_source(e);
+  e.host_writable = e.index_host_writable = false;
+  for (std::size_t i = 0; i < e.sources.size(); ++i)
+    if (!cacheable_memory(e.sources[i].memory)) {
+      e.host_writable = true;
+      e.index_host_writable |= i >= first_index;
+    }
 }
 
 std::size_t Cache::total_bytes() const {
@@ -450,6 +483,13 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
         out += ", declined " + std::to_string(s.hoist_declined) + " (" + s.hoist_last_decline + ")";
       out += "\n";
     }
+    if (s.host_writable_builds > 0) {
+      std::snprintf(line, sizeof line,
+                    "irregfix:   rebuilt at every launch: a source is in managed or host memory "
+                    "(%lld launches)\n",
+                    s.host_writable_builds);
+      out += line;
+    }
     for (const auto &f : s.fallbacks) {
       std::snprintf(line, sizeof line, "irregfix:     fallback %lld x %s\n", f.second,
                     f.first.c_str());
@@ -460,6 +500,11 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                   "bytes remapped %llu, remap time %.3f ms\n",
                   s.hits, s.misses, s.refreshes, s.remaps, s.bytes_remapped, s.remap_ms);
     out += line;
+    if (s.verified > 0) {
+      std::snprintf(line, sizeof line, "irregfix:   IRREGFIX_VERIFY: %lld cache hits checked, none stale\n",
+                    s.verified);
+      out += line;
+    }
     if (s.pipelined > 0) {
       const double pct = s.pipelined_remap_ms > 0 ? 100.0 * s.hidden_ms / s.pipelined_remap_ms : 0;
       std::snprintf(line, sizeof line,

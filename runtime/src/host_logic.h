@@ -32,6 +32,10 @@ struct Config {
   // to the original wherever it applied (the L1 cache keeps a block's reuse),
   // and profiling it builds the sets (a segmented sort, ~1.8 ms at 262K atoms).
   bool auto_sharing = false;
+  // IRREGFIX_VERIFY=1: checking mode. Every build fingerprints the bytes its
+  // copy was built from, and every cache hit fingerprints them again and aborts
+  // with a message naming the source when they changed (verify.h).
+  bool verify = false;
 };
 
 // IRREGFIX_LAYOUT=none: every launch runs the original kernel. Under auto (0)
@@ -192,12 +196,20 @@ struct CacheKeyHash {
 };
 
 // What an entry was built from, for invalidation: the pointer itself, the
-// device allocation it lies in (empty when unknown), and the bytes read from it.
+// device allocation it lies in (empty when unknown), the bytes read from it,
+// and the kind of memory it is (a cudaMemoryType; 0, unregistered, until known).
 struct SourceRange {
   std::uintptr_t ptr = 0;
   Range allocation;
   Range extent;
+  int memory = 0;
 };
+
+// Whether a copy built from memory of this type (cudaPointerAttributes::type)
+// may be served from the cache: only plain device memory. Managed, host
+// (pinned, mapped, registered) and unregistered system memory (HMM, ATS) can be
+// written by host code the tool never sees, which no invalidation announces.
+bool cacheable_memory(int memory_type);
 
 struct Entry {
   CacheKey key;
@@ -236,10 +248,26 @@ struct Entry {
   // Writes to any source seen by invalidate(), stale or not: a launch compares
   // it with the count it saw last to tell whether the data changed meanwhile.
   unsigned long long writes = 0;
+  // A source is not plain device memory (cacheable_memory): the entry is never
+  // served from the cache, every launch rebuilds it; index_host_writable: an
+  // index array is, so the rebuild recomputes the shape too. Set by
+  // note_source_memory after each build.
+  bool host_writable = false;
+  bool index_host_writable = false;
+  // IRREGFIX_VERIFY: the fingerprint of each source's extent when the copy was
+  // built (empty: not taken), and the site's launch that built it.
+  std::vector<unsigned long long> fingerprints;
+  long long built_by = 0;
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
   std::size_t bytes() const;        // total device bytes held
 };
+
+// Sets e.host_writable and e.index_host_writable from the memory of its sources.
+void note_source_memory(Entry &e);
+// Whether a launch may read e's copy as it is: valid, and never written behind
+// the tool's back (host-writable sources are rebuilt at every launch).
+inline bool servable(const Entry &e) { return e.valid && !e.host_writable; }
 
 // The table. Not thread-safe by itself: the runtime holds a mutex around it.
 class Cache {
@@ -256,8 +284,13 @@ public:
 
   // Marks stale every entry with a source in `allocation` (when non-empty), or
   // whose read extent contains p (when the allocation is unknown). Returns how
-  // many entries turned stale.
-  int invalidate(std::uintptr_t p, const Range &allocation);
+  // many entries turned stale. `freed`: the memory goes away (irregfix_release),
+  // so the address may come back as another allocation, of another size or kind
+  // of memory: a matching entry's shape (extents, memory kinds) is rebuilt too.
+  int invalidate(std::uintptr_t p, const Range &allocation, bool freed = false);
+  // Marks every entry stale, as a write to each of its sources would (the index
+  // arrays too: every shape is rebuilt). Returns how many entries turned stale.
+  int invalidate_all();
 
   // Byte accounting: bytes held by all entries.
   std::size_t total_bytes() const;
@@ -281,6 +314,7 @@ private:
 struct SiteStats {
   std::string kernel, pattern, id;
   long long launches = 0;   // transformed launches
+  long long prepares = 0;   // prepare_* calls: the site's launch numbers (IRREGFIX_VERIFY)
   long long hits = 0, misses = 0, refreshes = 0;
   long long remaps = 0;     // remap kernel runs (misses + refreshes that got that far)
   unsigned long long bytes_remapped = 0;
@@ -301,6 +335,10 @@ struct SiteStats {
   long long shared_max = 0;
   unsigned shared_bytes = 0;
   std::map<std::string, long long> fallbacks; // reason -> count
+  // Launches that built their copy because a source is in managed or host
+  // memory (Entry::host_writable), and cache hits IRREGFIX_VERIFY checked.
+  long long host_writable_builds = 0;
+  long long verified = 0;
   std::string last_fallback;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
   // group (iterations a step), the launches that ran the in-kernel loop because

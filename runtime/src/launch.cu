@@ -317,11 +317,12 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   resolve(r, false);
   // The copies this launcher read last time: all still valid (no remap now)?
   // Any written since the previous launch (the selector's reuse estimate)?
+  // A copy of managed or host memory is rebuilt at every launch: never reused.
   bool valid = !r.sites.empty(), changed = r.sites.empty();
   for (SiteRecord *s : r.sites) {
     const unsigned long long writes = s->last ? s->last->writes : 0;
-    valid &= s->last && s->last->valid;
-    changed |= !s->last || writes != s->seen_writes;
+    valid &= s->last && servable(*s->last);
+    changed |= !s->last || writes != s->seen_writes || s->last->host_writable;
     s->seen_writes = writes;
   }
   const Selector::Decision d = r.selector.decide(valid, changed);

@@ -1,11 +1,13 @@
 // irregfix runtime: the API that rewritten programs call (irregfix.cuh): the
 // prepare_* entry points over the cache of remapped copies (the builders are in
-// build_*.cu), the alias check, invalidation, and the statistics.
+// build_*.cu) and the statistics. The alias checks are in alias.cu, the
+// invalidation entry points in invalidation.cu.
 #include <irregfix/irregfix.cuh>
 
 #include "build.h"
 #include "host_logic.h"
 #include "state.h"
+#include "verify.h"
 
 #include <climits>
 #include <cstdint>
@@ -111,6 +113,11 @@ void resolve_timings(SiteStats &s, bool wait) {
   cudaGetLastError();
 }
 
+std::string stats_text(State &st) {
+  resolve_all_timings(st);
+  return format_stats(st.stats) + format_invalidations(st.invalidations);
+}
+
 void resolve_all_timings(State &st) {
   for (auto &kv : st.stats) {
     resolve_timings(kv.second, true);
@@ -124,8 +131,7 @@ namespace {
 void print_stats_at_exit() {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  resolve_all_timings(st);
-  std::string report = format_stats(st.stats);
+  const std::string report = stats_text(st);
   std::fputs(report.c_str(), stderr);
 }
 
@@ -244,6 +250,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   }
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
+  ++ss.prepares;
   const bool permute = may_permute(st, site, args.n);
   const unsigned block = shareable_block(st, site);
   const int layout = key_layout(st.cfg, args.pattern, permute, block > 0, launch_layout_key(st));
@@ -255,6 +262,8 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   // A valid copy: the launch's stream waits for its remap, and reads it.
   auto hit = [&](Entry &e) {
     std::string why = wait_for_copy(site, e, stream);
+    if (why.empty() && st.cfg.verify)
+      why = verify_hit(st, ss, site, dev, e, stream);
     if (!why.empty()) {
       record_fallback(ss, why);
       return false;
@@ -266,7 +275,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     launch_prepared(st, rec, false, stream);
     return true;
   };
-  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && recent->valid &&
+  if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && servable(*recent) &&
       usable(*recent) && same_call(recent->key, args, dev, layout))
     return hit(*recent);
 
@@ -295,7 +304,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     record_fallback(ss, "the copy is SELL-32-sigma, and this launch has fewer threads than rows");
     return false;
   }
-  if (found == Cache::kHit)
+  if (found == Cache::kHit && servable(*e))
     return hit(*e);
   if (found == Cache::kMiss) {
     ++ss.misses;
@@ -303,8 +312,20 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     e->layout = key.pattern == kPatternRange ? kLayoutEllColMajor : key.layout; // range: set by build
   } else {
     ++ss.refreshes;
+    // Host code may have written a source in managed or host memory since the
+    // last launch, unannounced: rebuild it, and its shape when an index array is.
+    if (e->host_writable)
+      e->valid = false;
+    if (e->index_host_writable)
+      e->shape_valid = false;
   }
   std::string why = build(st, ss, *e, dev);
+  if (why.empty()) {
+    note_source_memory(*e);
+    ss.host_writable_builds += e->host_writable;
+    if (st.cfg.verify)
+      why = remember_fingerprints(st, ss, site, dev, *e, stream);
+  }
   if (!why.empty()) {
     drop_entry(st, key);
     record_fallback(ss, why);
@@ -419,41 +440,6 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                  });
 }
 
-bool disjoint(const SiteInfo &site, const void *written, const void *read) {
-  using namespace detail;
-  if (!written || !read)
-    return true;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  auto known = [&](const void *p, Range *r) {
-    auto it = st.allocations.find(p);
-    if (it == st.allocations.end()) {
-      if (st.allocations.size() > 4096) // a program that allocates without end
-        st.allocations.clear();
-      Range found;
-      it = st.allocations.emplace(p, allocation_of(p, &found) ? found : Range{}).first;
-    }
-    *r = it->second;
-    return !r->empty();
-  };
-  Range w, r;
-  const bool wk = known(written, &w);
-  const bool rk = known(read, &r);
-  std::string why;
-  if (wk && rk) {
-    if (w.base != r.base)
-      return true;
-    why = "written pointer may alias a read array (same device allocation)";
-  } else if (wk != rk) {
-    return true; // one device allocation, one not: different memory
-  } else {
-    why = "written pointer may alias a read array (not device allocations)";
-  }
-  ensure_loaded(st);
-  record_fallback(site_stats(st, site), why);
-  return false;
-}
-
 void note_fallback(const SiteInfo &site, const char *why) {
   using namespace detail;
   State &st = state();
@@ -463,29 +449,3 @@ void note_fallback(const SiteInfo &site, const char *why) {
 }
 
 } // namespace irregfix
-
-// A write: copies built from the allocation holding ptr go stale. The cache
-// knows its sources' allocations, so this asks the driver nothing.
-extern "C" void irregfix_invalidate(const void *ptr) {
-  using namespace irregfix::detail;
-  if (!ptr)
-    return;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  if (st.cache.size() != 0)
-    st.cache.invalidate(reinterpret_cast<std::uintptr_t>(ptr), Range{});
-}
-
-// A free: as a write, and the allocation ranges remembered for alias checks
-// around ptr are forgotten (the address may come back in another allocation).
-extern "C" void irregfix_release(const void *ptr) {
-  using namespace irregfix::detail;
-  if (!ptr)
-    return;
-  irregfix_invalidate(ptr);
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
-  for (auto it = st.allocations.begin(); it != st.allocations.end();)
-    it = it->first == ptr || it->second.contains(p) ? st.allocations.erase(it) : std::next(it);
-}

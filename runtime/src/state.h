@@ -7,6 +7,7 @@
 #include <irregfix/irregfix.cuh>
 
 #include "host_logic.h"
+#include "invalidation_stats.h"
 #include "selector.h"
 
 #include <map>
@@ -23,6 +24,8 @@ struct Scratch {
   void *temp = nullptr;     // CUB temporary storage
   std::size_t temp_bytes = 0;
   void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
+  void *fingerprints = nullptr; // IRREGFIX_VERIFY: one sum per source of the entry checked
+  std::size_t fingerprint_bytes = 0;
 };
 
 // Slots of SiteRecord::recent: one per cache-key layout (kLayoutKeyAuto, ELL,
@@ -88,6 +91,10 @@ struct State {
   // Allocation ranges disjoint() has looked up (empty: not device memory), so
   // that a cached launch asks the driver nothing. Forgotten by irregfix_release().
   std::unordered_map<const void *, Range> allocations;
+  // Device ranges of __device__ variables by (host-side address, device), as
+  // cudaGetSymbolAddress/cudaGetSymbolSize found them (empty: not found).
+  std::map<std::pair<const void *, int>, Range> symbols;
+  InvalidationStats invalidations;
   std::map<RecordKey, SiteRecord> sites;
   std::map<RecordKey, LaunchRecord> launches;
   std::map<int, DeviceQueues> queues; // by device
@@ -114,6 +121,16 @@ void resolve_timings(SiteStats &s, bool wait);
 void resolve_all_timings(State &st);
 // Reports a failed CUDA call on stderr, clears it, and gives the fallback reason.
 std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
+// The IRREGFIX_STATS report: the sites', then the invalidations' block.
+std::string stats_text(State &st);
+
+// The device allocation holding p as disjoint() knows it (remembered in
+// st.allocations; empty: not device memory). False when it is not known.
+bool known_allocation(State &st, const void *p, Range *r);
+// The device range of a __device__ variable (`symbol`: its host-side address)
+// on device dev, asked of the runtime once (remembered in st.symbols); false,
+// with the CUDA error cleared, when it cannot be found.
+bool symbol_range(State &st, const void *symbol, int dev, Range *r);
 
 // Launch protocol (launch.cu), called by prepare with the lock held: a prepare
 // for `site` succeeded, remapping (built) or from the cache, on `stream`.

@@ -31,6 +31,8 @@ SiteCounters site_counters(const char *site_id) {
   c.layout = s.layout;
   c.candidates = s.selector_candidates;
   c.chosen_layout = s.selector_layout;
+  c.host_writable_builds = s.host_writable_builds;
+  c.verified = s.verified;
   return c;
 }
 
@@ -51,6 +53,8 @@ void reset() {
   st.sites.clear();
   st.stats.clear();
   st.allocations.clear();
+  st.symbols.clear();
+  st.invalidations = InvalidationStats{};
   ++st.epoch;
   if (have_dev)
     cudaSetDevice(dev);
@@ -89,6 +93,13 @@ void set_auto_sharing(bool on) {
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
   st.cfg.auto_sharing = on;
+}
+
+void set_verify(bool on) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.verify = on;
 }
 
 void set_sigma(int sigma) {
@@ -130,11 +141,35 @@ std::size_t known_allocations() {
   return st.allocations.size();
 }
 
+std::size_t known_symbols() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return st.symbols.size();
+}
+
+InvalidationCounters invalidation_counters() {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  const detail::InvalidationStats &s = st.invalidations;
+  InvalidationCounters c;
+  c.by_name = s.by_name.calls;
+  c.by_name_stale = s.by_name.stale;
+  c.released = s.released.calls;
+  c.released_stale = s.released.stale;
+  c.by_symbol = s.by_symbol.calls;
+  c.by_symbol_stale = s.by_symbol.stale;
+  c.symbols_not_found = s.symbols_not_found;
+  for (const auto &kv : s.all) {
+    c.all += kv.second.count.calls;
+    c.all_stale += kv.second.count.stale;
+  }
+  return c;
+}
+
 std::string stats_report() {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
-  detail::resolve_all_timings(st);
-  return detail::format_stats(st.stats);
+  return detail::stats_text(st);
 }
 
 } // namespace testing

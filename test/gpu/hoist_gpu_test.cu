@@ -292,6 +292,34 @@ TEST_F(Hoist, RowSumIsBitIdenticalUnderEveryGroupAndLayout) {
   ASSERT_EQ(0, memcmp(got.data(), want.data(), want.size() * sizeof(float)));
 }
 
+// IRREGFIX_VERIFY checks the hits of hoisted launches too: the in-kernel loop of
+// a cached launch, and a cached launch hoisted under IRREGFIX_HOIST_ALWAYS.
+TEST_F(Hoist, VerifyChecksTheCachedLaunches) {
+  static const irregfix::SiteInfo site = {"hoist_gpu_test.cu:verify", "row_sum", "range",
+                                          irregfix::kSiteHoisted, nullptr, "A,B"};
+  Rows m;
+  m.make(20000, 13);
+  const unsigned blocks = static_cast<unsigned>((m.n + 255) / 256);
+  row_sum::csr<<<blocks, 256>>>(m.n, m.B, m.A, m.y);
+  CK(cudaDeviceSynchronize());
+  const std::vector<float> want = m.result();
+  irregfix::testing::set_verify(true);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remapping_launch(site, m, want, nullptr, "remap"), 4); // hoisted, the copy in slices
+  for (bool always : {false, true}) {
+    irregfix::testing::set_hoist_always(always);
+    CK(cudaMemset(m.y, 0xff, m.n * sizeof(float)));
+    EXPECT_EQ(hoisted_launch(site, m.n, m.B, m.A, m.y, nullptr), always ? 4 : kInKernel);
+    CK(cudaDeviceSynchronize());
+    const std::vector<float> got = m.result();
+    EXPECT_EQ(0, memcmp(got.data(), want.data(), want.size() * sizeof(float))) << "always " << always;
+  }
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  const auto c = irregfix::testing::site_counters(site.id);
+  EXPECT_EQ(c.hits, 2);
+  EXPECT_EQ(c.verified, 2);
+}
+
 // A remapping launch overlaps slice s+1's copy with step s: counted and timed
 // as a pipelined launch in slices, on a user stream ordered like the program's
 // (a writer of A right before the launch, a reader of y right after, no syncs).

@@ -446,6 +446,31 @@ TEST_F(Sharing, KernelStagingTwelveByteElementsMatchesTheOriginal) {
   md_case<float3>(this, "md:f3:5", false, 5, 192);
 }
 
+// IRREGFIX_VERIFY checks the hits of a sharing copy (its sources: the
+// positions, the neighbour list and the counts): silent while the copy is current.
+TEST_F(Sharing, VerifyChecksTheHitsOfASharingCopy) {
+  irregfix::testing::set_verify(true);
+  Md<Body> md;
+  md.make(this, 5000, 16, true, 300);
+  const irregfix::SiteInfo site = md_site<Body>("md:verify");
+  ::testing::internal::CaptureStderr();
+  for (const char *when : {"miss", "hit", "refresh", "hit after the refresh"}) {
+    if (std::string(when) == "refresh") {
+      md.new_positions();
+      write(md.pos, md.hpos);
+    }
+    md.poison();
+    EXPECT_TRUE(md.launch(site, 128)) << site_counters(site.id).last_fallback;
+    md.check(when);
+    EXPECT_EQ(md.last.layout, irregfix::kLayoutSharing) << when;
+  }
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  const auto c = site_counters(site.id);
+  EXPECT_EQ(c.hits, 2);
+  EXPECT_EQ(c.refreshes, 1);
+  EXPECT_EQ(c.verified, 2);
+}
+
 // The copy is built for the launch's block size: another block size is another copy.
 TEST_F(Sharing, BlockSizeIsPartOfTheKey) {
   Md<Body> md;

@@ -4,7 +4,10 @@
 // arrays a kernel reads indirectly (prepare_range / prepare_gather). The runtime
 // builds them on the GPU, on the launch's own stream, caches them keyed by
 // (site, sources, n, element size, layout), and returns a View that tells the
-// transformed kernel where thread t's iter-th element lives. When it declines
+// transformed kernel where thread t's iter-th element lives. A cached copy is
+// served only until a write to one of its sources is reported (irregfix_invalidate*
+// at the end of this file); a copy built from managed or host memory, which
+// host code may write unreported, is rebuilt at every launch. When it declines
 // (disabled, byte cap, allocation failure, CUDA error, possible aliasing) the
 // generated launcher runs the original kernel instead.
 #pragma once
@@ -376,13 +379,17 @@ enum irregfix_cause {
   IRREGFIX_CAUSE_UNNAMED_COPY = 5,
 };
 
-// Marks every cached copy stale (see irregfix_cause). `where` is the
-// "file:line" of the point in the program, for the statistics.
+// Marks every cached copy stale, on every device, as a write to each of its
+// sources would (index arrays included: shapes are rebuilt); see irregfix_cause.
+// `where` is the "file:line" of the point in the program, for the statistics.
+// With nothing cached it only counts the call.
 extern "C" void irregfix_invalidate_all(int cause, const char *where);
 
 // A write to a __device__ variable (a kernel stores to it, cudaMemcpyToSymbol):
 // copies built from its memory go stale. `symbol` is the variable's host-side
-// address (&var), as cudaGetSymbolAddress takes it.
+// address (&var), as cudaGetSymbolAddress takes it. Its range on the current
+// device is asked once (not at all while nothing is cached); when it cannot be
+// found, every copy goes stale (counted as IRREGFIX_CAUSE_UNNAMED_COPY).
 extern "C" void irregfix_invalidate_symbol(const void *symbol);
 
 namespace irregfix {

@@ -27,6 +27,10 @@
 //                           of remap vs kernel time (one chunk when nothing is remapped).
 //   IRREGFIX_HOIST_GROUP=G  hoisted loops (--hoist): G iterations a launch (1: the paper's one
 //                           launch per iteration); default: the loop's width in four steps.
+//   IRREGFIX_VERIFY=1       checking mode: every build fingerprints the bytes its copy was built
+//                           from (data and index arrays) and every cache hit checks them again
+//                           (synchronously); a copy that would be served stale prints
+//                           "irregfix: IRREGFIX_VERIFY: stale copy at <site> ..." and aborts.
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -54,6 +58,10 @@ struct SiteCounters {
   // selector) and the one it settled on (0: still profiling, or none to name).
   int candidates = 0;
   int chosen_layout = 0;
+  // Launches that rebuilt their copy because a source is in managed or host
+  // memory (never served from the cache), and hits IRREGFIX_VERIFY checked.
+  long long host_writable_builds = 0;
+  long long verified = 0;
 };
 
 // Counters of one site (by SiteInfo::id); all zero for an unknown site.
@@ -75,6 +83,8 @@ void set_sigma(int sigma);
 void set_chunks(int chunks);
 // As IRREGFIX_AUTO_SHARING=1: auto times the sharing layout of shareable launches.
 void set_auto_sharing(bool on);
+// As IRREGFIX_VERIFY=1: fingerprint sources at builds, check them at every hit.
+void set_verify(bool on);
 
 // Bytes of device memory held by cached copies now, and how many copies.
 std::size_t cached_bytes();
@@ -82,6 +92,18 @@ std::size_t cached_entries();
 
 // How many pointers' allocation ranges disjoint() remembers (irregfix_release forgets them).
 std::size_t known_allocations();
+// How many __device__ variables' addresses (per device) the runtime has asked for.
+std::size_t known_symbols();
+
+// Invalidations since the last reset(): calls and the copies they turned stale.
+struct InvalidationCounters {
+  long long by_name = 0, by_name_stale = 0;     // irregfix_invalidate
+  long long released = 0, released_stale = 0;   // irregfix_release
+  long long by_symbol = 0, by_symbol_stale = 0; // irregfix_invalidate_symbol
+  long long symbols_not_found = 0;              // of those, no address found: every copy stale
+  long long all = 0, all_stale = 0;             // irregfix_invalidate_all, every cause (and those)
+};
+InvalidationCounters invalidation_counters();
 
 // Hoisted loops of one site (by SiteInfo::id): begin_hoisted calls that planned
 // steps, the steps planned, the latest group, calls that declined, and the bytes
