@@ -33,18 +33,6 @@ std::vector<const Expr *> callArguments(const CallExpr *C, const FunctionDecl *F
   return Args;
 }
 
-std::string symbolSpelling(const VarDecl *V) {
-  std::string Name = V->getNameAsString();
-  for (const DeclContext *C = V->getDeclContext(); !C->isTranslationUnit(); C = C->getParent()) {
-    const auto *N = dyn_cast<NamespaceDecl>(C);
-    if (!N || N->isAnonymousNamespace())
-      return "";
-    if (!N->isInline())
-      Name = N->getNameAsString() + "::" + Name;
-  }
-  return "::" + Name;
-}
-
 namespace {
 
 std::string quotedName(const FunctionDecl *F) {
@@ -89,8 +77,11 @@ HostEffect HostWriteAnalysis::ofCall(const CallExpr *C) {
     return dropAll(DropCause::UnseenCall, "it calls a function through a pointer", true);
   }
   // A virtual call through a pointer or a reference may reach an override in any file.
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
-      M && M->isVirtual() && !M->hasAttr<FinalAttr>() && !M->getParent()->hasAttr<FinalAttr>())
+  // (A standard library's virtual method, such as std::exception::what, is
+  // taken to do what the library's does.)
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+                                                 !M->getParent()->hasAttr<FinalAttr>() &&
+                                                 !isLibraryFunction(F, Ctx.getSourceManager()))
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
       const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
       const Expr *Obj = MC->getImplicitObjectArgument();
@@ -146,6 +137,9 @@ HostEffect HostWriteAnalysis::ofFunction(const Expr *Call, const FunctionDecl *F
     T.Symbol = V;
     E.Targets.push_back(T);
   }
+  for (unsigned I : S.CalledParams)
+    if (I >= Args.size() || !unseenCallable({Args[I]}).empty())
+      return dropAll(DropCause::UnseenCall, "it calls " + quotedName(F) + ", which calls a function it is given", true);
   return E;
 }
 
@@ -332,6 +326,13 @@ const HostWriteAnalysis::Summary &HostWriteAnalysis::summary(const FunctionDecl 
     }
   };
   for (const Expr *Call : Collect.Calls) {
+    // A call of a function-pointer parameter runs what the caller passes.
+    if (const auto *CE = dyn_cast<CallExpr>(Call); CE && !CE->getDirectCallee())
+      if (const auto *DR = dyn_cast<DeclRefExpr>(strip(CE->getCallee())))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && P->getDeclContext() == Def) {
+          S.CalledParams.insert(P->getFunctionScopeIndex());
+          continue;
+        }
     HostEffect E = isa<CallExpr>(Call) ? ofCall(cast<CallExpr>(Call)) : ofConstruct(cast<CXXConstructExpr>(Call));
     S.RunsUnseenCode |= E.RunsUnseenCode;
     if (E.Drop != DropCause::None) {

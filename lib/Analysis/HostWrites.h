@@ -79,6 +79,7 @@ private:
   struct Summary {
     std::map<unsigned, bool> Params; // parameter written through -> freed
     std::set<const clang::VarDecl *> Symbols;
+    std::set<unsigned> CalledParams; // function-pointer parameters it calls
     DropCause Drop = DropCause::None;
     std::string Why;
     bool RunsUnseenCode = false;
@@ -103,9 +104,5 @@ private:
 // The arguments of a call in the order of F's parameters (a member operator's
 // object is not one of them).
 std::vector<const clang::Expr *> callArguments(const clang::CallExpr *C, const clang::FunctionDecl *F);
-
-// How host code names a __device__ variable from anywhere in the file
-// ("::ns::table"), or "" when it cannot (an anonymous namespace, a class member).
-std::string symbolSpelling(const clang::VarDecl *V);
 
 } // namespace irregfix

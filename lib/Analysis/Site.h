@@ -66,6 +66,8 @@ struct Site {
 
   // (written, read) parameter pairs that may alias: checked at each launch.
   std::vector<std::pair<ArrayRef, ArrayRef>> AliasChecks;
+  // (__device__ variable the kernel writes, array read): checked at each launch too.
+  std::vector<std::pair<const clang::VarDecl *, ArrayRef>> SymbolAliasChecks;
 
   std::string RefusedBecause; // the whole site is refused, and why
 

@@ -414,6 +414,16 @@ private:
       for (const ArrayRef &Src : Sources)
         if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
           S.AliasChecks.push_back({Written, Src});
+    // A __device__ variable the kernel writes may be what an array points to.
+    for (const VarDecl *V : W.writtenSymbols()) {
+      if (symbolSpelling(V).empty()) {
+        S.RefusedBecause = "the kernel writes __device__ variable " + quoted(V) +
+                           ", which its launch cannot name to check it against the arrays read";
+        return;
+      }
+      for (const ArrayRef &Src : Sources)
+        S.SymbolAliasChecks.push_back({V, Src});
+    }
   }
 
   void finishArrays(Site &S) {

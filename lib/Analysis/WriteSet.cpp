@@ -16,6 +16,18 @@ bool isDeviceSymbol(const VarDecl *V) {
          (V->hasAttr<CUDADeviceAttr>() || V->hasAttr<CUDAConstantAttr>() || V->hasAttr<HIPManagedAttr>());
 }
 
+std::string symbolSpelling(const VarDecl *V) {
+  std::string Name = V->getNameAsString();
+  for (const DeclContext *C = V->getDeclContext(); !C->isTranslationUnit(); C = C->getParent()) {
+    const auto *N = dyn_cast<NamespaceDecl>(C);
+    if (!N || N->isAnonymousNamespace())
+      return "";
+    if (!N->isInline())
+      Name = N->getNameAsString() + "::" + Name;
+  }
+  return "::" + Name;
+}
+
 namespace {
 
 // `g.f` or `g.a.f` with g a by-value struct parameter and f a pointer or array

@@ -96,4 +96,8 @@ private:
 // symbol: __device__, __constant__ or __managed__, at namespace or class scope.
 bool isDeviceSymbol(const clang::VarDecl *V);
 
+// How host code names a __device__ variable from anywhere in the file
+// ("::ns::table"), or "" when it cannot (an anonymous namespace, a class member).
+std::string symbolSpelling(const clang::VarDecl *V);
+
 } // namespace irregfix

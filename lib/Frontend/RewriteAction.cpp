@@ -5,6 +5,7 @@
 #include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
+#include "Frontend/MainFile.h"
 #include "Transform/Hoisted/KernelRewriter.h"
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
@@ -30,83 +31,6 @@ namespace irregfix {
 namespace {
 
 constexpr const char *RuntimeInclude = "#include <irregfix/irregfix.cuh>\n";
-
-bool isHostCode(const FunctionDecl *F) {
-  return !F || !(F->hasAttr<CUDAGlobalAttr>() || (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()));
-}
-
-// Kernel definitions, launches and every other host call in the main file, with
-// the host functions they are in (lambdas count as functions of their own).
-class MainFileCollector : public RecursiveASTVisitor<MainFileCollector> {
-public:
-  explicit MainFileCollector(const SourceManager &SM) : SM(SM) {}
-
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool shouldVisitLambdaBody() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    auto *F = dyn_cast_or_null<FunctionDecl>(D);
-    if (!F)
-      return RecursiveASTVisitor::TraverseDecl(D);
-    const FunctionDecl *Saved = Current;
-    Current = F;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Current = Saved;
-    return R;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    const FunctionDecl *Saved = Current;
-    Current = L->getCallOperator();
-    if (Current && Saved)
-      Lambdas[Current] = Saved; // what encloses it, for its calls' host-ness
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    Current = Saved;
-    return R;
-  }
-
-  bool VisitFunctionDecl(FunctionDecl *F) {
-    if (F->hasAttr<CUDAGlobalAttr>() && F->doesThisDeclarationHaveABody() && inMainFile(F->getLocation()))
-      Kernels.push_back(F);
-    return true;
-  }
-
-  bool VisitCallExpr(CallExpr *Call) {
-    if (!inMainFile(Call->getBeginLoc()) || !inHostFunction())
-      return true;
-    if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
-      Launches.push_back({Launch, Current});
-    Calls.push_back({Call, Current});
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (inMainFile(C->getBeginLoc()) && inHostFunction())
-      Calls.push_back({C, Current});
-    return true;
-  }
-
-  std::vector<const FunctionDecl *> Kernels;
-  std::vector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>> Launches;
-  // Every host call and constructor call, launches included, with its function.
-  std::vector<std::pair<const Expr *, const FunctionDecl *>> Calls;
-
-private:
-  bool inMainFile(SourceLocation L) const { return SM.isInMainFile(SM.getExpansionLoc(L)); }
-  // Inside a function body that runs on the host (a lambda: as its operator
-  // says, or as where it is defined for an unannotated one).
-  bool inHostFunction() const {
-    if (!Current)
-      return false; // a global initialiser: runs before anything is cached
-    const FunctionDecl *F = Current;
-    if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda() &&
-                                                     !M->hasAttr<CUDADeviceAttr>() && !M->hasAttr<CUDAHostAttr>())
-      if (auto It = Lambdas.find(F); It != Lambdas.end())
-        F = It->second;
-    return isHostCode(F);
-  }
-  const SourceManager &SM;
-  const FunctionDecl *Current = nullptr;
-  std::map<const FunctionDecl *, const FunctionDecl *> Lambdas;
-};
 
 // Records where the main file's #include lines end, to place the runtime include.
 class IncludeTracker : public PPCallbacks {
@@ -135,8 +59,7 @@ public:
     if (CI.getDiagnostics().hasErrorOccurred())
       return; // the tool reports the parse errors and writes nothing
     const SourceManager &SM = Ctx.getSourceManager();
-    MainFileCollector Collector(SM);
-    Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+    MainFile Collector = collectMainFile(Ctx);
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
@@ -183,8 +106,7 @@ public:
     HostWriteAnalysis Host(Ctx);
     std::vector<HostWrite> Writes;
     for (auto [Call, Fn] : Collector.Calls) {
-      HostEffect E = isa<CallExpr>(Call) ? Host.ofCall(cast<CallExpr>(Call))
-                                         : Host.ofConstruct(cast<CXXConstructExpr>(Call));
+      HostEffect E = effectOfCall(Collector, Call, Host);
       if (!E.empty())
         Writes.push_back({Call, std::move(E)});
     }
@@ -192,7 +114,7 @@ public:
     // entered from code the tool cannot see. Without a main() here that is how
     // the file is used: say so.
     std::vector<const Stmt *> Guarded;
-    std::vector<const FunctionDecl *> Reaching = reachingCache(Collector, UsesCache, Host);
+    std::vector<const FunctionDecl *> Reaching = functionsReaching(Collector, UsesCache, Host);
     const bool HasMain = llvm::any_of(Reaching, [](const FunctionDecl *F) { return F->isMain(); });
     for (const FunctionDecl *F : Reaching) {
       if (!F->getBody() || F->hasAttr<CUDADeviceAttr>())
@@ -208,7 +130,8 @@ public:
     for (const tooling::Replacement &R : Inv.Edits)
       if (!add(R))
         return fail();
-    Result.Invalidations = Inv.Edits.size();
+    Result.Invalidations = Inv.Points - Inv.Skipped.size();
+    Result.EntryGuards = Inv.Guards;
     for (auto &[E, Why] : Inv.Drops)
       Msg.remark(E->getBeginLoc(), "cached copies are dropped here: " + Why);
     for (auto &[E, Why] : Inv.Skipped)
@@ -278,54 +201,6 @@ private:
     }
     ++Result.KernelsRewritten;
     return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
-  }
-
-  // Functions of the main file from which a launch that uses the cache can be
-  // reached through calls in the file (or lambdas handed to library calls).
-  static std::vector<const FunctionDecl *> reachingCache(const MainFileCollector &C,
-                                                         const std::set<const FunctionDecl *> &UsesCache,
-                                                         const HostWriteAnalysis &Host) {
-    std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Callers; // callee -> callers
-    auto Edge = [&](const FunctionDecl *From, const FunctionDecl *To) {
-      if (From && To && Host.inMainFile(To))
-        Callers[To->getDefinition()].insert(From);
-    };
-    for (auto [Call, Fn] : C.Calls) {
-      if (const auto *CE = dyn_cast<CallExpr>(Call)) {
-        Edge(Fn, CE->getDirectCallee());
-        for (const Expr *Arg : CE->arguments()) { // a lambda handed to std::for_each and the like
-          const Expr *E = strip(Arg);
-          if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-            if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasInit())
-              E = strip(V->getInit());
-          if (const auto *L = dyn_cast<LambdaExpr>(E))
-            Edge(Fn, L->getCallOperator());
-        }
-      } else if (const auto *CC = dyn_cast<CXXConstructExpr>(Call)) {
-        Edge(Fn, CC->getConstructor());
-      }
-    }
-    std::set<const FunctionDecl *> Reach;
-    std::vector<const FunctionDecl *> Work;
-    for (const FunctionDecl *F : UsesCache)
-      if (F && Reach.insert(F).second)
-        Work.push_back(F);
-    while (!Work.empty()) {
-      const FunctionDecl *F = Work.back();
-      Work.pop_back();
-      auto It = Callers.find(F->getDefinition() ? F->getDefinition() : F);
-      if (It == Callers.end())
-        continue;
-      for (const FunctionDecl *Caller : It->second)
-        if (Reach.insert(Caller).second)
-          Work.push_back(Caller);
-    }
-    std::vector<const FunctionDecl *> Out(Reach.begin(), Reach.end());
-    const SourceManager &SM = Host.context().getSourceManager();
-    std::sort(Out.begin(), Out.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
-      return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
-    });
-    return Out;
   }
 
   bool emitLaunch(const CUDAKernelCallExpr *Launch, const KernelInfo &Info, ASTContext &Ctx, bool *Done) {

@@ -31,7 +31,9 @@ struct FileResult {
   std::string Original;     // its text when parsed
   clang::tooling::Replacements Edits;
   std::vector<SiteReport> Sites;
-  unsigned KernelsRewritten = 0, LaunchesRewritten = 0, Invalidations = 0;
+  unsigned KernelsRewritten = 0, LaunchesRewritten = 0;
+  unsigned Invalidations = 0; // host calls given an invalidation or a bracket
+  unsigned EntryGuards = 0;   // functions that drop the copies when entered from outside
   unsigned LoopsHoisted = 0;
   std::vector<std::string> Kernels;      // every kernel defined in the file, by name
   std::vector<std::string> Dependencies; // every file the preprocessor entered, absolute

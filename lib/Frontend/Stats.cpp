@@ -19,6 +19,7 @@ void Stats::add(const FileResult &R, double Time) {
   Kernels += R.KernelsRewritten;
   Launches += R.LaunchesRewritten;
   Invalidations += R.Invalidations;
+  EntryGuards += R.EntryGuards;
   Seconds += Time;
 }
 
@@ -32,6 +33,7 @@ void Stats::add(const Stats &O) {
   Kernels += O.Kernels;
   Launches += O.Launches;
   Invalidations += O.Invalidations;
+  EntryGuards += O.EntryGuards;
   Seconds += O.Seconds;
 }
 
@@ -45,7 +47,8 @@ std::string formatStats(const std::string &Name, const Stats &S) {
   OS << "irregfix: stats: " << Name << ": " << plural(S.Sites, "site", "sites") << " (" << S.Rewritten
      << " rewritten, " << S.Refused << " refused), " << plural(S.Kernels, "kernel", "kernels") << " and "
      << plural(S.Launches, "launch", "launches") << " rewritten, "
-     << plural(S.Invalidations, "invalidation", "invalidations") << " inserted, "
+     << plural(S.Invalidations, "invalidation", "invalidations") << " and "
+     << plural(S.EntryGuards, "entry guard", "entry guards") << " inserted, "
      << llvm::format("%.1f", S.Seconds * 1000) << " ms\n";
   for (auto &[Why, N] : S.RefusedBy)
     OS << "irregfix: stats:   refused " << N << "x: " << Why << "\n";

@@ -13,7 +13,7 @@ struct Stats {
   unsigned Files = 0;
   unsigned Sites = 0, Rewritten = 0, Refused = 0;
   std::map<std::string, unsigned> RefusedBy; // reason -> sites
-  unsigned Kernels = 0, Launches = 0, Invalidations = 0;
+  unsigned Kernels = 0, Launches = 0, Invalidations = 0, EntryGuards = 0;
   double Seconds = 0;
 
   void add(const FileResult &R, double Seconds);

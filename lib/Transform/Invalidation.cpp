@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -95,6 +96,7 @@ public:
 
   void add(const HostWrite &W) {
     const HostEffect &E = W.Effect;
+    ++Out.Points;
     const std::string Where = "\"" + programPoint(W.Call->getBeginLoc(), SM) + "\"";
     std::string Calls;
     for (const WriteTarget &T : E.Targets) {
@@ -133,13 +135,13 @@ public:
 
   InvalidationEdits finish() {
     for (const Stmt *S : Order) {
-      StatementEdit &Edit = ByStatement[S];
       CharSourceRange R = fileRange(S->getSourceRange(), SM, LO);
       if (R.isInvalid()) {
         Out.Skipped.push_back({dyn_cast<Expr>(S), "the statement is produced by a macro"});
         continue;
       }
       unsigned Begin = SM.getFileOffset(R.getBegin());
+      StatementEdit &Edit = ByStatement[Begin];
       if (!Edit.Braces && Edit.After.empty()) {
         std::string Text = Edit.Before;
         Text.pop_back(); // trailing space
@@ -206,8 +208,11 @@ private:
     const bool Expression = isa<CallExpr>(Call) || isa<CXXTemporaryObjectExpr>(Call);
     CharSourceRange R = fileRange(Call->getSourceRange(), SM, LO);
     if (Expression && R.isValid() && !insideAvoided(Call->getSourceRange())) {
-      Insertions[SM.getFileOffset(R.getBegin())].Open += "(" + Unseen + ", ";
-      Insertions[SM.getFileOffset(R.getEnd())].Close.insert(0, ")");
+      const unsigned Begin = SM.getFileOffset(R.getBegin()), End = SM.getFileOffset(R.getEnd());
+      if (Bracketed.insert({Begin, End}).second) {
+        Insertions[Begin].Open += "(" + Unseen + ", ";
+        Insertions[End].Close.insert(0, ")");
+      }
       if (!Calls.empty())
         statement(Call, Calls, "");
       return;
@@ -239,7 +244,10 @@ private:
       Out.Skipped.push_back({Call, P.Error});
       return;
     }
-    auto [It, New] = ByStatement.try_emplace(P.Statement);
+    // By where the statement starts: instantiations of a template share its text.
+    CharSourceRange R = fileRange(P.Statement->getSourceRange(), SM, LO);
+    unsigned Key = R.isValid() ? SM.getFileOffset(R.getBegin()) : ~0u - static_cast<unsigned>(Order.size());
+    auto [It, New] = ByStatement.try_emplace(Key);
     if (New)
       Order.push_back(P.Statement);
     StatementEdit &Edit = It->second;
@@ -255,7 +263,7 @@ private:
   const LangOptions &LO;
   const std::vector<SourceRange> &Avoid;
   InvalidationEdits Out;
-  std::map<const Stmt *, StatementEdit> ByStatement;
+  std::map<unsigned, StatementEdit> ByStatement; // by the statement's first offset
   std::vector<const Stmt *> Order;
   // Insertions by file offset: what closes there (a bracket, a brace), then
   // what goes before the statement that starts there, then what opens there.
@@ -264,6 +272,7 @@ private:
   };
   std::map<unsigned, Slots> Insertions;
   unsigned Unseens = 0;
+  std::set<std::pair<unsigned, unsigned>> Bracketed; // call ranges already bracketed
 };
 
 } // namespace

@@ -36,6 +36,7 @@ struct InvalidationEdits {
   std::vector<std::pair<const clang::Expr *, std::string>> Skipped;
   // Points where every cached copy is dropped, and why (for remarks).
   std::vector<std::pair<const clang::Expr *, std::string>> Drops;
+  unsigned Points = 0; // calls given an invalidation or a bracket
   unsigned Guards = 0; // entry guards inserted
 };
 

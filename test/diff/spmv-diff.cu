@@ -25,5 +25,5 @@ void run(int n, const int *rp, const float *v, float *y) { spmv<<<n / 128 + 1, 1
 // CHECK: {{^}}-void run(int n, const int *rp, const float *v, float *y) { spmv<<<n / 128 + 1, 128>>>(n, rp, v, y); }
 // CHECK-NEXT: {{^}}+// irregfix: 'spmv' reading its indirect arrays through coalesced copies; the original above is the fallback.
 // CHECK-NEXT: {{^}}+__global__ void spmv_irregfix(int n, const int *rp, const float *v, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_v, const unsigned __irregfix_block_offset) {
-// CHECK: {{^}}+void run(int n, const int *rp, const float *v, float *y) { irregfix_invalidate(y);
+// CHECK: {{^}}+void run(int n, const int *rp, const float *v, float *y) { irregfix::EntryGuard __irregfix_entry("spmv-diff.cu.tmp.cu:13"); irregfix_invalidate(y);
 // CHECK-NEXT: {{^}}+spmv_irregfix_launch(n / 128 + 1, 128, 0, 0, n, rp, v, y); }

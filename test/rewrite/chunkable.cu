@@ -22,7 +22,7 @@ __global__ void inline_index(int n, const int *B, const float *A, float *y) {
 // CHECK:           for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, ((blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x)); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
 // CHECK-NEXT:        s += __irregfix_v0_A[irregfix::slot(__irregfix_v0, ((blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x), __irregfix_iter0)];
 // CHECK-NEXT:      y[(blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x] = s;
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_inline_index_0 = {"chunkable.cu:15:5", "inline_index", "range", irregfix::kSiteChunkable};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_inline_index_0 = {"chunkable.cu:15:5", "inline_index", "range", irregfix::kSiteChunkable, nullptr, "A,B"};
 // CHECK:         int __irregfix_chunks = 0;
 // CHECK:             irregfix::start_chunks(__irregfix_site_inline_index_0, __irregfix_stream, &__irregfix_chunks)) {
 // CHECK-NEXT:      for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {
@@ -46,7 +46,7 @@ __global__ void both(int n, const int *B, const float *A, float *y) {
 // CHECK-LABEL: __global__ void both_irregfix(
 // CHECK-NEXT:    const long long __irregfix_p = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
 // CHECK-NEXT:    int t = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_both_0 = {"chunkable.cu:{{[0-9]+}}:5", "both", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_both_0 = {"chunkable.cu:{{[0-9]+}}:5", "both", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "A,B"};
 // WHY-NOT: launches of 'both'
 
 __device__ bool first_block() { return blockIdx.x == 0; }
@@ -62,7 +62,7 @@ __global__ void grid_stride(int n, const int *B, const float *A, float *y) {
 }
 // WHY: remark: launches of 'grid_stride' run whole (no remap overlapping the kernel): it reads 'gridDim'
 // CHECK-LABEL: __global__ void grid_stride_irregfix(int n, const int *B, const float *A, float *y, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_A) {
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_grid_stride_0 = {"chunkable.cu:{{[0-9]+}}:12", "grid_stride", "gather"};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_grid_stride_0 = {"chunkable.cu:{{[0-9]+}}:12", "grid_stride", "gather", 0, nullptr, "A,B"};
 // CHECK-NOT:     start_chunks
 // CHECK:         grid_stride_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, B, A, y, __irregfix_v0, static_cast<const float *>(__irregfix_v0_out[0]));
 

@@ -28,7 +28,7 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:        sum += __irregfix_v0_val[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] * x[__irregfix_v0_col[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]];
 // CHECK-NEXT:      y[row] = sum;
 
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:12:5", "spmv", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:12:5", "spmv", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "val,col,row_ptr"};
 // CHECK:       static void spmv_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
 // CHECK-NEXT:    irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[2];
@@ -56,6 +56,7 @@ void multiply(int n, const int *rp, const int *c, const float *v, const float *x
   spmv<<<(n + 255) / 256, 256>>>(n, rp, c, v, x, y);
 }
 // CHECK-LABEL: void multiply(int n, const int *rp, const int *c, const float *v, const float *x, float *y) {
+// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("csr-basic.cu:55");
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    spmv_irregfix_launch((n + 255) / 256, 256, 0, 0, n, rp, c, v, x, y);
 // CHECK-NEXT:  }

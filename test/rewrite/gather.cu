@@ -12,7 +12,7 @@ __global__ void pull(int n, const int *__restrict__ idx, const Particle *__restr
 }
 // CHECK-LABEL: __global__ void pull_irregfix(int n, const int *__restrict__ idx, const Particle *__restrict__ p, float *__restrict__ out, irregfix::View __irregfix_v0, const Particle *__restrict__ __irregfix_v0_p, const unsigned __irregfix_block_offset) {
 // CHECK:           out[t] = __irregfix_v0_p[irregfix::slot(__irregfix_v0, t, 0)].x * __irregfix_v0_p[irregfix::slot(__irregfix_v0, t, 0)].m;
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_pull_0 = {"gather.cu:11:14", "pull", "gather", irregfix::kSiteChunkable};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_pull_0 = {"gather.cu:11:14", "pull", "gather", irregfix::kSiteChunkable, nullptr, "p,idx"};
 // CHECK:         irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[1];
 // CHECK-NEXT:    int __irregfix_chunks = 0;
@@ -24,5 +24,5 @@ __global__ void pull(int n, const int *__restrict__ idx, const Particle *__restr
 // CHECK-NEXT:      pull_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, idx, p, out, __irregfix_v0, static_cast<const Particle *>(__irregfix_v0_out[0]), __irregfix_chunk.block_offset);
 
 void go(int n, const int *idx, const Particle *p, float *out) { pull<<<n / 64 + 1, 64>>>(n, idx, p, out); }
-// CHECK: void go(int n, const int *idx, const Particle *p, float *out) { irregfix_invalidate(out);
+// CHECK: void go(int n, const int *idx, const Particle *p, float *out) { irregfix::EntryGuard __irregfix_entry("gather.cu:26"); irregfix_invalidate(out);
 // CHECK-NEXT: pull_irregfix_launch(n / 64 + 1, 64, 0, 0, n, idx, p, out); }

@@ -49,7 +49,7 @@ __global__ void spmv_csr(int n, const int *row_ptr, const int *col, const float 
 // begin_hoisted, the last condition, which slices them (or runs them whole and
 // sends a cached launch to the in-kernel loop); a copy that cannot be enqueued
 // runs the original kernel.
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_csr_0 = {"hoist-csr.cu:13:5", "spmv_csr", "range", irregfix::kSiteHoisted};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_csr_0 = {"hoist-csr.cu:13:5", "spmv_csr", "range", irregfix::kSiteHoisted, nullptr, "val,col,row_ptr"};
 // CHECK:         const size_t __irregfix_live_size[1] = {sizeof(float)};
 // CHECK-NEXT:    void *__irregfix_live[1];
 // CHECK-NEXT:    irregfix::HoistPlan __irregfix_plan;

@@ -34,6 +34,7 @@ int run(int n, int nnz, const int *h_rp, const float *h_val, int *rp, int *col, 
   return 0;
 }
 // CHECK-LABEL: int run(int n, int nnz, const int *h_rp, const float *h_val, int *rp, int *col, float *val, float *x, float *y, bool reset) {
+// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("invalidate-host-writes.cu:26");
 // CHECK-NEXT:    irregfix_invalidate(rp);
 // CHECK-NEXT:    CHECK(cudaMemcpy(rp, h_rp, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
 // CHECK-NEXT:    irregfix_invalidate(val);

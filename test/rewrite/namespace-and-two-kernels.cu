@@ -35,6 +35,7 @@ void step(int n, const int *B, const float *A, const int *C, const float *D, flo
   pick<<<n / 32 + 1, 32>>>(n, map, v, out);
 }
 // CHECK-LABEL: void step({{.*}}
+// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("namespace-and-two-kernels.cu:32");
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    two_sites_irregfix_launch(n / 32 + 1, 32, 0, 0, n, B, A, C, D, y);
 // CHECK-NEXT:    irregfix_invalidate(y);

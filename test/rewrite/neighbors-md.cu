@@ -28,7 +28,7 @@ __global__ void lj_forces(int n, const int *nb_count, const int *nb_list, const 
 // CHECK:           for (int j = 0; j < cnt; j++) {
 // CHECK-NEXT:        {{\[\[}}maybe_unused{{\]\]}} int q = nb_list[j * n + t];
 // CHECK-NEXT:        float4 pj = irregfix::read_shared(__irregfix_v0, __irregfix_v0_pos, __irregfix_stage, t, j);
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_lj_forces_0 = {"neighbors-md.cu:16:19", "lj_forces", "neighbors", irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)lj_forces_irregfix};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_lj_forces_0 = {"neighbors-md.cu:16:19", "lj_forces", "neighbors", irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)lj_forces_irregfix, "pos,nb_list,nb_count"};
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_lj_forces_0, __irregfix_stream, __irregfix_grid, __irregfix_block, __irregfix_shmem) &&
 // CHECK:             irregfix::prepare_neighbors(__irregfix_site_lj_forces_0, nb_list, irregfix::index_kind(nb_list), (long long)(n), 1, 0, nb_count, irregfix::index_kind(nb_count), (long long)(n), pos, sizeof(*pos), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_lj_forces_0, __irregfix_stream, &__irregfix_chunks)) {

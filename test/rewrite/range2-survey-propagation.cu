@@ -31,7 +31,7 @@ __global__ void calc_pi_values(int num_edges, const int *edge_var, const int *va
 // CHECK-NEXT:      float prod = 1.0f;
 // CHECK-NEXT:      for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, e); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0) {
 // CHECK-NEXT:        int other = __irregfix_v0_var_edges[irregfix::slot(__irregfix_v0, e, __irregfix_iter0)];
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_calc_pi_values_0 = {"range2-survey-propagation.cu:16:5", "calc_pi_values", "range2", irregfix::kSiteChunkable};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_calc_pi_values_0 = {"range2-survey-propagation.cu:16:5", "calc_pi_values", "range2", irregfix::kSiteChunkable, nullptr, "var_edges,var_offsets,edge_var"};
 // CHECK:         irregfix::prepare_range2(__irregfix_site_calc_pi_values_0, var_offsets, irregfix::index_kind(var_offsets), edge_var, irregfix::index_kind(edge_var), (long long)(num_edges), 1, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_calc_pi_values_0, __irregfix_stream, &__irregfix_chunks)) {
 

@@ -25,7 +25,7 @@ __global__ void with_static_shared(int n, const int *nb, const float *mass, floa
 // CHECK-NEXT:    irregfix::stage_shared(__irregfix_v0, __irregfix_v0_mass, __irregfix_stage, (blockIdx.x + __irregfix_block_offset));
 // CHECK-NEXT:    __shared__ float scale[1];
 // CHECK:           r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_mass, __irregfix_stage, t, j);
-// CHECK: static const irregfix::SiteInfo __irregfix_site_with_static_shared_0 = {"shareable.cu:{{[0-9]+}}:10", "with_static_shared", "neighbors", irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)with_static_shared_irregfix};
+// CHECK: static const irregfix::SiteInfo __irregfix_site_with_static_shared_0 = {"shareable.cu:{{[0-9]+}}:10", "with_static_shared", "neighbors", irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)with_static_shared_irregfix, "mass,nb"};
 // CHECK: with_static_shared_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem + irregfix::shared_bytes(__irregfix_v0), __irregfix_stream>>>(
 // WHY: shareable.cu:{{[0-9]+}}:10: remark: blocks of 'with_static_shared' may stage the elements their threads share in shared memory (sharing layout)
 
@@ -43,7 +43,7 @@ __global__ void with_dynamic_shared(int n, const int *nb, const float *mass, flo
 // CHECK-LABEL: __global__ void with_dynamic_shared_irregfix(
 // CHECK-NOT:     __irregfix_stage
 // CHECK:           r += __irregfix_v0_mass[irregfix::slot(__irregfix_v0, t, j)];
-// CHECK: static const irregfix::SiteInfo __irregfix_site_with_dynamic_shared_0 = {"shareable.cu:{{[0-9]+}}:10", "with_dynamic_shared", "neighbors", irregfix::kSiteChunkable};
+// CHECK: static const irregfix::SiteInfo __irregfix_site_with_dynamic_shared_0 = {"shareable.cu:{{[0-9]+}}:10", "with_dynamic_shared", "neighbors", irregfix::kSiteChunkable, nullptr, "mass,nb"};
 // CHECK: with_dynamic_shared_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(
 // WHY: remark: no sharing layout for 'with_dynamic_shared': it uses dynamic shared memory ('tile')
 
@@ -88,8 +88,8 @@ __global__ void two_arrays(int n, const int *nb, const float *mass, const float 
 }
 // CHECK-LABEL: __global__ void two_arrays_irregfix(
 // CHECK:           r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_mass, __irregfix_stage, t, j) * __irregfix_v1_charge[irregfix::slot(__irregfix_v1, t, j)];
-// CHECK: static const irregfix::SiteInfo __irregfix_site_two_arrays_0 = {{.*}}irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)two_arrays_irregfix};
-// CHECK-NEXT: static const irregfix::SiteInfo __irregfix_site_two_arrays_1 = {{.*}}"neighbors", irregfix::kSiteChunkable};
+// CHECK: static const irregfix::SiteInfo __irregfix_site_two_arrays_0 = {{.*}}irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)two_arrays_irregfix, "mass,nb"};
+// CHECK-NEXT: static const irregfix::SiteInfo __irregfix_site_two_arrays_1 = {{.*}}"neighbors", irregfix::kSiteChunkable, nullptr, "charge,nb"};
 // WHY: remark: blocks of 'two_arrays' may stage
 
 template <class T>

@@ -40,5 +40,6 @@ void run(const Graph &graph, const float *dist) {
   relax<<<graph.csr.n / 256 + 1, 256>>>(graph, dist);
 }
 // CHECK-LABEL: void run(const Graph &graph, const float *dist) {
+// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("struct-members.cu:39");
 // CHECK-NEXT:    irregfix_invalidate(graph.out);
 // CHECK-NEXT:    relax_irregfix_launch(graph.csr.n / 256 + 1, 256, 0, 0, graph, dist);

@@ -1,5 +1,6 @@
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
+#include "Analysis/WriteSet.h"
 #include "Transform/SourceText.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -105,9 +106,15 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       if (Shared && Info.Share.SiteIndex == Index)
         OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
            << transformedKernelName(K);
-      else if (!Flags.empty())
-        OS << ", " << Flags;
-      OS << "};\n";
+      else
+        OS << ", " << (Flags.empty() ? "0" : Flags) << ", nullptr";
+      // The sources as the runtime orders them, for its messages.
+      std::string Names;
+      for (const SiteArray *A : S.remappedArrays())
+        Names += (Names.empty() ? "" : ",") + A->Array.spelling();
+      for (const ArrayRef &I : S.indexArrays())
+        Names += "," + I.spelling();
+      OS << ", \"" << Names << "\"};\n";
     }
     ++Index;
   }
@@ -147,6 +154,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     }
     for (auto &[Written, Read] : S.AliasChecks)
       Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+    for (auto &[Symbol, Read] : S.SymbolAliasChecks)
+      Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
+                           Read.spelling() + ")");
     auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); };
     auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
     std::string NExpr = "(long long)(" + Text(S.ActiveThreads) + ")";
