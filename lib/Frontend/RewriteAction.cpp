@@ -117,7 +117,9 @@ public:
     std::vector<const FunctionDecl *> Reaching = functionsReaching(Collector, UsesCache, Host);
     const bool HasMain = llvm::any_of(Reaching, [](const FunctionDecl *F) { return F->isMain(); });
     for (const FunctionDecl *F : Reaching) {
-      if (!F->getBody() || F->hasAttr<CUDADeviceAttr>())
+      // (Clang marks unannotated lambdas __host__ __device__ implicitly: they run on the host here.)
+      const auto *Device = F->getAttr<CUDADeviceAttr>();
+      if (!F->getBody() || (Device && !Device->isImplicit()))
         continue;
       Guarded.push_back(F->getBody());
       if (!HasMain && F->isExternallyVisible() && !isa<CXXMethodDecl>(F))

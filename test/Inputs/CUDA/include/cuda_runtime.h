@@ -42,6 +42,35 @@ cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s = 0);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaGetLastError();
+
+// Copies and sets of every shape, symbols, launches and graphs: what the
+// invalidation tests need to see.
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaExtent { size_t width, height, depth; };
+struct cudaMemcpy3DParms { cudaPitchedPtr srcPtr, dstPtr; cudaExtent extent; cudaMemcpyKind kind; };
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, cudaMemcpyKind k);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                              cudaMemcpyKind k, cudaStream_t s = 0);
+cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t n);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p);
+cudaError_t cudaMemset2D(void *dst, size_t pitch, int v, size_t w, size_t h);
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset = 0,
+                               cudaMemcpyKind k = cudaMemcpyHostToDevice);
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t n, size_t offset = 0,
+                               cudaMemcpyKind k = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol((const void *)&symbol, src, n, offset, k);
+}
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset = 0,
+                                 cudaMemcpyKind k = cudaMemcpyDeviceToHost);
+cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem = 0, cudaStream_t s = 0);
+cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                        cudaStream_t s = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t g, cudaStream_t s);
+cudaError_t cudaEventRecord(struct CUevent_st *e, cudaStream_t s = 0);
 
 __device__ void __syncthreads();
 extern "C" __device__ float fmaxf(float a, float b);
