@@ -16,4 +16,5 @@ mkdir -p "$out"
 "$tool" --quiet --hoist samples/md/md.cu -o "$out/md.hoist.irregfix.cu" -- -Isamples/md
 "$tool" --quiet bench/spmv_kernel.cu -o "$out/spmv_kernel.irregfix.cu" -- -Ibench -DSPMV_NS=irregfixed
 "$tool" --quiet test/e2e/spmv-main.cu -o "$out/spmv-main.irregfix.cu"
+"$tool" --quiet test/channels/channels.cu -o "$out/channels.irregfix.cu" -- -Itest/channels
 ls -la "$out"

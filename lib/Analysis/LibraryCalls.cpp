@@ -252,6 +252,10 @@ bool reachesOtherMemory(QualType T) {
   QualType P = T->getPointeeType();
   if (P->isVoidType())
     return false;
+  // Where a library writes a handle it creates (cublasHandle_t *): as the handle.
+  if (P->isPointerType() && P->getPointeeType()->getAsRecordDecl() &&
+      !P->getPointeeType()->getAsRecordDecl()->getDefinition())
+    return reachesOtherMemory(P);
   const RecordDecl *RD = P->getAsRecordDecl();
   if (RD && !RD->getDefinition()) {
     // An opaque library handle. cuSPARSE's matrix and vector descriptors keep

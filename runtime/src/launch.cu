@@ -303,6 +303,17 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     r.stats->selector = "IRREGFIX_LAYOUT=none: the original kernel";
     return false;
   }
+  // A stream being captured into a graph runs nothing now: a copy "built" here
+  // would only be built when the graph runs, and could be served before that.
+  // The graph gets the original kernel.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  const cudaError_t cap = cudaStreamIsCapturing(stream, &capture);
+  if (cap != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    if (cap != cudaSuccess)
+      cudaGetLastError();
+    record_fallback(*r.stats, "the stream is being captured into a graph: the graph runs the original kernel");
+    return false;
+  }
   c.epoch = st.epoch;
   c.site = &site;
   c.record = &r;
