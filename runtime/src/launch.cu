@@ -7,6 +7,7 @@
 #include "build.h"
 #include "pipeline.h"
 #include "state.h"
+#include "verify.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,6 +27,16 @@ struct CurrentLaunch {
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
   Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch
+  // IRREGFIX_VERIFY's work for the copies this launch built or found, done
+  // after the launch's end event: checking takes time the selector must not see.
+  struct Check {
+    const SiteInfo *site;
+    SiteStats *stats;
+    Entry *entry;
+    int device;
+    bool built;
+  };
+  std::vector<Check> checks;
 };
 thread_local CurrentLaunch current;
 
@@ -189,6 +200,29 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
     abandon(c, st);
 }
 
+bool defer_verification(const State &st, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built) {
+  CurrentLaunch &c = current;
+  if (c.epoch != st.epoch || !c.site)
+    return false;
+  c.checks.push_back({&site, &ss, &e, dev, built});
+  return true;
+}
+
+namespace {
+// The deferred checks of the launch just ended (the transformed or the
+// original kernel: a copy built for a launch that fell back is checked too).
+void run_verification(State &st, CurrentLaunch &c, cudaStream_t stream) {
+  std::vector<CurrentLaunch::Check> checks;
+  checks.swap(c.checks);
+  for (const CurrentLaunch::Check &k : checks) {
+    const std::string why = k.built ? remember_fingerprints(st, *k.stats, *k.site, k.device, *k.entry, stream)
+                                    : verify_hit(st, *k.stats, *k.site, k.device, *k.entry, stream);
+    if (!why.empty())
+      record_fallback(*k.stats, why);
+  }
+}
+} // namespace
+
 bool may_permute(const State &st, const SiteInfo &site, long long n) {
   if (!(site.flags & kSitePermutable))
     return false;
@@ -289,6 +323,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   ensure_loaded(st);
   CurrentLaunch &c = current;
   abandon(c, st);
+  c.checks.clear(); // a launch that never ended: its copies are checked from their next hit
   if (err != cudaSuccess) {
     record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
     return false;
@@ -372,7 +407,11 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
     c.record->sites.swap(c.sites); // abandon() clears what comes back
     finish_pipeline(c.pipeline, ss, stream);
   }
+  std::vector<CurrentLaunch::Check> checks;
+  checks.swap(c.checks);
   finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
+  c.checks.swap(checks);
+  run_verification(st, c, stream);
 }
 
 bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
@@ -415,10 +454,14 @@ void end_original_launch(const SiteInfo &site, cudaStream_t stream) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   CurrentLaunch &c = current;
+  std::vector<CurrentLaunch::Check> checks;
+  checks.swap(c.checks);
   if (c.epoch == st.epoch && c.site == &site)
     finish(c, st, Selector::kRunOriginal, true, stream);
   else
     abandon(c, st);
+  c.checks.swap(checks);
+  run_verification(st, c, stream);
 }
 
 } // namespace irregfix

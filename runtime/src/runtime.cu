@@ -262,7 +262,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   // A valid copy: the launch's stream waits for its remap, and reads it.
   auto hit = [&](Entry &e) {
     std::string why = wait_for_copy(site, e, stream);
-    if (why.empty() && st.cfg.verify)
+    if (why.empty() && st.cfg.verify && !defer_verification(st, site, ss, e, dev, false))
       why = verify_hit(st, ss, site, dev, e, stream);
     if (!why.empty()) {
       record_fallback(ss, why);
@@ -323,8 +323,11 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   if (why.empty()) {
     note_source_memory(*e);
     ss.host_writable_builds += e->host_writable;
-    if (st.cfg.verify)
-      why = remember_fingerprints(st, ss, site, dev, *e, stream);
+    if (st.cfg.verify) {
+      e->built_by = ss.prepares;
+      if (!defer_verification(st, site, ss, *e, dev, true))
+        why = remember_fingerprints(st, ss, site, dev, *e, stream);
+    }
   }
   if (!why.empty()) {
     drop_entry(st, key);

@@ -135,6 +135,11 @@ bool symbol_range(State &st, const void *symbol, int dev, Range *r);
 // Launch protocol (launch.cu), called by prepare with the lock held: a prepare
 // for `site` succeeded, remapping (built) or from the cache, on `stream`.
 void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream);
+// IRREGFIX_VERIFY with a launch open on this thread: the check of entry e (its
+// fingerprints taken when built, compared when found) waits for the end of the
+// launch, past the events the selector times it by. False: no launch is open;
+// check now.
+bool defer_verification(const State &st, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built);
 // Whether the runtime may permute the threads of the launch being prepared on
 // this thread (SELL-32-sigma): the site's kernel says it is permutable, and the
 // launch runs at least n threads in x (assumed when unknown: no launcher, or no
