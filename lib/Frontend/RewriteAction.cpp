@@ -141,10 +141,24 @@ public:
         Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
                                           "); call irregfix_invalidate() on the pointer after it");
 
-    // The runtime include goes after the last #include before the first kernel.
+    // The runtime include goes after the last #include at file scope (not one
+    // inside a struct or a namespace, as some programs have) before the first
+    // kernel and before anything else the rewrite adds.
+    unsigned FirstUse = FirstKernelOffset;
+    for (const tooling::Replacement &R : Result.Edits)
+      FirstUse = std::min(FirstUse, R.getOffset());
+    std::vector<std::pair<unsigned, unsigned>> Nested; // [begin, end) of file-scope declarations
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      CharSourceRange R = fileRange(D->getSourceRange(), SM, Ctx.getLangOpts());
+      if (R.isValid() && SM.isInMainFile(R.getBegin()))
+        Nested.push_back({SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd())});
+    }
+    auto AtFileScope = [&](unsigned Offset) {
+      return llvm::none_of(Nested, [&](auto &N) { return N.first < Offset && Offset < N.second; });
+    };
     unsigned At = 0;
     for (unsigned End : IncludeEnds)
-      if (End < FirstKernelOffset)
+      if (End < FirstUse && AtFileScope(End))
         At = std::max(At, End);
     StringRef Buf = SM.getBufferData(SM.getMainFileID());
     std::string Text = RuntimeInclude;
