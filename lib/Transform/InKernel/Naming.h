@@ -46,10 +46,16 @@ inline clang::SourceRange declarationRange(const KernelInfo &Info) {
 }
 
 // `const T *` for the remapped copy of A; the kernel parameter adds __restrict__.
+// In a kernel template whose parameter's type is itself a template parameter
+// (`P A`, P deduced as `const float *`), the element type exists only per
+// instantiation: it is named through the parameter's type as written.
 inline std::string remappedPointerType(const KernelInfo &Info, const ArrayRef &Array, const clang::ASTContext &Ctx) {
   ArrayRef A = Info.Template ? Array.in(Info.Template) : Array;
-  clang::QualType T = A.elementType().getUnqualifiedType();
-  return "const " + T.getAsString(Ctx.getPrintingPolicy()) + " *";
+  const clang::PrintingPolicy &Policy = Ctx.getPrintingPolicy();
+  clang::QualType Written = A.type().getUnqualifiedType();
+  if (!Written->isPointerType() && !Written->isArrayType())
+    return "const std::remove_pointer_t<" + Written.getAsString(Policy) + "> *";
+  return "const " + A.elementType().getUnqualifiedType().getAsString(Policy) + " *";
 }
 
 } // namespace irregfix::inkernel
