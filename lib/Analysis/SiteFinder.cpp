@@ -831,6 +831,9 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
     if (Spec->hasBody() && Spec->isTemplateInstantiation())
       Instances.push_back(analyzeOne(Spec, Ctx));
   KernelInfo Info;
+  // `auto A` (C++20) invents a template parameter that has no name to write in
+  // the launcher's `template <...>` nor in its explicit template arguments.
+  bool Abbreviated = llvm::any_of(*FT->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); });
   if (Instances.empty()) {
     // Nothing to analyse: report the sites of the pattern, refused.
     Info = analyzeOne(Pattern, Ctx);
@@ -846,6 +849,8 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
         if (A.Array.isField() && Info.RefusedBecause.empty())
           Info.RefusedBecause = "arrays in struct fields of kernel templates are not supported yet";
   }
+  if (Abbreviated)
+    Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";
   Info.Template = Pattern;
   return Info;
 }
