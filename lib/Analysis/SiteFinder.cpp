@@ -72,6 +72,24 @@ const VarDecl *refToVar(const Expr *E) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+// The index types irregfix::index_kind() maps to a kind the runtime reads.
+bool isRuntimeIndexType(QualType T) {
+  const auto *B = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!B)
+    return false;
+  switch (B->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isIntLiteral(const Expr *E, uint64_t V) {
   const auto *IL = dyn_cast<IntegerLiteral>(strip(E));
   return IL && IL->getValue() == V;
@@ -377,6 +395,10 @@ private:
         return quoted(I) + " is written in the kernel";
       if (I.elementType().isVolatileQualified())
         return quoted(I) + " is volatile";
+      if (!isRuntimeIndexType(I.elementType()))
+        return quoted(I) + " holds '" + I.elementType().getUnqualifiedType().getAsString() +
+               "' indices; the runtime reads 32- and 64-bit integer indices (int, long, long long, signed "
+               "or unsigned)";
     }
     const Expr *N = findActiveThreads(Anchor, Ctx, W);
     if (!N)
