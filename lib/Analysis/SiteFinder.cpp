@@ -885,6 +885,9 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     Info = analyzeTemplate(Kernel, FT, Ctx);
   else if (Kernel->isTemplated())
     (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+  else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+    // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
+    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "explicit specializations of kernel templates are not supported";
   else
     Info = analyzeOne(Kernel, Ctx);
   if (!Info.RefusedBecause.empty())
