@@ -372,6 +372,22 @@ public:
     return true;
   }
 
+  // Bodies of lambdas and local classes are functions of their own: their
+  // parameters are not the kernel's (a lambda's `A` may be another array) and
+  // a rewritten read there would need the views it does not capture. Their
+  // reads stay as they are, which is correct: the original arrays are kept.
+  // They are still reported, so that no indirect read goes unmentioned.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    reportNested(L->getBody(), "a lambda");
+    return true;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *R) {
+    for (const Decl *D : R->decls())
+      if (const FunctionDecl *F = D->getAsFunction(); F && F->hasBody())
+        reportNested(F->getBody(), "a local class");
+    return true;
+  }
+
   void finish() {
     for (Site &S : GatherSites)
       Info.Sites.push_back(std::move(S));
@@ -379,6 +395,33 @@ public:
   }
 
 private:
+  // A[<anything reading memory>] in a nested function body: a refused gather.
+  void reportNested(const Stmt *Body, const char *Where) {
+    std::function<bool(const Stmt *)> ReadsMemory = [&](const Stmt *X) {
+      if (!X || isa<ArraySubscriptExpr>(X))
+        return X != nullptr;
+      for (const Stmt *C : X->children())
+        if (ReadsMemory(C))
+          return true;
+      return false;
+    };
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
+      if (!X)
+        return;
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X); AS && ReadsMemory(AS->getIdx())) {
+        Site S;
+        S.Pattern = SitePattern::Gather;
+        S.Kernel = Info.Kernel;
+        S.Loc = AS->getBeginLoc();
+        S.RefusedBecause = std::string("the read is inside ") + Where;
+        GatherSites.push_back(std::move(S));
+      }
+      for (const Stmt *C : X->children())
+        Walk(C);
+    };
+    Walk(Body);
+  }
+
   void addSite(Site S) {
     for (const SiteArray &A : S.Arrays)
       for (const ArraySubscriptExpr *R : A.Reads)
@@ -450,7 +493,7 @@ private:
                     const std::function<bool(const ArraySubscriptExpr *)> &Match) {
     std::map<ArrayRef, size_t> Index;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
-      if (!X)
+      if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
         ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
@@ -695,7 +738,7 @@ private:
     std::vector<Site> Found; // in source order
     std::map<std::pair<ArrayRef, ArrayRef>, size_t> FoundAt;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
-      if (!X)
+      if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
         ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
