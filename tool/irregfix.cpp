@@ -19,6 +19,8 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -157,6 +159,10 @@ static cl::Option *colorOption() {
 }
 
 int main(int argc, const char **argv) {
+  // A crash prints a stack dump and what to report, not just a signal.
+  llvm::InitLLVM Init(argc, argv);
+  llvm::setBugReportMsg("PLEASE submit a bug report to the irregfix maintainers with the input file, "
+                        "the command line and the stack dump below:\n");
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "irregfix " IRREGFIX_VERSION " (built with " << clang::getClangFullVersion() << ")\n";
   });

@@ -1,5 +1,6 @@
 #include "Analysis/Shareability.h"
 #include "Analysis/Calls.h"
+#include "Analysis/Overloads.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -70,6 +71,10 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
     return No("its neighbour-list site remaps more than one array");
   if (Info.Template || Info.Kernel->isTemplateInstantiation())
     return No("it is a template");
+  // The runtime is given the transformed kernel's address, which an
+  // overloaded name does not single out.
+  if (kernelOverloadIndex(Info.Kernel) >= 0)
+    return No("its name is overloaded");
   if (!Info.Chunks.Chunkable)
     return No(Info.Chunks.NotBecause);
 

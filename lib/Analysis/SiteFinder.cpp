@@ -72,6 +72,24 @@ const VarDecl *refToVar(const Expr *E) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+// The index types irregfix::index_kind() maps to a kind the runtime reads.
+bool isRuntimeIndexType(QualType T) {
+  const auto *B = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!B)
+    return false;
+  switch (B->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isIntLiteral(const Expr *E, uint64_t V) {
   const auto *IL = dyn_cast<IntegerLiteral>(strip(E));
   return IL && IL->getValue() == V;
@@ -354,6 +372,22 @@ public:
     return true;
   }
 
+  // Bodies of lambdas and local classes are functions of their own: their
+  // parameters are not the kernel's (a lambda's `A` may be another array) and
+  // a rewritten read there would need the views it does not capture. Their
+  // reads stay as they are, which is correct: the original arrays are kept.
+  // They are still reported, so that no indirect read goes unmentioned.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    reportNested(L->getBody(), "a lambda");
+    return true;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *R) {
+    for (const Decl *D : R->decls())
+      if (const FunctionDecl *F = D->getAsFunction(); F && F->hasBody())
+        reportNested(F->getBody(), "a local class");
+    return true;
+  }
+
   void finish() {
     for (Site &S : GatherSites)
       Info.Sites.push_back(std::move(S));
@@ -361,6 +395,33 @@ public:
   }
 
 private:
+  // A[<anything reading memory>] in a nested function body: a refused gather.
+  void reportNested(const Stmt *Body, const char *Where) {
+    std::function<bool(const Stmt *)> ReadsMemory = [&](const Stmt *X) {
+      if (!X || isa<ArraySubscriptExpr>(X))
+        return X != nullptr;
+      for (const Stmt *C : X->children())
+        if (ReadsMemory(C))
+          return true;
+      return false;
+    };
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
+      if (!X)
+        return;
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X); AS && ReadsMemory(AS->getIdx())) {
+        Site S;
+        S.Pattern = SitePattern::Gather;
+        S.Kernel = Info.Kernel;
+        S.Loc = AS->getBeginLoc();
+        S.RefusedBecause = std::string("the read is inside ") + Where;
+        GatherSites.push_back(std::move(S));
+      }
+      for (const Stmt *C : X->children())
+        Walk(C);
+    };
+    Walk(Body);
+  }
+
   void addSite(Site S) {
     for (const SiteArray &A : S.Arrays)
       for (const ArraySubscriptExpr *R : A.Reads)
@@ -377,6 +438,10 @@ private:
         return quoted(I) + " is written in the kernel";
       if (I.elementType().isVolatileQualified())
         return quoted(I) + " is volatile";
+      if (!isRuntimeIndexType(I.elementType()))
+        return quoted(I) + " holds '" + I.elementType().getUnqualifiedType().getAsString() +
+               "' indices; the runtime reads 32- and 64-bit integer indices (int, long, long long, signed "
+               "or unsigned)";
     }
     const Expr *N = findActiveThreads(Anchor, Ctx, W);
     if (!N)
@@ -438,7 +503,7 @@ private:
                     const std::function<bool(const ArraySubscriptExpr *)> &Match) {
     std::map<ArrayRef, size_t> Index;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
-      if (!X)
+      if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
         ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
@@ -683,7 +748,7 @@ private:
     std::vector<Site> Found; // in source order
     std::map<std::pair<ArrayRef, ArrayRef>, size_t> FoundAt;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
-      if (!X)
+      if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
         ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
@@ -841,6 +906,9 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
     if (Spec->hasBody() && Spec->isTemplateInstantiation())
       Instances.push_back(analyzeOne(Spec, Ctx));
   KernelInfo Info;
+  // `auto A` (C++20) invents a template parameter that has no name to write in
+  // the launcher's `template <...>` nor in its explicit template arguments.
+  bool Abbreviated = llvm::any_of(*FT->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); });
   if (Instances.empty()) {
     // Nothing to analyse: report the sites of the pattern, refused.
     Info = analyzeOne(Pattern, Ctx);
@@ -856,6 +924,8 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
         if (A.Array.isField() && Info.RefusedBecause.empty())
           Info.RefusedBecause = "arrays in struct fields of kernel templates are not supported yet";
   }
+  if (Abbreviated)
+    Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";
   Info.Template = Pattern;
   return Info;
 }
@@ -868,6 +938,9 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     Info = analyzeTemplate(Kernel, FT, Ctx);
   else if (Kernel->isTemplated())
     (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+  else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+    // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
+    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "explicit specializations of kernel templates are not supported";
   else
     Info = analyzeOne(Kernel, Ctx);
   if (!Info.RefusedBecause.empty())

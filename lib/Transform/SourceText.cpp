@@ -33,6 +33,25 @@ bool SnippetEditor::add(unsigned Offset, unsigned Length, llvm::StringRef Text) 
     Failed = true;
     return false;
   }
+  // Two insertions at one place (a loop's rebound body closing where the hoisted
+  // loop's epilogue starts) go in the order they were made.
+  if (Length == 0) {
+    tooling::Replacements Rest;
+    std::string Earlier;
+    bool Found = false;
+    for (const tooling::Replacement &R : Edits) {
+      if (R.getOffset() == Offset - Begin && R.getLength() == 0) {
+        Earlier = R.getReplacementText().str();
+        Found = true;
+      } else {
+        llvm::cantFail(Rest.add(R));
+      }
+    }
+    if (Found) {
+      Edits = std::move(Rest);
+      return add(Offset, 0, Earlier + Text.str());
+    }
+  }
   if (llvm::Error E = Edits.add(tooling::Replacement("snippet", Offset - Begin, Length, Text))) {
     llvm::consumeError(std::move(E));
     Failed = true;

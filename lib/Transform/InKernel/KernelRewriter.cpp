@@ -43,6 +43,7 @@ public:
       Extra += ", const unsigned " + blockOffsetName();
     }
     Extra += Variant.ExtraParams;
+    dropDefaultArguments();
     markDeadLocals();
     FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
     if (!FTL)
@@ -55,6 +56,27 @@ public:
 
 private:
   std::string text(const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); }
+
+  // `float c = 0`: parameters added after it would need defaults too, and the
+  // launcher passes every argument, so the transformed kernel has none.
+  void dropDefaultArguments() {
+    for (const ParmVarDecl *P : sourceDecl(Info)->parameters()) {
+      if (!P->hasDefaultArg() || P->hasInheritedDefaultArg() || P->getDefaultArgRange().isInvalid())
+        continue;
+      SourceLocation B = SM.getFileLoc(P->getDefaultArgRange().getBegin());
+      auto [File, At] = SM.getDecomposedLoc(B);
+      llvm::StringRef Buf = SM.getBufferData(File);
+      unsigned From = At; // back over `= ` to the end of the declarator
+      while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
+        --From;
+      if (From > 0 && Buf[From - 1] == '=')
+        --From;
+      while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
+        --From;
+      SourceLocation End = Lexer::getLocForEndOfToken(SM.getFileLoc(P->getDefaultArgRange().getEnd()), 0, SM, LO);
+      Editor.replaceChars(B.getLocWithOffset(static_cast<int>(From) - static_cast<int>(At)), End, "");
+    }
+  }
 
   // Remembers a replaced stretch of the kernel, to find locals it leaves unused.
   void replaced(SourceLocation B, SourceLocation E) {

@@ -63,6 +63,16 @@ std::string argumentList(const FunctionDecl *K) {
   return Out;
 }
 
+// `::ns::inner::` for a kernel in namespaces (anonymous ones are reached
+// without naming them, inline ones through their parent).
+std::string namespaceQualifier(const FunctionDecl *K) {
+  std::string Out;
+  for (const DeclContext *DC = K->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace() && !NS->isInline())
+      Out = NS->getNameAsString() + "::" + Out;
+  return "::" + Out;
+}
+
 std::string siteId(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
@@ -273,15 +283,25 @@ llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Lau
       return Fail("a launch argument is written through a macro");
     Args.push_back(T);
   }
-  // `kernel<float><<<...>>>` keeps its explicit template arguments.
-  std::string TemplateArgs;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Launch->getCallee()->IgnoreImplicit());
-      DRE && DRE->hasExplicitTemplateArgs()) {
-    TemplateArgs = sourceText(SourceRange(DRE->getLAngleLoc(), DRE->getRAngleLoc()), SM, LO);
-    if (TemplateArgs.empty())
-      return Fail("the template arguments are written through a macro");
+  // `kernel<float><<<...>>>` keeps its explicit template arguments, and
+  // `ns::kernel<<<...>>>` its qualifier: the launcher is declared beside the kernel.
+  std::string TemplateArgs, Qualifier;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Launch->getCallee()->IgnoreImplicit())) {
+    if (DRE->hasExplicitTemplateArgs()) {
+      TemplateArgs = sourceText(SourceRange(DRE->getLAngleLoc(), DRE->getRAngleLoc()), SM, LO);
+      if (TemplateArgs.empty())
+        return Fail("the template arguments are written through a macro");
+    }
+    if (isa<UsingShadowDecl>(DRE->getFoundDecl())) {
+      // Named through a using-declaration, which does not bring the launcher.
+      Qualifier = namespaceQualifier(Info.Kernel);
+    } else if (NestedNameSpecifierLoc Q = DRE->getQualifierLoc()) {
+      Qualifier = sourceText(Q.getSourceRange(), SM, LO);
+      if (Qualifier.empty())
+        return Fail("the kernel's qualifier is written through a macro");
+    }
   }
-  std::string Text = launcherName(Info.Kernel) + TemplateArgs + "(";
+  std::string Text = Qualifier + launcherName(Info.Kernel) + TemplateArgs + "(";
   for (size_t I = 0; I < Args.size(); ++I)
     Text += (I ? ", " : "") + Args[I];
   Text += ")";

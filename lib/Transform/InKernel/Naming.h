@@ -2,6 +2,7 @@
 // strategy, so the transformed kernel and its launcher agree.
 #pragma once
 
+#include "Analysis/Overloads.h"
 #include "Analysis/Site.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -30,8 +31,12 @@ inline std::string physicalThreadName() { return "__irregfix_p"; }
 inline std::string blockOffsetName() { return "__irregfix_block_offset"; }
 // The shared-memory array a shareable kernel stages its copy in (sharing layout).
 inline std::string stageName() { return "__irregfix_stage"; }
+// Overloaded kernels' sites add the kernel's position among its overloads
+// (`__irregfix_site_k__1_0`): each kernel's are defined beside it, in one scope.
 inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
-  return "__irregfix_site_" + K->getNameAsString() + "_" + std::to_string(Site);
+  int Overload = kernelOverloadIndex(K);
+  return "__irregfix_site_" + K->getNameAsString() + (Overload < 0 ? "" : "__" + std::to_string(Overload)) + "_" +
+         std::to_string(Site);
 }
 
 // The declaration a kernel's text and parameter types come from: the template
@@ -46,10 +51,16 @@ inline clang::SourceRange declarationRange(const KernelInfo &Info) {
 }
 
 // `const T *` for the remapped copy of A; the kernel parameter adds __restrict__.
+// In a kernel template whose parameter's type is itself a template parameter
+// (`P A`, P deduced as `const float *`), the element type exists only per
+// instantiation: it is named through the parameter's type as written.
 inline std::string remappedPointerType(const KernelInfo &Info, const ArrayRef &Array, const clang::ASTContext &Ctx) {
   ArrayRef A = Info.Template ? Array.in(Info.Template) : Array;
-  clang::QualType T = A.elementType().getUnqualifiedType();
-  return "const " + T.getAsString(Ctx.getPrintingPolicy()) + " *";
+  const clang::PrintingPolicy &Policy = Ctx.getPrintingPolicy();
+  clang::QualType Written = A.type().getUnqualifiedType();
+  if (!Written->isPointerType() && !Written->isArrayType())
+    return "const std::remove_pointer_t<" + Written.getAsString(Policy) + "> *";
+  return "const " + A.elementType().getUnqualifiedType().getAsString(Policy) + " *";
 }
 
 } // namespace irregfix::inkernel

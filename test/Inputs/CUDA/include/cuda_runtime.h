@@ -12,6 +12,12 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+// As Clang's CUDA wrapper does (skipped under -nocudainc): device-only parts of
+// headers, such as the irregfix runtime's sharing helpers, are seen.
+#ifndef __CUDACC__
+#define __CUDACC__
+#endif
 
 struct uint3 { unsigned x, y, z; };
 struct dim3 {
@@ -19,6 +25,7 @@ struct dim3 {
   __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
 };
 struct float2 { float x, y; };
+struct uint4 { unsigned x, y, z, w; };
 struct float4 { float x, y, z, w; };
 struct double4 { double x, y, z, w; };
 
