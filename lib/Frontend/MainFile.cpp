@@ -85,6 +85,12 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    // A launch's <<<...>>> is a call of the runtime's configuration function in
+    // the AST, not one in the text: the launch stands for it.
+    if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
+      Configs.insert(Launch->getConfig());
+    if (Configs.count(Call))
+      return true;
     if (inMainFile(Call->getBeginLoc()) && inHostFunction())
       note(Call);
     return true;
@@ -134,6 +140,7 @@ private:
   MainFile &Out;
   Frame Cur;
   std::map<const FunctionDecl *, const FunctionDecl *> Enclosing; // lambda -> where it is defined
+  std::set<const Expr *> Configs; // the <<<...>>> of launches
 
 public:
   // Calls of instantiations with their (instantiated) function, for reachability.
