@@ -1,10 +1,16 @@
 // irregfix runtime: what building a cache entry takes (checked CUDA calls,
 // device buffers sized and reused, extents validated, copies enqueued and
 // timed; build_support.cu) and each pattern's builder (build_range.cu: range
-// and range2; build_gather.cu: gather, gather2, neighbours). A builder makes an
-// entry valid or returns why it cannot, and the launch runs the original kernel.
+// and range2; build_gather.cu: gather, gather2, neighbours; build_sharing.cu).
+// A builder takes the layout request of the prepare (layout_policy.h), makes
+// the entry's shape (lengths, slices, sets; buffers sized) and returns what it
+// built: its copy, not yet enqueued, and the candidate layouts it counted.
+// The prepare then enqueues the copy or hands it to the launch (start_copy).
+// On failure it returns why, and the launch runs the original kernel.
 #pragma once
 
+#include "launch.h"
+#include "layout_policy.h"
 #include "pipeline.h"
 #include "state.h"
 
@@ -94,17 +100,6 @@ std::string whole_index_source(const void *p, int kind, long long n, const char 
 std::string copies_enqueued(SiteStats &ss, const SiteInfo &site, Entry &e,
                             unsigned long long bytes, cudaStream_t stream);
 
-// Whether the launch being prepared on this thread takes its copies chunk by
-// chunk (launch.cu), and hands one entry's copies over to it.
-bool copies_deferrable(const State &st);
-void defer_copies(DeferredCopy copy);
-
-// Enqueues the copies of one entry, all threads [0, n), on the launch's stream,
-// timed with events, and marks the entry valid; or, for a pipelined launch,
-// hands them to it (the entry becomes valid when start_chunks enqueues them).
-// copy_one(i, rows, stream) enqueues array i's copy for the threads `rows` and
-// returns the launch error; it may run after this returns, so it captures by
-// value (the entry by reference). bytes(i) is what array i's copy moves.
 // Enqueues copy_one(i, [0, n), stream) for each of count arrays between
 // timing events; "" or the failure (reported, the events dropped).
 template <class CopyOne>
@@ -126,22 +121,33 @@ std::string enqueue_timed(SiteStats &ss, const SiteInfo &site, int count, long l
   return "";
 }
 
+// What a builder made: the entry's copy (copy.entry), to be enqueued, and, for
+// a range build under auto's key, the candidate layouts it counted (favourite first).
+struct Built {
+  DeferredCopy copy;
+  int proposed[kMaxLayoutCandidates] = {};
+  int proposals = 0;
+};
+
+// The copy of an entry as a builder returns it: copy_one(i, rows, stream)
+// enqueues array i's copy for the threads `rows` and returns the launch error;
+// it runs after the builder returns, so it captures by value (the entry by
+// reference). bytes(i) is what array i's copy moves.
 template <class CopyOne, class Bytes>
-std::string run_copies(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int count,
-                       long long n, const char *what, cudaStream_t stream, CopyOne copy_one,
-                       Bytes bytes) {
-  if (!e.ready)
-    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+std::string plan_copy(SiteStats &ss, const SiteInfo &site, Entry &e, int count, long long n,
+                      const char *what, CopyOne copy_one, Bytes bytes, Built *built) {
   unsigned long long total = 0;
   for (int i = 0; i < count; ++i)
     total += bytes(i);
-  if (copies_deferrable(st)) {
-    defer_copies(DeferredCopy{&e, &ss, &site, count, n, what, total, CopyFn(copy_one)});
-    return "";
-  }
-  const std::string why = enqueue_timed(ss, site, count, n, what, stream, copy_one);
-  return why.empty() ? copies_enqueued(ss, site, e, total, stream) : why;
+  built->copy = DeferredCopy{&e, &ss, &site, count, n, what, total, CopyFn(copy_one)};
+  return "";
 }
+
+// Starts a built copy: hands it to launch l when l takes its copies (chunks,
+// slices; the entry becomes valid when they are enqueued), else enqueues it,
+// all threads [0, n), on `stream` between timing events and marks the entry
+// valid. "" or the failure (reported).
+std::string start_copy(Launch *l, DeferredCopy copy, cudaStream_t stream);
 
 // The scalars of a neighbour-list site: thread t reads A[NB[j*sj + t*st]] for
 // j < (counts ? counts[t] : m).
@@ -157,9 +163,9 @@ struct NeighborArgs {
 // their min/max and the slice offsets in one round trip (a second one when auto
 // sorts the threads); a refresh with B unchanged only copies the arrays again.
 std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                        const void *B, int b_kind, long long n, int count,
-                        const void *const *arrays, const std::size_t *elem_sizes,
-                        cudaStream_t stream);
+                        const LayoutRequest &request, const void *B, int b_kind, long long n,
+                        int count, const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream, Built *built);
 
 // Two-level range: the first kernel gathers row starts and lengths through C
 // (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
@@ -167,20 +173,19 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
 std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                          const void *B, int b_kind, const void *C, int c_kind, long long n,
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
-                         cudaStream_t stream);
+                         cudaStream_t stream, Built *built);
 
 // Gather: no reduction and no round trip. B is read only by the copy, and an
 // index outside A's allocation is a sentinel the kernel guards: skipped.
 std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
-                         int b_kind, long long n, const void *A, std::size_t esz,
-                         cudaStream_t stream);
+                         int b_kind, long long n, const void *A, std::size_t esz, Built *built);
 
 // Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
 // allocation: checked with CUB min/max, one round trip), kept in the entry,
 // and a refresh after a write to A is a plain gather through D.
 std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
-                          const void *A, std::size_t esz, cudaStream_t stream);
+                          const void *A, std::size_t esz, cudaStream_t stream, Built *built);
 
 // What every neighbour-list build validates first: the columns (max(count),
 // m without counts; with counts one CUB min/max and one round trip), NB's
@@ -201,7 +206,7 @@ void set_neighbor_shape(Entry &e, NeighborShape &&shape);
 // allocation are sentinels, skipped.
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                            cudaStream_t stream);
+                            cudaStream_t stream, Built *built);
 
 // Sharing (kLayoutSharing) of a neighbour list, for launches of e.key.params[3]
 // threads a block: per block, its threads' distinct valid indices (a CUB
@@ -212,7 +217,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
 // gathers the copy again from the kept sets.
 std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                          cudaStream_t stream);
+                          cudaStream_t stream, Built *built);
 
 } // namespace detail
 } // namespace irregfix

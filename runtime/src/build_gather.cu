@@ -9,29 +9,28 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// The gather itself, on the launch's stream: out[t] = A[idx[t]] for indices in
-// [e.idx_lo, e.idx_hi) (A's allocation); sentinels are skipped.
-std::string copy_gather(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
-                        const void *idx, int idx_kind, long long n, const void *A, std::size_t esz,
-                        cudaStream_t stream) {
-  return run_copies(
-      st, ss, site, e, 1, n, "remap_gather", stream,
+// The gather itself: out[t] = A[idx[t]] for indices in [e.idx_lo, e.idx_hi)
+// (A's allocation); sentinels are skipped.
+std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx, int idx_kind,
+                        long long n, const void *A, std::size_t esz, Built *built) {
+  return plan_copy(
+      ss, site, e, 1, n, "remap_gather",
       [=, &e](int, Rows rows, cudaStream_t s) {
         return remap_gather(idx, idx_kind, rows, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
       },
-      [&](int) { return static_cast<unsigned long long>(n) * esz; });
+      [&](int) { return static_cast<unsigned long long>(n) * esz; }, built);
 }
 
-std::string copy_neighbors(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
-                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                           cudaStream_t stream) {
-  return run_copies(
-      st, ss, site, e, 1, n, "remap_neighbors", stream,
+std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
+                           long long n, const void *A, std::size_t esz, Built *built) {
+  return plan_copy(
+      ss, site, e, 1, n, "remap_neighbors",
       [=, &e](int, Rows rows, cudaStream_t s) {
         return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, rows,
                                A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
       },
-      [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; });
+      [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; },
+      built);
 }
 
 } // namespace
@@ -39,10 +38,9 @@ std::string copy_neighbors(const State &st, SiteStats &ss, const SiteInfo &site,
 // Gather: no reduction and no round trip. B is read only by the copy, and an
 // index outside A's allocation is a sentinel the kernel guards: skipped.
 std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
-                         int b_kind, long long n, const void *A, std::size_t esz,
-                         cudaStream_t stream) {
+                         int b_kind, long long n, const void *A, std::size_t esz, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_gather(st, ss, site, e, B, b_kind, n, A, esz, stream);
+    return copy_gather(ss, site, e, B, b_kind, n, A, esz, built);
   std::vector<SourceRange> sources(2);
   long long lo = 0, hi = 0;
   std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
@@ -63,7 +61,7 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   e.idx_hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(st, ss, site, e, B, b_kind, n, A, esz, stream);
+  return copy_gather(ss, site, e, B, b_kind, n, A, esz, built);
 }
 
 // Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
@@ -71,9 +69,9 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
 // and a refresh after a write to A is a plain gather through D.
 std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
-                          const void *A, std::size_t esz, cudaStream_t stream) {
+                          const void *A, std::size_t esz, cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1 && e.aux)
-    return copy_gather(st, ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+    return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, built);
   std::vector<SourceRange> sources(3);
   long long rlo = 0, rhi = 0;
   std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
@@ -113,7 +111,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   e.idx_hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(st, ss, site, e, e.aux, kIndexI64, n, A, esz, stream);
+  return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, built);
 }
 
 std::string neighbor_shape(State &st, SiteStats &ss, const SiteInfo &site, int dev,
@@ -172,15 +170,9 @@ void set_neighbor_shape(Entry &e, NeighborShape &&s) {
 // allocation are sentinels, skipped.
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                            cudaStream_t stream) {
-  // Under auto, a launch that may stage the list in shared memory times sharing
-  // beside ELL when asked (IRREGFIX_AUTO_SHARING; see Config::auto_sharing).
-  if (st.cfg.auto_sharing && launch_layout_key(st) == kLayoutKeyAuto && shareable_block(st, site) > 0) {
-    static const int kCandidates[] = {kLayoutEllColMajor, kLayoutSharing};
-    propose_layouts(st, kCandidates, 2);
-  }
+                            cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
+    return copy_neighbors(ss, site, e, a, n, A, esz, built);
   NeighborShape shape;
   std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
@@ -198,7 +190,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   if (!why.empty())
     return why;
   set_neighbor_shape(e, std::move(shape));
-  return copy_neighbors(st, ss, site, e, a, n, A, esz, stream);
+  return copy_neighbors(ss, site, e, a, n, A, esz, built);
 }
 
 } // namespace detail

@@ -9,63 +9,60 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// The remap itself, on the launch's stream, into buffers sized for the entry,
-// in the layout the entry was built with (SELL-32: from its len and slice_start).
+// The remap itself, into buffers sized for the entry, in the layout the entry
+// was built with (SELL-32: from its len and slice_start).
 // (arrays and elem_sizes are the launcher's, alive until its launch ends.)
-std::string copy_range(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
-                       const void *B, int b_kind, long long n, int count,
-                       const void *const *arrays, const std::size_t *elem_sizes,
-                       cudaStream_t stream) {
+std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                       long long n, int count, const void *const *arrays,
+                       const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
   if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
-    return run_copies(
-        st, ss, site, e, count, n, "remap_sell", stream,
+    return plan_copy(
+        ss, site, e, count, n, "remap_sell",
         [=, &e](int i, Rows rows, cudaStream_t s) {
           return remap_sell(B, b_kind, rows, static_cast<const int *>(e.len),
                             static_cast<const long long *>(e.aux),
                             static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i], s);
         },
-        bytes);
-  return run_copies(
-      st, ss, site, e, count, n, "remap_range", stream,
+        bytes, built);
+  return plan_copy(
+      ss, site, e, count, n, "remap_range",
       [=, &e](int i, Rows rows, cudaStream_t s) {
         return remap_range(B, b_kind, n, rows, arrays[i], elem_sizes[i], e.bufs[i],
                            plan_range(e.nnz, n, elem_sizes[i]), s);
       },
-      bytes);
+      bytes, built);
 }
 
 // The range2 copy: from the row starts and lengths kept in the entry.
-std::string copy_range2(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
-                        long long n, int count, const void *const *arrays,
-                        const std::size_t *elem_sizes, cudaStream_t stream) {
-  return run_copies(
-      st, ss, site, e, count, n, "remap_range2", stream,
+std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes, Built *built) {
+  return plan_copy(
+      ss, site, e, count, n, "remap_range2",
       [=, &e](int i, Rows rows, cudaStream_t s) {
         return remap_range2(static_cast<const long long *>(e.aux), static_cast<const int *>(e.len), n,
                             rows, arrays[i], elem_sizes[i], e.bufs[i], s);
       },
-      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; });
+      [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; }, built);
 }
 
 } // namespace
 
 std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                        const void *B, int b_kind, long long n, int count,
-                        const void *const *arrays, const std::size_t *elem_sizes,
-                        cudaStream_t stream) {
+                        const LayoutRequest &request, const void *B, int b_kind, long long n,
+                        int count, const void *const *arrays, const std::size_t *elem_sizes,
+                        cudaStream_t stream, Built *built) {
   // Only the arrays were written since the last build: B, and so the layout, hold.
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
-    return copy_range(st, ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
   // Row lengths with their min/max, B[0], B[n] and (unless ELL is forced) the
   // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
   // SELL-32-sigma then sorts the threads and counts the slices again: a second sync.
-  const int want = e.key.layout; // a Layout, or kLayoutKeyAuto
-  const bool slices = want != kLayoutEllColMajor;
-  if (want == kLayoutSell32Sigma && n > INT_MAX)
+  const bool slices = range_counts_slices(request);
+  if (request.key == kLayoutSell32Sigma && n > INT_MAX)
     return "SELL-32-sigma: more than INT_MAX threads";
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
@@ -122,60 +119,44 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
   cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
   cells.sell = slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
-  int layout = kLayoutEllColMajor;
-  if (want == kLayoutSell32 || want == kLayoutSell32Sigma ||
-      (want == kLayoutKeyAuto && prefer_sell(cells.ell, cells.sell, cells.nnz)))
-    layout = kLayoutSell32;
-  // Auto's survey (or a forced layout) reports every padding; a candidate's
-  // build under auto leaves the survey's in place.
-  const bool report = want == kLayoutKeyAuto || st.cfg.layout != 0;
   auto padding = [&cells](unsigned long long c) {
     return cells.nnz ? static_cast<double>(c) / static_cast<double>(cells.nnz) : 1.0;
   };
-  if (report) {
+  if (request.report_padding) {
     ss.ell_padding = padding(cells.ell);
     ss.sell_padding = slices ? padding(cells.sell) : 0.0;
     ss.sigma_padding = 0.0;
     ss.sigma = 0;
   }
-  // SELL-32-sigma, asked for, or auto for a launch that may permute whose
-  // SELL-32 still pads much: sort the threads (never more padding than
-  // SELL-32) and count the cells again.
-  if (want == kLayoutSell32Sigma ||
-      (want == kLayoutKeyAuto && n <= INT_MAX && worth_sorting(cells, may_permute(st, site, n)))) {
+  // SELL-32-sigma: sort the threads (never more padding than SELL-32) and
+  // count the cells again.
+  if (range_sorts(request, cells, n)) {
     why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
     if (!why.empty())
       return why;
     long long *slice_start = static_cast<long long *>(e.aux);
     std::size_t scan_bytes = temp_bytes;
     long long total = 0;
-    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, st.cfg.sigma, static_cast<int *>(e.perm),
+    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, request.sigma, static_cast<int *>(e.perm),
                             stream));
     IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes, stream));
     IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost,
                                  stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));
-    layout = kLayoutSell32Sigma;
     cells.sigma = static_cast<unsigned long long>(total);
-    if (report) {
+    if (request.report_padding) {
       ss.sigma_padding = padding(cells.sigma);
-      ss.sigma = st.cfg.sigma;
+      ss.sigma = request.sigma;
     }
   } else if (e.perm) { // an earlier build sorted; this one does not
     IRREGFIX_TRY(cudaFree(e.perm));
     e.perm = nullptr;
     e.perm_bytes = 0;
   }
-  if (want == kLayoutKeyAuto) { // the favourite, and the others worth timing
-    int candidates[kMaxLayoutCandidates];
-    const int proposed = layout_candidates(cells, candidates);
-    layout = candidates[0];
-    propose_layouts(st, candidates, proposed);
-  }
-  const unsigned long long cells_of_layout = layout == kLayoutEllColMajor ? cells.ell
-                                             : layout == kLayoutSell32    ? cells.sell
-                                                                          : cells.sigma;
-  if (layout == kLayoutEllColMajor && e.aux) { // auto chose ELL: the slice offsets are not needed
+  // The layout, and under auto the others worth timing (for the selector).
+  const int layout = range_layout(request, cells, built->proposed, &built->proposals);
+  const unsigned long long cells_of_layout = layout_cells(cells, layout);
+  if (layout == kLayoutEllColMajor && e.aux) { // ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;
     e.aux_bytes = 0;
@@ -207,7 +188,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   e.max_len = h.max_len;
   e.nnz = h.hi - h.lo;
   e.shape_valid = true;
-  return copy_range(st, ss, site, e, B, b_kind, n, count, arrays, elem_sizes, stream);
+  return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
 }
 
 // Two-level range: the first kernel gathers row starts and lengths through C
@@ -216,9 +197,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
 std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                          const void *B, int b_kind, const void *C, int c_kind, long long n,
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
-                         cudaStream_t stream) {
+                         cudaStream_t stream, Built *built) {
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && e.aux && e.len)
-    return copy_range2(st, ss, site, e, n, count, arrays, elem_sizes, stream);
+    return copy_range2(ss, site, e, n, count, arrays, elem_sizes, built);
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
   SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
   long long rlo = 0, rhi = 0;
@@ -287,7 +268,7 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   e.max_len = static_cast<int>(max_len);
   e.nnz = r2[kR2SumLen];
   e.shape_valid = true;
-  return copy_range2(st, ss, site, e, n, count, arrays, elem_sizes, stream);
+  return copy_range2(ss, site, e, n, count, arrays, elem_sizes, built);
 }
 
 } // namespace detail

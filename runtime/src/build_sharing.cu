@@ -12,18 +12,18 @@ namespace {
 // without cudaFuncAttributeMaxDynamicSharedMemorySize.
 constexpr unsigned long long kDefaultDynamicShared = 48 * 1024;
 
-// The copy: each block's distinct elements gathered again from the kept sets,
-// on the launch's stream (or deferred to a chunked launch, block by block).
-std::string copy_sharing(const State &st, SiteStats &ss, const SiteInfo &site, Entry &e,
-                         long long n, const void *A, std::size_t esz, cudaStream_t stream) {
+// The copy: each block's distinct elements gathered again from the kept sets
+// (by a chunked launch, block by block).
+std::string copy_sharing(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, const void *A,
+                         std::size_t esz, Built *built) {
   const int block = static_cast<int>(e.key.params[3]);
-  return run_copies(
-      st, ss, site, e, 1, n, "remap_sharing", stream,
+  return plan_copy(
+      ss, site, e, 1, n, "remap_sharing",
       [=, &e](int, Rows rows, cudaStream_t s) {
         return remap_sharing(static_cast<const unsigned *>(e.uniq), static_cast<const int *>(e.block_first),
                              block, n, e.nnz, rows, A, esz, e.idx_lo, e.bufs[0], s);
       },
-      [&](int) { return static_cast<unsigned long long>(e.nnz) * esz; });
+      [&](int) { return static_cast<unsigned long long>(e.nnz) * esz; }, built);
 }
 
 // The transformed kernel may have `need` bytes of dynamic shared memory (its
@@ -53,9 +53,9 @@ std::string fit_shared_memory(const SiteInfo &site, int dev, unsigned long long 
 
 std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.uniq && e.bufs.size() == 1)
-    return copy_sharing(st, ss, site, e, n, A, esz, stream);
+    return copy_sharing(ss, site, e, n, A, esz, built);
   const long long block = e.key.params.size() > 3 ? e.key.params[3] : 0;
   if (block <= 0 || block > INT_MAX)
     return "sharing: the launch's block size is unknown";
@@ -121,7 +121,7 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   ss.shared_mean = static_cast<double>(h[1]) / static_cast<double>(list.blocks());
   ss.shared_max = h[0];
   ss.shared_bytes = e.shared_bytes;
-  return copy_sharing(st, ss, site, e, n, A, esz, stream);
+  return copy_sharing(ss, site, e, n, A, esz, built);
 }
 
 } // namespace detail

@@ -239,6 +239,19 @@ std::string copies_enqueued(SiteStats &ss, const SiteInfo &site, Entry &e,
   return "";
 }
 
+std::string start_copy(Launch *l, DeferredCopy copy, cudaStream_t stream) {
+  const SiteInfo &site = *copy.site;
+  Entry &e = *copy.entry;
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  if (takes_copies(l)) {
+    take_copies(*l, std::move(copy));
+    return "";
+  }
+  const std::string why = enqueue_timed(*copy.stats, site, copy.count, copy.n, copy.what, stream, copy.copy);
+  return why.empty() ? copies_enqueued(*copy.stats, site, e, copy.bytes, stream) : why;
+}
+
 void stop_timing(SiteStats &ss, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop) {
   if (!start)
     return;

@@ -9,11 +9,9 @@
 #include <irregfix/testing.h>
 
 #include "build.h"
-#include "hoist_plan.h"
+#include "launch.h"
+#include "overlap_plan.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -34,9 +32,6 @@ using HoistKey = std::tuple<const SiteInfo *, int, cudaStream_t>; // (site, devi
 // Guarded by State::mu. Records of an older epoch (testing::reset) are freed first.
 struct HoistState {
   unsigned epoch = 0;
-  bool loaded = false;
-  int group = 0;           // IRREGFIX_HOIST_GROUP (0: default)
-  bool always = false;     // IRREGFIX_HOIST_ALWAYS=1: hoist cached launches too
   std::map<HoistKey, std::vector<LiveBuffer>> buffers;
 };
 
@@ -60,27 +55,12 @@ void free_buffers(HoistState &hs) {
   cudaGetLastError();
 }
 
-// Brings the hoisting state to the runtime's epoch, reading the environment anew.
+// Brings the hoisting state to the runtime's epoch.
 HoistState &current(State &st) {
   HoistState &hs = hoist_state();
   if (hs.epoch != st.epoch) {
     free_buffers(hs);
     hs.epoch = st.epoch;
-    hs.loaded = false;
-  }
-  if (!hs.loaded) {
-    const char *text = std::getenv("IRREGFIX_HOIST_GROUP");
-    hs.group = parse_hoist_group(text);
-    if (hs.group < 0) {
-      std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_GROUP=%s is not a positive number of iterations; "
-                           "using the default (%d steps)\n", text, kHoistDefaultSteps);
-      hs.group = 0;
-    }
-    const char *always = std::getenv("IRREGFIX_HOIST_ALWAYS");
-    hs.always = parse_hoist_always(always);
-    if (always && *always && std::strcmp(always, "0") != 0 && !hs.always)
-      std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_ALWAYS=%s is not 0 or 1; using 0\n", always);
-    hs.loaded = true;
   }
   return hs;
 }
@@ -117,12 +97,13 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
   SiteStats &stats = site_stats(st, site);
   if (!plan)
     return false;
-  *plan = plan_hoist(view.width, hs.group);
+  *plan = plan_hoist(view.width, st.cfg.hoist_group);
+  Launch *launch = this_thread_launch(st);
   // The launch runs the in-kernel loop: its copies (if it made any) go whole.
   auto in_kernel = [&]() {
     plan->hoisted = 0;
     std::string why;
-    if (start_hoisted_slices(st, site, 1, 0, stream, &why) == 0) {
+    if (start_hoisted_slices(st, launch, site, 1, 0, stream, &why) == 0) {
       record_fallback(stats, why);
       return false;
     }
@@ -137,7 +118,7 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
     return decline("bad arguments to begin_hoisted");
   // Steps pay a launch each, and a load and store of the live values: worth it
   // only to overlap a remap, which takes two steps or more.
-  if (!hs.always && !(hoisted_copies_pending(st) && plan->steps >= 2)) {
+  if (!st.cfg.hoist_always && !(hoisted_copies_pending(launch) && plan->steps >= 2)) {
     ++stats.hoist_in_kernel;
     return in_kernel();
   }
@@ -154,7 +135,7 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
     live_buffers[i] = bufs[i].ptr;
   }
   std::string why;
-  if (start_hoisted_slices(st, site, plan->steps, plan->group, stream, &why) == 0) {
+  if (start_hoisted_slices(st, launch, site, plan->steps, plan->group, stream, &why) == 0) {
     record_fallback(stats, why);
     return false;
   }
@@ -169,7 +150,7 @@ void hoisted_step(const SiteInfo &, int step, cudaStream_t stream) {
   using namespace detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  wait_hoisted_slice(st, step, stream);
+  wait_hoisted_slice(this_thread_launch(st), step, stream);
 }
 
 // Testing hooks over this file's state (declared in irregfix/testing.h).
@@ -200,7 +181,7 @@ void set_hoist_group(int group) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  current(st).group = group > 0 ? group : 0;
+  st.cfg.hoist_group = group > 0 ? group : 0;
 }
 
 void set_hoist_always(bool always) {
@@ -208,7 +189,7 @@ void set_hoist_always(bool always) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  current(st).always = always;
+  st.cfg.hoist_always = always;
 }
 
 } // namespace testing

@@ -4,9 +4,9 @@
 // and later launches read them back with cudaEventQuery, never by waiting.
 #include <irregfix/irregfix.cuh>
 
+#include "launch.h"
+
 #include "build.h"
-#include "pipeline.h"
-#include "state.h"
 #include "verify.h"
 
 #include <algorithm>
@@ -16,29 +16,10 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// The launch between begin_launch and end_*_launch on this thread.
-struct CurrentLaunch {
-  unsigned epoch = 0; // State::epoch when opened; 0: none open
-  const SiteInfo *site = nullptr;
-  LaunchRecord *record = nullptr;
-  bool selected = false; // the selector chose this launch's variant
-  Selector::Run run = Selector::kRunTransformed;
-  int candidate = 0;     // kRunTransformed: the candidate layout it runs
-  LaunchSample sample;   // events when the launch is timed
-  std::vector<SiteRecord *> sites;
-  Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch
-  // IRREGFIX_VERIFY's work for the copies this launch built or found, done
-  // after the launch's end event: checking takes time the selector must not see.
-  struct Check {
-    const SiteInfo *site;
-    SiteStats *stats;
-    Entry *entry;
-    int device;
-    bool built;
-  };
-  std::vector<Check> checks;
-};
-thread_local CurrentLaunch current;
+// The launch between begin_launch and end_*_launch on this host thread: the
+// one place the runtime keeps a launch per thread (the API's calls carry no
+// launch of their own).
+thread_local Launch this_thread;
 
 void destroy_events(LaunchSample &s) {
   for (cudaEvent_t *e : {&s.start, &s.mid, &s.end})
@@ -63,7 +44,7 @@ bool start_sample(LaunchSample &s, Selector::Run run, int candidate, cudaStream_
 
 // A launch left open (prepare_* called outside a launcher, or an earlier
 // launcher that never reached its end call) gives its timing up.
-void abandon(CurrentLaunch &c, const State &st) {
+void abandon(Launch &c, const State &st) {
   if (c.epoch == st.epoch && c.sample.start && c.selected)
     c.record->selector.cancel(c.run, c.candidate);
   destroy_events(c.sample);
@@ -72,14 +53,14 @@ void abandon(CurrentLaunch &c, const State &st) {
   std::vector<SiteRecord *> sites = std::move(c.sites);
   sites.clear();
   std::vector<DeferredCopy> copies = std::move(c.pipeline.copies);
-  c = CurrentLaunch{};
+  c = Launch{};
   c.sites = std::move(sites);
   c.pipeline.copies = std::move(copies);
 }
 
 // After the kernel that actually ran (`ran`): queue the sample for reading
 // back, or give it up when it no longer times what the selector asked.
-void finish(CurrentLaunch &c, const State &st, Selector::Run ran, bool ok, cudaStream_t stream) {
+void finish(Launch &c, const State &st, Selector::Run ran, bool ok, cudaStream_t stream) {
   // A candidate layout that fell back (its copy could not be built, or did
   // not fit IRREGFIX_MAX_BYTES beside the others) is not asked again.
   if (c.epoch == st.epoch && c.selected && c.run == Selector::kRunTransformed &&
@@ -153,7 +134,7 @@ void resolve(LaunchRecord &r, bool wait) {
 // Copies deferred and then enqueued unchunked on the launch's stream ran after
 // the sample's mid event (recorded when the prepares returned): move it past
 // them, so that the sample's remap and kernel times stay apart.
-void copies_flushed(CurrentLaunch &c, cudaStream_t stream) {
+void copies_flushed(Launch &c, cudaStream_t stream) {
   if (c.sample.mid && cudaEventRecord(c.sample.mid, stream) != cudaSuccess) {
     if (c.selected) // the launch goes untimed
       c.record->selector.cancel(c.run, c.candidate);
@@ -187,10 +168,27 @@ void free_losers(State &st, const LaunchRecord &r) {
 
 } // namespace
 
-void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream) {
-  CurrentLaunch &c = current;
-  if (c.epoch != st.epoch)
+Launch *this_thread_launch(const State &st) {
+  return this_thread.epoch == st.epoch ? &this_thread : nullptr;
+}
+
+LaunchShape launch_shape(const Launch *l) {
+  LaunchShape s;
+  if (!l)
+    return s;
+  s.open = true;
+  s.grid = l->pipeline.grid;
+  s.block = l->pipeline.block;
+  s.shmem = l->pipeline.shmem;
+  if (l->selected && l->candidate != 0)
+    s.wish = l->record->selector.label(l->candidate);
+  return s;
+}
+
+void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStream_t stream) {
+  if (!l)
     return;
+  Launch &c = *l;
   if (std::find(c.sites.begin(), c.sites.end(), &site) == c.sites.end())
     c.sites.push_back(&site);
   if (c.selected && c.run == Selector::kRunTransformed)
@@ -200,21 +198,18 @@ void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t strea
     abandon(c, st);
 }
 
-bool defer_verification(const State &st, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built) {
-  CurrentLaunch &c = current;
-  if (c.epoch != st.epoch || !c.site)
+bool defer_verification(Launch *l, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built) {
+  if (!l)
     return false;
-  c.checks.push_back({&site, &ss, &e, dev, built});
+  l->checks.push_back({&site, &ss, &e, dev, built});
   return true;
 }
 
 namespace {
 // The deferred checks of the launch just ended (the transformed or the
 // original kernel: a copy built for a launch that fell back is checked too).
-void run_verification(State &st, CurrentLaunch &c, cudaStream_t stream) {
-  std::vector<CurrentLaunch::Check> checks;
-  checks.swap(c.checks);
-  for (const CurrentLaunch::Check &k : checks) {
+void run_verification(State &st, std::vector<Launch::Check> checks, cudaStream_t stream) {
+  for (const Launch::Check &k : checks) {
     const std::string why = k.built ? remember_fingerprints(st, *k.stats, *k.site, k.device, *k.entry, stream)
                                     : verify_hit(st, *k.stats, *k.site, k.device, *k.entry, stream);
     if (!why.empty())
@@ -223,43 +218,21 @@ void run_verification(State &st, CurrentLaunch &c, cudaStream_t stream) {
 }
 } // namespace
 
-bool may_permute(const State &st, const SiteInfo &site, long long n) {
-  if (!(site.flags & kSitePermutable))
-    return false;
-  const CurrentLaunch &c = current;
-  // grid.x * block.x; 0: unknown
-  const unsigned long long threads_x = static_cast<unsigned long long>(c.pipeline.grid.x) * c.pipeline.block.x;
-  return c.epoch != st.epoch || threads_x == 0 || threads_x >= static_cast<unsigned long long>(n);
+bool takes_copies(const Launch *l) {
+  return l && l->pipeline.chunks == 0 && pipeline_accepts(l->pipeline);
 }
 
-unsigned shareable_block(const State &st, const SiteInfo &site) {
-  if (!(site.flags & kSiteShareable) || (site.flags & kSiteHoisted))
-    return 0;
-  const CurrentLaunch &c = current;
-  const Pipeline &p = c.pipeline;
-  // Thread t is in block t / block.x only for one-dimensional blocks and grid.
-  const bool one_dimensional = p.block.y == 1 && p.block.z == 1 && p.grid.x > 0 && p.grid.y == 1 &&
-                               p.grid.z == 1;
-  return c.epoch == st.epoch && one_dimensional && p.shmem == 0 ? p.block.x : 0;
+void take_copies(Launch &l, DeferredCopy copy) { l.pipeline.copies.push_back(std::move(copy)); }
+
+bool hoisted_copies_pending(const Launch *l) {
+  return l && l->pipeline.hoisted && !l->pipeline.copies.empty();
 }
 
-bool copies_deferrable(const State &st) {
-  const CurrentLaunch &c = current;
-  return c.epoch == st.epoch && c.pipeline.chunks == 0 && pipeline_accepts(c.pipeline);
-}
-
-void defer_copies(DeferredCopy copy) { current.pipeline.copies.push_back(std::move(copy)); }
-
-bool hoisted_copies_pending(const State &st) {
-  const CurrentLaunch &c = current;
-  return c.epoch == st.epoch && c.pipeline.hoisted && !c.pipeline.copies.empty();
-}
-
-int start_hoisted_slices(State &st, const SiteInfo &site, int steps, int group, cudaStream_t stream,
-                         std::string *why) {
-  CurrentLaunch &c = current;
-  if (c.epoch != st.epoch || c.pipeline.copies.empty())
+int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, int group,
+                         cudaStream_t stream, std::string *why) {
+  if (!l || l->pipeline.copies.empty())
     return 1;
+  Launch &c = *l;
   int dev = 0;
   if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) {
     *why = cuda_failure("cudaGetDevice", site, e);
@@ -275,10 +248,9 @@ int start_hoisted_slices(State &st, const SiteInfo &site, int steps, int group, 
   return slices;
 }
 
-void wait_hoisted_slice(State &st, int step, cudaStream_t stream) {
-  CurrentLaunch &c = current;
-  if (c.epoch == st.epoch && c.pipeline.hoisted)
-    wait_chunk(c.pipeline, step, stream);
+void wait_hoisted_slice(Launch *l, int step, cudaStream_t stream) {
+  if (l && l->pipeline.hoisted)
+    wait_chunk(l->pipeline, step, stream);
 }
 
 void resolve_launch_timings(State &st, bool wait) {
@@ -290,18 +262,10 @@ void resolve_launch_timings(State &st, bool wait) {
   }
 }
 
-int launch_layout_key(const State &st) {
-  const CurrentLaunch &c = current;
-  if (c.epoch != st.epoch || !c.selected || c.candidate == 0)
-    return kLayoutKeyAuto;
-  return c.record->selector.label(c.candidate);
-}
-
-void propose_layouts(State &st, const int *layouts, int count) {
-  CurrentLaunch &c = current;
-  if (c.epoch == st.epoch && c.selected) {
-    c.record->selector.set_candidates(layouts, count);
-    c.record->stats->selector_candidates = c.record->selector.candidates();
+void propose_layouts(Launch *l, const int *layouts, int count) {
+  if (l && l->selected && count > 0) {
+    l->record->selector.set_candidates(layouts, count);
+    l->record->stats->selector_candidates = l->record->selector.candidates();
   }
 }
 
@@ -321,7 +285,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  CurrentLaunch &c = current;
+  Launch &c = this_thread;
   abandon(c, st);
   c.checks.clear(); // a launch that never ended: its copies are checked from their next hit
   if (err != cudaSuccess) {
@@ -394,7 +358,7 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  CurrentLaunch &c = current;
+  Launch &c = this_thread;
   const bool mine = c.epoch == st.epoch && c.site == &site;
   SiteStats &ss = mine ? *c.record->stats : site_stats(st, site);
   ++ss.launches;
@@ -407,11 +371,10 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
     c.record->sites.swap(c.sites); // abandon() clears what comes back
     finish_pipeline(c.pipeline, ss, stream);
   }
-  std::vector<CurrentLaunch::Check> checks;
+  std::vector<Launch::Check> checks;
   checks.swap(c.checks);
   finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
-  c.checks.swap(checks);
-  run_verification(st, c, stream);
+  run_verification(st, std::move(checks), stream);
 }
 
 bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
@@ -421,7 +384,7 @@ bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
   const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  CurrentLaunch &c = current;
+  Launch &c = this_thread;
   if (c.epoch != st.epoch || c.site != &site)
     return true; // no launch open: nothing was deferred
   std::string why = err != cudaSuccess ? cuda_failure("cudaGetDevice", site, err) : "";
@@ -443,7 +406,7 @@ Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stre
   using namespace detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  CurrentLaunch &c = current;
+  Launch &c = this_thread;
   if (c.epoch != st.epoch || c.site != &site || c.pipeline.chunks <= 1)
     return Chunk{grid, 0};
   return pipeline_chunk(c.pipeline, chunk, stream);
@@ -453,15 +416,14 @@ void end_original_launch(const SiteInfo &site, cudaStream_t stream) {
   using namespace detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  CurrentLaunch &c = current;
-  std::vector<CurrentLaunch::Check> checks;
+  Launch &c = this_thread;
+  std::vector<Launch::Check> checks;
   checks.swap(c.checks);
   if (c.epoch == st.epoch && c.site == &site)
     finish(c, st, Selector::kRunOriginal, true, stream);
   else
     abandon(c, st);
-  c.checks.swap(checks);
-  run_verification(st, c, stream);
+  run_verification(st, std::move(checks), stream);
 }
 
 } // namespace irregfix

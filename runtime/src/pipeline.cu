@@ -2,6 +2,7 @@
 #include "pipeline.h"
 
 #include "build.h"
+#include "overlap_plan.h"
 
 #include <algorithm>
 #include <functional>
@@ -74,7 +75,7 @@ std::string all_enqueued(Pipeline &p, cudaStream_t stream) {
   return "";
 }
 
-// One chunk: the copies as run_copies makes them, timed per site.
+// One chunk: the copies as start_copy enqueues them, timed per site.
 std::string run_unchunked(Pipeline &p, cudaStream_t stream) {
   for (DeferredCopy &dc : p.copies)
     if (std::string why = enqueue_timed(*dc.stats, *dc.site, dc.count, dc.n, dc.what, stream, dc.copy);
@@ -100,7 +101,7 @@ void model_inputs(const Pipeline &p, const LaunchRecord &r, double *remap_ms, do
   *estimate_ms = 2.0 * static_cast<double>(bytes) / 1.5e9;
 }
 
-// No pipeline: the copies on the launch's stream, as run_copies makes them.
+// No pipeline: the copies on the launch's stream, as start_copy enqueues them.
 int enqueue_whole(Pipeline &p, cudaStream_t stream, std::string *why) {
   p.chunks = 1;
   *why = run_unchunked(p, stream);

@@ -1,8 +1,9 @@
 // irregfix runtime: pipelined launches. When a chunkable kernel's launch must
-// remap, its prepares do not copy: run_copies hands each copy over here
-// (defer_copies). start_chunks then cuts the copies into chunks of thread
-// blocks on a remap stream, and each launch_chunk makes the launch's stream
-// wait for its own chunk only, so chunk c computes while chunk c+1 is copied.
+// remap, the copies its builders return are not enqueued by its prepares:
+// start_copy hands them to the launch (launch.h, take_copies). start_chunks
+// then cuts the copies into chunks of thread blocks on a remap stream, and
+// each launch_chunk makes the launch's stream wait for its own chunk only, so
+// chunk c computes while chunk c+1 is copied.
 #pragma once
 
 #include "remap.cuh"
@@ -29,7 +30,7 @@ struct DeferredCopy {
   CopyFn copy;
 };
 
-// The pipelined part of the launch being prepared on this thread.
+// The pipelined part of a launch (Launch::pipeline).
 struct Pipeline {
   bool chunkable = false; // the launcher runs the kernel chunk by chunk
   bool hoisted = false;   // the launcher runs a hoisted kernel: copies in slices of iterations

@@ -1,11 +1,15 @@
 // irregfix runtime: the API that rewritten programs call (irregfix.cuh): the
-// prepare_* entry points over the cache of remapped copies (the builders are in
-// build_*.cu) and the statistics. The alias checks are in alias.cu, the
-// invalidation entry points in invalidation.cu.
+// prepare_* entry points over the cache of remapped copies and the statistics.
+// A prepare takes the launch open on its thread (launch.h), asks the layout
+// policy for a layout request, looks the copy up, and on a miss or a refresh
+// has a builder (build_*.cu) make it, then enqueues the builder's copy or hands
+// it to the launch. The alias checks are in alias.cu, the invalidation entry
+// points in invalidation.cu.
 #include <irregfix/irregfix.cuh>
 
 #include "build.h"
-#include "host_logic.h"
+#include "launch.h"
+#include "layout_policy.h"
 #include "state.h"
 #include "verify.h"
 
@@ -135,23 +139,6 @@ void print_stats_at_exit() {
   std::fputs(report.c_str(), stderr);
 }
 
-void fill_view(const Entry &e, View *view, const void **remapped) {
-  view->len = static_cast<const int *>(e.len);
-  view->n = e.key.n;
-  view->layout = e.layout;
-  view->slice_start = e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma
-                          ? static_cast<const long long *>(e.aux)
-                          : nullptr;
-  view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
-  view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
-  const bool sharing = e.layout == kLayoutSharing;
-  view->local = sharing ? static_cast<const int *>(e.local) : nullptr;
-  view->block_first = sharing ? static_cast<const int *>(e.block_first) : nullptr;
-  view->shared_bytes = sharing ? e.shared_bytes : 0;
-  for (std::size_t i = 0; i < e.bufs.size(); ++i)
-    remapped[i] = e.bufs[i];
-}
-
 // Records a call that cannot even form a key (no arrays, no index array).
 void no_arrays(const SiteInfo &site, const char *why) {
   State &st = state();
@@ -175,25 +162,6 @@ struct KeyArgs {
   long long params[4] = {}; // neighbours: stride_j, stride_t, m (sharing: and the block size)
   int nparams = 0;
 };
-
-// The cache-key layout of a range site: the configured layout (ELL, SELL-32),
-// or under auto the launch's (`wish`: auto's own value, or the selector's
-// candidate). SELL-32-sigma only for kernels that declare themselves
-// permutable, launched with a thread for every row; on another launch it means
-// SELL-32. A neighbour site is shared (forced, or the selector's candidate)
-// when the launch may share, else ELL; other patterns are always ELL. Forced
-// sharing leaves range sites to auto.
-int key_layout(const Config &cfg, int pattern, bool may_permute, bool may_share, int wish) {
-  if (pattern == kPatternNeighbors)
-    return may_share && (cfg.layout > 0 ? cfg.layout : wish) == kLayoutSharing ? kLayoutSharing
-                                                                                : kLayoutEllColMajor;
-  if (pattern != kPatternRange)
-    return kLayoutEllColMajor;
-  const int layout = cfg.layout > 0 && cfg.layout != kLayoutSharing ? cfg.layout : wish;
-  if (layout == kLayoutSell32Sigma)
-    return may_permute ? kLayoutSell32Sigma : kLayoutSell32;
-  return layout == kLayoutEllColMajor || layout == kLayoutSell32 ? layout : kLayoutKeyAuto;
-}
 
 bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
   if (k.device != device || k.pattern != a.pattern || k.B != a.B || k.b_kind != a.b_kind ||
@@ -236,6 +204,9 @@ std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t str
 
 // The common path of every prepare_*. A launch whose site used the same,
 // valid entry last time is a hit found without building or hashing a key.
+// On a miss or a refresh, build(st, ss, entry, dev, request, &built) makes the
+// entry's shape and returns its copy in built (or why it cannot); the copy is
+// then enqueued, or handed to the launch.
 template <class Build>
 bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapped,
              cudaStream_t stream, Build build) {
@@ -251,18 +222,18 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   SiteRecord &rec = site_record(st, site, dev);
   SiteStats &ss = *rec.stats;
   ++ss.prepares;
-  const bool permute = may_permute(st, site, args.n);
-  const unsigned block = shareable_block(st, site);
-  const int layout = key_layout(st.cfg, args.pattern, permute, block > 0, launch_layout_key(st));
+  Launch *launch = this_thread_launch(st);
+  const LayoutRequest request = layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n);
+  const int layout = request.key;
   if (layout == kLayoutSharing) // a copy for blocks of this size only
-    args.params[args.nparams++] = block;
+    args.params[args.nparams++] = request.share_block;
   Entry *&recent = rec.recent[layout_slot(layout)];
   // An auto entry built as SELL-32-sigma serves only launches that may permute.
-  auto usable = [&](const Entry &e) { return permute || e.layout != kLayoutSell32Sigma; };
+  auto usable = [&](const Entry &e) { return request.may_permute || e.layout != kLayoutSell32Sigma; };
   // A valid copy: the launch's stream waits for its remap, and reads it.
   auto hit = [&](Entry &e) {
     std::string why = wait_for_copy(site, e, stream);
-    if (why.empty() && st.cfg.verify && !defer_verification(st, site, ss, e, dev, false))
+    if (why.empty() && st.cfg.verify && !defer_verification(launch, site, ss, e, dev, false))
       why = verify_hit(st, ss, site, dev, e, stream);
     if (!why.empty()) {
       record_fallback(ss, why);
@@ -272,7 +243,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     ss.layout = e.layout;
     rec.last = recent = &e;
     fill_view(e, view, remapped);
-    launch_prepared(st, rec, false, stream);
+    launch_prepared(st, launch, rec, false, stream);
     return true;
   };
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && servable(*recent) &&
@@ -319,13 +290,17 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     if (e->index_host_writable)
       e->shape_valid = false;
   }
-  std::string why = build(st, ss, *e, dev);
+  Built built;
+  std::string why = build(st, ss, *e, dev, request, &built);
+  propose_layouts(launch, built.proposed, built.proposals);
+  if (why.empty())
+    why = start_copy(launch, std::move(built.copy), stream);
   if (why.empty()) {
     note_source_memory(*e);
     ss.host_writable_builds += e->host_writable;
     if (st.cfg.verify) {
       e->built_by = ss.prepares;
-      if (!defer_verification(st, site, ss, *e, dev, true))
+      if (!defer_verification(launch, site, ss, *e, dev, true))
         why = remember_fingerprints(st, ss, site, dev, *e, stream);
     }
   }
@@ -337,7 +312,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   ss.layout = e->layout;
   rec.last = recent = e;
   fill_view(*e, view, remapped);
-  launch_prepared(st, rec, true, stream);
+  launch_prepared(st, launch, rec, true, stream);
   return true;
 }
 
@@ -369,9 +344,9 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
   }
   const KeyArgs args = key_args(kPatternRange, B, b_kind, nullptr, 0, n, count, arrays, elem_sizes);
   return prepare(site, args, view, remapped, stream,
-                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
-                   return build_range(st, ss, site, e, dev, B, b_kind, n, count, arrays,
-                                      elem_sizes, stream);
+                 [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &r, Built *built) {
+                   return build_range(st, ss, site, e, dev, r, B, b_kind, n, count, arrays,
+                                      elem_sizes, stream, built);
                  });
 }
 
@@ -381,8 +356,8 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
   using namespace detail;
   const KeyArgs args = key_args(kPatternGather, B, b_kind, nullptr, 0, n, 1, &A, &elem_size);
   return prepare(site, args, view, remapped, stream,
-                 [&](State &st, SiteStats &ss, Entry &e, int) {
-                   return build_gather(st, ss, site, e, B, b_kind, n, A, elem_size, stream);
+                 [&](State &st, SiteStats &ss, Entry &e, int, const LayoutRequest &, Built *built) {
+                   return build_gather(st, ss, site, e, B, b_kind, n, A, elem_size, built);
                  });
 }
 
@@ -401,9 +376,9 @@ bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const
   }
   const KeyArgs args = key_args(kPatternRange2, B, b_kind, C, c_kind, n, count, arrays, elem_sizes);
   return prepare(site, args, view, remapped, stream,
-                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                 [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &, Built *built) {
                    return build_range2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, count,
-                                       arrays, elem_sizes, stream);
+                                       arrays, elem_sizes, stream, built);
                  });
 }
 
@@ -417,9 +392,9 @@ bool prepare_gather2(const SiteInfo &site, const void *B, IndexKind b_kind, cons
   }
   const KeyArgs args = key_args(kPatternGather2, B, b_kind, C, c_kind, n, 1, &A, &elem_size);
   return prepare(site, args, view, remapped, stream,
-                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
+                 [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &, Built *built) {
                    return build_gather2(st, ss, site, e, dev, B, b_kind, C, c_kind, n, A,
-                                        elem_size, stream);
+                                        elem_size, stream, built);
                  });
 }
 
@@ -436,10 +411,13 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
   args.nparams = 3;
   const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
   return prepare(site, args, view, remapped, stream,
-                 [&](State &st, SiteStats &ss, Entry &e, int dev) {
-                   return e.layout == kLayoutSharing
-                              ? build_sharing(st, ss, site, e, dev, nargs, n, A, elem_size, stream)
-                              : build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream);
+                 [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &r, Built *built) {
+                   if (e.layout == kLayoutSharing)
+                     return build_sharing(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
+                   // Under auto, a launch that may stage the list in shared memory
+                   // times sharing beside ELL when asked (IRREGFIX_AUTO_SHARING).
+                   built->proposals = neighbor_candidates(st.cfg, r, built->proposed);
+                   return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
                  });
 }
 

@@ -1,14 +1,19 @@
-// irregfix runtime: the process-wide state shared by the cache code
-// (runtime.cu) and the launch protocol (launch.cu), and the records that make
-// a cached launch cheap: per site and device the entry it used last, per
-// launcher and device the selector and its pending timings.
+// irregfix runtime: the process-wide state behind one mutex (the configuration,
+// the cache, the statistics, the allocations and symbols asked of CUDA so far)
+// and the records that make a cached launch cheap: per site and device the
+// entry it used last, per launcher and device the selector and its pending
+// timings. The launch between begin_launch and end_*_launch is launch.h's.
 #pragma once
 
 #include <irregfix/irregfix.cuh>
 
-#include "host_logic.h"
+#include "address_ranges.h"
+#include "cache.h"
+#include "config.h"
 #include "invalidation_stats.h"
+#include "layout_policy.h"
 #include "selector.h"
+#include "stats.h"
 
 #include <map>
 #include <mutex>
@@ -27,13 +32,6 @@ struct Scratch {
   void *fingerprints = nullptr; // IRREGFIX_VERIFY: one sum per source of the entry checked
   std::size_t fingerprint_bytes = 0;
 };
-
-// Slots of SiteRecord::recent: one per cache-key layout (kLayoutKeyAuto, ELL,
-// SELL-32, SELL-32-sigma, sharing).
-constexpr int kLayoutKeySlots = 5;
-inline int layout_slot(int key_layout) {
-  return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
-}
 
 // One site on one device: the entry its latest prepare used, and per layout
 // key the latest entry of that layout (the hit path compares the call's
@@ -132,48 +130,9 @@ bool known_allocation(State &st, const void *p, Range *r);
 // with the CUDA error cleared, when it cannot be found.
 bool symbol_range(State &st, const void *symbol, int dev, Range *r);
 
-// Launch protocol (launch.cu), called by prepare with the lock held: a prepare
-// for `site` succeeded, remapping (built) or from the cache, on `stream`.
-void launch_prepared(State &st, SiteRecord &site, bool built, cudaStream_t stream);
-// IRREGFIX_VERIFY with a launch open on this thread: the check of entry e (its
-// fingerprints taken when built, compared when found) waits for the end of the
-// launch, past the events the selector times it by. False: no launch is open;
-// check now.
-bool defer_verification(const State &st, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built);
-// Whether the runtime may permute the threads of the launch being prepared on
-// this thread (SELL-32-sigma): the site's kernel says it is permutable, and the
-// launch runs at least n threads in x (assumed when unknown: no launcher, or no
-// configuration given), so that permuting does not change which rows it computes.
-bool may_permute(const State &st, const SiteInfo &site, long long n);
-// The block size a sharing copy of `site` would be built for in the launch
-// being prepared on this thread; 0 when the launch may not stage copies in
-// shared memory: the site is not kSiteShareable (or is hoisted), no launch is
-// open, or its configuration is not one-dimensional and known, or the launch
-// has dynamic shared memory of its own.
-unsigned shareable_block(const State &st, const SiteInfo &site);
-// The cache-key layout the launch being prepared on this thread wants for its
-// range and neighbour sites under auto: kLayoutKeyAuto (each site's favourite;
-// also without a launch, or before the selector knows the candidates) or the
-// Layout of the candidate the selector is timing or chose.
-int launch_layout_key(const State &st);
-// A range build under kLayoutKeyAuto counted the cells of each layout, or a
-// neighbour build of a launch that may share (ELL, sharing): the candidates
-// worth timing (favourite first) go to the launch's selector (the first
-// proposal while it profiles; ignored otherwise).
-void propose_layouts(State &st, const int *layouts, int count);
 // Reads the completed timings of every launcher (waiting for them when wait),
 // and writes each selector's state into its site's stats.
 void resolve_launch_timings(State &st, bool wait);
-// For begin_hoisted (hoist.cu), with the lock held: whether the launch open on
-// this thread deferred copies (a miss or a refresh to make), and its copies
-// enqueued in `steps` slices of `group` iterations of the hoisted site
-// (start_slices). Returns the slice count (1: no slices, or nothing deferred);
-// 0 and *why when a copy failed: run the original kernel.
-bool hoisted_copies_pending(const State &st);
-int start_hoisted_slices(State &st, const SiteInfo &site, int steps, int group, cudaStream_t stream,
-                         std::string *why);
-// Before a hoisted step's launch: the stream waits for its slice of the copies.
-void wait_hoisted_slice(State &st, int step, cudaStream_t stream);
 // Forgets every launch record (testing::reset), destroying pending events.
 void clear_launch_records(State &st);
 

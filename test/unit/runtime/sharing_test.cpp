@@ -1,11 +1,17 @@
 // Host logic of the sharing layout (kLayoutSharing): its name in IRREGFIX_LAYOUT
 // and the report, the shared-memory decision, the entry's byte accounting.
-#include "host_logic.h"
+#include "address_ranges.h"
+#include "cache.h"
+#include "config.h"
+#include "layout_policy.h"
+#include "overlap_plan.h"
+#include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+using namespace irregfix;
 using namespace irregfix::detail;
 
 namespace {

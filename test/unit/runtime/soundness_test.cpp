@@ -2,7 +2,12 @@
 // sources in memory the host can write (never served from the cache), the
 // invalidation report, IRREGFIX_VERIFY's configuration, names and message.
 // Needs no GPU.
-#include "host_logic.h"
+#include "address_ranges.h"
+#include "cache.h"
+#include "config.h"
+#include "layout_policy.h"
+#include "overlap_plan.h"
+#include "stats.h"
 #include "invalidation_stats.h"
 #include "verify_logic.h"
 
@@ -16,6 +21,7 @@
 #include <string>
 #include <vector>
 
+using namespace irregfix;
 using namespace irregfix::detail;
 
 namespace {

@@ -1,11 +1,13 @@
-// Planning of hoisted launches (runtime/src/hoist_plan.h): steps and groups.
-#include "hoist_plan.h"
-#include "host_logic.h"
+// Planning of hoisted launches (runtime/src/overlap_plan.h): steps and groups.
+#include "config.h"
+#include "overlap_plan.h"
+#include "stats.h"
 
 #include <gtest/gtest.h>
 
 using irregfix::HoistPlan;
 using irregfix::HoistStep;
+using namespace irregfix;
 using namespace irregfix::detail;
 
 TEST(HoistPlan, ParsesTheGroup) {

@@ -1,12 +1,18 @@
 // Host bookkeeping of the irregfix runtime: keys, cache states, invalidation by
 // ranges, byte accounting, environment parsing. Needs no GPU.
-#include "host_logic.h"
+#include "address_ranges.h"
+#include "cache.h"
+#include "config.h"
+#include "layout_policy.h"
+#include "overlap_plan.h"
+#include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
+using namespace irregfix;
 using namespace irregfix::detail;
 
 namespace {

@@ -1,0 +1,189 @@
+// irregfix runtime: the configuration from the environment. See config.h.
+#include "config.h"
+
+#include "overlap_plan.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace irregfix {
+namespace detail {
+
+bool parse_bytes(const char *text, unsigned long long *out) {
+  if (!text)
+    return false;
+  const char *p = text;
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (!std::isdigit(static_cast<unsigned char>(*p)))
+    return false;
+  unsigned long long v = 0;
+  const unsigned long long max = std::numeric_limits<unsigned long long>::max();
+  for (; std::isdigit(static_cast<unsigned char>(*p)); ++p) {
+    unsigned d = static_cast<unsigned>(*p - '0');
+    if (v > (max - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  unsigned shift = 0;
+  switch (std::toupper(static_cast<unsigned char>(*p))) {
+  case 'K': shift = 10; ++p; break;
+  case 'M': shift = 20; ++p; break;
+  case 'G': shift = 30; ++p; break;
+  case 'T': shift = 40; ++p; break;
+  default: break;
+  }
+  if (shift) {
+    if (*p == 'i' || *p == 'I')
+      ++p;
+    if (*p == 'b' || *p == 'B')
+      ++p;
+  } else if (*p == 'b' || *p == 'B') {
+    ++p;
+  }
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (*p)
+    return false;
+  if (shift && v > (max >> shift))
+    return false;
+  *out = v << shift;
+  return true;
+}
+
+bool parse_flag(const char *text) {
+  if (!text || !*text)
+    return false;
+  std::string s(text);
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s == "1" || s == "true" || s == "yes" || s == "on";
+}
+
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc) {
+  Config c;
+  c.disabled = parse_flag(disable);
+  c.stats = parse_flag(stats);
+  c.fail_alloc = parse_flag(fail_alloc);
+  if (max_bytes && *max_bytes) {
+    unsigned long long v = 0;
+    if (parse_bytes(max_bytes, &v))
+      c.max_bytes = v;
+    else
+      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_MAX_BYTES='%s' (expected N, NK, NM or NG)\n",
+                   max_bytes);
+  }
+  return c;
+}
+
+bool parse_layout(const char *text, int *out) {
+  if (!text || !*text) {
+    *out = 0;
+    return true;
+  }
+  std::string s(text);
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "auto")
+    *out = 0;
+  else if (s == "ell")
+    *out = 1;
+  else if (s == "sell32" || s == "sell-32" || s == "sell")
+    *out = 2;
+  else if (s == "sell32s" || s == "sell-32-sigma" || s == "sigma")
+    *out = 3;
+  else if (s == "sharing" || s == "share")
+    *out = 4;
+  else if (s == "none")
+    *out = kLayoutChoiceNone;
+  else
+    return false;
+  return true;
+}
+
+Config parse_config(const char *disable, const char *max_bytes, const char *stats,
+                    const char *fail_alloc, const char *layout, const char *sigma) {
+  Config c = parse_config(disable, max_bytes, stats, fail_alloc);
+  if (sigma && *sigma) {
+    char *end = nullptr;
+    const long v = std::strtol(sigma, &end, 10);
+    if (end == sigma || *end || v < 32 || v > 4096)
+      std::fprintf(stderr, "irregfix: ignoring IRREGFIX_SIGMA='%s' (expected 32 to 4096)\n", sigma);
+    else
+      c.sigma = round_sigma(static_cast<int>(v));
+  }
+  if (!parse_layout(layout, &c.layout)) {
+    c.layout = 0;
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, sharing, none or auto)\n",
+                 layout);
+  }
+  return c;
+}
+
+int round_sigma(int sigma) {
+  int p = 32;
+  while (p < sigma && p < 4096)
+    p *= 2;
+  return p;
+}
+
+bool parse_chunks(const char *text, int *out) {
+  if (!text || !*text || std::strcmp(text, "auto") == 0) {
+    *out = 0;
+    return true;
+  }
+  char *end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end || v < 1 || v > kMaxChunks)
+    return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+int parse_hoist_group(const char *text) {
+  if (!text || !*text)
+    return 0;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || *end != '\0' || v < 1 || v > (1LL << 30))
+    return -1;
+  return static_cast<int>(v);
+}
+
+bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1") == 0; }
+
+Config config_from_env() {
+  Config c = parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
+                          std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
+                          std::getenv("IRREGFIX_LAYOUT"), std::getenv("IRREGFIX_SIGMA"));
+  const char *chunks = std::getenv("IRREGFIX_CHUNKS");
+  if (!parse_chunks(chunks, &c.chunks))
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_CHUNKS='%s' (expected 1 to %d, or auto)\n",
+                 chunks, kMaxChunks);
+  const char *auto_sharing = std::getenv("IRREGFIX_AUTO_SHARING");
+  c.auto_sharing = auto_sharing && std::strcmp(auto_sharing, "1") == 0;
+  c.verify = parse_flag(std::getenv("IRREGFIX_VERIFY"));
+  const char *group = std::getenv("IRREGFIX_HOIST_GROUP");
+  c.hoist_group = parse_hoist_group(group);
+  if (c.hoist_group < 0) {
+    std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_GROUP=%s is not a positive number of iterations; "
+                         "using the default (%d steps)\n", group, kHoistDefaultSteps);
+    c.hoist_group = 0;
+  }
+  const char *always = std::getenv("IRREGFIX_HOIST_ALWAYS");
+  c.hoist_always = parse_hoist_always(always);
+  if (always && *always && std::strcmp(always, "0") != 0 && !c.hoist_always)
+    std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_ALWAYS=%s is not 0 or 1; using 0\n", always);
+  c.nvtx = parse_flag(std::getenv("IRREGFIX_NVTX"));
+  return c;
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,79 @@
+// irregfix runtime: one launch of a generated launcher, from begin_launch to
+// end_*_launch, as an object. begin_launch opens it with the selector's
+// decision, its timing sample and the launch's configuration; the API calls
+// that follow on the same host thread (prepare_*, start_chunks, launch_chunk,
+// begin_hoisted, hoisted_step) find it once (this_thread_launch) and hand it
+// down: prepare reads from it what the layout policy allows (launch_shape),
+// reports each copy made (launch_prepared) and the candidate layouts a build
+// proposes (propose_layouts), and gives the builders' copies to its pipeline
+// when the launch runs in chunks or slices (takes_copies). Nothing below the
+// API reaches for the thread's launch itself.
+#pragma once
+
+#include "layout_policy.h"
+#include "pipeline.h"
+#include "state.h"
+
+#include <string>
+#include <vector>
+
+namespace irregfix {
+namespace detail {
+
+struct Launch {
+  unsigned epoch = 0; // State::epoch when opened; 0: none open
+  const SiteInfo *site = nullptr;
+  LaunchRecord *record = nullptr;
+  bool selected = false; // the selector chose this launch's variant
+  Selector::Run run = Selector::kRunTransformed;
+  int candidate = 0;     // kRunTransformed: the candidate layout it runs
+  LaunchSample sample;   // events when the launch is timed
+  std::vector<SiteRecord *> sites;
+  Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch
+  // IRREGFIX_VERIFY's work for the copies this launch built or found, done
+  // after the launch's end event: checking takes time the selector must not see.
+  struct Check {
+    const SiteInfo *site;
+    SiteStats *stats;
+    Entry *entry;
+    int device;
+    bool built;
+  };
+  std::vector<Check> checks;
+};
+
+// The launch open on this host thread since begin_launch, or null when none is
+// (or it was opened before testing::reset()).
+Launch *this_thread_launch(const State &st);
+
+// What the layout policy knows of launch l (null: no launch open).
+LaunchShape launch_shape(const Launch *l);
+// A prepare for `site` succeeded in launch l (null: none open), remapping
+// (built) or from the cache, on `stream`.
+void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStream_t stream);
+// A build counted the cells of each layout (range sites under auto), or a
+// neighbour site of a launch that may share is prepared under auto with
+// IRREGFIX_AUTO_SHARING: the candidates worth timing (favourite first) go to the
+// launch's selector (the first proposal while it profiles; ignored otherwise).
+void propose_layouts(Launch *l, const int *layouts, int count);
+// IRREGFIX_VERIFY in launch l (null: none open): the check of entry e (its
+// fingerprints taken when built, compared when found) waits for the end of the
+// launch, past the events the selector times it by. False: no launch is open;
+// check now.
+bool defer_verification(Launch *l, const SiteInfo &site, SiteStats &ss, Entry &e, int dev, bool built);
+// Whether launch l enqueues the copies its prepares make itself (chunk by
+// chunk, or slice by slice when hoisted), and hands one entry's copies to it.
+bool takes_copies(const Launch *l);
+void take_copies(Launch &l, DeferredCopy copy);
+// For begin_hoisted: whether launch l deferred copies (a miss or a refresh to
+// make), and its copies enqueued in `steps` slices of `group` iterations of the
+// hoisted site (start_slices). Returns the slice count (1: no slices, or
+// nothing deferred); 0 and *why when a copy failed: run the original kernel.
+bool hoisted_copies_pending(const Launch *l);
+int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, int group,
+                         cudaStream_t stream, std::string *why);
+// Before a hoisted step's launch: the stream waits for its slice of the copies.
+void wait_hoisted_slice(Launch *l, int step, cudaStream_t stream);
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,166 @@
+// irregfix runtime: the layout policy. See layout_policy.h.
+#include "layout_policy.h"
+
+#include <irregfix/pattern.h>
+
+#include <algorithm>
+#include <climits>
+
+namespace irregfix {
+namespace detail {
+
+const char *layout_name(int layout) {
+  switch (layout) {
+  case kLayoutNone: return "none";
+  case kLayoutEllColMajor: return "ell-colmajor";
+  case kLayoutSell32: return "sell-32";
+  case kLayoutSell32Sigma: return "sell-32-sigma";
+  case kLayoutSharing: return "sharing";
+  default: return "unknown";
+  }
+}
+
+bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n) {
+  if (!(site.flags & kSitePermutable))
+    return false;
+  // grid.x * block.x; 0: unknown
+  const unsigned long long threads_x = static_cast<unsigned long long>(launch.grid.x) * launch.block.x;
+  return !launch.open || threads_x == 0 || threads_x >= static_cast<unsigned long long>(n);
+}
+
+unsigned shareable_block(const SiteInfo &site, const LaunchShape &launch) {
+  if (!(site.flags & kSiteShareable) || (site.flags & kSiteHoisted))
+    return 0;
+  // Thread t is in block t / block.x only for one-dimensional blocks and grid.
+  const bool one_dimensional = launch.block.y == 1 && launch.block.z == 1 && launch.grid.x > 0 &&
+                               launch.grid.y == 1 && launch.grid.z == 1;
+  return launch.open && one_dimensional && launch.shmem == 0 ? launch.block.x : 0;
+}
+
+LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &site,
+                             const LaunchShape &launch, long long n) {
+  LayoutRequest r;
+  r.may_permute = may_permute(site, launch, n);
+  r.share_block = shareable_block(site, launch);
+  r.sigma = cfg.sigma;
+  r.wish = launch.wish;
+  if (pattern == kPatternNeighbors) {
+    const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
+    r.key = r.share_block > 0 && asked == kLayoutSharing ? kLayoutSharing : kLayoutEllColMajor;
+  } else if (pattern != kPatternRange) {
+    r.key = kLayoutEllColMajor;
+  } else {
+    const int asked = cfg.layout > 0 && cfg.layout != kLayoutSharing ? cfg.layout : launch.wish;
+    if (asked == kLayoutSell32Sigma)
+      r.key = r.may_permute ? kLayoutSell32Sigma : kLayoutSell32;
+    else
+      r.key = asked == kLayoutEllColMajor || asked == kLayoutSell32 ? asked : kLayoutKeyAuto;
+  }
+  r.report_padding = r.key == kLayoutKeyAuto || cfg.layout != 0;
+  return r;
+}
+
+bool pads_much(unsigned long long cells, unsigned long long nnz) {
+  if (nnz == 0)
+    return false;
+  // cells / nnz > kSellPaddingThreshold, in integers (115 / 100) so that the
+  // threshold itself does not round either way; long double keeps huge counts exact enough.
+  static_assert(kSellPaddingThreshold == 1.15, "threshold below is in percent");
+  return static_cast<long double>(cells) * 100 > static_cast<long double>(nnz) * 115;
+}
+
+bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
+                 unsigned long long nnz) {
+  return pads_much(ell_cells, nnz) && sell_cells < ell_cells;
+}
+
+bool worth_sorting(const LayoutCells &c, bool may_permute) {
+  return may_permute && prefer_sell(c.ell, c.sell, c.nnz) && pads_much(c.sell, c.nnz);
+}
+
+unsigned long long layout_cells(const LayoutCells &c, int layout) {
+  return layout == kLayoutEllColMajor ? c.ell : layout == kLayoutSell32 ? c.sell : c.sigma;
+}
+
+int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]) {
+  const int favourite = c.sigma                               ? kLayoutSell32Sigma
+                        : prefer_sell(c.ell, c.sell, c.nnz) ? kLayoutSell32
+                                                              : kLayoutEllColMajor;
+  const long double most = static_cast<long double>(layout_cells(c, favourite)) * kMaxTimedPadding;
+  int count = 0;
+  out[count++] = favourite;
+  // The others worth timing, fewer cells first (ELL before SELL-32 on a tie).
+  int others[2], n = 0;
+  if (favourite != kLayoutEllColMajor && c.ell <= most)
+    others[n++] = kLayoutEllColMajor;
+  if (favourite != kLayoutSell32 && c.sell > 0 && c.sell <= most &&
+      static_cast<long double>(c.sell) <= static_cast<long double>(c.ell) * (1 - kMinCellSaving))
+    others[n++] = kLayoutSell32;
+  if (n == 2 && layout_cells(c, others[1]) < layout_cells(c, others[0]))
+    std::swap(others[0], others[1]);
+  for (int i = 0; i < n && count < kMaxLayoutCandidates; ++i)
+    out[count++] = others[i];
+  return count;
+}
+
+bool range_counts_slices(const LayoutRequest &r) { return r.key != kLayoutEllColMajor; }
+
+bool range_sorts(const LayoutRequest &r, const LayoutCells &c, long long n) {
+  return r.key == kLayoutSell32Sigma ||
+         (r.key == kLayoutKeyAuto && n <= INT_MAX && worth_sorting(c, r.may_permute));
+}
+
+int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMaxLayoutCandidates],
+                 int *count) {
+  *count = 0;
+  if (r.key != kLayoutKeyAuto)
+    return r.key;
+  *count = layout_candidates(c, proposed);
+  return proposed[0];
+}
+
+int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]) {
+  if (!cfg.auto_sharing || r.wish != kLayoutKeyAuto || r.share_block == 0)
+    return 0;
+  out[0] = kLayoutEllColMajor;
+  out[1] = kLayoutSharing;
+  return 2;
+}
+
+unsigned long long stage_bytes(long long max_set, std::size_t elem_size) {
+  const unsigned long long bytes = static_cast<unsigned long long>(max_set > 0 ? max_set : 0) * elem_size;
+  return (bytes + 15) / 16 * 16;
+}
+
+std::string plan_shared_memory(unsigned long long need, unsigned long long static_bytes,
+                               unsigned long long dynamic_limit, unsigned long long optin,
+                               unsigned long long *raise_to) {
+  *raise_to = 0;
+  const unsigned long long may = optin > static_bytes ? optin - static_bytes : 0;
+  if (need > may)
+    return "sharing: a block's neighbours need " + std::to_string(need) +
+           " bytes of shared memory; the kernel may have " + std::to_string(may);
+  if (need > dynamic_limit)
+    *raise_to = need;
+  return "";
+}
+
+void fill_view(const Entry &e, View *view, const void **remapped) {
+  view->len = static_cast<const int *>(e.len);
+  view->n = e.key.n;
+  view->layout = e.layout;
+  view->slice_start = e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma
+                          ? static_cast<const long long *>(e.aux)
+                          : nullptr;
+  view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
+  view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
+  const bool sharing = e.layout == kLayoutSharing;
+  view->local = sharing ? static_cast<const int *>(e.local) : nullptr;
+  view->block_first = sharing ? static_cast<const int *>(e.block_first) : nullptr;
+  view->shared_bytes = sharing ? e.shared_bytes : 0;
+  for (std::size_t i = 0; i < e.bufs.size(); ++i)
+    remapped[i] = e.bufs[i];
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,171 @@
+// irregfix runtime: the layout policy, in one place. Which layouts a launch
+// may use (its configuration and the kernel's SiteInfo flags), which layout a
+// prepare asks for (IRREGFIX_LAYOUT, or under auto the selector's candidate),
+// which layout a range build makes from the cells it counted and which
+// candidates it proposes for timing, the sharing layout's shared-memory plan,
+// and how an entry of each layout is described to the kernel (the View).
+// The online timing of the candidates is the selector's (selector.h); the
+// copies themselves are the builders' (build_*.cu) and the remap kernels'.
+//
+// Adding a layout: its Layout value and slot() arm (irregfix.cuh), its name
+// and request here, its builder, and its View fields in fill_view.
+//
+// Host-only: test/unit/runtime checks the policy without a GPU.
+#pragma once
+
+#include "cache.h"
+#include "config.h"
+
+#include <irregfix/irregfix.cuh>
+
+#include <cstddef>
+#include <string>
+
+namespace irregfix {
+namespace detail {
+
+// "none", "ell-colmajor", "sell-32", "sell-32-sigma", "sharing" (the report's names).
+const char *layout_name(int layout);
+
+// Cache-key value of a range entry whose layout auto chose (ELL and SELL-32 use
+// their Layout values), so forced and auto entries never collide.
+constexpr int kLayoutKeyAuto = 100;
+// Slots of the per-site records of the latest entry of each key layout:
+// kLayoutKeyAuto, ELL, SELL-32, SELL-32-sigma, sharing.
+constexpr int kLayoutKeySlots = 5;
+inline int layout_slot(int key_layout) {
+  return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
+}
+
+// ---- what a launch allows ---------------------------------------------------
+
+// What the policy knows of the launch a prepare belongs to (launch.h fills it
+// from the open launch; `open` false: no launcher, as for a prepare called directly).
+struct LaunchShape {
+  bool open = false;
+  dim3 grid{0, 0, 0}, block{0, 0, 0}; // the launch's configuration; 0: unknown
+  std::size_t shmem = 0;              // the launch's own dynamic shared memory
+  // Under auto, the layout the selector runs this launch in (a Layout), or
+  // kLayoutKeyAuto: each site's favourite (profiling has not proposed
+  // candidates yet, or this launch runs the first candidate).
+  int wish = kLayoutKeyAuto;
+};
+
+// Whether the runtime may permute the threads of a launch (SELL-32-sigma): the
+// site's kernel says it is permutable, and the launch runs at least n threads
+// in x (assumed when unknown: no launcher, or no configuration given), so that
+// permuting does not change which rows it computes.
+bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n);
+// The block size a sharing copy of `site` would be built for in this launch;
+// 0 when the launch may not stage copies in shared memory: the site is not
+// kSiteShareable (or is hoisted), no launch is open, or its configuration is
+// not one-dimensional and known, or it has dynamic shared memory of its own.
+unsigned shareable_block(const SiteInfo &site, const LaunchShape &launch);
+
+// ---- what a prepare asks for ------------------------------------------------
+
+// The layout one prepare asks of the cache and, on a miss or a refresh, of its builder.
+struct LayoutRequest {
+  // The cache key's layout: a Layout, or kLayoutKeyAuto (a range site's
+  // favourite, chosen by its build from the cells it counts).
+  int key = kLayoutEllColMajor;
+  bool may_permute = false;   // SELL-32-sigma may be built (see may_permute)
+  unsigned share_block = 0;   // kLayoutSharing: the launch's block size
+  // The build reports every layout's padding in the site's statistics: auto's
+  // own survey, or a forced layout (a candidate's build leaves the survey's).
+  bool report_padding = false;
+  int sigma = 256;            // SELL-32-sigma's window (IRREGFIX_SIGMA)
+  int wish = kLayoutKeyAuto;  // the launch's wish under auto (LaunchShape::wish)
+};
+
+// The request of a prepare of `pattern` at `site` in `launch`: the configured
+// layout (ELL, SELL-32, SELL-32-sigma, sharing), or under auto the launch's
+// wish. SELL-32-sigma only for kernels that are permutable and launched with a
+// thread for every row; on another launch it means SELL-32. A neighbour site is
+// shared (forced, or the selector's candidate) when the launch may share, else
+// ELL; gathers and two-level ranges are always ELL. Forced sharing leaves range
+// sites to auto.
+LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &site,
+                             const LaunchShape &launch, long long n);
+
+// ---- range sites: the layout a build makes ----------------------------------
+
+// Layout choice of range sites: ELL padded more than this over the non-zeros
+// (cells / nnz) and SELL-32 smaller makes auto pick SELL-32; SELL-32 padded more
+// than this makes it pick SELL-32-sigma for a permutable kernel.
+constexpr double kSellPaddingThreshold = 1.15;
+
+// Cells (elements, padding included) of each layout a range build counted.
+struct LayoutCells {
+  unsigned long long nnz = 0;   // the non-zeros: what no padding would take
+  unsigned long long ell = 0;
+  unsigned long long sell = 0;  // 0: not counted
+  unsigned long long sigma = 0; // 0: the threads were not sorted
+};
+
+// At most this many layouts are timed: each costs probes and a copy in memory.
+constexpr int kMaxLayoutCandidates = 3;
+// A layout other than the favourite is timed only when it saves this fraction
+// of ELL's cells (SELL-32: else it is ELL with dearer addressing) and takes at
+// most kMaxTimedPadding times the favourite's cells (more bytes than that are
+// not won back by better coalescing: ELL 0.825 vs SELL-32 0.605 ms at 1.5x).
+constexpr double kMinCellSaving = 0.10;
+constexpr double kMaxTimedPadding = 1.5;
+
+// Whether a layout of `cells` cells pads more than kSellPaddingThreshold over nnz.
+bool pads_much(unsigned long long cells, unsigned long long nnz);
+// Whether auto picks SELL-32 over ELL from the cell counts of both and the non-zeros
+// (and, for a permutable kernel, SELL-32-sigma when SELL-32 still pads much).
+bool prefer_sell(unsigned long long ell_cells, unsigned long long sell_cells,
+                 unsigned long long nnz);
+// Whether a range build sorts the threads to count SELL-32-sigma's cells: the
+// launch may permute, auto prefers SELL-32 and SELL-32 still pads much.
+bool worth_sorting(const LayoutCells &c, bool may_permute);
+// The layouts worth timing (Layout values), the cost model's favourite first
+// (SELL-32-sigma when sorted, else SELL-32 when prefer_sell, else ELL: what a
+// launch that is not profiled uses), then the others by fewer cells. Returns
+// how many were written to out.
+int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]);
+
+// Whether a range build for this request counts SELL-32's slices (all but forced ELL).
+bool range_counts_slices(const LayoutRequest &r);
+// Whether it sorts the threads (SELL-32-sigma) once ELL's and SELL-32's cells
+// are counted: asked for, or auto's survey of a launch that may permute when
+// SELL-32 still pads much (n threads: at most INT_MAX).
+bool range_sorts(const LayoutRequest &r, const LayoutCells &c, long long n);
+// The layout a range build makes: the one asked for; under auto's key the
+// favourite of layout_candidates (then *proposed holds the candidates worth
+// timing, *count of them; else *count is 0).
+int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMaxLayoutCandidates],
+                 int *count);
+// Cells of `layout` among those counted.
+unsigned long long layout_cells(const LayoutCells &c, int layout);
+
+// ---- neighbour sites --------------------------------------------------------
+
+// Under auto, the candidates of a neighbour site whose launch may share, when
+// the sharing layout is timed (IRREGFIX_AUTO_SHARING): ELL and sharing.
+// Returns how many were written (0: none to propose).
+int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]);
+
+// ---- sharing layout ---------------------------------------------------------
+
+// Dynamic shared memory a block of a sharing launch stages: its largest set of
+// distinct elements, rounded up to 16 bytes (stage_shared copies 16-byte words).
+unsigned long long stage_bytes(long long max_set, std::size_t elem_size);
+
+// Whether a sharing launch may have `need` bytes of dynamic shared memory: with
+// the kernel's static_bytes, within optin (the device's opt-in maximum a
+// block). "" and *raise_to (0: the kernel's current dynamic limit suffices;
+// else the limit to set) or why not.
+std::string plan_shared_memory(unsigned long long need, unsigned long long static_bytes,
+                               unsigned long long dynamic_limit, unsigned long long optin,
+                               unsigned long long *raise_to);
+
+// ---- the kernel's view of an entry ------------------------------------------
+
+// The View a transformed kernel reads e's copy through, and the copies' addresses.
+void fill_view(const Entry &e, View *view, const void **remapped);
+
+} // namespace detail
+} // namespace irregfix
