@@ -227,6 +227,64 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                        IndexKind counts_kind, long long n, const void *A, size_t elem_size,
                        View *view, const void **remapped, cudaStream_t stream);
 
+// ---- indexed copies: any index the tool can compute --------------------------
+// A site whose element indices fit none of the patterns above (a chain of
+// loads, struct fields, a member function, a loop with any bounds...): the tool
+// generates kernels that compute them, and the runtime asks the launcher, step
+// by step, for what only the program can compute. Either a gather, A[f(t)]
+// (no loop), or a loop site: the reads A[f(t, k)] of a loop
+// k = first(t), ..., first(t) + len(t) - 1 that thread t runs. The copies hold
+//   remapped[a][slot(view, t, iter)] == arrays[a][idx_a(t, iter)],  iter < len(t)
+// (gathers: iter 0), idx_a being the a-th array's element index at
+// k = first(t) + iter. Indices outside the array's allocation (sentinels the
+// kernel guards, such as -1) are skipped: those slots are never written, and
+// the kernel never reads them.
+struct IndexedSite {
+  long long n = 0;                           // threads t in [0, n)
+  int loop = 0;                              // nonzero: a loop site (its lengths come first)
+  int count = 0;                             // data arrays read through copies
+  const void *const *arrays = nullptr;       // arrays[a]: what the kernel indexes
+  const size_t *elem_sizes = nullptr;
+  // Arrays the index kernels read: a write to one makes the indices stale too
+  // (a write to a data array only makes its copy stale).
+  int index_count = 0;
+  const void *const *index_arrays = nullptr;
+  // Scalars the index kernels read (the cache key holds them).
+  int scalar_count = 0;
+  const long long *scalars = nullptr;
+};
+
+enum IndexedStep : int {
+  kIndexedReady = 0,   // the copies are ready: launch the transformed kernel
+  kIndexedLengths = 1, // run the lengths kernel: len[t] = the trip count of t's loop, t < n
+  kIndexedIndices = 2, // run the indices kernel: idx[a][slot(view, t, iter)] = idx_a(t, iter)
+                       // for t < n and iter < length(view, t) (gathers: iter 0 only)
+};
+
+// What the launcher must compute next (prepare_indexed, continue_indexed).
+struct IndexedWork {
+  int step = kIndexedReady;
+  int *len = nullptr;              // kIndexedLengths: int[n] to fill
+  View view = {};                  // kIndexedIndices: where thread t's iter-th index goes
+  long long *const *idx = nullptr; // kIndexedIndices: one array of element indices a data array
+};
+
+// The launcher of a kernel with an indexed site (with `site` and `s`):
+//   IndexedWork w;
+//   bool ok = prepare_indexed(site, s, &w, &view, remapped, stream);
+//   while (ok && w.step != kIndexedReady) {
+//     if (w.step == kIndexedLengths) <lengths kernel><<<..., stream>>>(..., s.n, w.len);
+//     else <indices kernel><<<..., stream>>>(..., w.view, w.idx[0], w.idx[1], ...);
+//     ok = continue_indexed(site, &w, &view, remapped, stream);
+//   }
+// On a cache hit the first step is kIndexedReady; after a write to a data array
+// only, the indices are kept and the copies gathered again. False at any step:
+// launch the original kernel (the reason is in the statistics).
+bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *work, View *view,
+                     const void **remapped, cudaStream_t stream);
+bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const void **remapped,
+                      cudaStream_t stream);
+
 // Run-time alias check for a pointer the kernel writes against one it reads
 // through a site: true when they lie in different device allocations.
 // When it returns false the launcher runs the original kernel.

@@ -14,6 +14,7 @@ enum Pattern : int {
   kPatternRange2 = 2,    // the range of row r = C[t]: for (k = B[r]; k < B[r+1]; ++k) ... A[k]
   kPatternGather2 = 3,   // A[B[C[t]]]
   kPatternNeighbors = 4, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
+  kPatternIndexed = 5,   // any other index the tool computes: A[f(t)], or A[f(t, k)] in a loop
 };
 
 struct PatternName {
@@ -24,7 +25,7 @@ struct PatternName {
 // The table: every pattern once, in the order of its number.
 inline constexpr PatternName kPatternNames[] = {
     {kPatternRange, "range"},     {kPatternGather, "gather"},       {kPatternRange2, "range2"},
-    {kPatternGather2, "gather2"}, {kPatternNeighbors, "neighbors"},
+    {kPatternGather2, "gather2"}, {kPatternNeighbors, "neighbors"}, {kPatternIndexed, "indexed"},
 };
 
 // "range", "gather", "range2", "gather2", "neighbors"; "unknown" for any other number.
