@@ -1,6 +1,7 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/Calls.h"
 #include "Analysis/WriteSet.h"
+#include "Analysis/AstUtil.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,7 +18,6 @@ namespace irregfix {
 
 namespace {
 
-std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
 
 // The variable an lvalue is part of: v, v.x, v.a.b, v[i] of a local array.
 const VarDecl *lvalueBase(const Expr *E) {

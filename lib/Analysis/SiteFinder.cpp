@@ -5,6 +5,7 @@
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
+#include "Analysis/AstUtil.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -64,13 +65,8 @@ bool KernelInfo::hasTransformableSite() const {
 
 namespace {
 
-std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
+using irregfix::quoted;
 std::string quoted(const ArrayRef &A) { return A.quoted(); }
-
-const VarDecl *refToVar(const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-}
 
 // The index types irregfix::index_kind() maps to a kind the runtime reads.
 bool isRuntimeIndexType(QualType T) {
@@ -90,26 +86,11 @@ bool isRuntimeIndexType(QualType T) {
   }
 }
 
-bool isIntLiteral(const Expr *E, uint64_t V) {
-  const auto *IL = dyn_cast<IntegerLiteral>(strip(E));
-  return IL && IL->getValue() == V;
-}
-
 // P[e], with P exactly a pointer parameter (or an exact local copy of one).
 struct IndexRead {
   ArrayRef Array;
   const Expr *Index = nullptr;
 };
-
-// __ldg(&P[e]) reads P[e].
-const Expr *throughLdg(const Expr *E) {
-  const auto *Call = dyn_cast<CallExpr>(strip(E));
-  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
-  if (!F || !F->getIdentifier() || F->getName() != "__ldg" || Call->getNumArgs() != 1)
-    return E;
-  const auto *Addr = dyn_cast<UnaryOperator>(strip(Call->getArg(0)));
-  return Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : E;
-}
 
 std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(throughLdg(E)));
@@ -211,109 +192,11 @@ bool mentionsBuiltinIndex(const Stmt *S) {
   return false;
 }
 
-// True when the subscript's value is only read: not stored to, its address not
-// taken — except by __ldg(&A[k]), which reads the element too.
-bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
-  const Stmt *Cur = AS;
-  for (int Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(*Cur);
-    if (Parents.empty())
-      return false;
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
-      if (IC->getCastKind() == CK_LValueToRValue)
-        return true;
-      if (IC->getCastKind() != CK_NoOp) // NoOp: adds const on the way to a const T&
-        return false;
-      Cur = P;
-      continue;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(P); Call && !isa<CUDAKernelCallExpr>(Call)) {
-      // Bound to a `const T &` parameter (a class type's operator= or a device function).
-      const FunctionDecl *F = Call->getDirectCallee();
-      if (!F)
-        return false;
-      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-        if (Call->getArg(I) != Cur)
-          continue;
-        unsigned Param = I;
-        if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(F)) {
-          if (I == 0)
-            return false; // the object an operator is called on
-          Param = I - 1;
-        }
-        if (Param >= F->getNumParams())
-          return false;
-        QualType T = F->getParamDecl(Param)->getType();
-        return T->isReferenceType() && T->getPointeeType().isConstQualified();
-      }
-      return false;
-    }
-    if (isa<ParenExpr>(P)) {
-      Cur = P;
-      continue;
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(P); CO && Cur != CO->getCond()) {
-      Cur = P; // c ? x : A[k], an lvalue that is read (or not) further up
-      continue;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(P); ME && !ME->isArrow()) {
-      Cur = P; // A[k].field
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) // struct copied whole
-      return CE->getConstructor()->isCopyOrMoveConstructor() &&
-             CE->getConstructor()->getParamDecl(0)->getType()->getPointeeType().isConstQualified();
-    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf) {
-      auto GP = Ctx.getParents(*UO);
-      const Stmt *G = GP.empty() ? nullptr : GP[0].get<Stmt>();
-      while (isa_and_nonnull<ImplicitCastExpr>(G) || isa_and_nonnull<ParenExpr>(G)) {
-        GP = Ctx.getParents(*G);
-        G = GP.empty() ? nullptr : GP[0].get<Stmt>();
-      }
-      const auto *Call = dyn_cast_or_null<CallExpr>(G);
-      const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
-      return F && F->getIdentifier() && F->getName() == "__ldg";
-    }
-    return false;
-  }
-  return false;
-}
-
 bool isIncrementOf(const Stmt *Inc, const VarDecl *K) {
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
     return UO->isIncrementOp() && refToVar(UO->getSubExpr()) == K;
   if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
     return CA->getOpcode() == BO_AddAssign && refToVar(CA->getLHS()) == K && isIntLiteral(CA->getRHS(), 1);
-  return false;
-}
-
-bool isAnyMacro(const Stmt *S) { return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID(); }
-
-size_t countRefs(const VarDecl *V, const Stmt *St) {
-  if (!St)
-    return 0;
-  size_t N = 0;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(St); DR && DR->getDecl() == V)
-    ++N;
-  for (const Stmt *C : St->children())
-    N += countRefs(V, C);
-  return N;
-}
-
-bool writtenInside(const VarDecl *V, const Stmt *St) {
-  if (!St)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(St))
-    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refToVar(UO->getSubExpr()) == V)
-      return true;
-  for (const Stmt *C : St->children())
-    if (writtenInside(V, C))
-      return true;
   return false;
 }
 

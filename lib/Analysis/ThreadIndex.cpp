@@ -7,20 +7,6 @@ using namespace clang;
 
 namespace irregfix {
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenCasts();
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MT->getSubExpr();
-    else if (const auto *OV = dyn_cast<OpaqueValueExpr>(Next); OV && OV->getSourceExpr())
-      Next = OV->getSourceExpr();
-    if (Next == E)
-      break;
-    E = Next;
-  }
-  return E;
-}
-
 // threadIdx.x is a MSProperty reference in Clang's CUDA headers; a plain member
 // of a struct variable in simple stubs. Accept both.
 bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {

@@ -2,6 +2,8 @@
 // in any operand order, with casts, and through const-like locals.
 #pragma once
 
+#include "Analysis/AstUtil.h"
+
 #include "clang/AST/Expr.h"
 
 namespace irregfix {
@@ -22,7 +24,5 @@ bool isGlobalThreadIndexPlusOne(const clang::Expr *E, const WriteSet &Writes);
 // or false if E is not such a read.
 bool isBuiltinIndexRead(const clang::Expr *E, const char *Var, char Field);
 
-// Strips parentheses and all casts.
-const clang::Expr *strip(const clang::Expr *E);
 
 } // namespace irregfix

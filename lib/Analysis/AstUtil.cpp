@@ -1,0 +1,145 @@
+#include "Analysis/AstUtil.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MT->getSubExpr();
+    else if (const auto *OV = dyn_cast<OpaqueValueExpr>(Next); OV && OV->getSourceExpr())
+      Next = OV->getSourceExpr();
+    if (Next == E)
+      break;
+    E = Next;
+  }
+  return E;
+}
+
+std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
+
+const VarDecl *refToVar(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
+bool isIntLiteral(const Expr *E, uint64_t V) {
+  const auto *IL = dyn_cast<IntegerLiteral>(strip(E));
+  return IL && IL->getValue() == V;
+}
+
+// __ldg(&P[e]) reads P[e].
+const Expr *throughLdg(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(strip(E));
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier() || F->getName() != "__ldg" || Call->getNumArgs() != 1)
+    return E;
+  const auto *Addr = dyn_cast<UnaryOperator>(strip(Call->getArg(0)));
+  return Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : E;
+}
+
+// True when the subscript's value is only read: not stored to, its address not
+// taken — except by __ldg(&A[k]), which reads the element too.
+bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
+  const Stmt *Cur = AS;
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(*Cur);
+    if (Parents.empty())
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_LValueToRValue)
+        return true;
+      if (IC->getCastKind() != CK_NoOp) // NoOp: adds const on the way to a const T&
+        return false;
+      Cur = P;
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P); Call && !isa<CUDAKernelCallExpr>(Call)) {
+      // Bound to a `const T &` parameter (a class type's operator= or a device function).
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F)
+        return false;
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        if (Call->getArg(I) != Cur)
+          continue;
+        unsigned Param = I;
+        if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(F)) {
+          if (I == 0)
+            return false; // the object an operator is called on
+          Param = I - 1;
+        }
+        if (Param >= F->getNumParams())
+          return false;
+        QualType T = F->getParamDecl(Param)->getType();
+        return T->isReferenceType() && T->getPointeeType().isConstQualified();
+      }
+      return false;
+    }
+    if (isa<ParenExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P); CO && Cur != CO->getCond()) {
+      Cur = P; // c ? x : A[k], an lvalue that is read (or not) further up
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P); ME && !ME->isArrow()) {
+      Cur = P; // A[k].field
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) // struct copied whole
+      return CE->getConstructor()->isCopyOrMoveConstructor() &&
+             CE->getConstructor()->getParamDecl(0)->getType()->getPointeeType().isConstQualified();
+    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf) {
+      auto GP = Ctx.getParents(*UO);
+      const Stmt *G = GP.empty() ? nullptr : GP[0].get<Stmt>();
+      while (isa_and_nonnull<ImplicitCastExpr>(G) || isa_and_nonnull<ParenExpr>(G)) {
+        GP = Ctx.getParents(*G);
+        G = GP.empty() ? nullptr : GP[0].get<Stmt>();
+      }
+      const auto *Call = dyn_cast_or_null<CallExpr>(G);
+      const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+      return F && F->getIdentifier() && F->getName() == "__ldg";
+    }
+    return false;
+  }
+  return false;
+}
+
+bool isAnyMacro(const Stmt *S) { return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID(); }
+
+
+size_t countRefs(const VarDecl *V, const Stmt *St) {
+  if (!St)
+    return 0;
+  size_t N = 0;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(St); DR && DR->getDecl() == V)
+    ++N;
+  for (const Stmt *C : St->children())
+    N += countRefs(V, C);
+  return N;
+}
+
+bool writtenInside(const VarDecl *V, const Stmt *St) {
+  if (!St)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refToVar(UO->getSubExpr()) == V)
+      return true;
+  for (const Stmt *C : St->children())
+    if (writtenInside(V, C))
+      return true;
+  return false;
+}
+
+} // namespace irregfix

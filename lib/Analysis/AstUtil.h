@@ -1,0 +1,43 @@
+// Small questions about the AST that every analysis asks: what an expression
+// is beneath its casts, which variable it names, whether a subscript is only
+// read, where a variable is used or written.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <string>
+
+namespace irregfix {
+
+// Strips parentheses and all casts (and temporaries' wrappers).
+const clang::Expr *strip(const clang::Expr *E);
+
+// 'name', for messages.
+std::string quoted(const clang::NamedDecl *D);
+
+// The variable E names (beneath casts), or null.
+const clang::VarDecl *refToVar(const clang::Expr *E);
+
+// Whether E is the integer literal V (beneath casts).
+bool isIntLiteral(const clang::Expr *E, uint64_t V);
+
+// __ldg(&P[e]) → P[e]; anything else as it is.
+const clang::Expr *throughLdg(const clang::Expr *E);
+
+// True when the subscript's value is only read: not stored to, its address not
+// taken — except by __ldg(&A[k]), which reads the element too.
+bool isPlainRead(const clang::ArraySubscriptExpr *AS, clang::ASTContext &Ctx);
+
+// Whether S begins or ends inside a macro expansion.
+bool isAnyMacro(const clang::Stmt *S);
+
+// How many times St refers to V.
+size_t countRefs(const clang::VarDecl *V, const clang::Stmt *St);
+
+// Whether St assigns V, increments it or takes its address.
+bool writtenInside(const clang::VarDecl *V, const clang::Stmt *St);
+
+} // namespace irregfix

@@ -1,0 +1,460 @@
+#include "Analysis/IndexForm.h"
+#include "Analysis/ThreadIndex.h"
+#include "Analysis/WriteSet.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+FormRef make(Form F) { return std::make_shared<const Form>(std::move(F)); }
+
+FormRef unknown(std::string Why, bool MayLoad, const Expr *Source) {
+  Form F;
+  F.K = Form::Unknown;
+  F.Why = std::move(Why);
+  F.MayLoad = MayLoad;
+  F.Source = Source;
+  return make(std::move(F));
+}
+
+FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
+  Form F;
+  F.K = Form::Op;
+  F.Name = std::move(Name);
+  F.Ops = std::move(Ops);
+  F.Source = Source;
+  return make(std::move(F));
+}
+
+std::string named(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
+
+// Whether S reads memory (a subscript, a dereference, an arrow) or calls a
+// function outside the library: what a value computed by S may depend on.
+bool readsMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ArraySubscriptExpr>(S))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref)
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getBuiltinID())
+      return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (readsMemory(Child))
+      return true;
+  return false;
+}
+
+// Whether any assignment to V in Body may store a value read from memory.
+bool assignedFromMemory(const VarDecl *V, const Stmt *Body) {
+  if (!Body)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Body); BO && BO->isAssignmentOp())
+    if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); DR && DR->getDecl() == V)
+      if (readsMemory(BO->getRHS()))
+        return true;
+  for (const Stmt *Child : Body->children())
+    if (assignedFromMemory(V, Child))
+      return true;
+  return false;
+}
+
+const char *binaryName(BinaryOperatorKind K) {
+  switch (K) {
+  case BO_Add:
+    return "+";
+  case BO_Sub:
+    return "-";
+  case BO_Mul:
+    return "*";
+  case BO_Div:
+    return "/";
+  case BO_Rem:
+    return "%";
+  case BO_Shl:
+    return "<<";
+  case BO_Shr:
+    return ">>";
+  case BO_And:
+    return "&";
+  case BO_Or:
+    return "|";
+  case BO_Xor:
+    return "^";
+  case BO_LT:
+    return "<";
+  case BO_GT:
+    return ">";
+  case BO_LE:
+    return "<=";
+  case BO_GE:
+    return ">=";
+  case BO_EQ:
+    return "==";
+  case BO_NE:
+    return "!=";
+  case BO_LAnd:
+    return "&&";
+  case BO_LOr:
+    return "||";
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+bool asMemoryRead(const Expr *E, MemoryRead *Out) {
+  const Expr *S = E->IgnoreParens();
+  MemoryRead R;
+  R.Read = E;
+  if (const auto *C = dyn_cast<CallExpr>(S)) { // __ldg(&A[i]), __ldg(A + i)
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getIdentifier() || F->getName() != "__ldg" || C->getNumArgs() != 1)
+      return false;
+    const Expr *Arg = strip(C->getArg(0));
+    if (const auto *A = dyn_cast<UnaryOperator>(Arg); A && A->getOpcode() == UO_AddrOf) {
+      if (!asMemoryRead(A->getSubExpr(), &R))
+        return false;
+      R.Read = E;
+      *Out = R;
+      return true;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(Arg); B && B->getOpcode() == BO_Add) {
+      bool LeftPtr = B->getLHS()->getType()->isPointerType();
+      R.Base = LeftPtr ? B->getLHS() : B->getRHS();
+      R.Index = LeftPtr ? B->getRHS() : B->getLHS();
+    } else {
+      R.Base = Arg;
+    }
+    *Out = R;
+    return true;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
+      return false;
+    if (ME->isArrow()) { // p->f
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return false; // a member of the object a method works on: not an array read
+      R.Base = ME->getBase();
+      R.Field = cast<FieldDecl>(ME->getMemberDecl());
+      *Out = R;
+      return true;
+    }
+    MemoryRead Inner; // A[i].f
+    if (!asMemoryRead(ME->getBase(), &Inner) || Inner.Field)
+      return false;
+    Inner.Read = E;
+    Inner.Field = cast<FieldDecl>(ME->getMemberDecl());
+    *Out = Inner;
+    return true;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref) {
+    const Expr *P = strip(U->getSubExpr());
+    if (const auto *B = dyn_cast<BinaryOperator>(P); B && (B->getOpcode() == BO_Add)) {
+      bool LeftPtr = B->getLHS()->getType()->isPointerType();
+      R.Base = LeftPtr ? B->getLHS() : B->getRHS();
+      R.Index = LeftPtr ? B->getRHS() : B->getLHS();
+    } else {
+      R.Base = P;
+    }
+    *Out = R;
+    return true;
+  }
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+  if (!AS)
+    return false;
+  const Expr *Base = strip(AS->getBase());
+  // A local array or shared memory is not memory the runtime copies.
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->getType()->isArrayType() && (V->isLocalVarDecl() || V->hasAttr<CUDASharedAttr>()))
+      return false;
+  if (!Base->getType()->isPointerType() && !Base->getType()->isArrayType())
+    return false; // the index is the pointer: i[A]
+  R.Base = AS->getBase();
+  R.Index = AS->getIdx();
+  *Out = R;
+  return true;
+}
+
+FormRef FormBuilder::of(const Expr *E) { return build(E, 0); }
+
+FormRef FormBuilder::readOf(const Expr *E) {
+  MemoryRead R;
+  if (!asMemoryRead(E, &R))
+    return nullptr;
+  return load(R.Read, R.Base, R.Index, R.Field, 0);
+}
+
+FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index, const FieldDecl *Field,
+                          int Depth) {
+  Form F;
+  F.K = Form::Load;
+  F.Source = Read;
+  F.Field = Field;
+  F.Array = WriteSet::exactPointer(Base, Writes);
+  F.Ops.push_back(Index ? build(Index, Depth + 1) : make([] {
+    Form Zero;
+    Zero.K = Form::Const;
+    return Zero;
+  }()));
+  return make(std::move(F));
+}
+
+FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
+  if (std::find(LoopVars.begin(), LoopVars.end(), V) != LoopVars.end()) {
+    Form F;
+    F.K = Form::LoopVar;
+    F.Var = V;
+    F.Source = At;
+    return make(std::move(F));
+  }
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    if (P->getDeclContext() != Kernel)
+      return unknown("parameter " + named(P) + " of another function", true, At);
+    if (Writes.writesScalar(P))
+      return unknown("parameter " + named(P) + " is assigned in the kernel",
+                     assignedFromMemory(P, Kernel->getBody()), At);
+    Form F;
+    F.K = Form::Invariant;
+    F.Var = P;
+    F.Source = At;
+    return make(std::move(F));
+  }
+  if (isDeviceSymbol(V)) {
+    if (Writes.writtenSymbols().count(V))
+      return unknown("__device__ variable " + named(V) + " is written in the kernel", true, At);
+    Form F; // a value in memory that no thread changes during the launch
+    F.K = Form::Invariant;
+    F.Var = V;
+    F.Source = At;
+    return make(std::move(F));
+  }
+  if (!V->isLocalVarDecl())
+    return unknown("variable " + named(V) + " is not a local of the kernel", true, At);
+  if (Writes.writesScalar(V) && !Writes.gridStrideLoop(V))
+    return unknown("local " + named(V) + " is assigned in the kernel", assignedFromMemory(V, Kernel->getBody()), At);
+  if (!V->hasInit())
+    return unknown("local " + named(V) + " has no initialiser", true, At);
+  auto It = Locals.find(V);
+  if (It != Locals.end())
+    return It->second;
+  FormRef F = build(V->getInit(), Depth + 1);
+  Locals.emplace(V, F);
+  return F;
+}
+
+FormRef FormBuilder::build(const Expr *E, int Depth) {
+  if (!E)
+    return unknown("no expression", false, E);
+  if (Depth > 48)
+    return unknown("the expression is nested too deeply", true, E);
+  const Expr *S = strip(E);
+  if (!S->isValueDependent() && !S->isTypeDependent() && S->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult R;
+    if (S->EvaluateAsInt(R, Ctx) && R.Val.isInt() && R.Val.getInt().getSignificantBits() <= 64) {
+      Form F;
+      F.K = Form::Const;
+      F.Value = R.Val.getInt().getSExtValue();
+      F.Source = E;
+      return make(std::move(F));
+    }
+  }
+  if (isGlobalThreadIndex(S, Writes)) {
+    Form F;
+    F.K = Form::Thread;
+    F.Source = E;
+    return make(std::move(F));
+  }
+  MemoryRead R;
+  if (asMemoryRead(S, &R))
+    return load(S, R.Base, R.Index, R.Field, Depth);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      return variable(V, S, Depth);
+    return unknown("it names " + named(DR->getDecl()), false, S);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    // g.n: a field of a by-value struct parameter the kernel never assigns.
+    const Expr *Root = ME;
+    while (const auto *M = dyn_cast<MemberExpr>(strip(Root))) {
+      if (M->isArrow())
+        return unknown("a member read through a pointer", true, S);
+      Root = M->getBase();
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(Root));
+    const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (P && P->getDeclContext() == Kernel && !Writes.writesScalar(P)) {
+      Form F;
+      F.K = Form::Invariant;
+      F.Source = S;
+      return make(std::move(F));
+    }
+    if (DR)
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl()) {
+        // A member of a local struct: as the local (followed when never assigned).
+        FormRef Local = variable(V, DR, Depth);
+        if (!Local->known())
+          return Local;
+        return unknown("a member of local " + named(V), Local->dependsOnLoad(), S);
+      }
+    return unknown("a member of " + std::string(DR ? named(DR->getDecl()) : "an expression"), true, S);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Comma)
+      return build(BO->getRHS(), Depth + 1);
+    if (const char *Name = binaryName(BO->getOpcode()))
+      return op(Name, {build(BO->getLHS(), Depth + 1), build(BO->getRHS(), Depth + 1)}, S);
+    return unknown("an assignment", readsMemory(BO->getRHS()), S);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    switch (UO->getOpcode()) {
+    case UO_Minus:
+      return op("neg", {build(UO->getSubExpr(), Depth + 1)}, S);
+    case UO_Plus:
+      return build(UO->getSubExpr(), Depth + 1);
+    case UO_Not:
+      return op("~", {build(UO->getSubExpr(), Depth + 1)}, S);
+    case UO_LNot:
+      return op("!", {build(UO->getSubExpr(), Depth + 1)}, S);
+    default:
+      return unknown("an increment or an address", readsMemory(UO->getSubExpr()), S);
+    }
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return op("?:", {build(CO->getCond(), Depth + 1), build(CO->getTrueExpr(), Depth + 1),
+                     build(CO->getFalseExpr(), Depth + 1)},
+              S);
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F)
+      return unknown("an indirect call", true, S);
+    std::vector<FormRef> Args;
+    for (const Expr *A : C->arguments())
+      Args.push_back(build(A, Depth + 1));
+    // Library functions (min, max, abs, math) compute from their arguments.
+    const SourceManager &SM = Ctx.getSourceManager();
+    bool Library = F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
+    if (Library && !readsMemory(F->getBody()))
+      return op("call " + F->getNameAsString(), std::move(Args), S);
+    // A function of the program: its value may come from memory it reads.
+    const FunctionDecl *Def = F->getDefinition();
+    if (Def && !readsMemory(Def->getBody()) && !isa<CXXMethodDecl>(Def))
+      return op("call " + F->getNameAsString(), std::move(Args), S);
+    return unknown("it calls " + named(F) + ", which may read memory", true, S);
+  }
+  if (isa<IntegerLiteral>(S) || isa<CharacterLiteral>(S) || isa<CXXBoolLiteralExpr>(S)) {
+    Form F;
+    F.K = Form::Const;
+    F.Source = E;
+    return make(std::move(F));
+  }
+  return unknown("an expression the analysis does not follow", readsMemory(S), S);
+}
+
+bool Form::dependsOnLoad() const {
+  if (K == Load || (K == Unknown && MayLoad))
+    return true;
+  for (const FormRef &O : Ops)
+    if (O->dependsOnLoad())
+      return true;
+  return false;
+}
+
+bool Form::known() const {
+  if (K == Unknown)
+    return false;
+  for (const FormRef &O : Ops)
+    if (!O->known())
+      return false;
+  return true;
+}
+
+std::string Form::unknownWhy() const {
+  if (K == Unknown)
+    return Why;
+  for (const FormRef &O : Ops)
+    if (std::string W = O->unknownWhy(); !W.empty())
+      return W;
+  return "";
+}
+
+bool Form::usesThread() const {
+  if (K == Thread)
+    return true;
+  for (const FormRef &O : Ops)
+    if (O->usesThread())
+      return true;
+  return false;
+}
+
+bool Form::uses(const VarDecl *V) const {
+  if (K == LoopVar && Var == V)
+    return true;
+  for (const FormRef &O : Ops)
+    if (O->uses(V))
+      return true;
+  return false;
+}
+
+void Form::loopVars(std::set<const VarDecl *> &Out) const {
+  if (K == LoopVar)
+    Out.insert(Var);
+  for (const FormRef &O : Ops)
+    O->loopVars(Out);
+}
+
+void Form::loads(std::vector<const Form *> &Out) const {
+  if (K == Load)
+    Out.push_back(this);
+  for (const FormRef &O : Ops)
+    O->loads(Out);
+}
+
+int Form::loadDepth() const {
+  int Inner = 0;
+  for (const FormRef &O : Ops)
+    Inner = std::max(Inner, O->loadDepth());
+  return Inner + (K == Load ? 1 : 0);
+}
+
+std::string Form::str() const {
+  switch (K) {
+  case Const:
+    return std::to_string(Value);
+  case Thread:
+    return "t";
+  case LoopVar:
+    return Var->getNameAsString();
+  case Invariant:
+    return Var ? Var->getNameAsString() : "invariant";
+  case Load:
+    return (Array ? Array.spelling() : std::string("memory")) + "[" + Ops[0]->str() + "]" +
+           (Field ? "." + Field->getNameAsString() : "");
+  case Op: {
+    if (Ops.size() == 2 && Name.size() <= 2)
+      return "(" + Ops[0]->str() + " " + Name + " " + Ops[1]->str() + ")";
+    std::string Out = Name + "(";
+    for (size_t I = 0; I < Ops.size(); ++I)
+      Out += (I ? ", " : "") + Ops[I]->str();
+    return Out + ")";
+  }
+  case Unknown:
+    return "?";
+  }
+  return "?";
+}
+
+} // namespace irregfix

@@ -1,0 +1,115 @@
+// Index forms: what an integer expression of a kernel is, symbolically, over
+// the thread index t, the variables of the loops around it, values that do not
+// change during the launch (invariants), and values loaded from memory. Every
+// spelling of the same computation gives the same form: locals are followed to
+// their initialisers, casts and parentheses vanish, `A[i]`, `*(A + i)`,
+// `__ldg(&A[i])`, `p[i].f` and `p->f` are all loads. An index is *indirect*
+// when its form contains a load. The site analyses classify reads by their
+// forms, and the indexed strategy computes a form again, outside the kernel, in
+// a generated kernel (Analysis/IndexText.h).
+#pragma once
+
+#include "Analysis/ArrayRef.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace irregfix {
+
+class WriteSet;
+struct Form;
+using FormRef = std::shared_ptr<const Form>;
+
+struct Form {
+  enum Kind {
+    Const,     // an integer constant: Value
+    Thread,    // the thread's 1-D global index (or a grid-stride loop's variable)
+    LoopVar,   // the variable Var of a loop around the expression
+    Invariant, // the same value for every thread of the launch: a parameter, a constant
+    Load,      // a value read from memory: Array (when a parameter or struct field names it)
+               // at Ops[0]; Field: the struct member read, if any
+    Op,        // an operation Name over Ops ("+", "*", "/", "?:", "call f"...)
+    Unknown,   // what the analysis cannot follow: Why
+  };
+  Kind K = Unknown;
+  long long Value = 0;
+  const clang::VarDecl *Var = nullptr;
+  ArrayRef Array;                          // Load
+  const clang::FieldDecl *Field = nullptr; // Load of p[i].f or p->f
+  std::string Name;                        // Op
+  std::vector<FormRef> Ops;
+  std::string Why;                     // Unknown
+  bool MayLoad = false;                // Unknown: its value may come from memory
+  const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
+
+  // Whether the value depends on memory: a Load, or an Unknown that may load.
+  bool dependsOnLoad() const;
+  // Whether the form is fully known (no Unknown inside).
+  bool known() const;
+  // The first Unknown's reason, or "".
+  std::string unknownWhy() const;
+  bool usesThread() const;
+  bool uses(const clang::VarDecl *LoopVar) const;
+  // Loop variables used, in no particular order.
+  void loopVars(std::set<const clang::VarDecl *> &Out) const;
+  // Every Load inside, outermost first.
+  void loads(std::vector<const Form *> &Out) const;
+  // Depth of nested loads: A[B[t]] has 1 (the index of A), A[B[C[t]]] 2.
+  int loadDepth() const;
+  // A readable rendering: `load(B, t)`, `load(B, t + 1) - load(B, t)`.
+  std::string str() const;
+};
+
+// Builds forms for one kernel: knows its writes (a local assigned twice or a
+// parameter reassigned is not followed), the loops whose variables are in
+// scope, and which variable (if any) is the thread index.
+class FormBuilder {
+public:
+  FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx)
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx) {}
+
+  // The loop variables in scope where the next expressions are (innermost last).
+  void setLoopVars(std::vector<const clang::VarDecl *> Vars) { LoopVars = std::move(Vars); }
+
+  FormRef of(const clang::Expr *E);
+
+  // The array and element a read expression reads, when it is a read of memory
+  // (`A[i]`, `*(A + i)`, `__ldg(&A[i])`, `p->f`): its form (a Load), or null.
+  FormRef readOf(const clang::Expr *E);
+
+private:
+  FormRef build(const clang::Expr *E, int Depth);
+  FormRef load(const clang::Expr *Read, const clang::Expr *Base, const clang::Expr *Index,
+               const clang::FieldDecl *Field, int Depth);
+  FormRef variable(const clang::VarDecl *V, const clang::Expr *At, int Depth);
+
+  const clang::FunctionDecl *Kernel;
+  const WriteSet &Writes;
+  clang::ASTContext &Ctx;
+  std::vector<const clang::VarDecl *> LoopVars;
+  std::map<const clang::VarDecl *, FormRef> Locals; // followed locals, by variable
+};
+
+// A read of memory in a kernel: its expression, and where the element lies:
+// Base the pointer expression (`A`, `g.col`, `p`), Index the element index
+// (null for p->f and *p), Field the member read (p[i].f, p->f).
+struct MemoryRead {
+  const clang::Expr *Read = nullptr;
+  const clang::Expr *Base = nullptr;
+  const clang::Expr *Index = nullptr;
+  const clang::FieldDecl *Field = nullptr;
+};
+
+// E as a read of memory, or false: `A[i]`, `A[i].f`, `*(A + i)`, `p->f`,
+// `__ldg(&A[i])`, `__ldg(A + i)`. Local arrays and shared memory are not memory
+// reads of this kind (they are not what the runtime copies).
+bool asMemoryRead(const clang::Expr *E, MemoryRead *Out);
+
+} // namespace irregfix

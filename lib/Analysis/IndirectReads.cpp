@@ -1,0 +1,195 @@
+#include "Analysis/IndirectReads.h"
+#include "Analysis/AstUtil.h"
+#include "Analysis/Calls.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ParentMapContext.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// `++k`, `k++`, `k += 1`, `k = k + 1`.
+bool stepsByOne(const Stmt *Inc, const VarDecl *K) {
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    return UO->isIncrementOp() && refToVar(UO->getSubExpr()) == K;
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    return CA->getOpcode() == BO_AddAssign && refToVar(CA->getLHS()) == K && isIntLiteral(CA->getRHS(), 1);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc); BO && BO->getOpcode() == BO_Assign &&
+                                                               refToVar(BO->getLHS()) == K)
+    if (const auto *Add = dyn_cast<BinaryOperator>(strip(BO->getRHS())); Add && Add->getOpcode() == BO_Add)
+      return (refToVar(Add->getLHS()) == K && isIntLiteral(Add->getRHS(), 1)) ||
+             (refToVar(Add->getRHS()) == K && isIntLiteral(Add->getLHS(), 1));
+  return false;
+}
+
+// Whether a read is only read: an rvalue use, or __ldg's argument, or bound to
+// a const reference. (Subscripts: isPlainRead; the other reads by their parents.)
+bool onlyRead(const Expr *Read, ASTContext &Ctx) {
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Read->IgnoreParens()))
+    return isPlainRead(AS, Ctx);
+  if (isa<CallExpr>(Read->IgnoreParens()))
+    return true; // __ldg
+  auto Parents = Ctx.getParents(*Read);
+  const auto *P = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
+  return P && P->getCastKind() == CK_LValueToRValue;
+}
+
+class Walker {
+public:
+  Walker(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Forms(Kernel, Writes, Ctx) {}
+
+  void run() {
+    walk(Kernel->getBody(), Kernel, Forms);
+    // Device functions the kernel calls: their own reads, once each.
+    for (size_t I = 0; I < Callees.size(); ++I) {
+      const FunctionDecl *F = Callees[I];
+      WriteSet CalleeWrites = WriteSet::of(F);
+      FormBuilder CalleeForms(F, CalleeWrites, Ctx);
+      Loops.clear();
+      walk(F->getBody(), F, CalleeForms);
+    }
+  }
+
+  std::vector<IndirectRead> Out;
+
+private:
+  void walk(const Stmt *S, const FunctionDecl *In, FormBuilder &B) {
+    if (!S)
+      return;
+    const bool IsLoop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S);
+    if (IsLoop)
+      Loops.push_back(loopShape(S));
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      ++InLambda;
+      walk(L->getBody(), In, B);
+      --InLambda;
+      if (IsLoop)
+        Loops.pop_back();
+      return;
+    }
+    if (const auto *E = dyn_cast<Expr>(S))
+      visit(E, In, B);
+    for (const Stmt *C : S->children())
+      walk(C, In, B);
+    if (IsLoop)
+      Loops.pop_back();
+  }
+
+  void visit(const Expr *E, const FunctionDecl *In, FormBuilder &B) {
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = nullptr;
+      if (classifyCall(C, Ctx.getSourceManager(), &Callee) == CallKind::Defined && Callee->getDefinition() &&
+          !Callee->hasAttr<CUDAGlobalAttr>() && Seen.insert(Callee->getDefinition()).second)
+        Callees.push_back(Callee->getDefinition());
+    }
+    MemoryRead M;
+    if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read))
+      return;
+    std::vector<const VarDecl *> Vars;
+    for (const LoopShape &L : Loops)
+      if (L.Var)
+        Vars.push_back(L.Var);
+    B.setLoopVars(Vars);
+    FormRef Index = B.of(M.Index);
+    if (!Index->dependsOnLoad())
+      return;
+    Done.insert(M.Read);
+    IndirectRead R;
+    R.Mem = M;
+    R.Index = Index;
+    R.Array = WriteSet::exactPointer(M.Base, In == Kernel ? Writes : WriteSet::of(In));
+    R.Loops = Loops;
+    R.In = In;
+    R.Plain = onlyRead(M.Read, Ctx);
+    R.InLambda = InLambda > 0;
+    Out.push_back(std::move(R));
+  }
+
+  const FunctionDecl *Kernel;
+  const WriteSet &Writes;
+  ASTContext &Ctx;
+  FormBuilder Forms;
+  std::vector<LoopShape> Loops;
+  std::vector<const FunctionDecl *> Callees;
+  std::set<const FunctionDecl *> Seen;
+  std::set<const Expr *> Done; // a read inside a read's base is visited once
+  int InLambda = 0;
+};
+
+} // namespace
+
+LoopShape loopShape(const Stmt *Loop) {
+  LoopShape L;
+  L.Loop = Loop;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    if (const auto *C = dyn_cast_or_null<BinaryOperator>(strip(W->getCond())); C && C->isComparisonOp())
+      if (const VarDecl *V = refToVar(C->getLHS()); V && writtenInside(V, W->getBody()))
+        L.Var = V;
+    L.NotCanonical = "its loop is a 'while' loop";
+    return L;
+  }
+  if (isa<DoStmt>(Loop)) {
+    L.NotCanonical = "its loop is a 'do' loop";
+    return L;
+  }
+  const auto *For = cast<ForStmt>(Loop);
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (DS->isSingleDecl())
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); V && V->hasInit()) {
+        L.Var = V;
+        L.First = V->getInit();
+      }
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    L.Var = refToVar(BO->getLHS());
+    L.First = BO->getRHS();
+  }
+  if (!L.Var) {
+    // A loop that starts no variable still steps one: find it in the increment.
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(For->getInc()))
+      L.Var = refToVar(UO->getSubExpr());
+    L.NotCanonical = "its loop does not start its variable in its header";
+    return L;
+  }
+  if (!L.Var->getType()->isIntegerType()) {
+    L.NotCanonical = "its loop variable is not an integer";
+    return L;
+  }
+  if (!stepsByOne(For->getInc(), L.Var)) {
+    L.NotCanonical = "its loop does not step " + quoted(L.Var) + " by one";
+    return L;
+  }
+  const auto *C = dyn_cast_or_null<BinaryOperator>(For->getCond() ? strip(For->getCond()) : nullptr);
+  if (C && refToVar(C->getLHS()) == L.Var &&
+      (C->getOpcode() == BO_LT || C->getOpcode() == BO_NE || C->getOpcode() == BO_LE)) {
+    L.End = C->getRHS();
+    L.EndInclusive = C->getOpcode() == BO_LE;
+  } else if (C && refToVar(C->getRHS()) == L.Var && (C->getOpcode() == BO_GT || C->getOpcode() == BO_GE)) {
+    L.End = C->getLHS();
+    L.EndInclusive = C->getOpcode() == BO_GE;
+  } else {
+    L.NotCanonical = "its loop condition is not '" + L.Var->getNameAsString() + " < end'";
+    return L;
+  }
+  if (writtenInside(L.Var, For->getBody()))
+    L.NotCanonical = "its loop variable " + quoted(L.Var) + " is written in the loop body";
+  return L;
+}
+
+std::vector<IndirectRead> findIndirectReads(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx) {
+  if (!Kernel->hasBody())
+    return {};
+  Walker W(Kernel, Writes, Ctx);
+  W.run();
+  return std::move(W.Out);
+}
+
+} // namespace irregfix
