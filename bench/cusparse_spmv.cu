@@ -22,15 +22,6 @@
 #include "bench_support.cuh"
 #include "matrix.h"
 
-#define CUSPARSE_CHECK(call)                                                                       \
-  do {                                                                                             \
-    cusparseStatus_t st_ = (call);                                                                 \
-    if (st_ != CUSPARSE_STATUS_SUCCESS) {                                                          \
-      std::fprintf(stderr, "cusparse_spmv: %s failed: %s\n", #call, cusparseGetErrorString(st_));  \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
 namespace {
 
 const int kVectors = 4;
@@ -144,28 +135,28 @@ int main(int argc, char **argv) {
   };
 
   cusparseHandle_t h;
-  CUSPARSE_CHECK(cusparseCreate(&h));
+  CKS(cusparseCreate(&h));
   cusparseSpMatDescr_t A;
   cusparseDnVecDescr_t X, Y;
-  CUSPARSE_CHECK(cusparseCreateCsr(&A, n, n, nnz, row_ptr, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+  CKS(cusparseCreateCsr(&A, n, n, nnz, row_ptr, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&X, n, x[0], CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&Y, n, y, CUDA_R_32F));
+  CKS(cusparseCreateDnVec(&X, n, x[0], CUDA_R_32F));
+  CKS(cusparseCreateDnVec(&Y, n, y, CUDA_R_32F));
   const float alpha = 1.0f, beta = 0.0f;
   bool ok = true;
   for (const auto &alg : {std::make_pair(CUSPARSE_SPMV_CSR_ALG1, "alg1"), std::make_pair(CUSPARSE_SPMV_CSR_ALG2, "alg2")}) {
     size_t bytes = 0;
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y, CUDA_R_32F,
+    CKS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y, CUDA_R_32F,
                                            alg.first, &bytes));
     void *buf = nullptr;
     CK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
     if (alg.first == CUSPARSE_SPMV_CSR_ALG2)
-      CUSPARSE_CHECK(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
+      CKS(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y,
                                              CUDA_R_32F, alg.first, buf));
     int call = 0;
     auto spmv = [&] {
-      CUSPARSE_CHECK(cusparseDnVecSetValues(X, x[call++ % kVectors]));
-      CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y, CUDA_R_32F,
+      CKS(cusparseDnVecSetValues(X, x[call++ % kVectors]));
+      CKS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, X, &beta, Y, CUDA_R_32F,
                                   alg.first, buf));
     };
     for (int r = 0; r < kWarmups; ++r)
@@ -190,10 +181,10 @@ int main(int argc, char **argv) {
       median_ms([&] { CK(cudaMemcpyAsync(dst, src, copy_bytes, cudaMemcpyDeviceToDevice)); }, o.reps, before);
   std::printf("copy: median %.4f ms, %.0f GB/s (read and write of %zu bytes)\n", copy_ms,
               2.0 * static_cast<double>(copy_bytes) / (copy_ms * 1e6), copy_bytes);
-  CUSPARSE_CHECK(cusparseDestroySpMat(A));
-  CUSPARSE_CHECK(cusparseDestroyDnVec(X));
-  CUSPARSE_CHECK(cusparseDestroyDnVec(Y));
-  CUSPARSE_CHECK(cusparseDestroy(h));
+  CKS(cusparseDestroySpMat(A));
+  CKS(cusparseDestroyDnVec(X));
+  CKS(cusparseDestroyDnVec(Y));
+  CKS(cusparseDestroy(h));
   for (void *p : {static_cast<void *>(row_ptr), static_cast<void *>(col), static_cast<void *>(val),
                   static_cast<void *>(y), flush, src, dst})
     CK(cudaFree(p));

@@ -160,6 +160,16 @@ class Context:
     def fail(self, what):
         self.failures.append(what)
 
+    def measure(self, part, case, variant, log, program, args, env=None, metrics=()):
+        """Runs a program and records what it printed: metrics are (name, parse(text), unit).
+        A non-zero exit fails the part (and is recorded with the rest)."""
+        run = self.run(log, [self.program(program)] + args, env=env)
+        for metric, parse, unit in metrics:
+            self.results.add(part, case, variant, metric, parse(run.output), unit)
+        if not run.ok and not self.run.dry:
+            self.fail("%s %s %s: exit %d" % (part, case, variant, run.rc))
+        return run
+
 
 # ---- parts -----------------------------------------------------------------------
 
@@ -223,92 +233,64 @@ def same_files(a, b, ctx):
 
 
 def part_cg(ctx):
-    r = ctx.results
+    per_iter = [("ms_per_iter", parsers.per_step, "ms")]
     for cls in ctx.size["classes"]:
         for scale in ctx.size["scales"]:
             case = "%s %dx" % (cls, scale)
             args = ["--matrix", cls, "--scale", str(scale), "--iters", str(ctx.size["cg_iters"])]
-            orig = ctx.run("cg/%s-%d-original" % (cls, scale), [ctx.program("cg_original")] + args)
-            r.add("cg", case, "original", "ms_per_iter", parsers.per_step(orig.output), "ms")
+            ctx.measure("cg", case, "original", "cg/%s-%d-original" % (cls, scale), "cg_original", args,
+                        metrics=per_iter)
             for mode in CG_MODES:
-                run = ctx.run("cg/%s-%d-%s" % (cls, scale, mode), [ctx.program("cg")] + args,
-                              env={"IRREGFIX_LAYOUT": mode, "IRREGFIX_STATS": "1"})
-                r.add("cg", case, mode, "ms_per_iter", parsers.per_step(run.output), "ms")
-                if mode == "auto":
-                    r.add("cg", case, mode, "selector", parsers.selector(run.output))
-                if not run.ok and not ctx.run.dry:
-                    ctx.fail("cg %s %s: exit %d" % (case, mode, run.rc))
+                ctx.measure("cg", case, mode, "cg/%s-%d-%s" % (cls, scale, mode), "cg", args,
+                            {"IRREGFIX_LAYOUT": mode, "IRREGFIX_STATS": "1"},
+                            per_iter + ([("selector", parsers.selector, "")] if mode == "auto" else []))
 
 
 def part_sp(ctx):
-    r = ctx.results
+    metrics = [("whole_ms", parsers.whole_ms, "ms"),
+               ("kernel_ms", lambda text: parsers.kernel_median(text, "calc_pi_values"), "ms")]
     for variables, clauses in ctx.size["sp_inputs"]:
         case = "%d / %d" % (variables, clauses)
         args = ["--vars", str(variables), "--clauses", str(clauses), "--rounds", str(ctx.size["sp_rounds"]),
                 "--seed", "1", "--time-kernels"]
-        for variant, prog, env in (("original", "sp_original", None),
-                                   ("auto", "sp", {"IRREGFIX_STATS": "1"})):
-            run = ctx.run("sp/%d-%s" % (variables, variant), [ctx.program(prog)] + args, env=env)
-            r.add("sp", case, variant, "whole_ms", parsers.whole_ms(run.output), "ms")
-            r.add("sp", case, variant, "kernel_ms", parsers.kernel_median(run.output, "calc_pi_values"), "ms")
-            if not run.ok and not ctx.run.dry:
-                ctx.fail("sp %s %s: exit %d" % (case, variant, run.rc))
+        ctx.measure("sp", case, "original", "sp/%d-original" % variables, "sp_original", args, metrics=metrics)
+        ctx.measure("sp", case, "auto", "sp/%d-auto" % variables, "sp", args, {"IRREGFIX_STATS": "1"}, metrics)
 
 
 def part_md(ctx):
-    r = ctx.results
+    metrics = [("ms_per_step", parsers.per_step, "ms"),
+               ("kernel_ms", lambda text: parsers.kernel_median(text, "lj_forces"), "ms")]
     for atoms in ctx.size["md_atoms"]:
         for order in ("random", "sorted"):
             case = "%d %s" % (atoms, order)
             args = ["--atoms", str(atoms), "--steps", str(ctx.size["md_steps"]), "--rebuild",
                     str(ctx.size["md_rebuild"]), "--time-kernels"] + (["--sorted"] if order == "sorted" else [])
-            orig = ctx.run("md/%d-%s-original" % (atoms, order), [ctx.program("md_original")] + args)
-            r.add("md", case, "original", "ms_per_step", parsers.per_step(orig.output), "ms")
-            r.add("md", case, "original", "kernel_ms", parsers.kernel_median(orig.output, "lj_forces"), "ms")
+            ctx.measure("md", case, "original", "md/%d-%s-original" % (atoms, order), "md_original", args,
+                        metrics=metrics)
             for mode in MD_MODES:
-                run = ctx.run("md/%d-%s-%s" % (atoms, order, mode), [ctx.program("md")] + args,
-                              env={"IRREGFIX_LAYOUT": mode, "IRREGFIX_STATS": "1"})
-                r.add("md", case, mode, "ms_per_step", parsers.per_step(run.output), "ms")
-                r.add("md", case, mode, "kernel_ms", parsers.kernel_median(run.output, "lj_forces"), "ms")
-                if mode == "auto":
-                    r.add("md", case, mode, "selector", parsers.selector(run.output))
-                if not run.ok and not ctx.run.dry:
-                    ctx.fail("md %s %s: exit %d" % (case, mode, run.rc))
+                ctx.measure("md", case, mode, "md/%d-%s-%s" % (atoms, order, mode), "md", args,
+                            {"IRREGFIX_LAYOUT": mode, "IRREGFIX_STATS": "1"},
+                            metrics + ([("selector", parsers.selector, "")] if mode == "auto" else []))
 
 
 def part_hoist(ctx):
-    r = ctx.results
-    iters = str(ctx.size["cg_iters"])
-    for cls in ctx.size["hoist_classes"]:
-        case = "cg %s" % cls
-        args = ["--matrix", cls, "--iters", iters]
-        runs = [("original", "cg_original", {}),
-                ("in-kernel", "cg", {"IRREGFIX_LAYOUT": "ell"}),
-                ("hoisted", "cg_hoisted", {"IRREGFIX_LAYOUT": "ell"}),
-                ("always, G=1", "cg_hoisted", {"IRREGFIX_LAYOUT": "ell", "IRREGFIX_HOIST_ALWAYS": "1",
-                                               "IRREGFIX_HOIST_GROUP": "1"}),
-                ("always, default group", "cg_hoisted", {"IRREGFIX_LAYOUT": "ell", "IRREGFIX_HOIST_ALWAYS": "1"})]
-        for variant, prog, env in runs:
-            run = ctx.run("hoist/cg-%s-%s" % (cls, variant.replace(" ", "").replace(",", "-")),
-                          [ctx.program(prog)] + args, env=env)
-            r.add("hoist", case, variant, "ms_per_step", parsers.per_step(run.output), "ms")
-            if not run.ok and not ctx.run.dry:
-                ctx.fail("hoist %s %s: exit %d" % (case, variant, run.rc))
-    for atoms in ctx.size["hoist_atoms"]:
-        case = "md %d" % atoms
-        args = ["--atoms", str(atoms), "--steps", str(ctx.size["md_steps"])]
-        runs = [("original", "md_original", {}),
-                ("in-kernel, 1 chunk", "md", {"IRREGFIX_LAYOUT": "ell", "IRREGFIX_CHUNKS": "1"}),
-                ("in-kernel, chunks auto", "md", {"IRREGFIX_LAYOUT": "ell", "IRREGFIX_STATS": "1"}),
-                ("hoisted", "md_hoisted", {"IRREGFIX_LAYOUT": "ell", "IRREGFIX_STATS": "1"}),
-                ("hoisted, auto", "md_hoisted", {"IRREGFIX_LAYOUT": "auto"})]
-        for variant, prog, env in runs:
-            run = ctx.run("hoist/md-%d-%s" % (atoms, variant.replace(" ", "").replace(",", "-")),
-                          [ctx.program(prog)] + args, env=env)
-            r.add("hoist", case, variant, "ms_per_step", parsers.per_step(run.output), "ms")
-            r.add("hoist", case, variant, "hidden_percent", parsers.hidden_percent(run.output), "%")
-            if not run.ok and not ctx.run.dry:
-                ctx.fail("hoist %s %s: exit %d" % (case, variant, run.rc))
+    ell = {"IRREGFIX_LAYOUT": "ell"}
+    cg_runs = [("original", "cg_original", {}), ("in-kernel", "cg", ell), ("hoisted", "cg_hoisted", ell),
+               ("always, G=1", "cg_hoisted", dict(ell, IRREGFIX_HOIST_ALWAYS="1", IRREGFIX_HOIST_GROUP="1")),
+               ("always, default group", "cg_hoisted", dict(ell, IRREGFIX_HOIST_ALWAYS="1"))]
+    md_runs = [("original", "md_original", {}), ("in-kernel, 1 chunk", "md", dict(ell, IRREGFIX_CHUNKS="1")),
+               ("in-kernel, chunks auto", "md", dict(ell, IRREGFIX_STATS="1")),
+               ("hoisted", "md_hoisted", dict(ell, IRREGFIX_STATS="1")),
+               ("hoisted, auto", "md_hoisted", {"IRREGFIX_LAYOUT": "auto"})]
+    per_step = [("ms_per_step", parsers.per_step, "ms"), ("hidden_percent", parsers.hidden_percent, "%")]
+    cases = [("cg %s" % cls, ["--matrix", cls, "--iters", str(ctx.size["cg_iters"])], cg_runs)
+             for cls in ctx.size["hoist_classes"]]
+    cases += [("md %d" % atoms, ["--atoms", str(atoms), "--steps", str(ctx.size["md_steps"])], md_runs)
+              for atoms in ctx.size["hoist_atoms"]]
+    for case, args, runs in cases:
+        for variant, program, env in runs:
+            log = "hoist/%s-%s" % (case.replace(" ", "-"), variant.replace(" ", "").replace(",", "-"))
+            ctx.measure("hoist", case, variant, log, program, args, env, per_step)
 
 
 def part_remap(ctx):

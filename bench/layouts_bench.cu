@@ -64,15 +64,6 @@ __global__ void csr_view_sigma(irregfix::View v, const double *__restrict__ val,
   y[t] = sum;
 }
 
-#define CKS(x)                                                                                     \
-  do {                                                                                             \
-    cusparseStatus_t s_ = (x);                                                                     \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cusparseGetErrorString(s_));                     \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
 struct Rng { // splitmix64: fast enough for 10^8 draws
   unsigned long long s;
   unsigned long long next() {

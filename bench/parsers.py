@@ -84,32 +84,29 @@ def cusparse(text):
     return out
 
 
+# The kinds of line remap_bench prints: how each starts, and the case it names.
+REMAP_LINES = [
+    (r"^neighbors n=\s*(\d+) m=(\d+) float4 (\S+)\s+(\S+)\s",
+     lambda n, m, order, layout: "neighbours %s x %s, %s, %s, 16 B" % (n, m, order, layout)),
+    (r"^range2 n=(\d+) (\d+)/row esz=(\d+)",
+     lambda n, per_row, esz: "two-level range %s rows, %s/row, %s B" % (n, per_row, esz)),
+    (r"^(.*?)\s+n=\s*\d+.*?esz=\s*(\d+)", lambda name, esz: "%s, %s B" % (name.strip(), esz)),
+]
+
+
 def remap_bench(text):
     """bench/remap_bench: per case, the remap's and a device copy's GB/s.
     Returns [(case, {"remap_gbs", "copy_gbs", "remap_ms", "copy_ms"})]."""
     rows = []
     for line in text.splitlines():
-        m = re.match(r"^(.*?)\s+n=\s*(\d+).*?esz=\s*(\d+).*\| remap " + NUM + " ms +" + NUM +
-                     r" GB/s \| copy " + NUM + " ms +" + NUM + " GB/s", line)
-        if m:
-            name = m.group(1).strip()
-            rows.append(("%s, %s B" % (name, m.group(3)), {
-                "remap_ms": float(m.group(4)), "remap_gbs": float(m.group(5)),
-                "copy_ms": float(m.group(6)), "copy_gbs": float(m.group(7))}))
-            continue
-        m = re.match(r"^neighbors n=\s*(\d+) m=(\d+) float4 (\S+)\s+(\S+)\s+\| remap " + NUM + " ms +" + NUM +
-                     r" GB/s \| copy " + NUM + " ms +" + NUM + " GB/s", line)
-        if m:
-            rows.append(("neighbours %s x %s, %s, %s, 16 B" % (m.group(1), m.group(2), m.group(3), m.group(4)), {
-                "remap_ms": float(m.group(5)), "remap_gbs": float(m.group(6)),
-                "copy_ms": float(m.group(7)), "copy_gbs": float(m.group(8))}))
-            continue
-        m = re.match(r"^range2 n=(\d+) (\d+)/row esz=(\d+).*\| copy kernel " + NUM + " ms +" + NUM +
-                     r" GB/s \| memcpy " + NUM + " ms +" + NUM + " GB/s", line)
-        if m:
-            rows.append(("two-level range %s rows, %s/row, %s B" % (m.group(1), m.group(2), m.group(3)), {
-                "remap_ms": float(m.group(4)), "remap_gbs": float(m.group(5)),
-                "copy_ms": float(m.group(6)), "copy_gbs": float(m.group(7))}))
+        for pattern, name in REMAP_LINES:
+            m = re.match(pattern + r".*\| (?:remap|copy kernel) " + NUM + " ms +" + NUM +
+                         r" GB/s \| (?:copy|memcpy) " + NUM + " ms +" + NUM + " GB/s", line)
+            if m:
+                g = m.groups()
+                rows.append((name(*g[:-4]), {"remap_ms": float(g[-4]), "remap_gbs": float(g[-3]),
+                                              "copy_ms": float(g[-2]), "copy_gbs": float(g[-1])}))
+                break
     return rows
 
 

@@ -81,28 +81,28 @@ def _speedups(results, part, metric, cases, variants, base="original"):
     return series
 
 
-def plot_spmv(results, plt, directory):
-    cases = results.cases("spmv", "kernel_ms")
-    series = _speedups(results, "spmv", "kernel_ms", cases,
-                       ["auto", "ell", "sell32", "sell32s", "cusparse-alg1"])
+def _speedup_plot(results, plt, directory, part, metric, variants, base, ylabel, title, name, size=(9, 4.2)):
+    cases = results.cases(part, metric)
+    series = _speedups(results, part, metric, cases, variants, base)
     if not series:
         return None
-    fig, ax = plt.subplots(figsize=(9, 4.2))
-    _grouped_bars(ax, cases, series, "speedup over the original kernel", baseline=1.0)
-    ax.set_title("SpMV kernel: speedup over the scalar CSR kernel\n%s" % _subtitle(results, "spmv"), fontsize=10)
-    return _save(plt, fig, directory, "spmv_speedup.png")
+    fig, ax = plt.subplots(figsize=size)
+    _grouped_bars(ax, cases, series, ylabel, baseline=1.0)
+    ax.set_title("%s\n%s" % (title, _subtitle(results, part)), fontsize=10)
+    return _save(plt, fig, directory, name)
+
+
+def plot_spmv(results, plt, directory):
+    return _speedup_plot(results, plt, directory, "spmv", "kernel_ms",
+                         ["auto", "ell", "sell32", "sell32s", "cusparse-alg1"], "original",
+                         "speedup over the original kernel", "SpMV kernel: speedup over the scalar CSR kernel",
+                         "spmv_speedup.png")
 
 
 def plot_cg(results, plt, directory):
-    cases = results.cases("cg", "ms_per_iter")
-    series = _speedups(results, "cg", "ms_per_iter", cases, ["auto", "ell", "sell32s", "none"])
-    if not series:
-        return None
-    fig, ax = plt.subplots(figsize=(9, 4.2))
-    _grouped_bars(ax, cases, series, "speedup over the original program", baseline=1.0)
-    ax.set_title("Whole CG, one-time costs included: speedup over the original\n%s" % _subtitle(results, "cg"),
-                 fontsize=10)
-    return _save(plt, fig, directory, "cg_speedup.png")
+    return _speedup_plot(results, plt, directory, "cg", "ms_per_iter", ["auto", "ell", "sell32s", "none"],
+                         "original", "speedup over the original program",
+                         "Whole CG, one-time costs included: speedup over the original", "cg_speedup.png")
 
 
 def plot_md(results, plt, directory):
@@ -139,27 +139,16 @@ def plot_remap(results, plt, directory):
 
 
 def plot_layouts(results, plt, directory):
-    cases = results.cases("layouts", "kernel_ms")
-    series = _speedups(results, "layouts", "kernel_ms", cases, ["ell", "sell32", "sell32s-256", "sell32s-4096",
-                                                                 "cusparse"], base="csr")
-    if not series:
-        return None
-    fig, ax = plt.subplots(figsize=(8, 4))
-    _grouped_bars(ax, cases, series, "speedup over the CSR kernel", baseline=1.0)
-    ax.set_title("SpMV in each layout by row-length spread\n%s" % _subtitle(results, "layouts"), fontsize=10)
-    return _save(plt, fig, directory, "layouts_speedup.png")
+    return _speedup_plot(results, plt, directory, "layouts", "kernel_ms",
+                         ["ell", "sell32", "sell32s-256", "sell32s-4096", "cusparse"], "csr",
+                         "speedup over the CSR kernel", "SpMV in each layout by row-length spread",
+                         "layouts_speedup.png", size=(8, 4))
 
 
 def plot_realworld(results, plt, directory):
-    cases = [c for c in results.cases("realworld", "ms")
-             if ratio(results.value("realworld", c, "original", "ms"), results.value("realworld", c, "irregfix", "ms"))]
-    if not cases:
-        return None
-    series = _speedups(results, "realworld", "ms", cases, ["irregfix"])
-    fig, ax = plt.subplots(figsize=(9, 4))
-    _grouped_bars(ax, cases, series, "speedup over the original program", baseline=1.0)
-    ax.set_title("Real programs: irregfix over the original\n%s" % _subtitle(results, "realworld"), fontsize=10)
-    return _save(plt, fig, directory, "realworld_speedup.png")
+    return _speedup_plot(results, plt, directory, "realworld", "ms", ["irregfix"], "original",
+                         "speedup over the original program", "Real programs: irregfix over the original",
+                         "realworld_speedup.png")
 
 
 PLOTS = [plot_spmv, plot_cg, plot_md, plot_remap, plot_layouts, plot_realworld]
