@@ -360,7 +360,7 @@ def part_tests(ctx):
         lib = os.path.join(ctx.build, "runtime", "libirregfix_runtime.a")
         nvcc = ctx.run.which("nvcc") or "nvcc"
         built = ctx.run("tests/e2e-build", [nvcc, "-std=c++17", "-arch=sm_%s" % ctx.args.arch, "-I",
-                                            os.path.join(ROOT, "runtime", "include"), e2e_src, lib, "-o", exe])
+                                            os.path.join(ROOT, "runtime", "include"), e2e_src, lib, "-ldl", "-o", exe])
         a = ctx.run("tests/e2e-original", [exe, exe + ".original.bin"], env={"IRREGFIX_DISABLE": "1"})
         b = ctx.run("tests/e2e-irregfix", [exe, exe + ".irregfix.bin"], env={"IRREGFIX_STATS": "1"})
         same = built.ok and a.ok and b.ok and same_files(exe + ".original.bin", exe + ".irregfix.bin", ctx)
@@ -556,21 +556,28 @@ def main(argv=None, runner=None, echo=print):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.rewritten is None and not have_clang():
         args.rewritten = os.path.join(ROOT, ".devgen")
+    if args.rewritten:
+        args.rewritten = os.path.abspath(args.rewritten)
     runner = runner or Runner(os.path.join(args.out, "logs"), dry=args.dry_run, echo=echo)
-    results = Results(meta={
+    run_meta = {
         "device": device_name(runner),
         "date": datetime.date.today().isoformat(),
         "commit": git_commit(),
         "size": args.size,
         "command": "bench/run.sh " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
-    })
+    }
+    # Parts run into a directory that holds results already replace theirs and keep the others':
+    # a run may be split over several calls (each under a time limit) into one --out.
+    results = Results.load(args.out)
+    results.drop_parts(args.parts)
+    results.meta.update(run_meta)
     echo("irregfix benchmarks: %s (%s) -> %s" % (" ".join(args.parts), args.size, args.out))
     ok, why = build(args, runner)
     status = 0
     if not ok:
         echo("BUILD FAILED: " + why)
         for p in args.parts:
-            results.part_status(p, "failed: " + why)
+            results.part_status(p, "failed: " + why, run=run_meta)
         status = 1
     else:
         for name in args.parts:
@@ -584,14 +591,14 @@ def main(argv=None, runner=None, echo=print):
                 skipped = None
             seconds = time.time() - start
             if skipped:
-                results.part_status(name, skipped, seconds)
+                results.part_status(name, skipped, seconds, run=run_meta)
                 echo("   " + skipped)
             elif ctx.failures:
-                results.part_status(name, "failed: " + "; ".join(ctx.failures[:5]), seconds)
+                results.part_status(name, "failed: " + "; ".join(ctx.failures[:5]), seconds, run=run_meta)
                 echo("   FAILED: " + "; ".join(ctx.failures[:5]))
                 status = 1
             else:
-                results.part_status(name, "ok", seconds)
+                results.part_status(name, "ok", seconds, run=run_meta)
             results.save(args.out)  # after every part: a later failure keeps what was measured
     results.save(args.out)
     if not args.dry_run:

@@ -31,8 +31,16 @@ class Results:
         self.rows.append({"part": part, "case": str(case), "variant": str(variant),
                           "metric": metric, "value": value, "unit": unit})
 
-    def part_status(self, part, status, seconds=None, notes=None):
+    def drop_parts(self, parts):
+        """Forgets the rows and the status of these parts (a new run of them replaces them)."""
+        self.rows = [r for r in self.rows if r["part"] not in parts]
+        for p in parts:
+            self.meta["parts"].pop(p, None)
+
+    def part_status(self, part, status, seconds=None, notes=None, run=None):
+        """A part's status; `run`: what to record of the run that made it (device, date, command...)."""
         entry = self.meta["parts"].setdefault(part, {})
+        entry.update({k: v for k, v in (run or {}).items() if v is not None})
         entry["status"] = status
         if seconds is not None:
             entry["seconds"] = round(seconds, 1)

@@ -226,6 +226,23 @@ class Parts(unittest.TestCase):
         finally:
             shutil.rmtree(out)
 
+    def test_a_second_call_adds_its_parts_and_replaces_theirs(self):
+        out = tempfile.mkdtemp()
+        try:
+            with redirect_stdout(io.StringIO()):
+                driver.main(["--parts", "sp,md", "--no-build", "--out", out], runner=FakeRunner(out),
+                            echo=lambda *_: None)
+                driver.main(["--parts", "md,remap", "--no-build", "--out", out], runner=FakeRunner(out),
+                            echo=lambda *_: None)
+            r = Results.load(out)
+            self.assertEqual(sorted(r.meta["parts"]), ["md", "remap", "sp"])
+            self.assertEqual(len([x for x in r.part("md") if x["case"] == "262144 random"
+                                  and x["variant"] == "original" and x["metric"] == "ms_per_step"]), 1)
+            self.assertIn("--parts md,remap", r.meta["parts"]["md"]["command"])
+            self.assertIn("--parts sp,md", r.meta["parts"]["sp"]["command"])
+        finally:
+            shutil.rmtree(out)
+
     def test_a_failing_program_fails_its_part_only(self):
         out = tempfile.mkdtemp()
         try:
