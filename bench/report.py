@@ -300,6 +300,8 @@ TABLES = {"spmv": table_spmv, "cg": table_cg, "sp": table_sp, "md": table_md, "h
 def part_meta(results, part):
     m = dict(results.meta)
     m.update(results.meta.get("parts", {}).get(part, {}))
+    if not Part(results, part) and m.get("status"):
+        return m["status"][0].upper() + m["status"][1:] + ".\n"
     bits = []
     if m.get("device"):
         bits.append("**%s**" % m["device"])
