@@ -2,7 +2,9 @@
 """Turns benchmark results (bench/run.sh's results.csv and meta.json) into
 markdown tables, PNG plots, and the tables of bench/RESULTS.md.
 
-  bench/report.py [RESULTS_DIR]                    tables on stdout (default: bench/results/current)
+  bench/report.py [RESULTS_DIR...]                 tables on stdout (default: bench/results/current;
+                                                   several: merged, a later one's parts replacing)
+  bench/report.py RESULTS_DIR... --save DIR        also writes the merged results to DIR
   bench/report.py RESULTS_DIR --plots DIR          also the plots, PNG (needs matplotlib)
   bench/report.py RESULTS_DIR --update FILE.md     rewrites the generated blocks of FILE.md:
         <!-- results: PART --> ... <!-- end results -->   the tables of PART
@@ -351,15 +353,21 @@ def update_markdown(text, results):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", nargs="?", default=DEFAULT_RESULTS)
+    ap.add_argument("results", nargs="*", default=[DEFAULT_RESULTS])
+    ap.add_argument("--save", help="write the (merged) results to this directory")
     ap.add_argument("--plots", help="write the plots (PNG) into this directory")
     ap.add_argument("--update", action="append", default=[], help="rewrite the generated blocks of this markdown file")
     ap.add_argument("--quiet", action="store_true", help="do not print the tables")
     args = ap.parse_args(argv)
-    results = Results.load(args.results)
-    if not results.rows and not results.meta:
-        print("report.py: no results in %s" % args.results, file=sys.stderr)
-        return 1
+    results = Results()
+    for directory in args.results:
+        loaded = Results.load(directory)
+        if not loaded.rows and not loaded.meta:
+            print("report.py: no results in %s" % directory, file=sys.stderr)
+            return 1
+        results.merge(loaded)
+    if args.save:
+        results.save(args.save)
     if not args.quiet:
         sys.stdout.write(tables_markdown(results))
     for path in args.update:

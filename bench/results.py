@@ -14,6 +14,8 @@ import math
 import os
 
 FIELDS = ["part", "case", "variant", "metric", "value", "unit"]
+# What meta.json says of a run, at the top and, where parts of several runs are kept, per part.
+RUN_KEYS = ["device", "date", "commit", "size", "command"]
 
 
 class Results:
@@ -75,6 +77,20 @@ class Results:
             with open(mpath) as f:
                 meta = json.load(f)
         return Results(rows, meta)
+
+    def merge(self, other):
+        """Takes other's parts, replacing this one's of the same name (a later run of them)."""
+        parts = set(other.meta.get("parts", {})) | {r["part"] for r in other.rows}
+        self.drop_parts(parts)
+        for entry in self.meta["parts"].values():  # the parts kept keep the run they came from
+            for k in RUN_KEYS:
+                if k not in entry and self.meta.get(k) is not None:
+                    entry[k] = self.meta[k]
+        self.rows.extend(other.rows)
+        for k, v in other.meta.items():
+            if k != "parts":
+                self.meta[k] = v
+        self.meta["parts"].update(other.meta.get("parts", {}))
 
     def part(self, name):
         return [r for r in self.rows if r["part"] == name]

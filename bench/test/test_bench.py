@@ -279,6 +279,28 @@ class Report(unittest.TestCase):
                         "bench/RESULTS.md is behind bench/results/current: run "
                         "bench/report.py --update bench/RESULTS.md --plots bench/plots")
 
+    def test_runs_merge_a_later_ones_parts_replacing(self):
+        seed = Results.load(SEED)
+        later = Results(meta={"device": "NVIDIA H100", "date": "2027-01-01"})
+        later.add("md", "262144 random", "original", "ms_per_step", 0.5, "ms")
+        later.part_status("md", "ok", run={"device": "NVIDIA H100"})
+        out = tempfile.mkdtemp()
+        try:
+            later.save(out)
+            merged = tempfile.mkdtemp()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(report.main([SEED, out, "--save", merged]), 0)
+            r = Results.load(merged)
+            shutil.rmtree(merged)
+        finally:
+            shutil.rmtree(out)
+        self.assertEqual(r.value("md", "262144 random", "original", "ms_per_step"), 0.5)
+        self.assertIsNone(r.value("md", "262144 sorted", "original", "ms_per_step"))  # the old md is gone
+        self.assertEqual(r.value("spmv", "grid 8x", "original", "kernel_ms"),
+                         seed.value("spmv", "grid 8x", "original", "kernel_ms"))
+        self.assertEqual(r.meta["parts"]["md"]["device"], "NVIDIA H100")
+        self.assertIn("NVIDIA H200", report.part_meta(r, "spmv"))
+
     def test_blocks_are_replaced_and_the_rest_kept(self):
         r = Results()
         r.add("sp", "1 / 2", "original", "whole_ms", 2.0, "ms")
