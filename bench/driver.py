@@ -51,7 +51,7 @@ SIZES = {
         "sp_inputs": [(4000, 16800), (10000, 42000)], "sp_rounds": 200,
         "md_atoms": [262144], "md_steps": 100, "md_rebuild": 5,
         "hoist_classes": ["offshore"], "hoist_atoms": [262144],
-        "layouts_args": ["--small"], "remap_args": ["--new"],
+        "layouts_args": ["--small"], "remap_args": [],
         "sanitize": False, "sectors": [("grid", 1)],
     },
     "full": {
