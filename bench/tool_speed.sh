@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How long irregfix takes against `clang++-19 -fsyntax-only` with the same flags
-# (those irregfix's argument adjuster adds) on the CG sample, the SpMV benchmark
-# kernel and a generated 5,000-line file of 200 kernels. Not a timed test.
+# (those irregfix's argument adjuster adds) on the CG and SP samples and a
+# generated 5,000-line file of 200 kernels. Not a timed test.
 #
 #   bench/tool_speed.sh [irregfix binary] [runs]      (default: build/tool/irregfix, 7)
 #
@@ -23,7 +23,7 @@ flags=(-x cuda --cuda-host-only "--cuda-path=$cuda" --cuda-gpu-arch=sm_90 -Wno-u
        -isystem "$root/lib/Headers" -isystem "$cuda/include/cccl")
 # name | file | extra flags
 cases=("samples/cg/cg.cu|$root/samples/cg/cg.cu|-I$root/samples/cg"
-       "bench/spmv_kernel.cu|$root/bench/spmv_kernel.cu|-DSPMV_NS=irregfixed"
+       "samples/sp/sp.cu|$root/samples/sp/sp.cu|-I$root/samples/sp"
        "generated, 200 kernels|$work/many_kernels.cu|")
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

@@ -1,8 +1,6 @@
 // Everything Clang needs to parse a real .cu file, in one argument adjuster.
 #pragma once
 
-#include "Frontend/Options.h"
-
 #include "clang/Tooling/ArgumentsAdjusters.h"
 
 #include <optional>

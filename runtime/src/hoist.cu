@@ -150,7 +150,7 @@ void hoisted_step(const SiteInfo &, int step, cudaStream_t stream) {
   using namespace detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  wait_hoisted_slice(this_thread_launch(st), step, stream);
+  wait_hoisted_slice(st, this_thread_launch(st), step, stream);
 }
 
 // Testing hooks over this file's state (declared in irregfix/testing.h).

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace irregfix {
 namespace detail {
@@ -150,6 +151,18 @@ void note_selector(const LaunchRecord &r) {
   r.stats->selector_layout = sel.profiling() ? 0 : sel.label(sel.chosen());
 }
 
+// IRREGFIX_NVTX: what a timed launch runs, and what the selector settled on.
+std::string variant_name(const Selector &sel, Selector::Run run, int candidate) {
+  if (run == Selector::kRunOriginal)
+    return "original";
+  return sel.candidates() > 1 ? layout_name(sel.label(candidate)) : "transformed";
+}
+
+std::string decision_text(const Selector &sel, Selector::Run run) {
+  return (run == Selector::kRunOriginal ? std::string("original")
+                                        : variant_name(sel, run, sel.chosen())) + ": " + sel.why();
+}
+
 // Profiling settled on one candidate: the copies of the launcher's sites in
 // the other candidates' layouts are not read again, and their memory goes
 // (under IRREGFIX_MAX_BYTES, it is what the next copies need). A copy two
@@ -239,6 +252,9 @@ int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, 
     abandon_pipeline(c.pipeline);
     return 0;
   }
+  NvtxRange copies;
+  if (steps > 1)
+    copies.start(st.cfg.nvtx, Work::kCopies, site.id, site.kernel, "in " + std::to_string(steps) + " slices");
   const int slices = start_slices(st, c.pipeline, site, steps, group, dev, stream, why);
   if (slices == 0)
     abandon_pipeline(c.pipeline);
@@ -248,9 +264,12 @@ int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, 
   return slices;
 }
 
-void wait_hoisted_slice(Launch *l, int step, cudaStream_t stream) {
-  if (l && l->pipeline.hoisted)
-    wait_chunk(l->pipeline, step, stream);
+void wait_hoisted_slice(const State &st, Launch *l, int step, cudaStream_t stream) {
+  if (!l || !l->pipeline.hoisted)
+    return;
+  if (st.cfg.nvtx && l->site)
+    l->part_range.start(true, Work::kHoistedStep, l->site->id, l->site->kernel, "step " + std::to_string(step + 1));
+  wait_chunk(l->pipeline, step, stream);
 }
 
 void resolve_launch_timings(State &st, bool wait) {
@@ -342,9 +361,13 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   if (d.settled) {
     free_losers(st, r);
     note_selector(r);
+    if (st.cfg.nvtx)
+      nvtx_mark(true, Work::kDecision, site.id, site.kernel, decision_text(r.selector, d.run));
   }
   if (d.timed && !start_sample(c.sample, d.run, d.candidate, stream))
     r.selector.cancel(d.run, d.candidate);
+  else if (d.timed && st.cfg.nvtx)
+    c.probe_range.start(true, Work::kProbe, site.id, site.kernel, variant_name(r.selector, d.run, d.candidate));
   if (d.run == Selector::kRunOriginal) {
     ++r.stats->chosen_original;
     return false;
@@ -388,8 +411,12 @@ bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
   if (c.epoch != st.epoch || c.site != &site)
     return true; // no launch open: nothing was deferred
   std::string why = err != cudaSuccess ? cuda_failure("cudaGetDevice", site, err) : "";
-  if (why.empty())
+  if (why.empty()) {
+    NvtxRange copies;
+    if (st.cfg.nvtx && !c.pipeline.copies.empty())
+      copies.start(true, Work::kCopies, site.id, site.kernel, "in chunks");
     *chunks = start_pipeline(st, c.pipeline, *c.record, dev, stream, &why);
+  }
   if (!why.empty()) {
     record_fallback(*c.record->stats, why);
     abandon_pipeline(c.pipeline);
@@ -409,6 +436,9 @@ Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stre
   Launch &c = this_thread;
   if (c.epoch != st.epoch || c.site != &site || c.pipeline.chunks <= 1)
     return Chunk{grid, 0};
+  if (st.cfg.nvtx)
+    c.part_range.start(true, Work::kChunk, site.id, site.kernel,
+                       std::to_string(chunk + 1) + " of " + std::to_string(c.pipeline.chunks));
   return pipeline_chunk(c.pipeline, chunk, stream);
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "layout_policy.h"
+#include "nvtx.h"
 #include "pipeline.h"
 #include "state.h"
 
@@ -40,6 +41,9 @@ struct Launch {
     bool built;
   };
   std::vector<Check> checks;
+  // IRREGFIX_NVTX: the range of a launch the selector times (until its end),
+  // and of the chunk or hoisted step being launched (until the next, or the end).
+  NvtxRange probe_range, part_range;
 };
 
 // The launch open on this host thread since begin_launch, or null when none is
@@ -72,8 +76,9 @@ void take_copies(Launch &l, DeferredCopy copy);
 bool hoisted_copies_pending(const Launch *l);
 int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, int group,
                          cudaStream_t stream, std::string *why);
-// Before a hoisted step's launch: the stream waits for its slice of the copies.
-void wait_hoisted_slice(Launch *l, int step, cudaStream_t stream);
+// Before a hoisted step's launch: the stream waits for its slice of the copies
+// (and, with IRREGFIX_NVTX, the step's range starts).
+void wait_hoisted_slice(const State &st, Launch *l, int step, cudaStream_t stream);
 
 } // namespace detail
 } // namespace irregfix

@@ -10,6 +10,7 @@
 #include "build.h"
 #include "launch.h"
 #include "layout_policy.h"
+#include "nvtx.h"
 #include "state.h"
 #include "verify.h"
 
@@ -290,11 +291,15 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     if (e->index_host_writable)
       e->shape_valid = false;
   }
+  NvtxRange range;
+  range.start(st.cfg.nvtx, found == Cache::kMiss ? Work::kRemap : Work::kRefresh, site.id, site.kernel,
+              layout == kLayoutKeyAuto ? std::string("auto") : layout_name(layout));
   Built built;
   std::string why = build(st, ss, *e, dev, request, &built);
   propose_layouts(launch, built.proposed, built.proposals);
   if (why.empty())
     why = start_copy(launch, std::move(built.copy), stream);
+  range.end();
   if (why.empty()) {
     note_source_memory(*e);
     ss.host_writable_builds += e->host_writable;

@@ -102,6 +102,13 @@ void set_verify(bool on) {
   st.cfg.verify = on;
 }
 
+void set_nvtx(bool on) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.nvtx = on;
+}
+
 void set_sigma(int sigma) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

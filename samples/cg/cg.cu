@@ -10,8 +10,12 @@
 // so two runs of the same program give bitwise-identical solutions, and so do
 // the original and the irregfix-transformed programs.
 //
+// With --spmv N it solves nothing and times its SpMV alone instead, N launches
+// (the SpMV benchmark of bench/ runs this program, original and transformed).
+//
 //   cg --matrix grid|fem|apache|offshore [--scale S] [--rows N] [--mtx FILE]
 //      [--iters N] [--tol T] [--seed S] [--dump FILE]
+//      [--spmv N [--flush-l2] [--refresh]]
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -84,6 +88,9 @@ struct Options {
   int iters = 100;
   double tol = 0.0;
   unsigned long long seed = 1;
+  int spmv = 0;         // --spmv N: time N SpMV launches instead of solving
+  bool flush_l2 = false;
+  bool refresh = false;
 };
 
 void usage(FILE *f) {
@@ -98,7 +105,12 @@ void usage(FILE *f) {
                "  --iters N   CG iterations (default 100)\n"
                "  --tol T     stop early when ||r||/||b|| <= T (default 0: run all iterations)\n"
                "  --seed S    seed of the matrix values and the right-hand side (default 1)\n"
-               "  --dump FILE write the raw solution bytes (n floats) to FILE\n"
+               "  --dump FILE write the raw solution bytes (n floats) to FILE (with --spmv: y = A x)\n"
+               "  --spmv N    no solve: time N launches of the SpMV y = A x (CUDA events, after 5\n"
+               "              untimed ones; x rotates over 4 vectors) and print the median\n"
+               "  --flush-l2  with --spmv: write a buffer of twice the L2 before each timed launch\n"
+               "  --refresh   with --spmv: also time N launches each after the matrix values are\n"
+               "              written again (the same values: a transformed program rebuilds its copy)\n"
                "exit status: 0 ok, 1 bad arguments / input / CUDA error, 77 no CUDA device\n");
 }
 
@@ -114,6 +126,9 @@ Options parse(int argc, char **argv) {
     else if (a == "--iters") o.iters = static_cast<int>(parse_int(a, value(), 0, 1LL << 30));
     else if (a == "--seed") o.seed = static_cast<unsigned long long>(parse_int(a, value(), 0, 1LL << 62));
     else if (a == "--tol") o.tol = sample::parse_real(a, value(), [](double v) { return v >= 0.0; }, "a non-negative number");
+    else if (a == "--spmv") o.spmv = static_cast<int>(parse_int(a, value(), 1, 1000000));
+    else if (a == "--flush-l2") o.flush_l2 = true;
+    else if (a == "--refresh") o.refresh = true;
     else return false;
     return true;
   });
@@ -121,7 +136,95 @@ Options parse(int argc, char **argv) {
   if (!o.matrix.empty() && !cgmat::is_class(o.matrix))
     sample::bad("unknown matrix class '" + o.matrix + "' (grid, fem, apache or offshore)");
   if (!o.mtx.empty() && (o.rows != 0 || o.scale != 1)) sample::bad("--rows and --scale go with --matrix, not --mtx");
+  if (!o.spmv && (o.flush_l2 || o.refresh)) sample::bad("--flush-l2 and --refresh go with --spmv");
   return o;
+}
+
+const int kSpmvWarmups = 5;
+const int kSpmvVectors = 4;
+
+// --spmv: the SpMV alone. Prints the first launch's time (a transformed
+// program builds its copies there), the median of `reps` launches, and with
+// `refresh` the median of launches that each follow a write of the values.
+// y = A x for the first x goes to `dump`.
+int time_spmv(const cgmat::Csr &a, const Options &opt) {
+  const int n = a.n;
+  const long long nnz = a.nnz();
+  int *d_row_ptr = nullptr, *d_col = nullptr;
+  float *d_val = nullptr, *d_y = nullptr;
+  float *d_x[kSpmvVectors] = {};
+  CUDA_CHECK(cudaMalloc(&d_row_ptr, (static_cast<size_t>(n) + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_col, static_cast<size_t>(nnz) * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_val, static_cast<size_t>(nnz) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_y, static_cast<size_t>(n) * sizeof(float)));
+  CUDA_CHECK(cudaMemcpy(d_row_ptr, a.row_ptr.data(), (static_cast<size_t>(n) + 1) * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_col, a.col.data(), static_cast<size_t>(nnz) * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_val, a.val.data(), static_cast<size_t>(nnz) * sizeof(float), cudaMemcpyHostToDevice));
+  for (int v = 0; v < kSpmvVectors; ++v) {
+    const std::vector<float> x = cgmat::random_vector(static_cast<size_t>(n), opt.seed * 31 + v, -1.0f, 1.0f);
+    CUDA_CHECK(cudaMalloc(&d_x[v], static_cast<size_t>(n) * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_x[v], x.data(), static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  int dev = 0, l2 = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20);
+  void *d_flush = nullptr;
+  if (opt.flush_l2) CUDA_CHECK(cudaMalloc(&d_flush, flush_bytes));
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  const int grid = (n + kBlock - 1) / kBlock;
+  // One timed launch of y = A x_v.
+  auto timed = [&](int v) {
+    if (opt.flush_l2) CUDA_CHECK(cudaMemset(d_flush, v & 0xff, flush_bytes));
+    CUDA_CHECK(cudaEventRecord(start));
+    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[v], d_y);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+  };
+  const float first = timed(0);
+  for (int r = 0; r < kSpmvWarmups; ++r) {
+    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[r % kSpmvVectors], d_y);
+    CUDA_CHECK(cudaGetLastError());
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < opt.spmv; ++r) t.push_back(timed(r % kSpmvVectors));
+  std::printf("spmv first launch: %.4f ms\n", first);
+  std::printf("spmv: median %.4f ms over %d launches (min %.4f, max %.4f)\n", sample::median(t), opt.spmv,
+              *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()));
+  if (opt.refresh) {
+    std::vector<float> tr;
+    for (int r = 0; r < opt.spmv; ++r) {
+      CUDA_CHECK(cudaMemcpy(d_val, a.val.data(), static_cast<size_t>(nnz) * sizeof(float), cudaMemcpyHostToDevice));
+      tr.push_back(timed(r % kSpmvVectors));
+    }
+    std::printf("spmv after a write of the values: median %.4f ms over %d launches\n", sample::median(tr), opt.spmv);
+  }
+  // Minimum traffic of one SpMV: val, col, row_ptr, x and y once each.
+  const double bytes = static_cast<double>(nnz) * 8.0 + (n + 1.0) * 4.0 + 2.0 * n * 4.0;
+  std::printf("spmv bandwidth: %.0f GB/s (minimum traffic over the median)\n", bytes / (sample::median(t) * 1e6));
+  spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[0], d_y);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<float> y(static_cast<size_t>(n));
+  CUDA_CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  sample::print_checksum(sample::fnv1a(y.data(), y.size() * sizeof(float)));
+  const bool dumped = opt.dump.empty() || sample::write_dump(opt.dump, {{y.data(), y.size() * sizeof(float)}});
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  if (d_flush) CUDA_CHECK(cudaFree(d_flush));
+  for (float *x : d_x) CUDA_CHECK(cudaFree(x));
+  CUDA_CHECK(cudaFree(d_row_ptr));
+  CUDA_CHECK(cudaFree(d_col));
+  CUDA_CHECK(cudaFree(d_val));
+  CUDA_CHECK(cudaFree(d_y));
+  return dumped ? 0 : 1;
 }
 
 } // namespace
@@ -148,6 +251,7 @@ int main(int argc, char **argv) {
   std::printf("matrix: %s\n", a.name.c_str());
   std::printf("rows: %d  nnz: %lld  per row: min %d, avg %.2f, max %d\n", st.n, st.nnz, st.min_row,
               st.avg_row, st.max_row);
+  if (opt.spmv) return time_spmv(a, opt);
 
   std::vector<float> b = cgmat::random_vector(static_cast<size_t>(n), opt.seed + 17, 0.5f, 1.5f);
 

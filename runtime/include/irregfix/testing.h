@@ -31,6 +31,8 @@
 //                           from (data and index arrays) and every cache hit checks them again
 //                           (synchronously); a copy that would be served stale prints
 //                           "irregfix: IRREGFIX_VERIFY: stale copy at <site> ..." and aborts.
+//   IRREGFIX_NVTX=1         NVTX ranges (domain "irregfix") around remaps, refreshes, the
+//                           selector's timed launches and its decision, chunks, hoisted steps.
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
@@ -85,6 +87,8 @@ void set_chunks(int chunks);
 void set_auto_sharing(bool on);
 // As IRREGFIX_VERIFY=1: fingerprint sources at builds, check them at every hit.
 void set_verify(bool on);
+// As IRREGFIX_NVTX=1: NVTX ranges around the runtime's work.
+void set_nvtx(bool on);
 
 // Bytes of device memory held by cached copies now, and how many copies.
 std::size_t cached_bytes();

@@ -1,5 +1,5 @@
 // Host cost of a cached launch: what a generated launcher adds on top of the
-// kernel launch itself when its copy is cached and valid (issue 4's target:
+// kernel launch itself when its copy is cached and valid (the target:
 // under 2 us). Host wall clock (steady_clock) around batches of launches of a
 // small kernel, median of batches; the GPU drains between batches so the
 // launch queue never fills and blocks the host.

@@ -5,7 +5,7 @@
 // Median of 20 launches (CUDA events), L2 flushed (a 2x L2 buffer written)
 // before each timed launch; the remap itself is not timed. Columns are random
 // within +-256 rows of the diagonal, x random.
-//   irregfix_spmv_bench [--small]   (--small: 1/8 of the rows, for a quick check)
+//   irregfix_layouts_bench [--small]   (--small: 1/8 of the rows, for a quick check)
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
@@ -63,15 +63,6 @@ __global__ void csr_view_sigma(irregfix::View v, const double *__restrict__ val,
     sum += val[irregfix::slot(v, p, iter)] * x[col[irregfix::slot(v, p, iter)]];
   y[t] = sum;
 }
-
-#define CKS(x)                                                                                     \
-  do {                                                                                             \
-    cusparseStatus_t s_ = (x);                                                                     \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cusparseGetErrorString(s_));                     \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 struct Rng { // splitmix64: fast enough for 10^8 draws
   unsigned long long s;
@@ -206,14 +197,14 @@ void run(const char *name, long long n, int lo, int hi, int reps) {
     irregfix::testing::set_layout(var.layout);
     if (var.sigma)
       irregfix::testing::set_sigma(var.sigma);
-    irregfix::SiteInfo site{"spmv_bench", "csr_view", "range", irregfix::kSitePermutable};
+    irregfix::SiteInfo site{"layouts_bench", "csr_view", "range", irregfix::kSitePermutable};
     const void *src[] = {dval, dcol};
     const size_t sz[] = {sizeof(double), sizeof(int)};
     const void *out[2];
     irregfix::View v{};
     if (!irregfix::prepare_range(site, dB, irregfix::kIndexI32, n, 2, src, sz, &v, out, nullptr)) {
       std::printf("  %s: prepare_range declined: %s\n", name,
-                  irregfix::testing::site_counters("spmv_bench").last_fallback.c_str());
+                  irregfix::testing::site_counters("layouts_bench").last_fallback.c_str());
       continue;
     }
     if (v.layout != var.layout)

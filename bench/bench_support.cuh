@@ -1,7 +1,8 @@
-// What the runtime's benchmarks share: a checked CUDA call and a median timer.
+// What the benchmark programs share: checked CUDA and cuSPARSE calls and a median timer.
 #pragma once
 
 #include <cuda_runtime.h>
+#include <cusparse.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,15 @@
     cudaError_t e_ = (x);                                                                          \
     if (e_ != cudaSuccess) {                                                                       \
       std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                         \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+#define CKS(x)                                                                                     \
+  do {                                                                                             \
+    cusparseStatus_t s_ = (x);                                                                     \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cusparseGetErrorString(s_));                     \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)

@@ -2,7 +2,7 @@
 // and a launcher that follows the generated launchers' protocol
 // (begin_launch / alias checks / prepare_range / start_chunks / launch_chunk /
 // end_*_launch; the kernel is chunkable). Shared by the launch-overhead
-// benchmark and the launch GPU tests.
+// benchmark (bench/launch_overhead_bench.cu) and the launch GPU tests.
 #pragma once
 
 #include <irregfix/irregfix.cuh>

@@ -1,0 +1,336 @@
+"""Tests of the benchmark driver and report without a GPU: argument handling,
+the commands a run would make (--dry-run), every part run against recorded
+program output (fixtures/), the tables and the RESULTS.md blocks from the
+checked-in results, and the plots (skipped without matplotlib)."""
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+sys.path.insert(0, BENCH)
+
+import driver  # noqa: E402
+import parsers  # noqa: E402
+import report  # noqa: E402
+from results import Results  # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures")
+SEED = os.path.join(BENCH, "results", "current")
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as f:
+        return f.read()
+
+
+class FakeRunner(driver.Runner):
+    """Answers each command with recorded output, as a GPU machine would have."""
+
+    def __init__(self, out):
+        super().__init__(os.path.join(out, "logs"), dry=False, echo=lambda *_: None)
+        self.out = out
+        self.commands = []
+
+    def which(self, name):
+        return name  # the GPU machine has every tool
+
+    def __call__(self, name, cmd, env=None, cwd=None, timeout=None):
+        self.commands.append((name, cmd, dict(env or {})))
+        prog = os.path.basename(cmd[0])
+        if "--dump" in cmd:  # every variant writes the same y: bit-identical
+            with open(cmd[cmd.index("--dump") + 1], "wb") as f:
+                f.write(b"\x00" * 16)
+        if prog in ("cg", "cg_original") and "--spmv" in cmd:
+            text = fixture("cg_spmv_original.log" if prog == "cg_original" else "cg_spmv_auto.log")
+        elif prog.startswith("cg"):
+            text = fixture("cg_solve.log")
+        elif prog == "cusparse_spmv":
+            text = fixture("cusparse.log")
+        elif prog.startswith("sp"):
+            text = fixture("sp.log")
+        elif prog.startswith("md"):
+            text = fixture("md.log")
+        elif prog == "irregfix_remap_bench":
+            text = fixture("remap_bench.log")
+        elif prog == "irregfix_layouts_bench":
+            text = fixture("layouts_bench.log")
+        elif prog == "irregfix_launch_overhead_bench":
+            text = fixture("launch_overhead.log")
+        elif prog == "irregfix_module_load_bench":
+            text = fixture("module_load.log")
+        elif prog == "ctest":
+            text = fixture("ctest.log")
+        elif prog == "nsys" and "stats" in cmd:
+            text = fixture("nsys_nvtx.csv")
+        elif prog == "ncu":
+            text = fixture("ncu.csv")
+        elif prog == "bash" and cmd[1].endswith("run_device.sh"):
+            os.makedirs(env["OUT"], exist_ok=True)
+            shutil.copy(os.path.join(FIXTURES, "corpus_summary.md"), os.path.join(env["OUT"], "summary.md"))
+            text = ""
+        else:
+            text = ""
+        return driver.Run(0, text)
+
+
+class Parsers(unittest.TestCase):
+    def test_samples(self):
+        self.assertEqual(parsers.per_step(fixture("cg_solve.log")), 0.0705)
+        self.assertEqual(parsers.whole_ms(fixture("sp.log")), 11.645)
+        self.assertEqual(parsers.kernel_median(fixture("md.log"), "lj_forces"), 0.16)
+        self.assertEqual(parsers.hidden_percent(fixture("md.log")), 70.0)
+        self.assertTrue(parsers.selector(fixture("cg_solve.log")).startswith("sell-32-sigma: a remap"))
+        self.assertNotIn("medians", parsers.selector(fixture("cg_solve.log")))
+        self.assertEqual(parsers.stats_layout(fixture("cg_spmv_auto.log")), "ell-colmajor")
+        self.assertIsNone(parsers.per_step("nothing here"))
+
+    def test_spmv_and_cusparse(self):
+        v = parsers.cg_spmv(fixture("cg_spmv_auto.log"))
+        self.assertEqual((v["first_ms"], v["kernel_ms"], v["refresh_ms"], v["gbs"]), (1.3201, 0.0199, 0.0554, 2609))
+        self.assertEqual(parsers.matrix_stats(fixture("cg_spmv_auto.log"))["nnz"], 4995995)
+        c = parsers.cusparse(fixture("cusparse.log"))
+        self.assertEqual((c["alg1_ms"], c["alg2_ms"], c["copy_gbs"]), (0.0316, 0.0352, 3065))
+        self.assertEqual(c["alg1_error"], 6.6e-08)
+
+    def test_benchmarks(self):
+        rows = dict(parsers.remap_bench(fixture("remap_bench.log")))
+        self.assertEqual(rows["1M rows, 5/row, 8 B"]["remap_gbs"], 2882.5)
+        self.assertEqual(rows["neighbours 12288 x 128, random, nb[j*n+t], 16 B"]["copy_gbs"], 2516.6)
+        self.assertEqual(rows["two-level range 1048576 rows, 5/row, 8 B"]["remap_ms"], 0.05)
+        lay = dict(parsers.layouts_bench(fixture("layouts_bench.log")))
+        self.assertEqual(list(lay), ["uniform 5/row", "irregular 7-31/row", "skewed 1-64/row"])
+        self.assertEqual(lay["irregular 7-31/row"]["sell32s-256"], 0.147)
+        self.assertNotIn("sell32", lay["skewed 1-64/row"])  # -1: the layout was declined
+        self.assertEqual(lay["uniform 5/row"]["rows"], 8000000)
+        o = parsers.launch_overhead(fixture("launch_overhead.log"))
+        self.assertEqual(o["original kernel <<<>>>"], 2.78)
+        self.assertEqual(o["cached launch overhead"], 0.33)
+        self.assertEqual(o["first miss ms"], 2.39)
+        self.assertEqual(parsers.module_load(fixture("module_load.log")), {"first_ms": 0.89, "later_ms": 0.2})
+
+    def test_tools(self):
+        self.assertEqual(parsers.ctest(fixture("ctest.log")),
+                         {"passed": 199, "failed": 0, "skipped": 1, "total": 200})
+        ranges = dict(parsers.nsys_nvtx(fixture("nsys_nvtx.csv")))
+        self.assertEqual(ranges["irregfix:probe spmv_csr @ cg.cu:35:5 [original]"]["instances"], 6)
+        self.assertAlmostEqual(ranges["irregfix:remap spmv_csr @ cg.cu:35:5 [auto]"]["total_ms"], 1.2)
+        sectors = parsers.ncu_sectors(fixture("ncu.csv"))
+        self.assertEqual(sectors, {"spmv_csr_irregfix": 2313161.0})
+        table = parsers.markdown_table(fixture("tool_speed.log"))
+        self.assertEqual(table[1]["file"], "generated, 200 kernels")
+        self.assertEqual(parsers.number(table[1]["ratio"]), 1.23)
+
+
+class Arguments(unittest.TestCase):
+    def test_parts(self):
+        a = driver.parse_args(["--parts", "spmv,cg md"])
+        self.assertEqual(a.parts, ["spmv", "cg", "md"])
+        self.assertEqual(driver.parse_args([]).parts, driver.PARTS)
+        self.assertEqual(driver.parse_args(["--parts", "all"]).size, "quick")
+        for bad in (["--parts", "spmv,bogus"], ["--parts", ""], ["--size", "huge"]):
+            with redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                driver.parse_args(bad)
+
+    def test_configure_on_a_machine_without_clang(self):
+        a = driver.parse_args(["--parts", "spmv", "--rewritten", "/x/.devgen", "--arch", "100"])
+        cmd = driver.configure_command(a)
+        self.assertIn("-DIRREGFIX_BUILD_TOOL=OFF", cmd)
+        self.assertIn("-DIRREGFIX_REWRITTEN_DIR=/x/.devgen", cmd)
+        self.assertIn("-DCMAKE_CUDA_ARCHITECTURES=100", cmd)
+        self.assertIn("-DIRREGFIX_BUILD_TESTS=OFF", cmd)  # the spmv part runs no tests
+
+
+class Logs(unittest.TestCase):
+    def test_each_run_keeps_its_command_and_output(self):
+        out = tempfile.mkdtemp()
+        try:
+            run = driver.Runner(out, echo=lambda *_: None)("part/echo", ["sh", "-c", "echo hello; exit 3"],
+                                                           env={"A": "1"})
+            self.assertEqual((run.rc, run.output), (3, "hello\n"))
+            with open(os.path.join(out, "part", "echo.log")) as f:
+                self.assertEqual(f.read(), "$ A=1 sh -c 'echo hello; exit 3'\n(exit 3)\nhello\n")
+        finally:
+            shutil.rmtree(out)
+
+
+class DryRun(unittest.TestCase):
+    def test_every_part_says_what_it_would_run(self):
+        out = tempfile.mkdtemp()
+        try:
+            lines = []
+            status = driver.main(["--parts", "all", "--dry-run", "--out", out, "--rewritten", ".devgen"],
+                                 echo=lines.append)
+            self.assertEqual(status, 0)
+            text = "\n".join(lines)
+            self.assertIn("cmake --build", text)
+            self.assertIn("IRREGFIX_LAYOUT=sell32s IRREGFIX_STATS=1", text)
+            self.assertIn("cg --matrix offshore --scale 8 --spmv 30 --refresh --flush-l2", text)
+            self.assertIn("cusparse_spmv --matrix grid --scale 1", text)
+            self.assertIn("IRREGFIX_NVTX=1", text)
+            for part in driver.PARTS:
+                self.assertIn("== " + part, text)
+            meta = Results.load(out).meta
+            self.assertEqual(sorted(meta["parts"]), sorted(driver.PARTS))
+        finally:
+            shutil.rmtree(out)
+
+
+class Parts(unittest.TestCase):
+    """Every part run against recorded output: results, statuses and tables."""
+
+    def test_a_run_writes_results_and_tables(self):
+        out = tempfile.mkdtemp()
+        try:
+            fake = FakeRunner(out)
+            corpus = os.path.join(out, "corpus-programs")
+            os.makedirs(corpus)
+            open(os.path.join(corpus, "run_device.sh"), "w").close()
+            parts = "spmv,cg,sp,md,hoist,remap,layouts,overhead,tests,nvtx,sectors,realworld"
+            with redirect_stdout(io.StringIO()):
+                status = driver.main(["--parts", parts, "--no-build", "--out", out, "--rewritten", FIXTURES,
+                                      "--corpus", corpus], runner=fake, echo=lambda *_: None)
+            r = Results.load(out)
+            statuses = {p: m["status"] for p, m in r.meta["parts"].items()}
+            self.assertEqual(status, 0, statuses)
+            self.assertTrue(all(s == "ok" for s in statuses.values()), statuses)
+            self.assertEqual(r.value("spmv", "grid 1x", "original", "kernel_ms"), 0.0195)
+            self.assertEqual(r.value("spmv", "offshore 8x", "sell32s", "kernel_ms"), 0.0199)
+            self.assertEqual(r.value("spmv", "grid 8x", "cusparse-alg2", "kernel_ms"), 0.0352)
+            self.assertEqual(r.value("spmv", "grid 1x", "auto", "bitwise"), 1.0)
+            self.assertEqual(r.value("cg", "offshore 8x", "none", "ms_per_iter"), 0.0705)
+            self.assertEqual(r.value("md", "262144 sorted", "sharing", "kernel_ms"), 0.16)
+            self.assertEqual(r.value("overhead", "first remap", "eager", "ms"), 0.89)
+            self.assertEqual(r.value("tests", "ctest", "all", "failed"), 0.0)
+            self.assertEqual(r.value("tests", "md bit for bit", "sharing", "identical"), 1.0)
+            self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "ms"), 110.2)
+            self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "identical"), 1.0)
+            self.assertIsNone(r.value("realworld", "rodinia-bfs", "irregfix", "ms"))
+            self.assertEqual(r.value("nvtx", "irregfix:chunk spmv_csr @ cg.cu:35:5 [1 of 4]", "cg offshore",
+                                     "instances"), 4.0)
+            self.assertEqual(r.value("sectors", "spmv grid 1x", "irregfix", "sectors"), 2313161.0)
+            # The flushed sizes flush; the forced layouts reach the programs.
+            flushed = [c for n, c, e in fake.commands if n.startswith("spmv/grid-8")]
+            self.assertTrue(all("--flush-l2" in c for c in flushed))
+            layouts = {e.get("IRREGFIX_LAYOUT") for n, c, e in fake.commands if n.startswith("cg/")}
+            self.assertEqual(layouts, {None, "auto", "ell", "sell32s", "none"})
+            with open(os.path.join(out, "tables.md")) as f:
+                tables = f.read()
+            self.assertIn("| grid 8x |", tables)
+            self.assertIn("## realworld", tables)
+        finally:
+            shutil.rmtree(out)
+
+    def test_a_second_call_adds_its_parts_and_replaces_theirs(self):
+        out = tempfile.mkdtemp()
+        try:
+            with redirect_stdout(io.StringIO()):
+                driver.main(["--parts", "sp,md", "--no-build", "--out", out], runner=FakeRunner(out),
+                            echo=lambda *_: None)
+                driver.main(["--parts", "md,remap", "--no-build", "--out", out], runner=FakeRunner(out),
+                            echo=lambda *_: None)
+            r = Results.load(out)
+            self.assertEqual(sorted(r.meta["parts"]), ["md", "remap", "sp"])
+            self.assertEqual(len([x for x in r.part("md") if x["case"] == "262144 random"
+                                  and x["variant"] == "original" and x["metric"] == "ms_per_step"]), 1)
+            self.assertIn("--parts md,remap", r.meta["parts"]["md"]["command"])
+            self.assertIn("--parts sp,md", r.meta["parts"]["sp"]["command"])
+        finally:
+            shutil.rmtree(out)
+
+    def test_a_failing_program_fails_its_part_only(self):
+        out = tempfile.mkdtemp()
+        try:
+            class Failing(FakeRunner):
+                def __call__(self, name, cmd, env=None, cwd=None, timeout=None):
+                    run = super().__call__(name, cmd, env, cwd, timeout)
+                    return driver.Run(3, run.output) if os.path.basename(cmd[0]) == "sp" else run
+            with redirect_stdout(io.StringIO()):
+                status = driver.main(["--parts", "sp,md", "--no-build", "--out", out], runner=Failing(out),
+                                     echo=lambda *_: None)
+            meta = Results.load(out).meta["parts"]
+            self.assertEqual(status, 1)
+            self.assertTrue(meta["sp"]["status"].startswith("failed: sp 4000 / 16800 auto: exit 3"))
+            self.assertEqual(meta["md"]["status"], "ok")
+        finally:
+            shutil.rmtree(out)
+
+
+class Report(unittest.TestCase):
+    def test_tables_of_the_checked_in_results(self):
+        r = Results.load(SEED)
+        text = report.tables_markdown(r)
+        for part in ("spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "overhead", "sectors", "tool"):
+            self.assertIn("## " + part, text)
+        self.assertIn("| offshore 8x | 2078312 | 16.2 |", text)
+        self.assertIn("1.38x", text)
+
+    def test_results_md_is_up_to_date(self):
+        """bench/RESULTS.md's generated blocks are what report.py makes of bench/results/current."""
+        with open(os.path.join(BENCH, "RESULTS.md")) as f:
+            text = f.read()
+        self.assertTrue("<!-- results: spmv -->" in text, "bench/RESULTS.md has no generated blocks")
+        self.assertTrue(report.update_markdown(text, Results.load(SEED)) == text,
+                        "bench/RESULTS.md is behind bench/results/current: run "
+                        "bench/report.py --update bench/RESULTS.md --plots bench/plots")
+
+    def test_runs_merge_a_later_ones_parts_replacing(self):
+        seed = Results.load(SEED)
+        later = Results(meta={"device": "NVIDIA H100", "date": "2027-01-01"})
+        later.add("md", "262144 random", "original", "ms_per_step", 0.5, "ms")
+        later.part_status("md", "ok", run={"device": "NVIDIA H100"})
+        out = tempfile.mkdtemp()
+        try:
+            later.save(out)
+            merged = tempfile.mkdtemp()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(report.main([SEED, out, "--save", merged]), 0)
+            r = Results.load(merged)
+            shutil.rmtree(merged)
+        finally:
+            shutil.rmtree(out)
+        self.assertEqual(r.value("md", "262144 random", "original", "ms_per_step"), 0.5)
+        self.assertIsNone(r.value("md", "262144 sorted", "original", "ms_per_step"))  # the old md is gone
+        self.assertEqual(r.value("spmv", "grid 8x", "original", "kernel_ms"),
+                         seed.value("spmv", "grid 8x", "original", "kernel_ms"))
+        self.assertEqual(r.meta["parts"]["md"]["device"], "NVIDIA H100")
+        self.assertIn("NVIDIA H200", report.part_meta(r, "spmv"))
+
+    def test_blocks_are_replaced_and_the_rest_kept(self):
+        r = Results()
+        r.add("sp", "1 / 2", "original", "whole_ms", 2.0, "ms")
+        r.add("sp", "1 / 2", "auto", "whole_ms", 1.0, "ms")
+        text = "intro\n<!-- results: sp -->\nold\n<!-- end results -->\noutro\n"
+        new = report.update_markdown(text, r)
+        self.assertTrue(new.startswith("intro\n<!-- results: sp -->\nSP, milliseconds"))
+        self.assertIn("| 1 / 2 | 2.000 | 1.000 | 2.00x |", new)
+        self.assertTrue(new.endswith("<!-- end results -->\noutro\n"))
+        self.assertEqual(report.update_markdown(new, r), new)
+
+    def test_plots(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("matplotlib is not installed")
+        import plots
+        out = tempfile.mkdtemp()
+        try:
+            written, why = plots.write_all(Results.load(SEED), out)
+            self.assertEqual(why, "")
+            names = sorted(os.path.basename(w) for w in written)
+            self.assertEqual(names, ["cg_speedup.png", "layouts_speedup.png", "md_step.png", "remap_bandwidth.png",
+                                     "spmv_speedup.png"])
+            for w in written:
+                with open(w, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        finally:
+            shutil.rmtree(out)
+
+
+if __name__ == "__main__":
+    unittest.main()

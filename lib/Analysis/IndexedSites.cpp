@@ -1,0 +1,368 @@
+#include "Analysis/IndexedSites.h"
+#include "Analysis/ActiveThreads.h"
+#include "Analysis/AstUtil.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+std::string textOf(const Expr *E, ASTContext &Ctx) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  std::string T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+  if (T.empty()) {
+    llvm::raw_string_ostream OS(T);
+    E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  }
+  if (T.size() > 48)
+    T = T.substr(0, 45) + "...";
+  return T;
+}
+
+// The element expression of a read: the part the copy replaces (A[i] of A[i].f).
+const Expr *elementOf(const MemoryRead &M) {
+  if (M.Field)
+    if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
+      return ME->getBase()->IgnoreParens();
+  return M.Read;
+}
+
+// The subscript a pattern site records for a read (beneath __ldg and members).
+const Expr *subscriptOf(const MemoryRead &M) {
+  const Expr *E = elementOf(M);
+  if (const auto *C = dyn_cast<CallExpr>(E->IgnoreParens()); C && C->getNumArgs() == 1)
+    if (const auto *A = dyn_cast<UnaryOperator>(strip(C->getArg(0))); A && A->getOpcode() == UO_AddrOf)
+      return A->getSubExpr()->IgnoreParens();
+  return E;
+}
+
+// What a read looks like, for the report of one no site takes.
+std::string shapeOf(const IndirectRead &R) {
+  std::set<const VarDecl *> Vars;
+  R.Index->loopVars(Vars);
+  if (!Vars.empty())
+    return R.Index->K == Form::LoopVar ? "range" : "gather in a loop";
+  int Depth = R.Index->loadDepth();
+  return Depth <= 1 ? "gather" : "chain of " + std::to_string(Depth + 1) + " loads";
+}
+
+// Why the loads of a form cannot be made outside the kernel, or "".
+std::string loadsProblem(const Form &F, const WriteSet &W, ASTContext &Ctx, std::vector<ArrayRef> &Sources) {
+  std::vector<const Form *> Loads;
+  F.loads(Loads);
+  for (const Form *L : Loads) {
+    if (!L->Array) {
+      const Expr *At = L->Source;
+      MemoryRead M;
+      if (At && asMemoryRead(At, &M) && M.Base)
+        At = M.Base;
+      return "its index reads memory through '" + (At ? textOf(At, Ctx) : std::string("?")) +
+             "', which the launch cannot name";
+    }
+    if (W.writesThrough(L->Array))
+      return "its index reads " + L->Array.quoted() + ", which the kernel writes";
+    if (L->Field) {
+      const CXXRecordDecl *RD = L->Array.elementType()->getAsCXXRecordDecl();
+      if (RD && (!RD->hasDefinition() || !RD->isTriviallyCopyable()))
+        return "its index reads a field of " + L->Array.quoted() + ", whose elements are not trivially copyable";
+    }
+    if (std::find(Sources.begin(), Sources.end(), L->Array) == Sources.end())
+      Sources.push_back(L->Array);
+  }
+  return "";
+}
+
+// Invariant integers of a form, by their expressions (for the cache key), or
+// why one cannot be a key (a __device__ variable, a floating-point value).
+std::string keyScalars(const Form &F, std::vector<const Expr *> &Out, ASTContext &Ctx) {
+  if (F.K == Form::Invariant) {
+    if (F.Var && !isa<ParmVarDecl>(F.Var))
+      return "its index reads __device__ variable " + quoted(F.Var);
+    if (!F.Source->getType()->isIntegralOrEnumerationType())
+      return "its index depends on '" + textOf(F.Source, Ctx) + "', which is not an integer";
+    std::string T = textOf(F.Source, Ctx);
+    if (llvm::none_of(Out, [&](const Expr *E) { return textOf(E, Ctx) == T; }))
+      Out.push_back(F.Source);
+  }
+  for (const FormRef &O : F.Ops)
+    if (std::string Why = keyScalars(*O, Out, Ctx); !Why.empty())
+      return Why;
+  return "";
+}
+
+// The first Thread form's expression, or null.
+const Expr *threadExpr(const Form &F) {
+  if (F.K == Form::Thread)
+    return F.Source;
+  for (const FormRef &O : F.Ops)
+    if (const Expr *E = threadExpr(*O))
+      return E;
+  return nullptr;
+}
+
+// A read an indexed site may take, with what the site needs of it.
+struct Candidate {
+  const IndirectRead *R = nullptr;
+  const LoopShape *Loop = nullptr; // the loop whose iterations it reads (null: a gather)
+  FormRef First, End;              // the loop's bounds
+  std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
+  std::vector<const Expr *> Scalars;
+  const Expr *Thread = nullptr;
+  const Expr *Active = nullptr;    // n, or null: the launch's threads
+};
+
+class Analysis {
+public:
+  Analysis(KernelInfo &Info, const WriteSet &W, ASTContext &Ctx) : Info(Info), W(W), Ctx(Ctx) {}
+
+  // "" and C filled, or why R cannot be in an indexed site.
+  std::string candidate(const IndirectRead &R, Candidate &C) {
+    const FunctionDecl *K = Info.Kernel;
+    C.R = &R;
+    if (R.In != K)
+      return "it is in " + quoted(R.In) + ", a function the kernel calls (reads there are reported, not rewritten)";
+    if (R.InLambda)
+      return "it is in a lambda (reads there are reported, not rewritten)";
+    if (!Info.RefusedBecause.empty())
+      return Info.RefusedBecause;
+    if (!R.Plain)
+      return "the element is written or its address is taken";
+    if (!R.Array)
+      return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
+             "') is not a parameter or a pointer field of a struct parameter";
+    if (W.hasUntracedWrite())
+      return "the kernel may write memory the analysis cannot name: " + W.untracedWhy();
+    if (W.writesThrough(R.Array))
+      return R.Array.quoted() + " is written in the kernel";
+    QualType Elem = R.Array.elementType();
+    if (Elem.isVolatileQualified() || Elem->isIncompleteType())
+      return R.Array.quoted() + " has a volatile or incomplete element type";
+    if (!R.Index->known())
+      return "its index cannot be computed outside the kernel: " + R.Index->unknownWhy();
+    if (std::string Why = loadsProblem(*R.Index, W, Ctx, C.Sources); !Why.empty())
+      return Why;
+    if (std::string Why = keyScalars(*R.Index, C.Scalars, Ctx); !Why.empty())
+      return Why;
+
+    std::set<const VarDecl *> Vars;
+    R.Index->loopVars(Vars);
+    if (Vars.size() > 1) {
+      std::string Names;
+      for (const VarDecl *V : Vars)
+        Names += (Names.empty() ? "" : ", ") + quoted(V);
+      return "its index depends on the variables of nested loops (" + Names + ")";
+    }
+    C.Thread = threadExpr(*R.Index);
+    if (Vars.size() == 1) {
+      for (const LoopShape &L : R.Loops)
+        if (L.Var == *Vars.begin())
+          C.Loop = &L;
+      if (!C.Loop)
+        return "its index depends on " + quoted(*Vars.begin()) + ", the variable of no loop around it";
+      if (!C.Loop->NotCanonical.empty())
+        return "its index depends on the variable of a loop it cannot copy: " + C.Loop->NotCanonical;
+      if (!isa<ForStmt>(C.Loop->Loop) || isAnyMacro(C.Loop->Loop))
+        return "its loop is written through a macro";
+      // The bounds: known, of the thread alone (no loop variable), arrays unwritten.
+      FormBuilder B(K, W, Ctx);
+      C.First = B.of(C.Loop->First);
+      C.End = B.of(C.Loop->End);
+      for (const FormRef &F : {C.First, C.End}) {
+        if (!F->known())
+          return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
+        std::set<const VarDecl *> BoundVars;
+        F->loopVars(BoundVars);
+        if (!BoundVars.empty())
+          return "the bounds of its loop depend on the variable of a loop around it";
+        if (std::string Why = loadsProblem(*F, W, Ctx, C.Sources); !Why.empty())
+          return Why;
+        if (std::string Why = keyScalars(*F, C.Scalars, Ctx); !Why.empty())
+          return Why;
+        if (!C.Thread)
+          C.Thread = threadExpr(*F);
+      }
+    }
+    if (!C.Thread)
+      return "its index does not depend on the thread (every thread reads the same element)";
+    if (C.Sources.size() > 16)
+      return "its index reads more than 16 arrays";
+    const Stmt *Anchor = C.Loop ? C.Loop->Loop : static_cast<const Stmt *>(R.Mem.Read);
+    C.Active = findActiveThreads(Anchor, Ctx, W);
+    if (C.Active && !isLaunchEvaluable(C.Active, W))
+      return "the guard bound is not computable from the kernel's arguments";
+    return "";
+  }
+
+  void addSite(std::vector<Candidate> Group) {
+    Site S;
+    const Candidate &First = Group.front();
+    S.Pattern = SitePattern::Indexed;
+    S.Kernel = Info.Kernel;
+    S.Loc = First.Loop ? First.Loop->Loop->getBeginLoc() : First.R->Mem.Read->getBeginLoc();
+    S.ThreadIndex = First.Thread;
+    S.ActiveThreads = First.Active;
+    S.LaunchThreads = !First.Active;
+    if (First.Loop) {
+      S.IndexedLoop = *First.Loop;
+      S.Loop = dyn_cast<ForStmt>(First.Loop->Loop);
+      S.LoopVar = First.Loop->Var;
+    }
+    std::map<std::pair<ArrayRef, std::string>, size_t> Copy; // (array, index form) -> position
+    for (const Candidate &C : Group) {
+      auto Key = std::make_pair(C.R->Array, C.R->Index->str());
+      auto [It, New] = Copy.try_emplace(Key, S.Arrays.size());
+      if (New) {
+        S.Arrays.push_back(SiteArray{C.R->Array, {}, false, ""});
+        S.Indices.push_back({C.R->Mem.Index, C.R->Index});
+      }
+      S.Arrays[It->second].Reads.push_back(elementOf(C.R->Mem));
+      for (const ArrayRef &A : C.Sources)
+        if (std::find(S.IndexSources.begin(), S.IndexSources.end(), A) == S.IndexSources.end())
+          S.IndexSources.push_back(A);
+      for (const Expr *E : C.Scalars)
+        if (llvm::none_of(S.KeyScalars, [&](const Expr *X) { return textOf(X, Ctx) == textOf(E, Ctx); }))
+          S.KeyScalars.push_back(E);
+    }
+    // Every array the launch's copies depend on, against every pointer the kernel writes.
+    std::vector<ArrayRef> Sources = S.IndexSources;
+    for (const SiteArray &A : S.Arrays)
+      Sources.push_back(A.Array);
+    for (const ArrayRef &Written : W.writtenArrays())
+      for (const ArrayRef &Src : Sources)
+        if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
+          S.AliasChecks.push_back({Written, Src});
+    for (const VarDecl *V : W.writtenSymbols()) {
+      if (symbolSpelling(V).empty()) {
+        S.RefusedBecause = "the kernel writes __device__ variable " + quoted(V) +
+                           ", which its launch cannot name to check it against the arrays read";
+        break;
+      }
+      for (const ArrayRef &Src : Sources)
+        S.SymbolAliasChecks.push_back({V, Src});
+    }
+    Info.Sites.push_back(std::move(S));
+  }
+
+private:
+  KernelInfo &Info;
+  const WriteSet &W;
+  ASTContext &Ctx;
+};
+
+} // namespace
+
+void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, const WriteSet &W, ASTContext &Ctx) {
+  // Which pattern site holds each subscript, and which loops a transformed
+  // pattern site rewrites.
+  std::map<const Expr *, size_t> Holder;
+  std::map<const Stmt *, size_t> RewrittenLoop;
+  for (size_t I = 0; I < Info.Sites.size(); ++I) {
+    const Site &S = Info.Sites[I];
+    for (const SiteArray &A : S.Arrays)
+      for (const Expr *R : A.Reads)
+        Holder[R->IgnoreParens()] = I;
+    if (S.transformable() && S.Loop)
+      RewrittenLoop[S.Loop] = I;
+  }
+
+  Analysis A(Info, W, Ctx);
+  std::vector<ReadVerdict> Verdicts(Reads.size());
+  std::vector<Candidate> Gathers;
+  std::map<const Stmt *, std::vector<Candidate>> ByLoop;
+  std::vector<const Stmt *> LoopOrder;
+  std::set<size_t> Superseded; // refused pattern sites whose reads an indexed site may take
+  for (size_t I = 0; I < Reads.size(); ++I) {
+    const IndirectRead &R = Reads[I];
+    ReadVerdict &V = Verdicts[I];
+    V.Read = R.Mem.Read;
+    V.Array = R.Array ? R.Array.spelling() : textOf(R.Mem.Base, Ctx);
+    V.Shape = shapeOf(R);
+    if (R.In != Info.Kernel)
+      V.In = R.In->getNameAsString();
+    auto H = Holder.find(subscriptOf(R.Mem));
+    if (H != Holder.end()) {
+      const Site &S = Info.Sites[H->second];
+      V.Shape = patternName(S.Pattern);
+      if (S.transformable()) {
+        bool Remapped = llvm::any_of(S.remappedArrays(), [&](const SiteArray *SA) { return SA->Array == R.Array; });
+        V.Verdict = Remapped ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+        if (!Remapped)
+          for (const SiteArray &SA : S.Arrays)
+            if (SA.Array == R.Array)
+              V.Reason = SA.RefusedBecause;
+        continue;
+      }
+      V.Reason = S.RefusedBecause;
+    }
+    // Inside a loop a transformed pattern site rewrites: read in place (its
+    // index may come from that site's copy).
+    const Site *InLoop = nullptr;
+    for (const LoopShape &L : R.Loops)
+      if (auto It = RewrittenLoop.find(L.Loop); It != RewrittenLoop.end())
+        InLoop = &Info.Sites[It->second];
+    if (InLoop) {
+      std::vector<const Form *> Loads;
+      R.Index->loads(Loads);
+      bool FromCopy = llvm::any_of(Loads, [&](const Form *L) {
+        return llvm::any_of(InLoop->remappedArrays(), [&](const SiteArray *SA) { return SA->Array == L->Array; });
+      });
+      V.Verdict = FromCopy ? ReadVerdict::IndexRemapped : ReadVerdict::NotRewritten;
+      V.Reason = FromCopy ? "its index comes from a coalesced copy; " + V.Array + " itself is read in place"
+                          : "it is in a loop a " + std::string(patternName(InLoop->Pattern)) + " site rewrites";
+      continue;
+    }
+    Candidate C;
+    std::string Why = A.candidate(R, C);
+    if (!Why.empty()) {
+      if (V.Reason.empty())
+        V.Reason = Why;
+      continue;
+    }
+    if (H != Holder.end())
+      Superseded.insert(H->second);
+    if (C.Loop) {
+      auto [It, New] = ByLoop.try_emplace(C.Loop->Loop);
+      if (New)
+        LoopOrder.push_back(C.Loop->Loop);
+      It->second.push_back(C);
+    } else {
+      Gathers.push_back(C);
+    }
+    V.Verdict = ReadVerdict::Rewritten;
+    V.Shape = "indexed";
+    V.Reason.clear();
+  }
+  // A refused pattern site some of whose reads an indexed site takes goes:
+  // the indexed site reads them now. (Its other reads keep its reason.)
+  if (!Superseded.empty()) {
+    std::vector<Site> Kept;
+    for (size_t I = 0; I < Info.Sites.size(); ++I)
+      if (!Superseded.count(I))
+        Kept.push_back(std::move(Info.Sites[I]));
+    Info.Sites = std::move(Kept);
+  }
+  // One gather site for the reads of the same active threads; one site a loop.
+  std::map<std::string, std::vector<Candidate>> ByThreads;
+  std::vector<std::string> ThreadsOrder;
+  for (Candidate &C : Gathers) {
+    std::string Key = C.Active ? textOf(C.Active, Ctx) : "";
+    auto [It, New] = ByThreads.try_emplace(Key);
+    if (New)
+      ThreadsOrder.push_back(Key);
+    It->second.push_back(C);
+  }
+  for (const std::string &K : ThreadsOrder)
+    A.addSite(std::move(ByThreads[K]));
+  for (const Stmt *L : LoopOrder)
+    A.addSite(std::move(ByLoop[L]));
+  Info.Reads = std::move(Verdicts);
+}
+
+} // namespace irregfix
