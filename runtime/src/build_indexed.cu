@@ -61,9 +61,11 @@ Entry *own_entry(State &st) {
 }
 
 void end_progress() {
+  if (progress.token == 0 && !progress.t0 && !progress.t1) // none: nothing to reset (the hit path)
+    return;
   for (cudaEvent_t *ev : {&progress.t0, &progress.t1})
-    if (*ev)
-      cudaEventDestroy(*ev);
+    if (*ev && cudaEventDestroy(*ev) != cudaSuccess)
+      cudaGetLastError(); // ours: not for the program's own checks
   progress = Progress{};
 }
 
