@@ -312,20 +312,18 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
   const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
   abandon_progress(st);
-  if (!work) {
-    record_fallback(site_stats(st, site), "no IndexedWork to describe the steps");
+  if (work)
+    *work = IndexedWork{};
+  SiteRecord *opened = open_prepare(st, site, err, dev);
+  if (!opened)
     return false;
-  }
-  *work = IndexedWork{};
-  if (err != cudaSuccess) {
-    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
-    return false;
-  }
-  SiteRecord &rec = site_record(st, site, dev);
+  SiteRecord &rec = *opened;
   SiteStats &ss = *rec.stats;
-  ++ss.prepares;
+  if (!work) {
+    record_fallback(ss, "no IndexedWork to describe the steps");
+    return false;
+  }
   Launch *launch = this_thread_launch(st);
   const LayoutRequest request = layout_request(st.cfg, kPatternIndexed, site, launch_shape(launch), s.n);
   Entry *recent = rec.recent[layout_slot(request.key)];

@@ -11,6 +11,12 @@
 namespace irregfix {
 namespace detail {
 
+// The start of a prepare of `site` on device dev (cudaGetDevice's answer
+// device_error), with State::mu held: the site's record, its launch counted
+// (SiteStats::prepares, IRREGFIX_VERIFY's launch numbers); null, the failure
+// recorded, when the device could not be found.
+SiteRecord *open_prepare(State &st, const SiteInfo &site, cudaError_t device_error, int dev);
+
 // A valid entry of the site (record rec, on device dev, in launch l, null when
 // none is open): the launch's stream waits for its copy, IRREGFIX_VERIFY checks
 // it (at the launch's end, or now without a launch), and *view and remapped

@@ -81,6 +81,17 @@ bool serve_built(State &st, const SiteInfo &site, SiteRecord &rec, Launch *l, in
   return true;
 }
 
+SiteRecord *open_prepare(State &st, const SiteInfo &site, cudaError_t device_error, int dev) {
+  ensure_loaded(st);
+  if (device_error != cudaSuccess) {
+    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, device_error));
+    return nullptr;
+  }
+  SiteRecord &rec = site_record(st, site, dev);
+  ++rec.stats->prepares;
+  return &rec;
+}
+
 const char *declined(const Config &cfg) {
   if (cfg.disabled)
     return "disabled by IRREGFIX_DISABLE";
@@ -280,17 +291,14 @@ template <class Build>
 bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapped,
              cudaStream_t stream, Build build) {
   int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
+  const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  if (err != cudaSuccess) {
-    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
+  SiteRecord *opened = open_prepare(st, site, err, dev);
+  if (!opened)
     return false;
-  }
-  SiteRecord &rec = site_record(st, site, dev);
+  SiteRecord &rec = *opened;
   SiteStats &ss = *rec.stats;
-  ++ss.prepares;
   Launch *launch = this_thread_launch(st);
   const LayoutRequest request = layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n);
   const int layout = request.key;

@@ -20,6 +20,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
@@ -65,6 +66,26 @@ const irregfix::SiteInfo &site_named(const std::string &id, const char *kernel, 
   sites.push_back(irregfix::SiteInfo{ids.back().c_str(), kernel, "indexed", 0, nullptr, sources});
   return sites.back();
 }
+
+// The launcher's description of a gather of one data array of elem_size bytes
+// whose index kernel reads `index` (site's addresses stable: members).
+struct GatherSite {
+  const void *arrays[1];
+  size_t sizes[1];
+  std::vector<const void *> index;
+  irregfix::IndexedSite site;
+  GatherSite(long long n, const void *A, size_t elem_size, std::vector<const void *> index_arrays)
+      : arrays{A}, sizes{elem_size}, index(std::move(index_arrays)) {
+    site.n = n;
+    site.count = 1;
+    site.arrays = arrays;
+    site.elem_sizes = sizes;
+    site.index_count = static_cast<int>(index.size());
+    site.index_arrays = index.data();
+  }
+  GatherSite(const GatherSite &) = delete; // site points into it
+  GatherSite &operator=(const GatherSite &) = delete;
+};
 
 // ---- a gather through a chain of three loads: eta[adj[off[dst[t]]]] --------------
 
@@ -118,16 +139,8 @@ template <class T> void chain_case(DeviceTest *fx, const char *id, long long n) 
   const T *d_eta = fx->upload(eta);
   T *y = fx->upload(std::vector<T>(n)), *y_ref = fx->upload(std::vector<T>(n));
   const irregfix::SiteInfo &site = site_named(id, "chain", "eta,dst,off,adj");
-  const void *arrays[1] = {d_eta};
-  const size_t sizes[1] = {sizeof(T)};
-  const void *index[3] = {d_dst, d_off, d_adj};
-  irregfix::IndexedSite s;
-  s.n = n;
-  s.count = 1;
-  s.arrays = arrays;
-  s.elem_sizes = sizes;
-  s.index_count = 3;
-  s.index_arrays = index;
+  const GatherSite g(n, d_eta, sizeof(T), {d_dst, d_off, d_adj});
+  const irregfix::IndexedSite &s = g.site;
   irregfix::View v{};
   const void *out[1] = {};
   std::vector<int> steps;
@@ -405,16 +418,8 @@ TEST_F(Indexed, GatherSkipsSentinels) {
   const int *d_nb = upload(nb);
   float *d_A = upload(A);
   const irregfix::SiteInfo &site = site_named("indexed:sentinel", "sentinel", "A,nb");
-  const void *arrays[1] = {d_A};
-  const size_t sizes[1] = {sizeof(float)};
-  const void *index[1] = {d_nb};
-  irregfix::IndexedSite s;
-  s.n = n;
-  s.count = 1;
-  s.arrays = arrays;
-  s.elem_sizes = sizes;
-  s.index_count = 1;
-  s.index_arrays = index;
+  const GatherSite g(n, d_A, sizeof(float), {d_nb});
+  const irregfix::IndexedSite &s = g.site;
   irregfix::View v{};
   const void *out[1] = {};
   auto indices = [&](const irregfix::View &w, long long *const *idx) {
@@ -640,16 +645,8 @@ TEST_F(Indexed, GatherAllocationFailureFallsBack) {
   const int *d_nb = upload(nb);
   const float *d_A = upload(std::vector<float>{1.f, 2.f, 3.f});
   const irregfix::SiteInfo &site = site_named("indexed:oom:gather", "sentinel", "A,nb");
-  const void *arrays[1] = {d_A};
-  const size_t sizes[1] = {sizeof(float)};
-  const void *index[1] = {d_nb};
-  irregfix::IndexedSite s;
-  s.n = 4;
-  s.count = 1;
-  s.arrays = arrays;
-  s.elem_sizes = sizes;
-  s.index_count = 1;
-  s.index_arrays = index;
+  const GatherSite g(4, d_A, sizeof(float), {d_nb});
+  const irregfix::IndexedSite &s = g.site;
   irregfix::View v{};
   const void *out[1] = {};
   irregfix::IndexedWork w;
@@ -723,24 +720,8 @@ __global__ void bump(long long count, float *A) {
     A[i] += 1.0f;
 }
 
-class IndexedVerify : public DeviceTest {
-protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped())
-      return;
-    irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // always the transformed kernel
-    irregfix::testing::set_verify(true);
-  }
-};
-
-class IndexedVerifyDeathTest : public IndexedVerify {
-protected:
-  void SetUp() override {
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    IndexedVerify::SetUp();
-  }
-};
+using IndexedVerify = VerifyingTest;
+using IndexedVerifyDeathTest = VerifyingDeathTest;
 
 // Launch 1 builds, launch 2 hits; then `write` changes a source untold, and
 // launch 3 hits a stale copy: the process aborts there.
