@@ -78,6 +78,8 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.uniq, e.uniq_bytes);
   free_buffer(e.block_first, e.block_first_bytes);
   free_buffer(e.local, e.local_bytes);
+  free_buffer(e.indices, e.indices_bytes);
+  e.index_ptrs.clear();
   for (void *b : e.bufs)
     if (b)
       cudaFree(b);

@@ -10,7 +10,7 @@ namespace detail {
 bool CacheKey::operator==(const CacheKey &o) const {
   return device == o.device && pattern == o.pattern && B == o.B && b_kind == o.b_kind &&
          C == o.C && c_kind == o.c_kind && params == o.params && n == o.n && layout == o.layout && sources == o.sources && elem_sizes == o.elem_sizes &&
-         site == o.site;
+         index_arrays == o.index_arrays && site == o.site;
 }
 
 static void mix(std::size_t &h, std::size_t v) {
@@ -29,6 +29,8 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
   mix(h, static_cast<std::size_t>(k.c_kind));
   for (long long v : k.params)
     mix(h, static_cast<std::size_t>(v));
+  for (const void *p : k.index_arrays)
+    mix(h, std::hash<const void *>()(p));
   mix(h, static_cast<std::size_t>(k.n));
   for (std::size_t s : k.elem_sizes)
     mix(h, s);
@@ -37,7 +39,8 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 }
 
 std::size_t Entry::bytes() const {
-  std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes;
+  std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes +
+                  indices_bytes;
   for (std::size_t x : buf_bytes)
     b += x;
   return b;

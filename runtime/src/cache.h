@@ -32,7 +32,9 @@ struct CacheKey {
   const void *C = nullptr;           // second index array (C, or neighbour counts)
   int c_kind = 0;
   std::vector<long long> params;     // pattern's scalars (neighbours: stride_j, stride_t, m;
-                                     // sharing: and the block size)
+                                     // sharing: and the block size; indexed: loop, then the
+                                     // scalars its index kernels read)
+  std::vector<const void *> index_arrays; // indexed: the arrays its index kernels read
   long long n = 0;
   std::vector<std::size_t> elem_sizes;
   int layout = 0;                    // a layout key (layout_policy.h)
@@ -92,6 +94,16 @@ struct Entry {
   int max_len = 0;
   long long nnz = 0;                // elements remapped per array (range sites; sharing:
                                     // the distinct elements of all blocks)
+  // Indexed sites (prepare_indexed): the element indices the launcher's kernels
+  // computed, a long long a slot per data array, in one buffer (array a's at
+  // a * cells), kept while the index arrays are unchanged (shape_valid), and
+  // their addresses as the launcher gets them. `builder`: the build in
+  // progress (a host thread's token; 0: none), which no other thread touches.
+  void *indices = nullptr;
+  std::size_t indices_bytes = 0;
+  long long cells = 0;
+  std::vector<long long *> index_ptrs;
+  unsigned long long builder = 0;
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;

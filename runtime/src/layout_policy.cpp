@@ -47,6 +47,13 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   if (pattern == kPatternNeighbors) {
     const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
     r.key = r.share_block > 0 && asked == kLayoutSharing ? kLayoutSharing : kLayoutEllColMajor;
+  } else if (pattern == kPatternIndexed) {
+    // ELL or SELL-32 (loop sites; indexed_layout), asked or the site's own
+    // choice; a forced layout it does not support means ELL.
+    const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
+    r.key = asked == kLayoutEllColMajor || asked == kLayoutSell32 ? asked
+            : cfg.layout > 0                                    ? kLayoutEllColMajor
+                                                                : kLayoutKeyAuto;
   } else if (pattern != kPatternRange) {
     r.key = kLayoutEllColMajor;
   } else {
@@ -117,6 +124,14 @@ int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMax
     return r.key;
   *count = layout_candidates(c, proposed);
   return proposed[0];
+}
+
+int indexed_layout(int key, bool loop, const LayoutCells &c) {
+  if (!loop) // one element a thread: nothing to pad
+    return kLayoutEllColMajor;
+  if (key == kLayoutSell32 || (key == kLayoutKeyAuto && c.sell > 0 && prefer_sell(c.ell, c.sell, c.nnz)))
+    return kLayoutSell32;
+  return kLayoutEllColMajor;
 }
 
 int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]) {

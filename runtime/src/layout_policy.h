@@ -84,7 +84,9 @@ struct LayoutRequest {
 // thread for every row; on another launch it means SELL-32. A neighbour site is
 // shared (forced, or the selector's candidate) when the launch may share, else
 // ELL; gathers and two-level ranges are always ELL. Forced sharing leaves range
-// sites to auto.
+// sites to auto. Indexed sites: ELL or SELL-32 when asked (forced, or the
+// launch's wish), else kLayoutKeyAuto under auto and ELL under any other
+// forced layout.
 LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &site,
                              const LaunchShape &launch, long long n);
 
@@ -140,6 +142,15 @@ int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMax
                  int *count);
 // Cells of `layout` among those counted.
 unsigned long long layout_cells(const LayoutCells &c, int layout);
+
+// ---- indexed sites ----------------------------------------------------------
+
+// The layout an indexed site's build makes, from its request's key and, for a
+// loop site, the cells it counted (c.sell 0: SELL-32's were not counted):
+// gathers ELL; loop sites SELL-32 when asked, or under auto's key when the
+// range sites' model would prefer it (prefer_sell); else ELL. (SELL-32-sigma
+// would permute threads the launcher's index kernels do not know of.)
+int indexed_layout(int key, bool loop, const LayoutCells &c);
 
 // ---- neighbour sites --------------------------------------------------------
 

@@ -11,6 +11,7 @@
 #include "launch.h"
 #include "layout_policy.h"
 #include "nvtx.h"
+#include "prepare.h"
 #include "state.h"
 #include "verify.h"
 
@@ -33,7 +34,93 @@ State &state() {
 
 namespace {
 void print_stats_at_exit();
+
+// The launch's stream must see the copy's last remap (done on another stream).
+std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t stream) {
+  if (e.built_on != stream)
+    IRREGFIX_TRY(cudaStreamWaitEvent(stream, e.ready, 0));
+  return "";
+}
+
+// The entry serves the launch: the site's latest, in the view.
+void serve(State &st, SiteRecord &rec, Launch *l, Entry &e, bool built, View *view,
+           const void **remapped, cudaStream_t stream) {
+  rec.stats->layout = e.layout;
+  rec.last = rec.recent[layout_slot(e.key.layout)] = &e;
+  fill_view(e, view, remapped);
+  launch_prepared(st, l, rec, built, stream);
+}
 } // namespace
+
+bool serve_hit(State &st, const SiteInfo &site, SiteRecord &rec, Launch *l, int dev, Entry &e,
+               View *view, const void **remapped, cudaStream_t stream) {
+  SiteStats &ss = *rec.stats;
+  std::string why = wait_for_copy(site, e, stream);
+  if (why.empty() && st.cfg.verify && !defer_verification(l, site, ss, e, dev, false))
+    why = verify_hit(st, ss, site, dev, e, stream);
+  if (!why.empty()) {
+    record_fallback(ss, why);
+    return false;
+  }
+  ++ss.hits;
+  serve(st, rec, l, e, false, view, remapped, stream);
+  return true;
+}
+
+bool serve_built(State &st, const SiteInfo &site, SiteRecord &rec, Launch *l, int dev, Entry &e,
+                 View *view, const void **remapped, cudaStream_t stream) {
+  SiteStats &ss = *rec.stats;
+  note_source_memory(e);
+  ss.host_writable_builds += e.host_writable;
+  if (st.cfg.verify) {
+    e.built_by = ss.prepares;
+    if (!defer_verification(l, site, ss, e, dev, true))
+      if (const std::string why = remember_fingerprints(st, ss, site, dev, e, stream); !why.empty())
+        return build_failed(st, ss, CacheKey(e.key), why);
+  }
+  serve(st, rec, l, e, true, view, remapped, stream);
+  return true;
+}
+
+SiteRecord *open_prepare(State &st, const SiteInfo &site, cudaError_t device_error, int dev) {
+  ensure_loaded(st);
+  if (device_error != cudaSuccess) {
+    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, device_error));
+    return nullptr;
+  }
+  SiteRecord &rec = site_record(st, site, dev);
+  ++rec.stats->prepares;
+  return &rec;
+}
+
+const char *declined(const Config &cfg) {
+  if (cfg.disabled)
+    return "disabled by IRREGFIX_DISABLE";
+  return cfg.layout == kLayoutChoiceNone ? "IRREGFIX_LAYOUT=none" : nullptr;
+}
+
+Entry &entry_to_build(State &st, SiteStats &ss, const CacheKey &key, Entry *stale) {
+  if (!stale) {
+    ++ss.misses;
+    Entry *e = st.cache.insert(key);
+    e->layout = key.pattern == kPatternRange ? kLayoutEllColMajor : key.layout; // range: set by build
+    return *e;
+  }
+  ++ss.refreshes;
+  // Host code may have written a source in managed or host memory since the
+  // last launch, unannounced: rebuild it, and its shape when an index array is.
+  if (stale->host_writable)
+    stale->valid = false;
+  if (stale->index_host_writable)
+    stale->shape_valid = false;
+  return *stale;
+}
+
+bool build_failed(State &st, SiteStats &ss, const CacheKey &key, const std::string &why) {
+  drop_entry(st, key);
+  record_fallback(ss, why);
+  return false;
+}
 
 void ensure_loaded(State &st) {
   if (st.loaded)
@@ -196,13 +283,6 @@ CacheKey make_key(const SiteInfo &site, const KeyArgs &a, int device, int layout
   return key;
 }
 
-// The launch's stream must see the copy's last remap (done on another stream).
-std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t stream) {
-  if (e.built_on != stream)
-    IRREGFIX_TRY(cudaStreamWaitEvent(stream, e.ready, 0));
-  return "";
-}
-
 // The common path of every prepare_*. A launch whose site used the same,
 // valid entry last time is a hit found without building or hashing a key.
 // On a miss or a refresh, build(st, ss, entry, dev, request, &built) makes the
@@ -212,52 +292,30 @@ template <class Build>
 bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapped,
              cudaStream_t stream, Build build) {
   int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
+  const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  if (err != cudaSuccess) {
-    record_fallback(site_stats(st, site), cuda_failure("cudaGetDevice", site, err));
+  SiteRecord *opened = open_prepare(st, site, err, dev);
+  if (!opened)
     return false;
-  }
-  SiteRecord &rec = site_record(st, site, dev);
+  SiteRecord &rec = *opened;
   SiteStats &ss = *rec.stats;
-  ++ss.prepares;
   Launch *launch = this_thread_launch(st);
   const LayoutRequest request = layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n);
   const int layout = request.key;
   if (layout == kLayoutSharing) // a copy for blocks of this size only
     args.params[args.nparams++] = request.share_block;
-  Entry *&recent = rec.recent[layout_slot(layout)];
+  Entry *recent = rec.recent[layout_slot(layout)];
   // An auto entry built as SELL-32-sigma serves only launches that may permute.
   auto usable = [&](const Entry &e) { return request.may_permute || e.layout != kLayoutSell32Sigma; };
-  // A valid copy: the launch's stream waits for its remap, and reads it.
-  auto hit = [&](Entry &e) {
-    std::string why = wait_for_copy(site, e, stream);
-    if (why.empty() && st.cfg.verify && !defer_verification(launch, site, ss, e, dev, false))
-      why = verify_hit(st, ss, site, dev, e, stream);
-    if (!why.empty()) {
-      record_fallback(ss, why);
-      return false;
-    }
-    ++ss.hits;
-    ss.layout = e.layout;
-    rec.last = recent = &e;
-    fill_view(e, view, remapped);
-    launch_prepared(st, launch, rec, false, stream);
-    return true;
-  };
+  auto hit = [&](Entry &e) { return serve_hit(st, site, rec, launch, dev, e, view, remapped, stream); };
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && servable(*recent) &&
       usable(*recent) && same_call(recent->key, args, dev, layout))
     return hit(*recent);
 
   ss.pattern = pattern_name(args.pattern); // the entry point called names the pattern
-  if (st.cfg.disabled) {
-    record_fallback(ss, "disabled by IRREGFIX_DISABLE");
-    return false;
-  }
-  if (st.cfg.layout == kLayoutChoiceNone) {
-    record_fallback(ss, "IRREGFIX_LAYOUT=none");
+  if (const char *no = declined(st.cfg)) {
+    record_fallback(ss, no);
     return false;
   }
   if (args.n <= 0 || !args.B) {
@@ -278,19 +336,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   }
   if (found == Cache::kHit && servable(*e))
     return hit(*e);
-  if (found == Cache::kMiss) {
-    ++ss.misses;
-    e = st.cache.insert(key);
-    e->layout = key.pattern == kPatternRange ? kLayoutEllColMajor : key.layout; // range: set by build
-  } else {
-    ++ss.refreshes;
-    // Host code may have written a source in managed or host memory since the
-    // last launch, unannounced: rebuild it, and its shape when an index array is.
-    if (e->host_writable)
-      e->valid = false;
-    if (e->index_host_writable)
-      e->shape_valid = false;
-  }
+  e = &entry_to_build(st, ss, key, e);
   NvtxRange range;
   range.start(st.cfg.nvtx, found == Cache::kMiss ? Work::kRemap : Work::kRefresh, site.id, site.kernel,
               layout == kLayoutKeyAuto ? std::string("auto") : layout_name(layout));
@@ -300,25 +346,9 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   if (why.empty())
     why = start_copy(launch, std::move(built.copy), stream);
   range.end();
-  if (why.empty()) {
-    note_source_memory(*e);
-    ss.host_writable_builds += e->host_writable;
-    if (st.cfg.verify) {
-      e->built_by = ss.prepares;
-      if (!defer_verification(launch, site, ss, *e, dev, true))
-        why = remember_fingerprints(st, ss, site, dev, *e, stream);
-    }
-  }
-  if (!why.empty()) {
-    drop_entry(st, key);
-    record_fallback(ss, why);
-    return false;
-  }
-  ss.layout = e->layout;
-  rec.last = recent = e;
-  fill_view(*e, view, remapped);
-  launch_prepared(st, launch, rec, true, stream);
-  return true;
+  if (!why.empty())
+    return build_failed(st, ss, key, why);
+  return serve_built(st, site, rec, launch, dev, *e, view, remapped, stream);
 }
 
 KeyArgs key_args(int pattern, const void *B, int b_kind, const void *C, int c_kind, long long n,

@@ -1,6 +1,7 @@
 // What the GPU test programs share: a fixture that skips without a device,
 // starts each test from a fresh runtime, and owns the device arrays it
-// uploads (released to the runtime and freed after the test); a download.
+// uploads (released to the runtime and freed after the test); the fixtures of
+// IRREGFIX_VERIFY's tests; a download.
 #pragma once
 
 #include <irregfix/irregfix.cuh>
@@ -41,6 +42,28 @@ public:
 
 private:
   std::vector<void *> owned_;
+};
+
+// IRREGFIX_VERIFY's tests: checking on, every launch transformed (ELL).
+class VerifyingTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped())
+      return;
+    irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+    irregfix::testing::set_verify(true);
+  }
+};
+
+// Their death tests run in a child that starts the program anew
+// ("threadsafe"), as a forked CUDA process may not use the device.
+class VerifyingDeathTest : public VerifyingTest {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    VerifyingTest::SetUp();
+  }
 };
 
 template <class T> std::vector<T> download(const T *d, size_t count) {

@@ -63,24 +63,8 @@ __global__ void bump(long long count, float *A) {
     A[i] += 1.0f;
 }
 
-class Verify : public DeviceTest {
-protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped())
-      return;
-    irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // always the transformed kernel
-    irregfix::testing::set_verify(true);
-  }
-};
-
-class VerifyDeathTest : public Verify {
-protected:
-  void SetUp() override {
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    Verify::SetUp();
-  }
-};
+using Verify = VerifyingTest;
+using VerifyDeathTest = VerifyingDeathTest;
 
 const irregfix::SiteInfo &site_named(const char *id) {
   static std::deque<irregfix::SiteInfo> sites; // addresses stay put: the runtime keys records by them

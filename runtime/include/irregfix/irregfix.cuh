@@ -149,7 +149,7 @@ template <class T> constexpr IndexKind index_kind(const T *) { return IndexKindO
 struct SiteInfo {
   const char *id;     // "file.cu:LINE:COL", unique per site in a program
   const char *kernel; // kernel name
-  const char *pattern; // its name in irregfix/pattern.h: "range", "range2", "gather", "gather2", "neighbors"
+  const char *pattern; // its name in irregfix/pattern.h: "range", "range2", "gather", "gather2", "neighbors", "indexed"
   int flags = 0;       // SiteFlags
   // The transformed kernel (its host-side handle), for kSiteShareable sites:
   // the runtime reads its static shared memory and raises its dynamic limit.
