@@ -65,8 +65,11 @@ private:
     if (!S)
       return;
     const bool IsLoop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S);
-    if (IsLoop)
-      Loops.push_back(loopShape(S));
+    if (IsLoop) {
+      LoopShape L = loopShape(S);
+      L.BoundsLoad = boundsLoad(L, B);
+      Loops.push_back(L);
+    }
     if (const auto *L = dyn_cast<LambdaExpr>(S)) {
       ++InLambda;
       walk(L->getBody(), In, B);
@@ -99,7 +102,7 @@ private:
         Vars.push_back(L.Var);
     B.setLoopVars(Vars);
     FormRef Index = B.of(M.Index);
-    if (!Index->dependsOnLoad())
+    if (!Index->dependsOnLoad() && !usesLoadBoundLoop(*Index))
       return;
     Done.insert(M.Read);
     IndirectRead R;
@@ -111,6 +114,38 @@ private:
     R.Plain = onlyRead(M.Read, Ctx);
     R.InLambda = InLambda > 0;
     Out.push_back(std::move(R));
+  }
+
+  // Whether a loop's bounds depend on loaded values (directly, or through the
+  // variable of a loop around it whose bounds do).
+  bool boundsLoad(const LoopShape &L, FormBuilder &B) {
+    std::vector<const VarDecl *> Outer;
+    for (const LoopShape &O : Loops)
+      if (O.Var)
+        Outer.push_back(O.Var);
+    B.setLoopVars(Outer);
+    for (const Expr *E : {L.First, L.End}) {
+      if (!E)
+        continue;
+      FormRef F = B.of(E);
+      if (F->dependsOnLoad() || usesLoadBoundLoop(*F))
+        return true;
+    }
+    // A while loop counting to a loaded bound: its condition.
+    if (const auto *W = dyn_cast<WhileStmt>(L.Loop); W && L.Var)
+      if (const auto *C = dyn_cast<BinaryOperator>(strip(W->getCond())))
+        if (B.of(C->getRHS())->dependsOnLoad())
+          return true;
+    return false;
+  }
+
+  bool usesLoadBoundLoop(const Form &F) {
+    std::set<const VarDecl *> Vars;
+    F.loopVars(Vars);
+    for (const LoopShape &L : Loops)
+      if (L.Var && Vars.count(L.Var) && L.BoundsLoad)
+        return true;
+    return false;
   }
 
   const FunctionDecl *Kernel;

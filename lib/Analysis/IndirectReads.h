@@ -25,6 +25,8 @@ struct LoopShape {
   const clang::Expr *End = nullptr;        // k < End (k <= End: EndInclusive)
   bool EndInclusive = false;
   std::string NotCanonical;                // why it is not such a loop ("" when it is)
+  // Its bounds depend on values loaded from memory: A[k] is an indirect read.
+  bool BoundsLoad = false;
 };
 
 struct IndirectRead {

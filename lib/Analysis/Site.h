@@ -3,6 +3,9 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/IndirectReads.h"
+
+#include <irregfix/pattern.h>
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -14,12 +17,15 @@
 
 namespace irregfix {
 
+// The patterns, numbered and named as the runtime numbers and names them
+// (irregfix/pattern.h: one table for the tool and the runtime).
 enum class SitePattern {
-  Range,     // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
-  Range2,    // the same with the row r = C[t]: B[C[t]] .. B[C[t]+1]
-  Gather,    // A[B[t]]
-  Gather2,   // A[B[C[t]]]
-  Neighbors, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
+  Range = kPatternRange,         // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
+  Range2 = kPatternRange2,       // the same with the row r = C[t]: B[C[t]] .. B[C[t]+1]
+  Gather = kPatternGather,       // A[B[t]]
+  Gather2 = kPatternGather2,     // A[B[C[t]]]
+  Neighbors = kPatternNeighbors, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
+  Indexed = kPatternIndexed,     // any other index the tool can compute: A[f(t)], or A[f(t, k)] in a loop
 };
 
 inline bool isRangePattern(SitePattern P) { return P == SitePattern::Range || P == SitePattern::Range2; }
@@ -29,7 +35,8 @@ const char *patternName(SitePattern P);
 // One array the site reads indirectly, and every subscript that reads it.
 struct SiteArray {
   ArrayRef Array;                                      // A
-  std::vector<const clang::ArraySubscriptExpr *> Reads; // A[k] (range) or A[B[t]] (gather)
+  // A[k] (range), A[B[t]] (gather); any read of A at the site's index (indexed sites)
+  std::vector<const clang::Expr *> Reads;
   // A[k] also appears other than as a plain read (stored to, address taken).
   bool OtherUse = false;
   // Set when A cannot be remapped; the reads are left alone and the reason reported.
@@ -70,6 +77,20 @@ struct Site {
   std::vector<std::pair<const clang::VarDecl *, ArrayRef>> SymbolAliasChecks;
 
   std::string RefusedBecause; // the whole site is refused, and why
+
+  // Indexed sites: the arrays in Arrays are read at the indices of Indices (one
+  // form each, in the same order), computed by generated kernels.
+  struct IndexedCopy {
+    const clang::Expr *Index = nullptr; // the index as the first read writes it
+    FormRef Form;
+  };
+  std::vector<IndexedCopy> Indices;
+  LoopShape IndexedLoop;                // Loop set: a loop site (copies over its iterations)
+  std::vector<ArrayRef> IndexSources;   // arrays the index (and loop bound) forms read
+  std::vector<const clang::Expr *> KeyScalars; // invariant integers they use (the cache key holds them)
+  // No guard bounds the thread index: the active threads are the launch's
+  // grid.x * blockDim.x.
+  bool LaunchThreads = false;
 
   // Arrays that will be remapped, in order.
   std::vector<const SiteArray *> remappedArrays() const;
@@ -123,6 +144,21 @@ struct Hoisting {
   std::vector<std::pair<const clang::CompoundStmt *, const clang::Stmt *>> Enclosing;
 };
 
+// What became of one indirect read of the kernel: the report lists them all.
+struct ReadVerdict {
+  enum Kind {
+    Rewritten,     // read through a coalesced copy
+    IndexRemapped, // its index comes from a copy; the array itself is read in place
+    NotRewritten,  // left as it is: Reason says why
+  };
+  const clang::Expr *Read = nullptr;
+  std::string Array;   // as written: 'x', 'g.col', or the base expression
+  std::string Shape;   // the site's pattern, or what the read looks like
+  Kind Verdict = NotRewritten;
+  std::string Reason;
+  std::string In;      // the device function the read is in ("": the kernel)
+};
+
 struct KernelInfo {
   // The kernel analysed. For a kernel template, one of its instantiations (sites
   // point into the template's text, which all instantiations share) ...
@@ -137,6 +173,7 @@ struct KernelInfo {
   Chunkability Chunks;
   Shareability Share;
   Hoisting Hoist;
+  std::vector<ReadVerdict> Reads; // every indirect read, in source order
   bool hasTransformableSite() const;
 };
 

@@ -6,6 +6,7 @@
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/IndexedSites.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -20,21 +21,7 @@ using namespace clang;
 
 namespace irregfix {
 
-const char *patternName(SitePattern P) {
-  switch (P) {
-  case SitePattern::Range:
-    return "range";
-  case SitePattern::Range2:
-    return "range2";
-  case SitePattern::Gather:
-    return "gather";
-  case SitePattern::Gather2:
-    return "gather2";
-  case SitePattern::Neighbors:
-    return "neighbors";
-  }
-  return "?";
-}
+const char *patternName(SitePattern P) { return pattern_name(static_cast<int>(P)); }
 
 std::vector<const SiteArray *> Site::remappedArrays() const {
   std::vector<const SiteArray *> Out;
@@ -307,7 +294,7 @@ private:
 
   void addSite(Site S) {
     for (const SiteArray &A : S.Arrays)
-      for (const ArraySubscriptExpr *R : A.Reads)
+      for (const Expr *R : A.Reads)
         Claimed.insert(R);
     Info.Sites.push_back(std::move(S));
   }
@@ -748,7 +735,7 @@ private:
   // Gather sites in source order, and where each (A, B, C) is in that list.
   std::vector<Site> GatherSites;
   std::map<std::tuple<ArrayRef, ArrayRef, ArrayRef>, size_t> Gathers;
-  std::set<const ArraySubscriptExpr *> Claimed; // reads that belong to a loop site
+  std::set<const Expr *> Claimed; // reads that belong to a loop site
 };
 
 } // namespace
@@ -766,6 +753,9 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
   SiteFinder Finder(Info, Ctx, W);
   Finder.TraverseStmt(Kernel->getBody());
   Finder.finish();
+  // Every indirect read: those no pattern site takes go to indexed sites where
+  // their indices can be computed outside the kernel, and all get a verdict.
+  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx), W, Ctx);
   return Info;
 }
 
@@ -833,6 +823,16 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   Info.Perm = analyzePermutability(Info, Ctx);
   Info.Chunks = analyzeChunkability(Info, Ctx);
   Info.Share = analyzeShareability(Info, Ctx);
+  // An indexed site's copies are built whole, in the kernel's thread order.
+  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == SitePattern::Indexed; })) {
+    const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
+    if (Info.Perm.Permutable)
+      Info.Perm = Permutability{false, Why, nullptr, nullptr};
+    if (Info.Chunks.Chunkable)
+      Info.Chunks = Chunkability{false, Why, {}};
+    if (Info.Share.Shareable)
+      Info.Share = Shareability{false, Why, 0};
+  }
   return Info;
 }
 

@@ -84,3 +84,26 @@ bool disjoint_symbol(const SiteInfo &site, const void *symbol, const void *read)
 }
 
 } // namespace irregfix
+
+namespace irregfix {
+
+// The index kernels' bounds: the allocations the alias checks already know.
+bool index_extents(const SiteInfo &site, const void *const *arrays, int count, IndexExtents *out) {
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (count < 0 || count > IndexExtents::kMax)
+    return aliased(st, site, "an index reads more arrays than the index kernels can check");
+  for (int k = 0; k < IndexExtents::kMax; ++k)
+    out->lo[k] = out->hi[k] = 0;
+  for (int k = 0; k < count; ++k) {
+    Range r;
+    if (!arrays[k] || !known_allocation(st, arrays[k], &r))
+      return aliased(st, site, "an array an index reads is not device memory the runtime can find");
+    out->lo[k] = r.base;
+    out->hi[k] = r.base + r.size;
+  }
+  return true;
+}
+
+} // namespace irregfix

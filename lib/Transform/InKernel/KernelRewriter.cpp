@@ -223,7 +223,7 @@ private:
                        : S.Pattern == SitePattern::Neighbors ? S.LoopVar->getNameAsString()
                                                            : "0";
     for (const SiteArray *A : S.remappedArrays())
-      for (const ArraySubscriptExpr *Read : A->Reads) {
+      for (const Expr *Read : A->Reads) {
         if (sharedSite(I))
           Editor.replace(Read->getSourceRange(), "irregfix::read_shared(" + viewName(I) + ", " +
                                                      remappedName(I, A->Array) + ", " + stageName() + ", " + Slot +

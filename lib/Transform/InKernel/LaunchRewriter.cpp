@@ -13,10 +13,6 @@ namespace irregfix::inkernel {
 
 namespace {
 
-std::string paramName(const ParmVarDecl *P, unsigned I) {
-  return P->getName().empty() ? "__irregfix_arg" + std::to_string(I) : P->getNameAsString();
-}
-
 // `template <class T, int N>` of a kernel template, or nothing.
 std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
@@ -53,13 +49,6 @@ std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
     P->getType().print(OS, Policy, paramName(P, I));
   }
   OS << ")";
-  return Out;
-}
-
-std::string argumentList(const FunctionDecl *K) {
-  std::string Out;
-  for (unsigned I = 0; I < K->getNumParams(); ++I)
-    Out += (I ? ", " : "") + paramName(K->getParamDecl(I), I);
   return Out;
 }
 

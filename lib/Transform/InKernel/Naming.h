@@ -9,6 +9,8 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <string>
 
 namespace irregfix::inkernel {
@@ -37,6 +39,31 @@ inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
   int Overload = kernelOverloadIndex(K);
   return "__irregfix_site_" + K->getNameAsString() + (Overload < 0 ? "" : "__" + std::to_string(Overload)) + "_" +
          std::to_string(Site);
+}
+
+// A kernel parameter's name in generated code (`__irregfix_arg2` when unnamed).
+inline std::string paramName(const clang::ParmVarDecl *P, unsigned I) {
+  return P->getName().empty() ? "__irregfix_arg" + std::to_string(I) : P->getNameAsString();
+}
+
+// The kernel's parameters as arguments: `n, B, A, y`.
+inline std::string argumentList(const clang::FunctionDecl *K) {
+  std::string Out;
+  for (unsigned I = 0; I < K->getNumParams(); ++I)
+    Out += (I ? ", " : "") + paramName(K->getParamDecl(I), I);
+  return Out;
+}
+
+// The kernel's parameters as declared in generated functions: `int n, const int *B`.
+inline std::string parameterList(const clang::FunctionDecl *K, const clang::ASTContext &Ctx) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (unsigned I = 0; I < K->getNumParams(); ++I) {
+    const clang::ParmVarDecl *P = K->getParamDecl(I);
+    OS << (I ? ", " : "");
+    P->getType().print(OS, Ctx.getPrintingPolicy(), paramName(P, I));
+  }
+  return Out;
 }
 
 // The declaration a kernel's text and parameter types come from: the template

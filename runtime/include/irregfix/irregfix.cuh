@@ -285,6 +285,38 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
 bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const void **remapped,
                       cudaStream_t stream);
 
+// Where each array an index kernel reads lies: the device allocation holding
+// it. The generated kernels read index arrays with checked_load, so that an
+// index the kernel itself would never compute (the tool computes every thread's,
+// past the kernel's own guards) cannot read outside an allocation.
+struct IndexExtents {
+  static constexpr int kMax = 16;
+  unsigned long long lo[kMax];  // [lo, hi): the allocation's bytes
+  unsigned long long hi[kMax];
+};
+
+// The allocations of arrays[0, count): true, or false (with the reason in the
+// statistics) when one is not device memory the runtime can find or count > kMax.
+bool index_extents(const SiteInfo &site, const void *const *arrays, int count, IndexExtents *out);
+
+#ifdef __CUDACC__
+// p[i] when the element lies inside extent k; otherwise a value-initialised T
+// and ok cleared (then the index computed from it is not used).
+template <class T>
+__device__ __forceinline__ T checked_load(const T *p, long long i, const IndexExtents &x, int k, bool &ok) {
+  const unsigned long long a = reinterpret_cast<unsigned long long>(p) + static_cast<unsigned long long>(i) * sizeof(T);
+  if (!ok || a < x.lo[k] || a + sizeof(T) > x.hi[k] || a + sizeof(T) < a) {
+    ok = false;
+    return T();
+  }
+  return p[i];
+}
+#endif
+
+// The index an indices kernel writes where it computed none (a checked load
+// failed): outside every allocation, so the runtime skips the slot.
+constexpr long long kNoIndex = -0x7fffffffffffffffLL - 1;
+
 // Run-time alias check for a pointer the kernel writes against one it reads
 // through a site: true when they lie in different device allocations.
 // When it returns false the launcher runs the original kernel.
