@@ -324,7 +324,7 @@ int main(int argc, const char **argv) {
       std::string Error;
       if (!irregfix::writeDepFile(DepFile, DepFileTarget.empty() ? OutputFile : DepFileTarget,
                                   It->Dependencies, Error))
-        Status = fail("cannot write '" + DepFile + "': " + Error);
+        Status = fail(Error);
     }
   }
   for (const std::string &Name : Options.HoistKernels)
