@@ -8,6 +8,7 @@
 #include "Frontend/CudaVersion.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/ExportFixes.h"
+#include "Frontend/LaunchBrackets.h"
 #include "Frontend/Report.h"
 #include "Frontend/RewriteAction.h"
 #include "Frontend/Stats.h"
@@ -282,7 +283,9 @@ int main(int argc, const char **argv) {
   int Status = 0;
   // One tool run per file: its result and its time are its own.
   for (const std::string &F : Files) {
-    ClangTool Tool(*Compilations, {F});
+    // Launches written `k << < g, b >> > (...)` are parsed as nvcc reads them.
+    auto FS = llvm::makeIntrusiveRefCnt<irregfix::LaunchBracketFileSystem>(llvm::vfs::getRealFileSystem());
+    ClangTool Tool(*Compilations, {F}, std::make_shared<clang::PCHContainerOperations>(), FS);
     for (const ArgumentsAdjuster &A : Adjusters)
       Tool.appendArgumentsAdjuster(A);
     std::vector<irregfix::FileResult> Results;
@@ -299,6 +302,9 @@ int main(int argc, const char **argv) {
       Status = fail("could not rewrite '" + F + "'; nothing was written");
       continue;
     }
+    for (auto &[Path, File] : It->Files.Files) // edited in the spelling on disk
+      if (std::optional<std::string> Text = FS->original(Path))
+        File.Original = std::move(*Text);
     const irregfix::IncludeTree &Tree = It->Files;
     std::vector<std::string> Edited = Tree.edited();
     std::vector<Change> Mine;
