@@ -130,13 +130,18 @@ void RewritableFiles::included(SourceLocation Hash, CharSourceRange Name, bool A
     return;
   Inclusion I;
   I.Begin = SM.getFileOffset(Hash) - SM.getColumnNumber(F, SM.getFileOffset(Hash)) + 1;
-  I.End = lineEnd(Name.getEnd());
+  // The name as written on the directive's line (not a macro's: `#include KERNELS`).
+  const bool Written = Name.getBegin().isFileID() && Name.getEnd().isFileID() &&
+                       SM.getFileID(Name.getBegin()) == F && SM.getFileID(Name.getEnd()) == F;
+  I.End = lineEnd(Written ? Name.getEnd() : Hash);
   I.NextLine = SM.getLineNumber(F, I.End - 1) + 1;
-  I.NameBegin = SM.getFileOffset(Name.getBegin());
-  I.NameEnd = SM.getFileOffset(Name.getEnd());
+  if (Written) {
+    I.NameBegin = SM.getFileOffset(Name.getBegin());
+    I.NameEnd = SM.getFileOffset(Name.getEnd());
+  }
   // Found beside its includer: inlined elsewhere, it must be named by its path.
   OptionalFileEntryRef Includer = SM.getFileEntryRefForID(F);
-  if (File && !Angled && Includer && SearchPath == llvm::sys::path::parent_path(Includer->getName()))
+  if (Written && File && !Angled && Includer && SearchPath == llvm::sys::path::parent_path(Includer->getName()))
     I.Beside = absolute(File->getName());
   Pending = {static_cast<int>(It->second), static_cast<int>(Entries[It->second].Includes.size())};
   Entries[It->second].Includes.push_back(I);
