@@ -31,8 +31,8 @@ public:
 
   // Whether L (where it is expanded) is in a rewritable file.
   bool contains(clang::SourceLocation L) const;
-  // The path edits to the file name (absolute, without dots), from any name of
-  // it; empty when the file is not rewritable.
+  // The path by which edits name a file (absolute, without dots), from any
+  // name of it; empty when the file is not rewritable.
   std::string pathOf(llvm::StringRef Name) const;
   std::string pathOf(clang::FileID F) const;
 
@@ -58,13 +58,13 @@ private:
   const clang::SourceManager &SM;
   std::vector<std::string> NotRewritten; // real paths of directories
   std::set<clang::FileID> Rewritable;
-  std::map<const clang::FileEntry *, std::string> Paths; // by file, in the order first entered
-  std::vector<const clang::FileEntry *> Order;
+  std::map<const clang::FileEntry *, std::string> Paths; // every rewritable file's path
+  std::vector<const clang::FileEntry *> Order;           // the same files, in the order first entered
   std::vector<FileEntered> Entries;
-  std::vector<clang::FileID> EntryFiles;           // the file ID of each entry
+  std::vector<clang::FileID> EntryFiles; // the file ID of each entry
   std::map<clang::FileID, unsigned> EntryOf;
   std::vector<std::vector<const clang::FileEntry *>> Targets; // per entry and include: the file it names
-  std::map<const clang::FileEntry *, std::set<unsigned>> Ends;     // directiveEnds
+  std::map<const clang::FileEntry *, std::set<unsigned>> Ends; // directiveEnds()
   std::map<const clang::FileEntry *, std::vector<unsigned>> PragmaOnce;
   struct Guard {
     std::string Macro;   // the macro the file's first #ifndef tests
