@@ -129,6 +129,27 @@ private:
 
 } // namespace
 
+void validateSites(KernelInfo &Info, ASTContext &Ctx) {
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed)
+      if (llvm::Expected<std::string> D = definitions(Info, I, Ctx); !D) {
+        std::string Why = llvm::toString(D.takeError());
+        llvm::StringRef Reason(Why);
+        Reason.consume_front("indexed site: ");
+        Site &S = Info.Sites[I];
+        S.RefusedBecause = "its index kernels cannot be written: " + Reason.str();
+        // Its reads are not rewritten after all.
+        for (ReadVerdict &V : Info.Reads)
+          for (const SiteArray &A : S.Arrays)
+            if (std::find(A.Reads.begin(), A.Reads.end(), V.Read) != A.Reads.end() ||
+                llvm::any_of(A.Reads, [&](const Expr *R) { return V.Read->getSourceRange() == R->getSourceRange() ||
+                                                                 R->getBeginLoc() == V.Read->getBeginLoc(); })) {
+              V.Verdict = ReadVerdict::NotRewritten;
+              V.Reason = S.RefusedBecause;
+            }
+      }
+}
+
 std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &Arguments) {
   std::string V = inkernel::viewName(I);
   return stepFunctionName(Info.Kernel, I) + "(__irregfix_stream, __irregfix_grid, __irregfix_block" +
@@ -167,7 +188,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
     OS << "static __global__ void " << lengthsKernelName(K, I) << "(" << Params << Sep
        << "long long __irregfix_n, irregfix::IndexExtents __irregfix_x, int *__irregfix_len) {\n"
        << Thread << "  if (__irregfix_t >= __irregfix_n)\n    return;\n"
-       << "  bool __irregfix_ok = true;\n"
+       << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
        << "  const long long __irregfix_first = (long long)(" << First << ");\n"
        << "  const long long __irregfix_end = (long long)(" << End << ");\n"
        << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
@@ -185,7 +206,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
             "[irregfix::slot(__irregfix_v, __irregfix_t, __irregfix_iter)] = __irregfix_ok ? __irregfix_i : "
             "irregfix::kNoIndex;\n  }\n";
   if (Loop) {
-    OS << "  bool __irregfix_ok = true;\n"
+    OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
        << "  const long long __irregfix_first = (long long)(" << First << ");\n"
        << "  for (int __irregfix_iter = 0, __irregfix_len = irregfix::length(__irregfix_v, __irregfix_t); "
           "__irregfix_iter < __irregfix_len; ++__irregfix_iter) {\n";
