@@ -221,7 +221,8 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
 
   // The step function: asks the runtime, runs what it asks for, until ready.
   OS << "static bool " << stepFunctionName(K, I)
-     << "(cudaStream_t __irregfix_stream, dim3 __irregfix_grid, dim3 __irregfix_block" << Sep << Params
+     << "(cudaStream_t __irregfix_stream, [[maybe_unused]] dim3 __irregfix_grid, [[maybe_unused]] dim3 __irregfix_block"
+     << Sep << Params
      << ", irregfix::View *__irregfix_view, const void **__irregfix_out) {\n";
   auto List = [&](const std::vector<std::string> &Items, const std::string &Type, const std::string &Name) {
     if (Items.empty()) {
