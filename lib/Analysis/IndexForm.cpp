@@ -255,14 +255,20 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
   }
   if (!V->isLocalVarDecl())
     return unknown("variable " + named(V) + " is not a local of the kernel", true, At);
-  if (Writes.writesScalar(V) && !Writes.gridStrideLoop(V))
-    return unknown("local " + named(V) + " is assigned in the kernel", assignedFromMemory(V, Kernel->getBody()), At);
-  if (!V->hasInit())
-    return unknown("local " + named(V) + " has no initialiser", true, At);
+  LocalValue L = Values.at(V, At, Ctx);
+  if (L.K == LocalValue::None) {
+    // Not one value: whether any of its values comes from memory.
+    bool MayLoad = false;
+    for (const Expr *D : Values.definitions(V))
+      MayLoad |= readsMemory(D) || build(D, Depth + 8)->dependsOnLoad();
+    return unknown(L.Why, MayLoad, At);
+  }
   auto It = Locals.find(V);
   if (It != Locals.end())
     return It->second;
-  FormRef F = build(V->getInit(), Depth + 1);
+  FormRef F = L.K == LocalValue::Single
+                  ? build(L.Value, Depth + 1)
+                  : op("?:", {build(L.Cond, Depth + 1), build(L.Then, Depth + 1), build(L.Else, Depth + 1)}, At);
   Locals.emplace(V, F);
   return F;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/LocalValues.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -73,7 +74,7 @@ struct Form {
 class FormBuilder {
 public:
   FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx) {}
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Kernel) {}
 
   // The loop variables in scope where the next expressions are (innermost last).
   void setLoopVars(std::vector<const clang::VarDecl *> Vars) { LoopVars = std::move(Vars); }
@@ -94,6 +95,7 @@ private:
   const WriteSet &Writes;
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
+  LocalValues Values;
   std::map<const clang::VarDecl *, FormRef> Locals; // followed locals, by variable
 };
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # compare.sh ORIGINAL REWRITTEN WORKDIR
-# Runs every channel of the original and the rewritten program and compares
+# For a program that lists its cases (`--list`) and runs one (`CASE OUT.bin`):
+# runs every case (here: every channel) of the original and the rewritten program and compares
 # their outputs bit for bit, the rewritten one under auto, forced ELL and SELL-32,
 # each with IRREGFIX_VERIFY=1 (a stale copy served would abort), and prints a
 # line per channel. Exit: 0 identical, 1 different or failed, 77 no CUDA device.
 set -u
 orig=$1 xform=$2 dir=$3
 mkdir -p "$dir" || exit 1
-"$orig" none "$dir/probe.bin" >/dev/null 2>&1
+first=$("$orig" --list | head -n 1)
+"$orig" "$first" "$dir/probe.bin" >/dev/null 2>&1
 probe=$?
 [ $probe -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
 status=0

@@ -1,5 +1,7 @@
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/IndexForm.h"
+#include "Analysis/LocalValues.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/InKernel/Naming.h"
@@ -34,7 +36,7 @@ std::string indicesKernelName(const FunctionDecl *K, unsigned I) {
 class IndexText {
 public:
   IndexText(const Site &S, const WriteSet &W, ASTContext &Ctx)
-      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()) {}
+      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(S.Kernel) {}
 
   std::string of(const Expr *E) { return gen(E, 0); }
   std::string Why; // set when some expression could not be rewritten
@@ -63,9 +65,13 @@ private:
       if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
         return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
       if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V)) {
-        if (!V->hasInit() || W.writesScalar(V))
-          return fail("local " + quoted(V) + " has no single value");
-        return "(" + gen(V->getInit(), Depth + 1) + ")";
+        LocalValue L = Values.at(V, X, Ctx);
+        if (L.K == LocalValue::Single)
+          return "(" + gen(L.Value, Depth + 1) + ")";
+        if (L.K == LocalValue::Select)
+          return "((" + gen(L.Cond, Depth + 1) + ") ? (" + gen(L.Then, Depth + 1) + ") : (" + gen(L.Else, Depth + 1) +
+                 "))";
+        return fail(L.Why);
       }
       return text(X);
     }
@@ -125,6 +131,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
+  LocalValues Values;
 };
 
 } // namespace

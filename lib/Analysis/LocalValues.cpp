@@ -1,0 +1,184 @@
+#include "Analysis/LocalValues.h"
+#include "Analysis/AstUtil.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+const VarDecl *localOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return V && V->isLocalVarDecl() ? V : nullptr;
+}
+
+// The statement S is, or its parent statement when S is an expression statement's expression.
+const Stmt *parentOf(const Stmt *S, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+// The innermost loop around S (within the function), or null.
+const Stmt *innermostLoop(const Stmt *S, ASTContext &Ctx) {
+  for (const Stmt *P = parentOf(S, Ctx); P; P = parentOf(P, Ctx))
+    if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<CXXForRangeStmt>(P))
+      return P;
+  return nullptr;
+}
+
+bool within(const Stmt *Inner, const Stmt *Outer, const SourceManager &SM) {
+  return !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(), Outer->getBeginLoc()) &&
+         !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), Inner->getEndLoc());
+}
+
+// The if statement whose then (or else) branch is the assignment's statement,
+// or holds it directly in its braces.
+const IfStmt *branchOf(const BinaryOperator *A, ASTContext &Ctx, bool *Then) {
+  const Stmt *S = A;
+  const Stmt *P = parentOf(S, Ctx);
+  if (isa_and_nonnull<CompoundStmt>(P)) {
+    S = P;
+    P = parentOf(P, Ctx);
+  }
+  const auto *If = dyn_cast_or_null<IfStmt>(P);
+  if (!If)
+    return nullptr;
+  if (If->getThen() == S)
+    *Then = true;
+  else if (If->getElse() == S)
+    *Then = false;
+  else
+    return nullptr;
+  return If;
+}
+
+class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
+public:
+  explicit WriteFinder(std::function<void(const VarDecl *, const BinaryOperator *)> Note) : Note(std::move(Note)) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = localOf(BO->getLHS()))
+        Note(V, BO->getOpcode() == BO_Assign ? BO : nullptr);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = localOf(UO->getSubExpr()))
+        Note(V, nullptr);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) { // a non-const reference parameter may write it
+    const FunctionDecl *F = C->getDirectCallee();
+    // A member operator's object is its first argument, not a parameter.
+    const unsigned Skip = isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(F) ? 1 : 0;
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      if (const VarDecl *V = localOf(C->getArg(I))) {
+        if (I < Skip) {
+          Note(V, nullptr); // the object of a member operator (operator= and the like)
+          continue;
+        }
+        QualType T = F && I - Skip < F->getNumParams() ? F->getParamDecl(I - Skip)->getType() : QualType();
+        if (!F || (!T.isNull() && T->isReferenceType() && !T.getNonReferenceType().isConstQualified()))
+          Note(V, nullptr);
+      }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *D) { // a non-const reference bound to it
+    if (D->getType()->isReferenceType() && !D->getType().getNonReferenceType().isConstQualified() && D->hasInit())
+      if (const VarDecl *V = localOf(D->getInit()))
+        Note(V, nullptr);
+    return true;
+  }
+
+private:
+  std::function<void(const VarDecl *, const BinaryOperator *)> Note;
+};
+
+} // namespace
+
+LocalValues::LocalValues(const FunctionDecl *F) {
+  if (!F || !F->getBody())
+    return;
+  WriteFinder Finder([&](const VarDecl *V, const BinaryOperator *A) {
+    Writes &W = Of[V];
+    if (A)
+      W.Assignments.push_back(A);
+    else
+      W.Other = true;
+  });
+  Finder.TraverseStmt(F->getBody());
+}
+
+std::vector<const Expr *> LocalValues::definitions(const VarDecl *V) const {
+  std::vector<const Expr *> Out;
+  if (V->hasInit())
+    Out.push_back(V->getInit());
+  if (auto It = Of.find(V); It != Of.end())
+    for (const BinaryOperator *A : It->second.Assignments)
+      Out.push_back(A->getRHS());
+  return Out;
+}
+
+LocalValue LocalValues::at(const VarDecl *V, const Expr *Use, ASTContext &Ctx) const {
+  LocalValue L;
+  auto It = Of.find(V);
+  if (It == Of.end()) {
+    if (V->hasInit()) {
+      L.K = LocalValue::Single;
+      L.Value = V->getInit();
+    } else {
+      L.Why = "local " + quoted(V) + " is never given a value";
+    }
+    return L;
+  }
+  const Writes &W = It->second;
+  if (W.Other) {
+    L.Why = "local " + quoted(V) + " is modified in the kernel";
+    return L;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The value set inside a loop is that iteration's: used inside the loop only.
+  auto SameIteration = [&](const Stmt *Def) {
+    const Stmt *Loop = innermostLoop(Def, Ctx);
+    return !Loop || within(Use, Loop, SM);
+  };
+  const bool Initialised = V->hasInit() && !isa<ImplicitValueInitExpr>(V->getInit()) &&
+                           !(isa<CXXConstructExpr>(V->getInit()) &&
+                             cast<CXXConstructExpr>(V->getInit())->getConstructor()->isDefaultConstructor());
+  if (W.Assignments.size() == 1 && !Initialised) {
+    const BinaryOperator *A = W.Assignments.front();
+    if (!SameIteration(A) || SM.isBeforeInTranslationUnit(Use->getBeginLoc(), A->getBeginLoc())) {
+      L.Why = "local " + quoted(V) + " is assigned elsewhere than where it is read";
+      return L;
+    }
+    L.K = LocalValue::Single;
+    L.Value = A->getRHS();
+    return L;
+  }
+  if (W.Assignments.size() == 2) {
+    bool ThenA = false, ThenB = false;
+    const IfStmt *IA = branchOf(W.Assignments[0], Ctx, &ThenA);
+    const IfStmt *IB = branchOf(W.Assignments[1], Ctx, &ThenB);
+    if (IA && IA == IB && ThenA != ThenB && SameIteration(IA) &&
+        !SM.isBeforeInTranslationUnit(Use->getBeginLoc(), IA->getEndLoc())) {
+      L.K = LocalValue::Select;
+      L.Cond = IA->getCond();
+      L.Then = (ThenA ? W.Assignments[0] : W.Assignments[1])->getRHS();
+      L.Else = (ThenA ? W.Assignments[1] : W.Assignments[0])->getRHS();
+      return L;
+    }
+  }
+  L.Why = "local " + quoted(V) + " is assigned in the kernel";
+  return L;
+}
+
+} // namespace irregfix
