@@ -576,6 +576,7 @@ def make_mutant(seed_value, index, seeds):
 class Config:
     def __init__(self, args):
         self.tool = os.path.abspath(args.tool)
+        self.run_tool = self.tool  # a snapshot in the scratch directory, once there is one
         self.clang = args.clang
         self.cuda = args.cuda_path
         self.timeout = args.timeout
@@ -583,10 +584,10 @@ class Config:
 
 def tool_command(cfg, seed, mutant, out, options):
     if seed.real:
-        cmd = [cfg.tool, f"--cuda-path={cfg.cuda}"]
+        cmd = [cfg.run_tool, f"--cuda-path={cfg.cuda}"]
         flags = []
     else:
-        cmd = [cfg.tool, f"--cuda-path={STUB_CUDA}"]
+        cmd = [cfg.run_tool, f"--cuda-path={STUB_CUDA}"]
         flags = ["-nocudainc", "-nocudalib", "-I", os.path.join(STUB_CUDA, "include")]
     return cmd + options + [mutant, "-o", out, "--"] + flags + ["-I", seed.dir] + seed.extra
 
@@ -757,7 +758,7 @@ def save(dest, index, seed, steps, options, text, signature, details, workdir):
     with open(os.path.join(dest, "info.txt"), "w") as f:
         f.write(f"mutant {index} of seed file {seed.path}\nsignature: {signature}\nexit: {details.get('rc')}\n")
         f.write("mutations:\n" + "".join(f"  {s}\n" for s in steps))
-    cmd = details["command"]
+    cmd = [CFG.tool if c == CFG.run_tool else c for c in details["command"]]
     with open(os.path.join(dest, "repro.sh"), "w") as f:
         f.write("#!/bin/sh\n# Reproduces the failure; run from this directory.\n")
         f.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -785,7 +786,7 @@ def summary(results, seconds, args):
     r = results
     lines = [
         f"irregfix fuzz: seed {args.seed}, {r.mutants} mutants in {seconds:.0f} s "
-        f"({r.mutants / max(seconds, 1e-9):.1f}/s, {args.jobs} jobs)",
+        f"({r.mutants / seconds if seconds > 0 else 0:.1f}/s, {args.jobs} jobs)",
         f"  tool exit 0: {r.exit0} ({r.rewritten} rewritten, {r.checked} of them from inputs that compile, "
         f"outputs checked), exit 1: {r.exit1}",
         "  crashes: {crash}, hangs: {hang}, uncompilable outputs: {uncompilable}, errors on valid input: "
@@ -829,6 +830,10 @@ def main():
         shutil.rmtree(os.path.join(args.out, category), ignore_errors=True)
     os.makedirs(args.out, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="irregfix-fuzz-")
+    # A rebuild during a long campaign must not change (or half-write) the tool
+    # under test: run a copy. It finds its headers through the paths built in.
+    cfg.run_tool = os.path.join(scratch, "irregfix")
+    shutil.copy2(cfg.tool, cfg.run_tool)
     results = Results(os.path.abspath(args.out), args.keep)
 
     if args.replay is not None:
@@ -847,6 +852,7 @@ def main():
     limit = args.first + args.mutants if args.mutants is not None else None
     index = args.first
     pending = set()
+    broken = None
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         while True:
             while len(pending) < 2 * args.jobs and (limit is None or index < limit) and \
@@ -857,7 +863,9 @@ def main():
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for d in done:
-                d.result()  # a bug in the fuzzer itself stops the campaign
+                if d.exception():  # a bug in the fuzzer itself stops the campaign, after the summary
+                    broken = broken or d.exception()
+                    limit, deadline = index, time.monotonic()
     seconds = time.monotonic() - start
     shutil.rmtree(scratch, ignore_errors=True)
     text = summary(results, seconds, args)
@@ -865,6 +873,9 @@ def main():
     if args.log:
         with open(args.log, "a") as f:
             f.write(f"$ {' '.join(shlex.quote(a) for a in sys.argv)}\n{text}\n\n")
+    if broken:
+        print(f"fuzz.py: stopped by an error of its own: {broken!r}", file=sys.stderr)
+        return 2
     failures = sum(results.by_category.values())
     return 1 if failures else 0
 
