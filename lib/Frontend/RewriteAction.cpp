@@ -87,7 +87,9 @@ public:
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
                           StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
-    if (SM.isInMainFile(HashLoc))
+    // Written in the main file: isInMainFile() also holds for the predefines
+    // buffer, whose `#include` of Clang's CUDA wrapper is at an unrelated offset.
+    if (SM.isWrittenInMainFile(HashLoc))
       Ends.push_back(SM.getFileOffset(FilenameRange.getEnd()));
   }
 
