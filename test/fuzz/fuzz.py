@@ -522,6 +522,89 @@ def m_decorate_kernel(rng, text, _):
     return text[:start] + what + text[start:], f"'{what.strip()}' on '{name}'"
 
 
+def m_specialize(rng, text, _):
+    """An explicit specialization of a kernel template (`template <>`, T as float)."""
+    ks = [k for k in kernel_definitions(text) if text[k[0]:k[0] + 8] == "template"]
+    if not ks:
+        return None
+    start, end, name, ps, _ = rng.choice(ks)
+    header = re.match(r"template\s*<([^>]*)>", text[start:])
+    params = re.findall(r"(?:class|typename)\s+(\w+)", header.group(1))
+    if not params or re.search(r"\bint\s+\w+", header.group(1)):
+        return None
+    ty = rng.choice(["float", "double", "int"])
+    body = text[start + header.end():end]
+    for p in params:
+        body = re.sub(rf"\b{p}\b", ty, body)
+    args = ", ".join(ty for _ in params)
+    body = re.sub(rf"\b{name}\s*\(", f"{name}<{args}>(", body, count=1)
+    return text[:end] + "\ntemplate <>" + body + text[end:], f"explicit specialization '{name}<{args}>'"
+
+
+def in_kernel_statement(rng, text):
+    """A statement line inside some kernel, or None."""
+    ks = kernel_definitions(text)
+    if not ks:
+        return None
+    start, end, _, _, _ = rng.choice(ks)
+    ls = lines_of(text)
+    first = text.count("\n", 0, start)
+    last = text.count("\n", 0, end)
+    cands = [i for i in statement_lines(text) if first < i < last]
+    return rng.choice(cands) if cands else None
+
+
+def m_lambda(rng, text, _):
+    """A lambda in a kernel reading one of its arrays (captured, or passed as the lambda's own parameter)."""
+    i = in_kernel_statement(rng, text)
+    arrays = sorted(set(SUBSCRIPTED.findall(text)) - KEYWORDS)
+    if i is None or not arrays:
+        return None
+    a, b = rng.choice(arrays), rng.choice(arrays)
+    idx = rng.choice(["t", "0", "i", "k", "j"])
+    snip = rng.choice([
+        f"auto irregfix_fuzz_f = [&](int i) {{ return {a}[i]; }}; (void)irregfix_fuzz_f({idx});",
+        f"auto irregfix_fuzz_f = [=](int i) {{ return {a}[{b}[i]]; }}; (void)irregfix_fuzz_f({idx});",
+        f"auto irregfix_fuzz_f = [](const decltype({a}) {b}, int i) {{ return {b}[i]; }}; (void)irregfix_fuzz_f({a}, {idx});",
+        f"struct irregfix_fuzz_s {{ __device__ static int f(int i) {{ return i; }} }}; (void)irregfix_fuzz_s::f({idx});",
+    ])
+    ls = lines_of(text)
+    ls.insert(i + 1, "    " + snip + "\n")
+    return "".join(ls), f"insert '{snip[:60]}' after line {i + 1}"
+
+
+LAUNCH = re.compile(r"\b(\w+)\s*(<[^<>;()]*>)?\s*<<<([^;]*?)>>>\s*\(([^;]*)\)\s*;")
+
+
+def m_launch(rng, text, _):
+    """A launch changed: stream and shared memory, parentheses, a lambda or a host template around it,
+    a host write of an argument before it."""
+    m = pick_match(rng, LAUNCH, text)
+    if not m:
+        return None
+    name, targs, config, args = m.group(1), m.group(2) or "", m.group(3), m.group(4)
+    arg_list = [a.strip() for a in args.split(",") if a.strip()]
+    how = rng.choice(["stream", "paren", "lambda", "write", "free", "memset", "twice", "config"])
+    if how == "stream":
+        new = f"{name}{targs}<<<{config}, 0, 0>>>({args});" if config.count(",") == 1 else None
+    elif how == "paren":
+        new = f"({name}){targs}<<<{config}>>>({args});"
+    elif how == "lambda":
+        new = f"[&] {{ {m.group()} }}();"
+    elif how in ("write", "free", "memset") and arg_list:
+        a = rng.choice(arg_list)
+        call = {"write": f"cudaMemcpy((void *){a}, (const void *){a}, 4, cudaMemcpyDeviceToDevice);",
+                "free": f"cudaFree((void *){a});", "memset": f"cudaMemset((void *){a}, 0, 4);"}[how]
+        new = (call + " " + m.group()) if rng.random() < 0.5 else (m.group() + " " + call)
+    elif how == "twice":
+        new = m.group() + " " + m.group()
+    else:
+        new = f"{name}{targs}<<<{rng.choice(['dim3(1, 1, 1)', '1', '0'])}, {rng.choice(['dim3(32, 2)', '1024', '32'])}>>>({args});"
+    if new is None:
+        return None
+    return splice(text, m, new), f"launch of '{name}': {how}"
+
+
 def m_crossover(rng, text, seeds):
     """A few lines of another seed (often a whole kernel) pasted in."""
     other = lines_of(rng.choice(seeds).text)
@@ -539,7 +622,8 @@ MUTATIONS = [
     (m_swap_identifiers, 3), (m_swap_operator, 4), (m_thread_index, 3), (m_make_written, 3),
     (m_insert_snippet, 2), (m_insert_bytes, 1), (m_deep_nesting, 1), (m_long_expression, 1),
     (m_replace_literal, 2), (m_templatize, 2), (m_macroize, 2), (m_crossover, 1), (m_overload_kernel, 1),
-    (m_param_type, 2), (m_namespace, 1), (m_decorate_kernel, 2),
+    (m_param_type, 2), (m_namespace, 1), (m_decorate_kernel, 2), (m_specialize, 1), (m_lambda, 1),
+    (m_launch, 2),
 ]
 
 
