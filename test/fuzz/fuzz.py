@@ -707,7 +707,11 @@ def compiles(cfg, seed, path, cwd):
     return rc == 0, err
 
 
-CRASH_MARKS = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR", "Assertion", "terminate called")
+# The last ones are a sanitizer build's (ASan exits 1 by default); each is
+# matched at the start of a line, not in the source lines diagnostics quote.
+CRASH_MARKS = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR", "Assertion", "terminate called",
+               "==[0-9]+==ERROR: AddressSanitizer", r"\S+\.(?:cpp|h):\d+:\d+: runtime error:")
+CRASH_RE = re.compile("^(?:" + "|".join(CRASH_MARKS) + ")", re.M)
 
 
 def first_line(text, pattern):
@@ -727,7 +731,7 @@ def crash_signature(rc, err):
     ours = [f for f in frames if "irregfix::" in f]
     frame = re.sub(r"\((?!anonymous namespace\)).*", "", (ours or frames or [""])[0])[:120]
     what = f"signal {-rc}" if rc is not None and rc < 0 else f"exit {rc}"
-    mark = first_line(err, "|".join(re.escape(m) for m in CRASH_MARKS[2:]))[:120]
+    mark = first_line(err, "^(?:" + "|".join(CRASH_MARKS[2:]) + ")")[:120]
     return " ".join(x for x in (what, mark, frame) if x)
 
 
@@ -756,7 +760,7 @@ def classify(cfg, seed, text, options, workdir):
     details["rc"] = rc
     if rc is None:
         return "hang", "hang", details
-    if rc not in (0, 1) or any(m in err for m in CRASH_MARKS):
+    if rc not in (0, 1) or CRASH_RE.search(err):
         return "crash", crash_signature(rc, err), details
     leftovers = [f for f in os.listdir(workdir) if f.startswith("output.cu.irregfix-")]
     if rc != 0 and (os.path.exists(out) or leftovers):
@@ -937,6 +941,7 @@ def main():
     index = args.first
     pending = set()
     broken = None
+    last_note = start
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         while True:
             while len(pending) < 2 * args.jobs and (limit is None or index < limit) and \
@@ -946,6 +951,10 @@ def main():
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            if time.monotonic() - last_note >= 60:  # a long campaign says how it goes
+                last_note = time.monotonic()
+                print(f"[{last_note - start:.0f} s] {results.mutants} mutants, "
+                      f"{sum(results.by_category.values())} failing", file=sys.stderr, flush=True)
             for d in done:
                 if d.exception():  # a bug in the fuzzer itself stops the campaign, after the summary
                     broken = broken or d.exception()
