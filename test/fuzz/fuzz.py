@@ -388,6 +388,14 @@ def m_templatize(rng, text, _):
         return None
     p = rng.choice(params)
     base = k.start(2)
+    if rng.random() < 0.2:  # a pack, a defaulted or a non-type parameter
+        header = rng.choice(["template <class... Ts>", "template <class P = float>", "template <int N = 2>",
+                             "template <class P, int... Ns>"])
+        out = text
+        if "Ts" in header:
+            end = base + len(k.group(2))
+            out = text[:end] + (", " if k.group(2).strip() else "") + "Ts... irregfix_fuzz_extra" + text[end:]
+        return out[:k.start()] + header + "\n" + out[k.start():], f"'{header}' on a kernel"
     form = rng.choice(["P ", "P ", "const P ", "P *", "const P *", "typename P::type "])
     out = text[:base + p.start(1)] + form + text[base + p.end(1):]
     return out[:k.start()] + "template <class P>\n" + out[k.start():], f"template <class P>, parameter '{p.group(2)}' as '{form.strip()}'"
@@ -650,7 +658,9 @@ def make_mutant(seed_value, index, seeds):
         options.append("--hoist")
     elif roll < 0.35:
         options += ["--report", "--print-stats"]
-    return seed, text, steps, options
+    # Sometimes a header, which the tool parses as the main file of a CUDA unit.
+    name = "mutant.cuh" if rng.random() < 0.1 else "mutant.cu"
+    return seed, text, steps, options, name
 
 
 # ---------------------------------------------------------------------------
@@ -745,14 +755,14 @@ def error_signature(err):
     return re.sub(r"'[^']*'", "'_'", line)[:160]
 
 
-def classify(cfg, seed, text, options, workdir):
+def classify(cfg, seed, text, options, workdir, name="mutant.cu"):
     """Runs the tool on one mutant. Returns (category or None, signature, details)."""
-    mutant = os.path.join(workdir, "mutant.cu")
+    mutant = os.path.join(workdir, name)
     out = os.path.join(workdir, "output.cu")
     with open(mutant, "wb") as f:
         f.write(text.encode("latin-1"))
-    cmd = tool_command(cfg, seed, "mutant.cu", "output.cu", options)
-    details = {"command": cmd, "stats": {}}
+    cmd = tool_command(cfg, seed, name, "output.cu", options)
+    details = {"command": cmd, "stats": {}, "name": name}
     rc, stdout, err = run(cmd, cfg.timeout, workdir)
     if rc is None:  # confirm on a quiet moment: a loaded machine is slow, not hung
         rc, stdout, err = run(cmd, cfg.timeout * 4, workdir)
@@ -778,7 +788,7 @@ def classify(cfg, seed, text, options, workdir):
         details["stats"]["rewritten"] = rewritten
         if not rewritten:
             return None, "", details
-        ok, _ = compiles(cfg, seed, "mutant.cu", workdir)
+        ok, _ = compiles(cfg, seed, name, workdir)
         details["stats"]["input compiles"] = ok
         if not ok:
             return None, "", details
@@ -789,7 +799,7 @@ def classify(cfg, seed, text, options, workdir):
         return None, "", details
     # Exit 1: fine for a mutant that does not compile; for one that does, only
     # the tool's own documented refusals are (bad option, missing file, ...).
-    ok, _ = compiles(cfg, seed, "mutant.cu", workdir)
+    ok, _ = compiles(cfg, seed, name, workdir)
     details["stats"]["input compiles"] = ok
     if ok:
         return "rejected", error_signature(err), details
@@ -836,7 +846,8 @@ class Results:
 
 def save(dest, index, seed, steps, options, text, signature, details, workdir):
     os.makedirs(dest, exist_ok=True)
-    shutil.copy(os.path.join(workdir, "mutant.cu"), os.path.join(dest, "mutant.cu"))
+    name = details["name"]
+    shutil.copy(os.path.join(workdir, name), os.path.join(dest, name))
     if os.path.exists(os.path.join(workdir, "output.cu")):
         shutil.copy(os.path.join(workdir, "output.cu"), os.path.join(dest, "output.cu"))
     with open(os.path.join(dest, "stderr.txt"), "w") as f:
@@ -860,10 +871,10 @@ CFG = None
 
 
 def one(cfg, seeds, seed_value, index, results, scratch):
-    seed, text, steps, options = make_mutant(seed_value, index, seeds)
+    seed, text, steps, options, name = make_mutant(seed_value, index, seeds)
     workdir = tempfile.mkdtemp(prefix=f"m{index}-", dir=scratch)
     try:
-        category, signature, details = classify(cfg, seed, text, options, workdir)
+        category, signature, details = classify(cfg, seed, text, options, workdir, name)
         results.add(index, seed, steps, options, text, category, signature, details, workdir)
         return category
     finally:
@@ -925,7 +936,7 @@ def main():
     results = Results(os.path.abspath(args.out), args.keep)
 
     if args.replay is not None:
-        seed, text, steps, options = make_mutant(args.seed, args.replay, seeds)
+        seed, text, steps, options, _ = make_mutant(args.seed, args.replay, seeds)
         print(f"mutant {args.replay}: seed file {seed.path}, options {options}")
         for s in steps:
             print("  " + s)
