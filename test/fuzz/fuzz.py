@@ -445,6 +445,12 @@ def kernel_definitions(text):
     return out
 
 
+def pick_kernel(rng, text):
+    """One of kernel_definitions(text), or None."""
+    ks = kernel_definitions(text)
+    return rng.choice(ks) if ks else None
+
+
 TYPE_SWAPS = [("float", "double"), ("double", "float"), ("const int *", "const long long *"),
               ("const int *", "const unsigned *"), ("int n", "long long n"), ("float *", "float4 *"),
               ("const int *", "const short *"), ("int *", "size_t *")]
@@ -452,10 +458,10 @@ TYPE_SWAPS = [("float", "double"), ("double", "float"), ("const int *", "const l
 
 def m_overload_kernel(rng, text, _):
     """A second kernel of the same name with other parameter types (an overload)."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, end, name, ps, pe = rng.choice(ks)
+    start, end, name, ps, pe = k
     params = text[ps:pe]
     swaps = [(a, b) for a, b in TYPE_SWAPS if a in params]
     if not swaps:
@@ -467,10 +473,10 @@ def m_overload_kernel(rng, text, _):
 
 def m_param_type(rng, text, _):
     """One parameter type changed in a kernel (index width, element type, array syntax)."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    _, _, name, ps, pe = rng.choice(ks)
+    _, _, name, ps, pe = k
     params = text[ps:pe]
     forms = [(re.compile(r"\bconst\s+int\s*\*"), ["const long long *", "const unsigned *", "const short *",
                                                     "const char *", "const float *", "const int *const "]),
@@ -489,10 +495,10 @@ def m_param_type(rng, text, _):
 
 def m_namespace(rng, text, _):
     """A kernel moved into a namespace; its launches qualify it or bring it in."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, end, name, _, _ = rng.choice(ks)
+    start, end, name, _, _ = k
     ns = rng.choice(["fz", "fz::inner", ""])  # "" is an anonymous namespace
     opens = "".join(f"namespace {p} {{ " for p in ns.split("::")) if ns else "namespace { "
     closes = " }" * (ns.count("::") + 1)
@@ -509,10 +515,10 @@ def m_namespace(rng, text, _):
 
 def m_decorate_kernel(rng, text, _):
     """Specifiers, attributes and default arguments on a kernel."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, _, name, ps, pe = rng.choice(ks)
+    start, _, name, ps, pe = k
     what = rng.choice(["static ", "inline ", 'extern "C" ', "[[maybe_unused]] ", "__launch_bounds__(256) ",
                        "__noinline__ ", "default", "unnamed"])
     if what == "default":
@@ -551,11 +557,10 @@ def m_specialize(rng, text, _):
 
 def in_kernel_statement(rng, text):
     """A statement line inside some kernel, or None."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, end, _, _, _ = rng.choice(ks)
-    ls = lines_of(text)
+    start, end, _, _, _ = k
     first = text.count("\n", 0, start)
     last = text.count("\n", 0, end)
     cands = [i for i in statement_lines(text) if first < i < last]
@@ -697,9 +702,13 @@ def compile_command(cfg, seed, source):
     return cmd + ["-I", seed.dir] + seed.extra + [source]
 
 
+MEMORY_LIMIT = 6 << 30  # --memory-gb
+
+
 def limit_memory():
     # A runaway mutant must not take the machine from the people sharing it.
-    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+    if MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -897,7 +906,7 @@ def summary(results, seconds, args):
 
 
 def main():
-    global CFG
+    global CFG, MEMORY_LIMIT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     ap.add_argument("--mutants", type=int, help="number of mutants (default 1000 unless --seconds)")
@@ -911,6 +920,8 @@ def main():
     ap.add_argument("--out", default="fuzz-out", help="where failing mutants go")
     ap.add_argument("--timeout", type=float, default=30, help="seconds before a run counts as a hang")
     ap.add_argument("--keep", type=int, default=5, help="failing mutants kept per signature")
+    ap.add_argument("--memory-gb", type=float, default=6,
+                    help="address space of each run (default 6; 0: no limit, for a sanitizer build)")
     ap.add_argument("--replay", type=int, help="rebuild mutant I, print it and its verdict")
     ap.add_argument("--log", help="append the summary to this file")
     args = ap.parse_args()
@@ -919,6 +930,7 @@ def main():
     if not os.access(args.tool, os.X_OK):
         sys.exit(f"fuzz.py: no tool at {args.tool} (build it, or pass --tool)")
     CFG = cfg = Config(args)
+    MEMORY_LIMIT = int(args.memory_gb * (1 << 30))
     seeds = load_seeds()
     if not os.path.exists(os.path.join(cfg.cuda, "include", "cuda_runtime.h")):
         seeds = [s for s in seeds if not s.real]
