@@ -14,6 +14,7 @@
 #include "Frontend/Stats.h"
 #include "Frontend/UnifiedDiff.h"
 
+#include "clang/Basic/Stack.h"
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <chrono>
 #include <map>
@@ -113,6 +115,9 @@ Examples:
 Exit status: 0 on success, 1 on any error; on error no file is written.
 Colours: on a terminal only; --color / --color=false to force.
 )");
+
+// The stack of the thread that parses and rewrites a file.
+constexpr unsigned ToolStackBytes = 512u << 20;
 
 static int fail(const llvm::Twine &Message) {
   llvm::WithColor::error(llvm::errs(), "irregfix") << Message << "\n";
@@ -295,7 +300,16 @@ int main(int argc, const char **argv) {
       Tool.appendArgumentsAdjuster(A);
     std::vector<irregfix::FileResult> Results;
     auto Start = std::chrono::steady_clock::now();
-    int ToolStatus = Tool.run(irregfix::newRewriteActionFactory(Options, &Results).get());
+    // Deeply nested code (a long chain of operators) makes Clang's parser and
+    // the analyses recurse deeply: they run on a thread with a large stack
+    // (address space only; pages are used as the recursion reaches them), and
+    // Clang grows its own where it can from the bottom noted here.
+    int ToolStatus = 1;
+    llvm::thread Worker(std::optional<unsigned>(ToolStackBytes), [&] {
+      clang::noteBottomOfStack();
+      ToolStatus = Tool.run(irregfix::newRewriteActionFactory(Options, &Results).get());
+    });
+    Worker.join();
     double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
 
     irregfix::FileResult *It = Results.empty() ? nullptr : &Results.front();

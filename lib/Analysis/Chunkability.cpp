@@ -50,9 +50,27 @@ public:
       Why = "it reads 'gridDim'";
     else if (Name == "blockIdx" && Current)
       Why = "it calls '" + Current->getNameAsString() + "', which reads 'blockIdx'";
+    else if (Name == "blockIdx" && Nested)
+      Why = "it reads 'blockIdx' in a lambda or a local class";
     else if (Name == "blockIdx")
       BlockRefs.insert(E->getLocation());
     return Why.empty();
+  }
+
+  // A lambda's or local class's body in the kernel's text is a function of its
+  // own: a blockIdx read there cannot take the chunk's offset, a parameter of
+  // the kernel it need not capture.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++Nested;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --Nested;
+    return R;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *D) {
+    ++Nested;
+    bool R = RecursiveASTVisitor::TraverseCXXRecordDecl(D);
+    --Nested;
+    return R;
   }
 
   bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) { return noteRead(E); }
@@ -85,6 +103,7 @@ private:
 
   const SourceManager &SM;
   const FunctionDecl *Current = nullptr; // the callee being walked; null in the kernel
+  unsigned Nested = 0;                    // inside a lambda or local class of the kernel
   std::set<const FunctionDecl *> Seen;
 };
 

@@ -804,6 +804,9 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
   }
   if (Abbreviated)
     Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";
+  // The launcher mirrors the kernel's parameters one by one: a pack has none.
+  else if (llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); }))
+    Info.RefusedBecause = "kernel templates with a function parameter pack are not supported";
   Info.Template = Pattern;
   return Info;
 }

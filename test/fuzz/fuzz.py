@@ -388,6 +388,14 @@ def m_templatize(rng, text, _):
         return None
     p = rng.choice(params)
     base = k.start(2)
+    if rng.random() < 0.2:  # a pack, a defaulted or a non-type parameter
+        header = rng.choice(["template <class... Ts>", "template <class P = float>", "template <int N = 2>",
+                             "template <class P, int... Ns>"])
+        out = text
+        if "Ts" in header:
+            end = base + len(k.group(2))
+            out = text[:end] + (", " if k.group(2).strip() else "") + "Ts... irregfix_fuzz_extra" + text[end:]
+        return out[:k.start()] + header + "\n" + out[k.start():], f"'{header}' on a kernel"
     form = rng.choice(["P ", "P ", "const P ", "P *", "const P *", "typename P::type "])
     out = text[:base + p.start(1)] + form + text[base + p.end(1):]
     return out[:k.start()] + "template <class P>\n" + out[k.start():], f"template <class P>, parameter '{p.group(2)}' as '{form.strip()}'"
@@ -437,6 +445,12 @@ def kernel_definitions(text):
     return out
 
 
+def pick_kernel(rng, text):
+    """One of kernel_definitions(text), or None."""
+    ks = kernel_definitions(text)
+    return rng.choice(ks) if ks else None
+
+
 TYPE_SWAPS = [("float", "double"), ("double", "float"), ("const int *", "const long long *"),
               ("const int *", "const unsigned *"), ("int n", "long long n"), ("float *", "float4 *"),
               ("const int *", "const short *"), ("int *", "size_t *")]
@@ -444,10 +458,10 @@ TYPE_SWAPS = [("float", "double"), ("double", "float"), ("const int *", "const l
 
 def m_overload_kernel(rng, text, _):
     """A second kernel of the same name with other parameter types (an overload)."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, end, name, ps, pe = rng.choice(ks)
+    start, end, name, ps, pe = k
     params = text[ps:pe]
     swaps = [(a, b) for a, b in TYPE_SWAPS if a in params]
     if not swaps:
@@ -459,10 +473,10 @@ def m_overload_kernel(rng, text, _):
 
 def m_param_type(rng, text, _):
     """One parameter type changed in a kernel (index width, element type, array syntax)."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    _, _, name, ps, pe = rng.choice(ks)
+    _, _, name, ps, pe = k
     params = text[ps:pe]
     forms = [(re.compile(r"\bconst\s+int\s*\*"), ["const long long *", "const unsigned *", "const short *",
                                                     "const char *", "const float *", "const int *const "]),
@@ -481,10 +495,10 @@ def m_param_type(rng, text, _):
 
 def m_namespace(rng, text, _):
     """A kernel moved into a namespace; its launches qualify it or bring it in."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, end, name, _, _ = rng.choice(ks)
+    start, end, name, _, _ = k
     ns = rng.choice(["fz", "fz::inner", ""])  # "" is an anonymous namespace
     opens = "".join(f"namespace {p} {{ " for p in ns.split("::")) if ns else "namespace { "
     closes = " }" * (ns.count("::") + 1)
@@ -501,10 +515,10 @@ def m_namespace(rng, text, _):
 
 def m_decorate_kernel(rng, text, _):
     """Specifiers, attributes and default arguments on a kernel."""
-    ks = kernel_definitions(text)
-    if not ks:
+    k = pick_kernel(rng, text)
+    if not k:
         return None
-    start, _, name, ps, pe = rng.choice(ks)
+    start, _, name, ps, pe = k
     what = rng.choice(["static ", "inline ", 'extern "C" ', "[[maybe_unused]] ", "__launch_bounds__(256) ",
                        "__noinline__ ", "default", "unnamed"])
     if what == "default":
@@ -520,6 +534,88 @@ def m_decorate_kernel(rng, text, _):
         at = text.index("void", start) + 5
         return text[:at] + what + text[at:], f"'{what.strip()}' on '{name}'"
     return text[:start] + what + text[start:], f"'{what.strip()}' on '{name}'"
+
+
+def m_specialize(rng, text, _):
+    """An explicit specialization of a kernel template (`template <>`, T as float)."""
+    ks = [k for k in kernel_definitions(text) if text[k[0]:k[0] + 8] == "template"]
+    if not ks:
+        return None
+    start, end, name, ps, _ = rng.choice(ks)
+    header = re.match(r"template\s*<([^>]*)>", text[start:])
+    params = re.findall(r"(?:class|typename)\s+(\w+)", header.group(1))
+    if not params or re.search(r"\bint\s+\w+", header.group(1)):
+        return None
+    ty = rng.choice(["float", "double", "int"])
+    body = text[start + header.end():end]
+    for p in params:
+        body = re.sub(rf"\b{p}\b", ty, body)
+    args = ", ".join(ty for _ in params)
+    body = re.sub(rf"\b{name}\s*\(", f"{name}<{args}>(", body, count=1)
+    return text[:end] + "\ntemplate <>" + body + text[end:], f"explicit specialization '{name}<{args}>'"
+
+
+def in_kernel_statement(rng, text):
+    """A statement line inside some kernel, or None."""
+    k = pick_kernel(rng, text)
+    if not k:
+        return None
+    start, end, _, _, _ = k
+    first = text.count("\n", 0, start)
+    last = text.count("\n", 0, end)
+    cands = [i for i in statement_lines(text) if first < i < last]
+    return rng.choice(cands) if cands else None
+
+
+def m_lambda(rng, text, _):
+    """A lambda in a kernel reading one of its arrays (captured, or passed as the lambda's own parameter)."""
+    i = in_kernel_statement(rng, text)
+    arrays = sorted(set(SUBSCRIPTED.findall(text)) - KEYWORDS)
+    if i is None or not arrays:
+        return None
+    a, b = rng.choice(arrays), rng.choice(arrays)
+    idx = rng.choice(["t", "0", "i", "k", "j"])
+    snip = rng.choice([
+        f"auto irregfix_fuzz_f = [&](int i) {{ return {a}[i]; }}; (void)irregfix_fuzz_f({idx});",
+        f"auto irregfix_fuzz_f = [=](int i) {{ return {a}[{b}[i]]; }}; (void)irregfix_fuzz_f({idx});",
+        f"auto irregfix_fuzz_f = [](const decltype({a}) {b}, int i) {{ return {b}[i]; }}; (void)irregfix_fuzz_f({a}, {idx});",
+        f"struct irregfix_fuzz_s {{ __device__ static int f(int i) {{ return i; }} }}; (void)irregfix_fuzz_s::f({idx});",
+    ])
+    ls = lines_of(text)
+    ls.insert(i + 1, "    " + snip + "\n")
+    return "".join(ls), f"insert '{snip[:60]}' after line {i + 1}"
+
+
+LAUNCH = re.compile(r"\b(\w+)\s*(<[^<>;()]*>)?\s*<<<([^;]*?)>>>\s*\(([^;]*)\)\s*;")
+
+
+def m_launch(rng, text, _):
+    """A launch changed: stream and shared memory, parentheses, a lambda or a host template around it,
+    a host write of an argument before it."""
+    m = pick_match(rng, LAUNCH, text)
+    if not m:
+        return None
+    name, targs, config, args = m.group(1), m.group(2) or "", m.group(3), m.group(4)
+    arg_list = [a.strip() for a in args.split(",") if a.strip()]
+    how = rng.choice(["stream", "paren", "lambda", "write", "free", "memset", "twice", "config"])
+    if how == "stream":
+        new = f"{name}{targs}<<<{config}, 0, 0>>>({args});" if config.count(",") == 1 else None
+    elif how == "paren":
+        new = f"({name}){targs}<<<{config}>>>({args});"
+    elif how == "lambda":
+        new = f"[&] {{ {m.group()} }}();"
+    elif how in ("write", "free", "memset") and arg_list:
+        a = rng.choice(arg_list)
+        call = {"write": f"cudaMemcpy((void *){a}, (const void *){a}, 4, cudaMemcpyDeviceToDevice);",
+                "free": f"cudaFree((void *){a});", "memset": f"cudaMemset((void *){a}, 0, 4);"}[how]
+        new = (call + " " + m.group()) if rng.random() < 0.5 else (m.group() + " " + call)
+    elif how == "twice":
+        new = m.group() + " " + m.group()
+    else:
+        new = f"{name}{targs}<<<{rng.choice(['dim3(1, 1, 1)', '1', '0'])}, {rng.choice(['dim3(32, 2)', '1024', '32'])}>>>({args});"
+    if new is None:
+        return None
+    return splice(text, m, new), f"launch of '{name}': {how}"
 
 
 def m_crossover(rng, text, seeds):
@@ -539,7 +635,8 @@ MUTATIONS = [
     (m_swap_identifiers, 3), (m_swap_operator, 4), (m_thread_index, 3), (m_make_written, 3),
     (m_insert_snippet, 2), (m_insert_bytes, 1), (m_deep_nesting, 1), (m_long_expression, 1),
     (m_replace_literal, 2), (m_templatize, 2), (m_macroize, 2), (m_crossover, 1), (m_overload_kernel, 1),
-    (m_param_type, 2), (m_namespace, 1), (m_decorate_kernel, 2),
+    (m_param_type, 2), (m_namespace, 1), (m_decorate_kernel, 2), (m_specialize, 1), (m_lambda, 1),
+    (m_launch, 2),
 ]
 
 
@@ -566,7 +663,9 @@ def make_mutant(seed_value, index, seeds):
         options.append("--hoist")
     elif roll < 0.35:
         options += ["--report", "--print-stats"]
-    return seed, text, steps, options
+    # Sometimes a header, which the tool parses as the main file of a CUDA unit.
+    name = "mutant.cuh" if rng.random() < 0.1 else "mutant.cu"
+    return seed, text, steps, options, name
 
 
 # ---------------------------------------------------------------------------
@@ -576,6 +675,7 @@ def make_mutant(seed_value, index, seeds):
 class Config:
     def __init__(self, args):
         self.tool = os.path.abspath(args.tool)
+        self.run_tool = self.tool  # a snapshot in the scratch directory, once there is one
         self.clang = args.clang
         self.cuda = args.cuda_path
         self.timeout = args.timeout
@@ -583,10 +683,10 @@ class Config:
 
 def tool_command(cfg, seed, mutant, out, options):
     if seed.real:
-        cmd = [cfg.tool, f"--cuda-path={cfg.cuda}"]
+        cmd = [cfg.run_tool, f"--cuda-path={cfg.cuda}"]
         flags = []
     else:
-        cmd = [cfg.tool, f"--cuda-path={STUB_CUDA}"]
+        cmd = [cfg.run_tool, f"--cuda-path={STUB_CUDA}"]
         flags = ["-nocudainc", "-nocudalib", "-I", os.path.join(STUB_CUDA, "include")]
     return cmd + options + [mutant, "-o", out, "--"] + flags + ["-I", seed.dir] + seed.extra
 
@@ -602,9 +702,13 @@ def compile_command(cfg, seed, source):
     return cmd + ["-I", seed.dir] + seed.extra + [source]
 
 
+MEMORY_LIMIT = 6 << 30  # --memory-gb
+
+
 def limit_memory():
     # A runaway mutant must not take the machine from the people sharing it.
-    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+    if MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -622,7 +726,11 @@ def compiles(cfg, seed, path, cwd):
     return rc == 0, err
 
 
-CRASH_MARKS = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR", "Assertion", "terminate called")
+# The last ones are a sanitizer build's (ASan exits 1 by default); each is
+# matched at the start of a line, not in the source lines diagnostics quote.
+CRASH_MARKS = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR", "Assertion", "terminate called",
+               "==[0-9]+==ERROR: AddressSanitizer", r"\S+\.(?:cpp|h):\d+:\d+: runtime error:")
+CRASH_RE = re.compile("^(?:" + "|".join(CRASH_MARKS) + ")", re.M)
 
 
 def first_line(text, pattern):
@@ -642,7 +750,7 @@ def crash_signature(rc, err):
     ours = [f for f in frames if "irregfix::" in f]
     frame = re.sub(r"\((?!anonymous namespace\)).*", "", (ours or frames or [""])[0])[:120]
     what = f"signal {-rc}" if rc is not None and rc < 0 else f"exit {rc}"
-    mark = first_line(err, "|".join(re.escape(m) for m in CRASH_MARKS[2:]))[:120]
+    mark = first_line(err, "^(?:" + "|".join(CRASH_MARKS[2:]) + ")")[:120]
     return " ".join(x for x in (what, mark, frame) if x)
 
 
@@ -656,14 +764,14 @@ def error_signature(err):
     return re.sub(r"'[^']*'", "'_'", line)[:160]
 
 
-def classify(cfg, seed, text, options, workdir):
+def classify(cfg, seed, text, options, workdir, name="mutant.cu"):
     """Runs the tool on one mutant. Returns (category or None, signature, details)."""
-    mutant = os.path.join(workdir, "mutant.cu")
+    mutant = os.path.join(workdir, name)
     out = os.path.join(workdir, "output.cu")
     with open(mutant, "wb") as f:
         f.write(text.encode("latin-1"))
-    cmd = tool_command(cfg, seed, "mutant.cu", "output.cu", options)
-    details = {"command": cmd, "stats": {}}
+    cmd = tool_command(cfg, seed, name, "output.cu", options)
+    details = {"command": cmd, "stats": {}, "name": name}
     rc, stdout, err = run(cmd, cfg.timeout, workdir)
     if rc is None:  # confirm on a quiet moment: a loaded machine is slow, not hung
         rc, stdout, err = run(cmd, cfg.timeout * 4, workdir)
@@ -671,7 +779,7 @@ def classify(cfg, seed, text, options, workdir):
     details["rc"] = rc
     if rc is None:
         return "hang", "hang", details
-    if rc not in (0, 1) or any(m in err for m in CRASH_MARKS):
+    if rc not in (0, 1) or CRASH_RE.search(err):
         return "crash", crash_signature(rc, err), details
     leftovers = [f for f in os.listdir(workdir) if f.startswith("output.cu.irregfix-")]
     if rc != 0 and (os.path.exists(out) or leftovers):
@@ -689,7 +797,7 @@ def classify(cfg, seed, text, options, workdir):
         details["stats"]["rewritten"] = rewritten
         if not rewritten:
             return None, "", details
-        ok, _ = compiles(cfg, seed, "mutant.cu", workdir)
+        ok, _ = compiles(cfg, seed, name, workdir)
         details["stats"]["input compiles"] = ok
         if not ok:
             return None, "", details
@@ -700,7 +808,7 @@ def classify(cfg, seed, text, options, workdir):
         return None, "", details
     # Exit 1: fine for a mutant that does not compile; for one that does, only
     # the tool's own documented refusals are (bad option, missing file, ...).
-    ok, _ = compiles(cfg, seed, "mutant.cu", workdir)
+    ok, _ = compiles(cfg, seed, name, workdir)
     details["stats"]["input compiles"] = ok
     if ok:
         return "rejected", error_signature(err), details
@@ -747,7 +855,8 @@ class Results:
 
 def save(dest, index, seed, steps, options, text, signature, details, workdir):
     os.makedirs(dest, exist_ok=True)
-    shutil.copy(os.path.join(workdir, "mutant.cu"), os.path.join(dest, "mutant.cu"))
+    name = details["name"]
+    shutil.copy(os.path.join(workdir, name), os.path.join(dest, name))
     if os.path.exists(os.path.join(workdir, "output.cu")):
         shutil.copy(os.path.join(workdir, "output.cu"), os.path.join(dest, "output.cu"))
     with open(os.path.join(dest, "stderr.txt"), "w") as f:
@@ -757,7 +866,7 @@ def save(dest, index, seed, steps, options, text, signature, details, workdir):
     with open(os.path.join(dest, "info.txt"), "w") as f:
         f.write(f"mutant {index} of seed file {seed.path}\nsignature: {signature}\nexit: {details.get('rc')}\n")
         f.write("mutations:\n" + "".join(f"  {s}\n" for s in steps))
-    cmd = details["command"]
+    cmd = [CFG.tool if c == CFG.run_tool else c for c in details["command"]]
     with open(os.path.join(dest, "repro.sh"), "w") as f:
         f.write("#!/bin/sh\n# Reproduces the failure; run from this directory.\n")
         f.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -771,10 +880,10 @@ CFG = None
 
 
 def one(cfg, seeds, seed_value, index, results, scratch):
-    seed, text, steps, options = make_mutant(seed_value, index, seeds)
+    seed, text, steps, options, name = make_mutant(seed_value, index, seeds)
     workdir = tempfile.mkdtemp(prefix=f"m{index}-", dir=scratch)
     try:
-        category, signature, details = classify(cfg, seed, text, options, workdir)
+        category, signature, details = classify(cfg, seed, text, options, workdir, name)
         results.add(index, seed, steps, options, text, category, signature, details, workdir)
         return category
     finally:
@@ -785,7 +894,7 @@ def summary(results, seconds, args):
     r = results
     lines = [
         f"irregfix fuzz: seed {args.seed}, {r.mutants} mutants in {seconds:.0f} s "
-        f"({r.mutants / max(seconds, 1e-9):.1f}/s, {args.jobs} jobs)",
+        f"({r.mutants / seconds if seconds > 0 else 0:.1f}/s, {args.jobs} jobs)",
         f"  tool exit 0: {r.exit0} ({r.rewritten} rewritten, {r.checked} of them from inputs that compile, "
         f"outputs checked), exit 1: {r.exit1}",
         "  crashes: {crash}, hangs: {hang}, uncompilable outputs: {uncompilable}, errors on valid input: "
@@ -797,7 +906,7 @@ def summary(results, seconds, args):
 
 
 def main():
-    global CFG
+    global CFG, MEMORY_LIMIT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     ap.add_argument("--mutants", type=int, help="number of mutants (default 1000 unless --seconds)")
@@ -811,6 +920,8 @@ def main():
     ap.add_argument("--out", default="fuzz-out", help="where failing mutants go")
     ap.add_argument("--timeout", type=float, default=30, help="seconds before a run counts as a hang")
     ap.add_argument("--keep", type=int, default=5, help="failing mutants kept per signature")
+    ap.add_argument("--memory-gb", type=float, default=6,
+                    help="address space of each run (default 6; 0: no limit, for a sanitizer build)")
     ap.add_argument("--replay", type=int, help="rebuild mutant I, print it and its verdict")
     ap.add_argument("--log", help="append the summary to this file")
     args = ap.parse_args()
@@ -819,6 +930,7 @@ def main():
     if not os.access(args.tool, os.X_OK):
         sys.exit(f"fuzz.py: no tool at {args.tool} (build it, or pass --tool)")
     CFG = cfg = Config(args)
+    MEMORY_LIMIT = int(args.memory_gb * (1 << 30))
     seeds = load_seeds()
     if not os.path.exists(os.path.join(cfg.cuda, "include", "cuda_runtime.h")):
         seeds = [s for s in seeds if not s.real]
@@ -829,10 +941,14 @@ def main():
         shutil.rmtree(os.path.join(args.out, category), ignore_errors=True)
     os.makedirs(args.out, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="irregfix-fuzz-")
+    # A rebuild during a long campaign must not change (or half-write) the tool
+    # under test: run a copy. It finds its headers through the paths built in.
+    cfg.run_tool = os.path.join(scratch, "irregfix")
+    shutil.copy2(cfg.tool, cfg.run_tool)
     results = Results(os.path.abspath(args.out), args.keep)
 
     if args.replay is not None:
-        seed, text, steps, options = make_mutant(args.seed, args.replay, seeds)
+        seed, text, steps, options, _ = make_mutant(args.seed, args.replay, seeds)
         print(f"mutant {args.replay}: seed file {seed.path}, options {options}")
         for s in steps:
             print("  " + s)
@@ -847,6 +963,8 @@ def main():
     limit = args.first + args.mutants if args.mutants is not None else None
     index = args.first
     pending = set()
+    broken = None
+    last_note = start
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         while True:
             while len(pending) < 2 * args.jobs and (limit is None or index < limit) and \
@@ -856,8 +974,14 @@ def main():
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            if time.monotonic() - last_note >= 60:  # a long campaign says how it goes
+                last_note = time.monotonic()
+                print(f"[{last_note - start:.0f} s] {results.mutants} mutants, "
+                      f"{sum(results.by_category.values())} failing", file=sys.stderr, flush=True)
             for d in done:
-                d.result()  # a bug in the fuzzer itself stops the campaign
+                if d.exception():  # a bug in the fuzzer itself stops the campaign, after the summary
+                    broken = broken or d.exception()
+                    limit, deadline = index, time.monotonic()
     seconds = time.monotonic() - start
     shutil.rmtree(scratch, ignore_errors=True)
     text = summary(results, seconds, args)
@@ -865,6 +989,9 @@ def main():
     if args.log:
         with open(args.log, "a") as f:
             f.write(f"$ {' '.join(shlex.quote(a) for a in sys.argv)}\n{text}\n\n")
+    if broken:
+        print(f"fuzz.py: stopped by an error of its own: {broken!r}", file=sys.stderr)
+        return 2
     failures = sum(results.by_category.values())
     return 1 if failures else 0
 

@@ -34,7 +34,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx) {
   for (size_t I = 0; I < Live.size(); ++I)
     Carried += ", static_cast<" + liveType(Live[I], Ctx) + " *>(__irregfix_live[" + std::to_string(I) + "])";
   Hoisted.Branch = [&](const std::string &Config, const std::string &Args, const std::string &InKernelLaunch) {
-    std::string Kernel = hoistedKernelName(K) + Config + "(" + Args + ", ";
+    std::string Kernel = inkernel::kernelQualifier(K) + hoistedKernelName(K) + Config + "(" + Args + ", ";
     std::string Out;
     Out += "    if (__irregfix_plan.hoisted) {\n";
     Out += "      for (int __irregfix_s = 0; __irregfix_s < __irregfix_plan.steps; ++__irregfix_s) {\n";

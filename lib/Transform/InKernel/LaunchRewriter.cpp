@@ -1,4 +1,5 @@
 #include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/Hoisted/Naming.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
@@ -71,6 +72,14 @@ std::string siteId(const Site &S, ASTContext &Ctx) {
 }
 
 } // namespace
+
+std::string kernelQualifier(const FunctionDecl *K) {
+  const std::string Names[] = {K->getNameAsString(), transformedKernelName(K), hoisted::hoistedKernelName(K)};
+  for (const ParmVarDecl *P : K->parameters())
+    if (llvm::is_contained(Names, P->getName()))
+      return namespaceQualifier(K);
+  return "";
+}
 
 std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
   return signature(Info, Ctx) + ";";
@@ -232,7 +241,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   for (size_t I = 0; I < Conditions.size(); ++I)
     OS << (I ? " &&\n      " : "") << Conditions[I];
   OS << ") {\n";
-  std::string Name = transformedKernelName(K) + templateArguments(Info);
+  const std::string Qualifier = kernelQualifier(K);
+  std::string Name = Qualifier + transformedKernelName(K) + templateArguments(Info);
   if (Other) {
     OS << Other->Branch(Config, AllArgs, Name + Config + "(" + KernelArgs + ");");
   } else if (Chunked) {
@@ -248,7 +258,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   }
   OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "    return;\n  }\n";
-  OS << "  " << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
+  OS << "  " << Qualifier << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
   OS << "  irregfix::end_original_launch(" << LaunchSite << ", __irregfix_stream);\n";
   OS << "}";
   return Out;

@@ -29,6 +29,10 @@ struct OtherStrategy {
       Branch;
 };
 
+// `::ns::` when a parameter of the launcher hides a kernel it launches (a
+// parameter named like the kernel), else "": put before those kernels' names.
+std::string kernelQualifier(const clang::FunctionDecl *K);
+
 // The site descriptions and the launcher definition, to follow the transformed
 // kernel; with Other, that strategy's launcher (its in-kernel kernel launched whole).
 std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
