@@ -15,6 +15,7 @@
 #include "selector.h"
 #include "stats.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -46,6 +47,10 @@ struct SiteRecord {
   // what a settled selector frees for the candidates it did not choose.
   Entry *candidate_copy[Selector::kMaxCandidates] = {};
   unsigned long long seen_writes = 0;
+  // Per candidate, the copy and its write count when a launch last looked
+  // (each candidate's own reuse: Selector::decide's `observed`).
+  const Entry *candidate_seen[Selector::kMaxCandidates] = {};
+  unsigned long long candidate_seen_writes[Selector::kMaxCandidates] = {};
 };
 
 // A timed launch waiting for its events: start (before any remap), mid (after
@@ -56,6 +61,24 @@ struct LaunchSample {
   bool built = false; // a prepare remapped: start..mid is a remap
   bool pipelined = false; // the remap ran in chunks beside the kernel: start..end is both
   int candidate = 0;      // kRunTransformed: the selector's candidate layout
+  // GPU time of one-time work inside the remap (a locality order computed):
+  // not a cost of each copy, so not counted in the remap's sample.
+  double setup_ms = 0;
+};
+
+// A launcher settled on the original kernel: the launches until its next
+// watched one run the original without taking the lock (begin_launch's fast
+// path). budget: launches it may still take; taken: launches taken since the
+// lock last counted them. A copy of a record starts empty.
+struct FastPath {
+  std::atomic<long long> budget{0}, taken{0};
+  FastPath() = default;
+  FastPath(const FastPath &) {}
+  FastPath &operator=(const FastPath &) {
+    budget = 0;
+    taken = 0;
+    return *this;
+  }
 };
 
 // One launcher (named by its first site) on one device.
@@ -64,6 +87,7 @@ struct LaunchRecord {
   Selector selector;
   std::vector<SiteRecord *> sites; // the sites its latest transformed launch prepared
   std::vector<LaunchSample> pending;
+  FastPath fast;
 };
 
 using RecordKey = std::pair<const SiteInfo *, int>; // (site, device)
@@ -97,6 +121,9 @@ struct State {
   std::map<RecordKey, LaunchRecord> launches;
   std::map<int, DeviceQueues> queues; // by device
   unsigned epoch = 1; // bumped by testing::reset(): records of older epochs are gone
+  // Bumped whenever launch records go or the configuration changes (reset,
+  // the testing hooks): begin_launch's fast path then takes the lock again.
+  std::atomic<unsigned> generation{1};
 };
 
 State &state();
@@ -131,8 +158,12 @@ bool known_allocation(State &st, const void *p, Range *r);
 bool symbol_range(State &st, const void *symbol, int dev, Range *r);
 
 // Reads the completed timings of every launcher (waiting for them when wait),
-// and writes each selector's state into its site's stats.
+// and writes each selector's state into its site's stats (and the launches
+// its fast path took into its counts).
 void resolve_launch_timings(State &st, bool wait);
+// The launches record r's fast path took since they were last counted: into
+// its selector (with the writes its sites' copies saw meanwhile) and its stats.
+void count_fast_launches(LaunchRecord &r);
 // Forgets every launch record (testing::reset), destroying pending events.
 void clear_launch_records(State &st);
 
