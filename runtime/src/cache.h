@@ -84,9 +84,6 @@ struct Entry {
   // physical thread p reads at j. Its data array is read in place: no copy.
   void *order_index = nullptr;
   std::size_t order_index_bytes = 0;
-  // Locality order (both patterns): the sampled sectors per read of the order
-  // when it was computed, and the order's key in State::orders.
-  double order_fresh_sectors = 0;
   // kLayoutSharing: per thread block of the launch, the distinct valid indices
   // its threads read (less idx_lo, sorted), block after block.
   void *uniq = nullptr;             // unsigned[nnz]

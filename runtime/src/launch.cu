@@ -245,6 +245,10 @@ void settle_on_original(State &st, const SiteInfo &site, int dev) {
   open_fast_path(st, r, site, dev);
 }
 
+bool launch_profiling(const Launch *l) {
+  return l && l->selected && l->record && l->record->selector.profiling();
+}
+
 void launch_setup(Launch *l, double ms) {
   if (l && l->sample.start)
     l->sample.setup_ms += ms;

@@ -55,6 +55,9 @@ LaunchShape launch_shape(const Launch *l);
 // A prepare for `site` succeeded in launch l (null: none open), remapping
 // (built) or from the cache, on `stream`.
 void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStream_t stream);
+// Whether launch l (null: none open) is one the selector profiles: what a
+// build proposes for timing is taken.
+bool launch_profiling(const Launch *l);
 // A prepare of launch l (null: none open) did one-time work (a locality
 // order computed) that took `ms` of GPU time inside its remap: the selector's
 // remap sample leaves it out (the work serves more than this copy).

@@ -162,6 +162,13 @@ bool order_decayed(double fresh_sectors, double now_sectors) {
   return now_sectors > fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack;
 }
 
+int order_region(long long n, int region) {
+  long long r = region < 32 ? 32 : region;
+  while ((n + r - 1) / r >= (1LL << kOrderSeedBits) - 1)
+    r *= 2;
+  return static_cast<int>(r);
+}
+
 unsigned long long stage_bytes(long long max_set, std::size_t elem_size) {
   const unsigned long long bytes = static_cast<unsigned long long>(max_set > 0 ? max_set : 0) * elem_size;
   return (bytes + 15) / 16 * 16;

@@ -191,6 +191,13 @@ constexpr double kOrderDecay = 0.25;
 constexpr double kOrderDecaySlack = 0.02;
 bool order_decayed(double fresh_sectors, double now_sectors);
 
+// The order's sort key holds a thread's region in kOrderSeedBits bits: the
+// region (threads a seed) the order uses for n threads when asked for
+// `region` (IRREGFIX_ORDER_REGION), raised so that the regions number fewer
+// than 2^kOrderSeedBits - 1.
+constexpr int kOrderSeedBits = 24;
+int order_region(long long n, int region);
+
 // ---- sharing layout ---------------------------------------------------------
 
 // Dynamic shared memory a block of a sharing launch stages: its largest set of

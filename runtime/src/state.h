@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -92,6 +93,48 @@ struct LaunchRecord {
 
 using RecordKey = std::pair<const SiteInfo *, int>; // (site, device)
 
+// A locality order (order.h), per device and per access graph: the index
+// arrays it was computed from and how they are read, the threads, and the
+// region size. Sites whose threads read through the same arrays share it.
+struct OrderKey {
+  int device = 0;
+  long long n = 0;
+  int kind = 0; // AccessList::Kind
+  const void *idx = nullptr;
+  int idx_kind = 0;
+  long long sj = 0, st = 0;
+  const void *counts = nullptr;
+  const void *B = nullptr;
+  int region = 0;
+  bool operator<(const OrderKey &o) const {
+    return std::tie(device, n, kind, idx, idx_kind, sj, st, counts, B, region) <
+           std::tie(o.device, o.n, o.kind, o.idx, o.idx_kind, o.sj, o.st, o.counts, o.B, o.region);
+  }
+  // Whether it was computed from memory at p (irregfix_release forgets it).
+  bool reads(const void *p) const { return p && (p == idx || p == counts || p == B); }
+};
+
+// The order itself and what the runtime measured of it. Any permutation is
+// correct, so an order is never stale, only less good: it is checked (the
+// sampled measure, order.h) when the lists it was computed from change, and
+// computed again when it has decayed (order_decayed).
+struct Order {
+  void *perm = nullptr; // int[n]: physical thread -> logical thread
+  std::size_t perm_bytes = 0;
+  double identity = -1; // sampled sectors per read in the threads' own order
+  double fresh = -1;    // ... in this order when computed
+  double last = -1;     // ... in this order at its latest check
+  double build_ms = 0;  // GPU time of its latest computation
+  int region = 0, sweeps = 0;
+  bool converged = true;
+  long long computed = 0, kept = 0; // computations; checks that kept it
+  // The sampled measure's scratch and its two counts (device), kept: a check
+  // runs at every change of the lists.
+  void *sample = nullptr;
+  std::size_t sample_bytes = 0;
+  unsigned long long *counts = nullptr;
+};
+
 // Per device: the streams pipelined launches copy on (created on first use,
 // taken in turn so that launches on different streams do not queue behind one
 // another), and the multiprocessor count the chunk model needs.
@@ -120,6 +163,7 @@ struct State {
   std::map<RecordKey, SiteRecord> sites;
   std::map<RecordKey, LaunchRecord> launches;
   std::map<int, DeviceQueues> queues; // by device
+  std::map<OrderKey, Order> orders;
   unsigned epoch = 1; // bumped by testing::reset(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
   // the testing hooks): begin_launch's fast path then takes the lock again.

@@ -48,6 +48,7 @@ void reset() {
       cudaSetDevice(e->key.device);
     free_entry_buffers(*e);
   }
+  forget_orders(st, nullptr);
   resolve_all_timings(st);
   clear_launch_records(st);
   st.sites.clear();
