@@ -460,6 +460,8 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     }
   }
   const Selector::Decision d = r.selector.decide(valid, changed, observed);
+  if (d.run != Selector::kRunOriginal) // no other thread takes the fast path past this decision
+    r.fast.budget.store(0, std::memory_order_relaxed);
   c.selected = true;
   c.run = d.run;
   c.candidate = d.candidate;

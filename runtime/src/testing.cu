@@ -16,6 +16,9 @@ SiteCounters site_counters(const char *site_id) {
   auto it = st.stats.find(site_id ? site_id : "");
   if (it == st.stats.end())
     return c;
+  for (auto &kv : st.launches) // launches a settled launcher took without the lock
+    if (kv.second.stats == &it->second)
+      count_fast_launches(kv.second);
   const SiteStats &s = it->second;
   c.launches = s.launches;
   c.hits = s.hits;
