@@ -96,8 +96,8 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
     o->kept += !compute;
   }
   if (compute) {
-    why = ensure_buffer(st, site, &o->perm, &o->perm_bytes, static_cast<std::size_t>(a.n) * sizeof(int));
-    if (!why.empty())
+    if ((why = ensure_buffer(st, site, &o->perm, &o->perm_bytes, static_cast<std::size_t>(a.n) * sizeof(int))) != "" ||
+        (why = ensure_buffer(st, site, &o->inv, &o->inv_bytes, static_cast<std::size_t>(a.n) * sizeof(int))) != "")
       return why;
     std::size_t bytes = 0;
     IRREGFIX_TRY(order_scratch_bytes(a.n, &bytes));
@@ -112,9 +112,11 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
     const bool timed = cudaEventCreate(&t0) == cudaSuccess && cudaEventCreate(&t1) == cudaSuccess &&
                        cudaEventRecord(t0, stream) == cudaSuccess;
     cudaGetLastError();
-    const cudaError_t e = compute_order(a, st.cfg.order_region, static_cast<int *>(o->perm), scratch, bytes,
-                                        &o->sweeps, &o->converged, stream);
-    const cudaError_t f = cudaFree(scratch); // compute_order has synchronised the stream
+    cudaError_t e = compute_order(a, st.cfg.order_region, static_cast<int *>(o->perm), scratch, bytes, &o->sweeps,
+                                  &o->converged, stream);
+    if (e == cudaSuccess)
+      e = invert_order(static_cast<const int *>(o->perm), a.n, static_cast<int *>(o->inv), stream);
+    const cudaError_t f = cudaFree(scratch); // synchronises: compute_order's last work is done
     if (e != cudaSuccess || f != cudaSuccess) {
       for (cudaEvent_t ev : {t0, t1})
         if (ev)
@@ -303,12 +305,20 @@ std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &s
   if (!why.empty())
     return why;
   const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + perm_bytes, st.cfg.max_bytes))
+  // An int list stored column by column moves in two coalesced passes
+  // through a row-major stage (kept in the entry's aux); any other list, one
+  // thread a row.
+  const bool staged = stageable(list);
+  const std::size_t stage_bytes = staged ? need : 0;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + perm_bytes + stage_bytes, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
   if ((why = ensure_buffer(st, site, &e.order_index, &e.order_index_bytes, need)) != "" ||
-      (why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, perm_bytes)) != "")
+      (why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, perm_bytes)) != "" ||
+      (staged && (why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, stage_bytes)) != ""))
     return why;
   IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o->perm, perm_bytes, cudaMemcpyDeviceToDevice, stream));
+  if (staged) // the first pass, whole: it reads the list by logical thread
+    IRREGFIX_TRY(stage_rows(list, static_cast<const int *>(o->inv), static_cast<int *>(e.aux), stream));
   set_neighbor_shape(e, std::move(shape));
   // The data array is read in place: no copy of it, so a write to it leaves
   // this entry valid (its source is kept in place, matching no write; the
@@ -316,6 +326,14 @@ std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &s
   e.sources[0] = SourceRange{};
   e.sources[0].memory = cudaMemoryTypeDevice;
   e.layout = kLayoutLocality;
+  if (staged)
+    return plan_copy(
+        ss, site, e, 1, n, "rows_to_columns",
+        [list, &e](int, Rows rows, cudaStream_t s) {
+          return rows_to_columns(static_cast<const int *>(e.aux), list.n, list.jmax, rows,
+                                 static_cast<int *>(e.order_index), s);
+        },
+        [cells](int) { return 2 * cells * sizeof(int); }, built);
   return plan_copy(
       ss, site, e, 1, n, "permute_neighbors",
       [list, &e](int, Rows rows, cudaStream_t s) {
@@ -335,7 +353,7 @@ void forget_orders(State &st, const void *p) {
     if (have_dev)
       cudaSetDevice(it->first.device);
     Order &o = it->second;
-    for (void *b : {o.perm, o.sample, static_cast<void *>(o.counts)})
+    for (void *b : {o.perm, o.inv, o.sample, static_cast<void *>(o.counts)})
       if (b)
         cudaFree(b);
     it = st.orders.erase(it);

@@ -188,6 +188,53 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Tile transposes: 32 x 32 ints through shared memory, 32 x 8 threads.
+constexpr int kTile = 32, kTileRows = 8;
+
+// rows[inv[t] * jmax + j] = NB[j * sj + t]: read along t, written along j.
+__global__ void __launch_bounds__(kTile * kTileRows)
+    stage_rows_kernel(const int *__restrict__ nb, long long sj, long long n, long long jmax,
+                      const int *__restrict__ inv, int *__restrict__ rows) {
+  __shared__ int tile[kTile][kTile + 1];
+  const long long t0 = static_cast<long long>(blockIdx.x) * kTile, j0 = static_cast<long long>(blockIdx.y) * kTile;
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long t = t0 + threadIdx.x, j = j0 + r;
+    if (t < n && j < jmax)
+      tile[r][threadIdx.x] = nb[j * sj + t];
+  }
+  __syncthreads();
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long t = t0 + r, j = j0 + threadIdx.x;
+    if (t < n && j < jmax)
+      rows[static_cast<long long>(inv[t]) * jmax + j] = tile[threadIdx.x][r];
+  }
+}
+
+// out[j * n + p] = rows[p * jmax + j] for p in [first, last): read along j, written along p.
+__global__ void __launch_bounds__(kTile * kTileRows)
+    rows_to_columns_kernel(const int *__restrict__ rows, long long n, long long jmax, long long first,
+                           long long last, int *__restrict__ out) {
+  __shared__ int tile[kTile][kTile + 1];
+  const long long p0 = first + static_cast<long long>(blockIdx.x) * kTile, j0 = static_cast<long long>(blockIdx.y) * kTile;
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long p = p0 + r, j = j0 + threadIdx.x;
+    if (p < last && j < jmax)
+      tile[r][threadIdx.x] = rows[p * jmax + j];
+  }
+  __syncthreads();
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long p = p0 + threadIdx.x, j = j0 + r;
+    if (p < last && j < jmax)
+      out[j * n + p] = tile[threadIdx.x][r];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) invert_kernel(const int *__restrict__ perm, long long n, int *__restrict__ inv) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < n; p += stride)
+    inv[perm[p]] = static_cast<int>(p);
+}
+
 __global__ void __launch_bounds__(kThreads)
     permute_ints_kernel(const int *__restrict__ in, const int *__restrict__ perm, long long n, int *__restrict__ out) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
@@ -262,7 +309,11 @@ cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector,
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
   // The sample block is the key's high half: one sort of all blocks' sectors.
-  if ((e = cub::DeviceRadixSort::SortKeys(cub_temp, temp, keys, sorted, s.items(), 0, 64, stream)) != cudaSuccess)
+  int end_bit = 32; // sectors in the low half, the sample block above
+  for (long long b = s.blocks - 1; b > 0; b >>= 1)
+    ++end_bit;
+  if ((e = cub::DeviceRadixSort::SortKeys(cub_temp, temp, keys, sorted, s.items(), 0, end_bit, stream)) !=
+      cudaSuccess)
     return e;
   distinct_kernel<<<grid_for(s.items(), kThreads), kThreads, 0, stream>>>(sorted, s.items(), counts);
   return cudaPeekAtLastError();
@@ -330,6 +381,42 @@ cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, i
     return cudaSuccess;
   permute_neighbors_kernel<<<grid_for(rows.count(), kThreads), kThreads, 0, stream>>>(a, perm, rows.first,
                                                                                     rows.last, out);
+  return cudaPeekAtLastError();
+}
+
+bool stageable(const AccessList &a) {
+  return a.kind == AccessList::kNeighbors && a.idx_kind == kIndexI32 && a.st == 1 && a.sj >= a.n && a.jmax > 0 &&
+         a.n > 0;
+}
+
+cudaError_t stage_rows(const AccessList &a, const int *inv, int *rows, cudaStream_t stream) {
+  if (!stageable(a) || !inv || !rows)
+    return cudaErrorInvalidValue;
+  const long long tiles_t = (a.n + kTile - 1) / kTile, tiles_j = (a.jmax + kTile - 1) / kTile;
+  if (tiles_t > INT_MAX || tiles_j > 65535)
+    return cudaErrorInvalidValue;
+  stage_rows_kernel<<<dim3(static_cast<unsigned>(tiles_t), static_cast<unsigned>(tiles_j)), dim3(kTile, kTileRows), 0,
+                      stream>>>(static_cast<const int *>(a.idx), a.sj, a.n, a.jmax, inv, rows);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t rows_to_columns(const int *rows, long long n, long long jmax, Rows part, int *out, cudaStream_t stream) {
+  if (part.first < 0 || part.last > n || !rows || !out)
+    return cudaErrorInvalidValue;
+  if (part.count() == 0 || jmax <= 0)
+    return cudaSuccess;
+  const long long tiles_p = (part.count() + kTile - 1) / kTile, tiles_j = (jmax + kTile - 1) / kTile;
+  if (tiles_p > INT_MAX || tiles_j > 65535)
+    return cudaErrorInvalidValue;
+  rows_to_columns_kernel<<<dim3(static_cast<unsigned>(tiles_p), static_cast<unsigned>(tiles_j)), dim3(kTile, kTileRows),
+                           0, stream>>>(rows, n, jmax, part.first, part.last, out);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t invert_order(const int *perm, long long n, int *inv, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  invert_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(perm, n, inv);
   return cudaPeekAtLastError();
 }
 

@@ -79,7 +79,21 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
 // out[j*n + p] = e(perm[p], j) as an int for j < count(perm[p]) and p in
 // rows (the neighbour list in the locality order; elements outside [lo, hi)
 // stay unwritten). Element indices must fit an int (the builder checks [lo, hi)).
+// One thread a row: each read of the column-major list is a sector of its own.
 cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, int *out, cudaStream_t stream);
+
+// The same for an int list stored column by column (NB[j*sj + t]), in two
+// coalesced passes through rows[p * jmax + j] (jmax * n ints): stage_rows
+// moves every column j < jmax of thread t into row inv[t] (inv: the inverse
+// of the order); rows_to_columns then writes out[j*n + p] for p in `part`, a
+// pass that chunks like any copy. Slots past a thread's count hold what the
+// list holds there: the kernel never reads them.
+bool stageable(const AccessList &a);
+cudaError_t stage_rows(const AccessList &a, const int *inv, int *rows, cudaStream_t stream);
+cudaError_t rows_to_columns(const int *rows, long long n, long long jmax, Rows part, int *out, cudaStream_t stream);
+
+// inv[perm[p]] = p for p < n.
+cudaError_t invert_order(const int *perm, long long n, int *inv, cudaStream_t stream);
 
 // out[p] = in[perm[p]] for p < n (a range site's lengths in the locality order).
 cudaError_t permute_ints(const int *in, const int *perm, long long n, int *out, cudaStream_t stream);

@@ -121,6 +121,8 @@ struct OrderKey {
 struct Order {
   void *perm = nullptr; // int[n]: physical thread -> logical thread
   std::size_t perm_bytes = 0;
+  void *inv = nullptr;  // int[n]: logical thread -> physical thread
+  std::size_t inv_bytes = 0;
   double identity = -1; // sampled sectors per read in the threads' own order
   double fresh = -1;    // ... in this order when computed
   double last = -1;     // ... in this order at its latest check
