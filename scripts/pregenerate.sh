@@ -15,6 +15,7 @@ for s in cg sp md; do
 done
 "$tool" --quiet test/e2e/spmv-main.cu -o "$out/spmv-main.irregfix.cu"
 "$tool" --quiet test/channels/channels.cu -o "$out/channels.irregfix.cu" -- -Itest/channels
+"$tool" --quiet test/indexed/shapes.cu -o "$out/shapes.irregfix.cu" -- -Itest/indexed
 if [ -d /usr/src/googletest ]; then
   rm -rf "$out/googletest" && cp -r /usr/src/googletest "$out/googletest"
 fi

@@ -9,7 +9,7 @@ import lit.formats
 config.name = "irregfix"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cu", ".test"]
-config.excludes = ["Inputs", "unit", "gpu", "cmake", "channels"]
+config.excludes = ["Inputs", "unit", "gpu", "cmake", "channels", "indexed"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.irregfix_obj_root, "test")
 

@@ -3,10 +3,12 @@
 //
 // This file only parses options, runs the library over the inputs and writes
 // the results; the work is in lib/.
+#include "Frontend/AtomicWrite.h"
 #include "Frontend/CudaArguments.h"
 #include "Frontend/CudaVersion.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/ExportFixes.h"
+#include "Frontend/LaunchBrackets.h"
 #include "Frontend/Report.h"
 #include "Frontend/RewriteAction.h"
 #include "Frontend/Stats.h"
@@ -26,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -44,9 +47,10 @@ static cl::opt<bool> InPlace("i", cl::desc("Rewrite the input files in place (at
                              cl::cat(OutputCategory));
 static cl::opt<bool> Diff("diff", cl::desc("Print a unified diff of what would change, per file; write nothing"),
                           cl::cat(OutputCategory));
-static cl::opt<bool> Report("report",
-                            cl::desc("Print every indirect site: kernel, pattern, arrays, verdict, reason"),
-                            cl::cat(OutputCategory));
+static cl::opt<std::string> Report("report",
+                                   cl::desc("Print every site and every indirect read: kernel, pattern, arrays, "
+                                            "verdict, reason; --report=json: the reads as JSON, one object each"),
+                                   cl::value_desc("text|json"), cl::ValueOptional, cl::cat(OutputCategory));
 static cl::opt<std::string> ExportFixes("export-fixes",
                                         cl::desc("Write the edits as YAML for clang-apply-replacements to <file>"),
                                         cl::value_desc("file"), cl::cat(OutputCategory));
@@ -118,31 +122,23 @@ static int fail(const llvm::Twine &Message) {
 // Writes Text to Path through a temporary file in the same directory and a
 // rename, so Path is never left half-written.
 static bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Model(Path);
-  Model += ".irregfix-%%%%%%.tmp";
-  int FD;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    fail("cannot create a temporary file next to '" + Path + "': " + EC.message());
-    return false;
+  std::string Error;
+  if (irregfix::writeAtomically(Path, Text, Error))
+    return true;
+  fail(Error);
+  return false;
+}
+
+// How a file the edits name (absolute) is shown: relative to the current
+// directory when it is under it.
+static std::string displayPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd)) {
+    llvm::StringRef Rest = Path;
+    if (Rest.consume_front(Cwd) && llvm::sys::path::is_separator(Rest.front()))
+      return Rest.drop_front().str();
   }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      fail("cannot write '" + Path + "'");
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    fail("cannot write '" + Path + "': " + EC.message());
-    return false;
-  }
-  return true;
+  return Path.str();
 }
 
 static bool isHeader(llvm::StringRef File) {
@@ -203,7 +199,10 @@ int main(int argc, const char **argv) {
     return fail("-o takes one input file; use -i to rewrite several in place");
   if (Diff && (InPlace || !OutputFile.empty()))
     return fail("--diff writes nothing; it cannot be used with -i or -o");
-  bool ToStdout = !InPlace && OutputFile.empty() && !Diff && !Report && ExportFixes.empty();
+  const bool Reporting = Report.getNumOccurrences() > 0;
+  if (Reporting && !Report.empty() && Report != "text" && Report != "json")
+    return fail("--report takes 'text' or 'json', not '" + Report + "'");
+  bool ToStdout = !InPlace && OutputFile.empty() && !Diff && !Reporting && ExportFixes.empty();
   if (Files.size() > 1 && ToStdout)
     return fail("several input files: rewrite them with -i, or see the changes with --diff, --report "
                 "or --export-fixes (stdout takes one file)");
@@ -259,6 +258,7 @@ int main(int argc, const char **argv) {
 
   irregfix::RewriteOptions Options;
   Options.Remarks = !Quiet;
+  Options.NotRewritten = {*Cuda, *Resource, *Stubs};
   if (Hoist.getNumOccurrences()) {
     Options.HoistAll = Hoist.empty();
     llvm::SmallVector<llvm::StringRef, 4> Names;
@@ -272,12 +272,25 @@ int main(int argc, const char **argv) {
     }
   }
   std::set<std::string> KernelsSeen; // to warn about --hoist names no file defines
+  std::vector<irregfix::ReadReport> JsonReads; // --report=json: one document for every input
   irregfix::Stats Total;
-  std::vector<Replacements> AllEdits;
+  // Every file the inputs' rewrites change (an input, or a file it includes),
+  // by the path the edits name it: several inputs may include one file, and
+  // must then rewrite it alike.
+  struct Change {
+    std::string Shown;    // the input as given, else displayPath()
+    std::string By;       // the input whose run changed it first
+    std::string Original, Text;
+    Replacements Edits;
+  };
+  std::map<std::string, Change> Changes;
+  std::vector<std::string> ChangeOrder;
   int Status = 0;
   // One tool run per file: its result and its time are its own.
   for (const std::string &F : Files) {
-    ClangTool Tool(*Compilations, {F});
+    // Launches written `k << < g, b >> > (...)` are parsed as nvcc reads them.
+    auto FS = llvm::makeIntrusiveRefCnt<irregfix::LaunchBracketFileSystem>(llvm::vfs::getRealFileSystem());
+    ClangTool Tool(*Compilations, {F}, std::make_shared<clang::PCHContainerOperations>(), FS);
     for (const ArgumentsAdjuster &A : Adjusters)
       Tool.appendArgumentsAdjuster(A);
     std::vector<irregfix::FileResult> Results;
@@ -294,11 +307,40 @@ int main(int argc, const char **argv) {
       Status = fail("could not rewrite '" + F + "'; nothing was written");
       continue;
     }
-    llvm::Expected<std::string> Rewritten = applyAllReplacements(It->Original, It->Edits);
-    if (!Rewritten) {
-      Status = fail("could not apply the edits to '" + F + "': " + llvm::toString(Rewritten.takeError()));
+    for (auto &[Path, File] : It->Files.Files) // edited in the spelling on disk
+      if (std::optional<std::string> Text = FS->original(Path))
+        File.Original = std::move(*Text);
+    const irregfix::IncludeTree &Tree = It->Files;
+    std::vector<std::string> Edited = Tree.edited();
+    std::vector<Change> Mine;
+    for (const std::string &Path : Edited) {
+      const irregfix::SourceFile &S = Tree.Files.at(Path);
+      std::string Shown = Path == Tree.Main ? F : displayPath(Path);
+      llvm::Expected<std::string> Rewritten = applyAllReplacements(S.Original, S.Edits);
+      if (!Rewritten) {
+        Status = fail("could not apply the edits to '" + Shown + "': " + llvm::toString(Rewritten.takeError()));
+        break;
+      }
+      Mine.push_back({Shown, F, S.Original, *Rewritten, S.Edits});
+    }
+    if (Mine.size() != Edited.size())
+      continue;
+    llvm::Expected<std::string> Single = Tree.singleOutput();
+    if (!Single) {
+      Status = fail("could not write '" + F + "' as one file: " + llvm::toString(Single.takeError()));
       continue;
     }
+    bool Agree = true;
+    for (size_t I = 0; I < Edited.size(); ++I) {
+      auto Seen = Changes.find(Edited[I]);
+      if (Seen != Changes.end() && (Seen->second.Text != Mine[I].Text || Seen->second.Original != Mine[I].Original)) {
+        Status = fail("'" + Mine[I].Shown + "' is rewritten differently for '" + Seen->second.By + "' and for '" +
+                      F + "'; nothing was written for '" + F + "' (rewrite them one at a time)");
+        Agree = false;
+      }
+    }
+    if (!Agree)
+      continue;
     if (PrintStats) {
       irregfix::Stats One;
       One.add(*It, Seconds);
@@ -306,26 +348,40 @@ int main(int argc, const char **argv) {
       Total.add(One);
     }
     KernelsSeen.insert(It->Kernels.begin(), It->Kernels.end());
-    AllEdits.push_back(It->Edits);
-    if (Report)
-      llvm::outs() << irregfix::formatReport(It->Sites);
-    if (Diff) {
-      llvm::outs() << irregfix::unifiedDiff(It->Original, *Rewritten, F, F);
-    } else if (InPlace) {
-      if (*Rewritten != It->Original && !writeAtomically(F, *Rewritten))
-        Status = 1;
-    } else if (!OutputFile.empty()) {
-      if (!writeAtomically(OutputFile, *Rewritten))
+    if (Reporting && Report != "json")
+      llvm::outs() << irregfix::formatReport(It->Sites, It->Reads);
+    if (Report == "json")
+      JsonReads.insert(JsonReads.end(), It->Reads.begin(), It->Reads.end());
+    for (size_t I = 0; I < Edited.size(); ++I) {
+      if (Changes.count(Edited[I]))
+        continue; // the same rewrite, from an input before
+      if (Diff)
+        llvm::outs() << irregfix::unifiedDiff(Mine[I].Original, Mine[I].Text, Mine[I].Shown, Mine[I].Shown);
+      ChangeOrder.push_back(Edited[I]);
+      Changes.emplace(Edited[I], std::move(Mine[I]));
+    }
+    if (!OutputFile.empty()) {
+      if (!writeAtomically(OutputFile, *Single))
         Status = 1;
     } else if (ToStdout) {
-      llvm::outs() << *Rewritten;
+      llvm::outs() << *Single;
     }
     if (!DepFile.empty() && Status == 0) {
       std::string Error;
       if (!irregfix::writeDepFile(DepFile, DepFileTarget.empty() ? OutputFile : DepFileTarget,
                                   It->Dependencies, Error))
-        Status = fail("cannot write '" + DepFile + "': " + Error);
+        Status = fail(Error);
     }
+  }
+  // -i: every changed file, or none.
+  if (InPlace && Status == 0) {
+    std::vector<irregfix::FileWrite> Writes;
+    for (const std::string &Path : ChangeOrder)
+      if (const Change &C = Changes.at(Path); C.Text != C.Original)
+        Writes.push_back({Path, C.Text, C.Original});
+    std::string Error;
+    if (!irregfix::writeAllOrNothing(Writes, Error))
+      Status = fail(Error);
   }
   for (const std::string &Name : Options.HoistKernels)
     if (Status == 0 && !KernelsSeen.count(Name))
@@ -333,6 +389,11 @@ int main(int argc, const char **argv) {
           << "--hoist names '" << Name << "', which no input file defines as a kernel\n";
   if (PrintStats && Files.size() > 1)
     llvm::errs() << irregfix::formatStats("total (" + std::to_string(Files.size()) + " files)", Total);
+  if (Report == "json")
+    llvm::outs() << irregfix::formatReadsJson(JsonReads);
+  std::vector<Replacements> AllEdits;
+  for (const std::string &Path : ChangeOrder)
+    AllEdits.push_back(Changes.at(Path).Edits);
   if (!ExportFixes.empty() && Status == 0 &&
       !writeAtomically(ExportFixes, irregfix::exportFixesYaml(Files.size() == 1 ? Files.front() : "", AllEdits)))
     Status = 1;

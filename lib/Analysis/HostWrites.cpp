@@ -58,12 +58,9 @@ bool copiesToHost(const Expr *Kind) {
 
 } // namespace
 
-bool HostWriteAnalysis::inMainFile(const FunctionDecl *F) const {
+bool HostWriteAnalysis::rewritten(const FunctionDecl *F) const {
   const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
-  if (!Def)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  return SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()));
+  return Def && Rewritten(Def->getLocation());
 }
 
 HostEffect HostWriteAnalysis::ofCall(const CallExpr *C) {
@@ -106,7 +103,7 @@ HostEffect HostWriteAnalysis::ofFunction(const Expr *Call, const FunctionDecl *F
   const SourceManager &SM = Ctx.getSourceManager();
   if (isLibraryFunction(F, SM))
     return ofLibrary(Call, F, Args);
-  if (inMainFile(F))
+  if (rewritten(F))
     return HostEffect();
   const FunctionDecl *Def = F->getDefinition();
   if (!Def || !Def->hasBody()) {
@@ -144,7 +141,6 @@ HostEffect HostWriteAnalysis::ofFunction(const Expr *Call, const FunctionDecl *F
 }
 
 std::string HostWriteAnalysis::unseenCallable(const std::vector<const Expr *> &Args) const {
-  const SourceManager &SM = Ctx.getSourceManager();
   for (const Expr *Arg : Args) {
     const Expr *E = strip(Arg);
     QualType T = E->getType();
@@ -153,7 +149,7 @@ std::string HostWriteAnalysis::unseenCallable(const std::vector<const Expr *> &A
       if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
         DR = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
       const auto *Fn = DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
-      if (!Fn || !inMainFile(Fn))
+      if (!Fn || !rewritten(Fn))
         return "it hands a function it cannot see into to a library call";
       continue;
     }
@@ -167,7 +163,7 @@ std::string HostWriteAnalysis::unseenCallable(const std::vector<const Expr *> &A
       continue;
     // A lambda or a function object whose call operator this file defines.
     for (const CXXMethodDecl *M : RD->methods())
-      if (M->getOverloadedOperator() == OO_Call && !SM.isInMainFile(SM.getExpansionLoc(M->getLocation())))
+      if (M->getOverloadedOperator() == OO_Call && !Rewritten(M->getLocation()))
         return "it hands a callable it cannot see into (" + RD->getNameAsString() + ") to a library call";
   }
   return "";

@@ -20,6 +20,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -63,14 +64,17 @@ struct HostEffect {
 
 class HostWriteAnalysis {
 public:
-  explicit HostWriteAnalysis(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  // Rewritten: whether a location is in a file the tool rewrites (whose
+  // functions it instruments itself).
+  HostWriteAnalysis(clang::ASTContext &Ctx, std::function<bool(clang::SourceLocation)> Rewritten)
+      : Ctx(Ctx), Rewritten(std::move(Rewritten)) {}
 
   // A host call: a <<<>>> launch, a library call, a call of a visible or unseen function.
   HostEffect ofCall(const clang::CallExpr *C);
   HostEffect ofConstruct(const clang::CXXConstructExpr *C);
 
-  // Whether F's body is in the file being rewritten (then it is instrumented itself).
-  bool inMainFile(const clang::FunctionDecl *F) const;
+  // Whether F's body is in a file being rewritten (then it is instrumented itself).
+  bool rewritten(const clang::FunctionDecl *F) const;
 
   clang::ASTContext &context() const { return Ctx; }
 
@@ -96,6 +100,7 @@ private:
   const Summary &summary(const clang::FunctionDecl *Def);
 
   clang::ASTContext &Ctx;
+  std::function<bool(clang::SourceLocation)> Rewritten;
   WriteSets Kernels;
   std::map<const clang::FunctionDecl *, Summary> Summaries;
   std::set<const clang::FunctionDecl *> InProgress;

@@ -36,8 +36,19 @@ std::string named(const NamedDecl *D) { return "'" + D->getNameAsString() + "'";
 
 // Whether S reads memory (a subscript, a dereference, an arrow) or calls a
 // function outside the library: what a value computed by S may depend on.
+bool isBuiltinRead(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return false;
+  for (const char *Var : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
+    for (char F : {'x', 'y', 'z'})
+      if (isBuiltinIndexRead(E, Var, F))
+        return true;
+  return false;
+}
+
 bool readsMemory(const Stmt *S) {
-  if (!S)
+  if (!S || isBuiltinRead(S))
     return false;
   if (isa<ArraySubscriptExpr>(S))
     return true;
@@ -278,6 +289,9 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     F.Source = E;
     return make(std::move(F));
   }
+  // threadIdx.y, blockIdx.x alone...: the thread's position, but not its global index.
+  if (isBuiltinRead(S))
+    return unknown("the thread's position other than its global index", false, S);
   MemoryRead R;
   if (asMemoryRead(S, &R))
     return load(S, R.Base, R.Index, R.Field, Depth);
@@ -347,7 +361,9 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     // Library functions (min, max, abs, math) compute from their arguments.
     const SourceManager &SM = Ctx.getSourceManager();
     bool Library = F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
-    if (Library && !readsMemory(F->getBody()))
+    // (A library function given no pointer computes from its arguments alone.)
+    bool Pointers = llvm::any_of(C->arguments(), [](const Expr *A) { return A->getType()->isPointerType(); });
+    if (Library && !Pointers)
       return op("call " + F->getNameAsString(), std::move(Args), S);
     // A function of the program: its value may come from memory it reads.
     const FunctionDecl *Def = F->getDefinition();

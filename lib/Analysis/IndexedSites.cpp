@@ -3,6 +3,7 @@
 #include "Analysis/AstUtil.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 #include <map>
@@ -104,6 +105,20 @@ const Expr *threadExpr(const Form &F) {
   for (const FormRef &O : F.Ops)
     if (const Expr *E = threadExpr(*O))
       return E;
+  return nullptr;
+}
+
+// The transformed two-level range site whose row bounds R reads, or null.
+const Site *ownIndexRead(const KernelInfo &Info, const IndirectRead &R) {
+  for (const Site &S : Info.Sites) {
+    if (!S.transformable() || S.Pattern != SitePattern::Range2 || R.Array != S.Offsets)
+      continue;
+    const Form *F = R.Index.get();
+    if (F->K == Form::Op && F->Name == "+" && F->Ops.size() == 2 && F->Ops[1]->K == Form::Const)
+      F = F->Ops[0].get();
+    if (F->K == Form::Load && F->Array == S.RowMap && F->Ops[0]->K == Form::Thread)
+      return &S;
+  }
   return nullptr;
 }
 
@@ -233,7 +248,8 @@ public:
     // Every array the launch's copies depend on, against every pointer the kernel writes.
     std::vector<ArrayRef> Sources = S.IndexSources;
     for (const SiteArray &A : S.Arrays)
-      Sources.push_back(A.Array);
+      if (std::find(Sources.begin(), Sources.end(), A.Array) == Sources.end())
+        Sources.push_back(A.Array);
     for (const ArrayRef &Written : W.writtenArrays())
       for (const ArrayRef &Src : Sources)
         if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
@@ -272,6 +288,21 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       RewrittenLoop[S.Loop] = I;
   }
 
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](const Expr *E, const Expr *Outer) {
+    return E != Outer && !SM.isBeforeInTranslationUnit(E->getBeginLoc(), Outer->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), E->getEndLoc()) &&
+           (E->getBeginLoc() != Outer->getBeginLoc() || E->getEndLoc() != Outer->getEndLoc());
+  };
+  // Reads of transformed pattern sites: a read inside one (B[C[t]] of
+  // A[B[C[t]]]) is gone from the transformed kernel with it.
+  std::vector<std::pair<const Expr *, const Site *>> PatternReads;
+  for (const Site &S : Info.Sites)
+    if (S.transformable())
+      for (const SiteArray *A : S.remappedArrays())
+        for (const Expr *R : A->Reads)
+          PatternReads.push_back({R, &S});
+
   Analysis A(Info, W, Ctx);
   std::vector<ReadVerdict> Verdicts(Reads.size());
   std::vector<Candidate> Gathers;
@@ -286,6 +317,21 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     V.Shape = shapeOf(R);
     if (R.In != Info.Kernel)
       V.In = R.In->getNameAsString();
+    // The row bounds a transformed two-level range reads (B[C[t]], B[C[t] + 1]):
+    // its remap reads them; they are that site's own index.
+    if (const Site *Own = ownIndexRead(Info, R)) {
+      V.Verdict = ReadVerdict::Rewritten;
+      V.Shape = patternName(Own->Pattern);
+      V.Reason = "the " + std::string(patternName(Own->Pattern)) + " site's own row bounds, read by its remap";
+      continue;
+    }
+    if (auto P = llvm::find_if(PatternReads, [&](auto &PR) { return Inside(R.Mem.Read, PR.first); });
+        P != PatternReads.end()) {
+      V.Verdict = ReadVerdict::Rewritten;
+      V.Shape = patternName(P->second->Pattern);
+      V.Reason = "it is inside a read the " + V.Shape + " site copies";
+      continue;
+    }
     auto H = Holder.find(subscriptOf(R.Mem));
     if (H != Holder.end()) {
       const Site &S = Info.Sites[H->second];
@@ -339,6 +385,45 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     V.Shape = "indexed";
     V.Reason.clear();
   }
+  // A read inside another taken read (eta[adj[off[e]]]: adj's read) is gone
+  // once the outer one reads its copy: it needs none, and no pattern site
+  // keeps a read there either.
+  std::vector<const Expr *> Taken;
+  for (const Candidate &C : Gathers)
+    Taken.push_back(C.R->Mem.Read);
+  for (auto &[L, Cs] : ByLoop)
+    for (const Candidate &C : Cs)
+      Taken.push_back(C.R->Mem.Read);
+  auto Covered = [&](const Expr *E) { return llvm::any_of(Taken, [&](const Expr *O) { return Inside(E, O); }); };
+  auto Prune = [&](std::vector<Candidate> &Cs) {
+    Cs.erase(std::remove_if(Cs.begin(), Cs.end(), [&](const Candidate &C) { return Covered(C.R->Mem.Read); }),
+             Cs.end());
+  };
+  Prune(Gathers);
+  for (auto &[L, Cs] : ByLoop)
+    Prune(Cs);
+  for (ReadVerdict &V : Verdicts)
+    if (Covered(V.Read)) {
+      V.Verdict = ReadVerdict::Rewritten;
+      V.Shape = "indexed";
+      V.Reason = "it is inside a read an indexed site copies";
+    }
+  for (size_t I = 0; I < Info.Sites.size(); ++I) {
+    Site &S = Info.Sites[I];
+    bool Had = false, Left = false;
+    for (SiteArray &A : S.Arrays) {
+      Had |= !A.Reads.empty();
+      A.Reads.erase(std::remove_if(A.Reads.begin(), A.Reads.end(), Covered), A.Reads.end());
+      Left |= !A.Reads.empty();
+    }
+    if (Had && !Left)
+      Superseded.insert(I);
+    // A refused pattern site over the loop or the read an indexed site takes.
+    if (!S.transformable())
+      for (const Expr *T : Taken)
+        if (S.Loc == T->getBeginLoc() || (S.Loop && llvm::any_of(ByLoop, [&](auto &KV) { return KV.first == S.Loop; })))
+          Superseded.insert(I);
+  }
   // A refused pattern site some of whose reads an indexed site takes goes:
   // the indexed site reads them now. (Its other reads keep its reason.)
   if (!Superseded.empty()) {
@@ -359,9 +444,11 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     It->second.push_back(C);
   }
   for (const std::string &K : ThreadsOrder)
-    A.addSite(std::move(ByThreads[K]));
+    if (!ByThreads[K].empty())
+      A.addSite(std::move(ByThreads[K]));
   for (const Stmt *L : LoopOrder)
-    A.addSite(std::move(ByLoop[L]));
+    if (!ByLoop[L].empty())
+      A.addSite(std::move(ByLoop[L]));
   Info.Reads = std::move(Verdicts);
 }
 

@@ -94,8 +94,12 @@ private:
         Callees.push_back(Callee->getDefinition());
     }
     MemoryRead M;
-    if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read))
+    if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read) || storedTo(M.Read))
       return;
+    // p[i].f and its element p[i]: one read.
+    if (M.Field)
+      if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
+        Done.insert(ME->getBase()->IgnoreParens());
     std::vector<const VarDecl *> Vars;
     for (const LoopShape &L : Loops)
       if (L.Var)
@@ -116,27 +120,26 @@ private:
     Out.push_back(std::move(R));
   }
 
-  // Whether a loop's bounds depend on loaded values (directly, or through the
-  // variable of a loop around it whose bounds do).
+  // A plain store (`A[i] = x`) is not a read.
+  bool storedTo(const Expr *Access) {
+    auto Parents = Ctx.getParents(*Access);
+    const auto *BO = Parents.empty() ? nullptr : Parents[0].get<BinaryOperator>();
+    return BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Access;
+  }
+
+  // Whether a loop variable's values depend on loaded values: its first value
+  // does (directly, or through a loop around it whose variable does). A loop
+  // that only counts to a loaded bound (`j < count[t]`) does not: j is j.
   bool boundsLoad(const LoopShape &L, FormBuilder &B) {
+    if (!L.First)
+      return false;
     std::vector<const VarDecl *> Outer;
     for (const LoopShape &O : Loops)
       if (O.Var)
         Outer.push_back(O.Var);
     B.setLoopVars(Outer);
-    for (const Expr *E : {L.First, L.End}) {
-      if (!E)
-        continue;
-      FormRef F = B.of(E);
-      if (F->dependsOnLoad() || usesLoadBoundLoop(*F))
-        return true;
-    }
-    // A while loop counting to a loaded bound: its condition.
-    if (const auto *W = dyn_cast<WhileStmt>(L.Loop); W && L.Var)
-      if (const auto *C = dyn_cast<BinaryOperator>(strip(W->getCond())))
-        if (B.of(C->getRHS())->dependsOnLoad())
-          return true;
-    return false;
+    FormRef F = B.of(L.First);
+    return F->dependsOnLoad() || usesLoadBoundLoop(*F);
   }
 
   bool usesLoadBoundLoop(const Form &F) {

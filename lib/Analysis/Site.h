@@ -174,6 +174,9 @@ struct KernelInfo {
   Shareability Share;
   Hoisting Hoist;
   std::vector<ReadVerdict> Reads; // every indirect read, in source order
+  // The block size its thread index is written with (`blockIdx.x * 256 +
+  // threadIdx.x`), which its launches must have; 0 when it uses blockDim.x.
+  unsigned RequiredBlockX = 0;
   bool hasTransformableSite() const;
 };
 

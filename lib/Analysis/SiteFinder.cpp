@@ -33,6 +33,8 @@ std::vector<const SiteArray *> Site::remappedArrays() const {
 }
 
 std::vector<ArrayRef> Site::indexArrays() const {
+  if (Pattern == SitePattern::Indexed)
+    return IndexSources;
   std::vector<ArrayRef> Out{Offsets};
   if (RowMap)
     Out.push_back(RowMap);
@@ -750,6 +752,9 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
   if (isa<CXXMethodDecl>(Kernel))
     Info.RefusedBecause = "the kernel is a class member";
   WriteSet W = WriteSet::of(Kernel);
+  Info.RequiredBlockX = kernelBlockSize(Kernel);
+  if (Info.RequiredBlockX == ~0u)
+    Info.RefusedBecause = "its thread index is written with two different block sizes";
   SiteFinder Finder(Info, Ctx, W);
   Finder.TraverseStmt(Kernel->getBody());
   Finder.finish();
@@ -826,12 +831,9 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   // An indexed site's copies are built whole, in the kernel's thread order.
   if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == SitePattern::Indexed; })) {
     const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
-    if (Info.Perm.Permutable)
-      Info.Perm = Permutability{false, Why, nullptr, nullptr};
-    if (Info.Chunks.Chunkable)
-      Info.Chunks = Chunkability{false, Why, {}};
-    if (Info.Share.Shareable)
-      Info.Share = Shareability{false, Why, 0};
+    Info.Perm = Permutability{false, Why, nullptr, nullptr};
+    Info.Chunks = Chunkability{false, Why, {}};
+    Info.Share = Shareability{false, Why, 0};
   }
   return Info;
 }

@@ -3,6 +3,8 @@
 
 #include "clang/AST/ExprCXX.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace irregfix {
@@ -39,6 +41,30 @@ static bool isProduct(const Expr *E, const char *A, const char *B) {
          (isBuiltinIndexRead(L, B, 'x') && isBuiltinIndexRead(R, A, 'x'));
 }
 
+// blockIdx.x * C (or C * blockIdx.x) with C an integer literal: the block size
+// the kernel assumes (its launches are checked against it); 0 when E is not.
+static unsigned constantBlockOffset(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Mul)
+    return 0;
+  for (auto [X, C] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
+    if (isBuiltinIndexRead(X, "blockIdx", 'x'))
+      if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
+        return static_cast<unsigned>(IL->getValue().getZExtValue());
+  return 0;
+}
+
+unsigned threadIndexBlockSize(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Add)
+    return 0;
+  if (isBuiltinIndexRead(BO->getRHS(), "threadIdx", 'x'))
+    return constantBlockOffset(BO->getLHS());
+  if (isBuiltinIndexRead(BO->getLHS(), "threadIdx", 'x'))
+    return constantBlockOffset(BO->getRHS());
+  return 0;
+}
+
 bool isGlobalThreadIndexArithmetic(const Expr *E) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
@@ -46,7 +72,7 @@ bool isGlobalThreadIndexArithmetic(const Expr *E) {
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   auto IsBlockOffset = [](const Expr *X) { return isProduct(X, "blockIdx", "blockDim"); };
   return (IsBlockOffset(L) && isBuiltinIndexRead(R, "threadIdx", 'x')) ||
-         (IsBlockOffset(R) && isBuiltinIndexRead(L, "threadIdx", 'x'));
+         (IsBlockOffset(R) && isBuiltinIndexRead(L, "threadIdx", 'x')) || threadIndexBlockSize(E) != 0;
 }
 
 bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
@@ -74,6 +100,25 @@ bool isGlobalThreadIndexPlusOne(const Expr *E, const WriteSet &Writes) {
   };
   return (isGlobalThreadIndex(BO->getLHS(), Writes) && IsOne(BO->getRHS())) ||
          (IsOne(BO->getLHS()) && isGlobalThreadIndex(BO->getRHS(), Writes));
+}
+
+} // namespace irregfix
+
+namespace irregfix {
+
+unsigned kernelBlockSize(const FunctionDecl *Kernel) {
+  unsigned Size = 0;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (unsigned C = threadIndexBlockSize(E))
+        Size = Size == 0 || Size == C ? C : ~0u;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Kernel->getBody());
+  return Size;
 }
 
 } // namespace irregfix

@@ -14,8 +14,17 @@ class WriteSet;
 // arithmetic itself or a local initialised with it and never written after.
 bool isGlobalThreadIndex(const clang::Expr *E, const WriteSet &Writes);
 
-// True for the arithmetic form only (no locals).
+// True for the arithmetic form only (no locals). `blockIdx.x * 256 + threadIdx.x`
+// counts: it is the global index when the launch's blocks have 256 threads
+// (kernelBlockSize says which size the kernel assumes; launches check it).
 bool isGlobalThreadIndexArithmetic(const clang::Expr *E);
+
+// The literal block size in `blockIdx.x * C + threadIdx.x`, or 0.
+unsigned threadIndexBlockSize(const clang::Expr *E);
+
+// The block size every thread-index expression of Kernel assumes (0: none
+// assumes one; ~0u: two disagree).
+unsigned kernelBlockSize(const clang::FunctionDecl *Kernel);
 
 // True when E is `t + 1` or `1 + t` for a global thread index t.
 bool isGlobalThreadIndexPlusOne(const clang::Expr *E, const WriteSet &Writes);

@@ -97,6 +97,7 @@ ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath, const std::
         "-x", "cuda", "--cuda-host-only", "--cuda-path=" + CudaPath,
         "--cuda-gpu-arch=" + GpuArch, "-resource-dir", ResourceDir,
         "-Wno-unknown-cuda-version", "-isystem", StubHeadersDir,
+        "-include", StubHeadersDir + "/irregfix_host_minmax.h", // host min/max as nvcc has them
         "-isystem", CudaPath + "/include/cccl", "-fsyntax-only"};
     Out.insert(Out.begin() + (Out.empty() ? 0 : 1), Extra.begin(), Extra.end());
     return Out;

@@ -19,8 +19,9 @@ std::optional<std::string> findResourceDir(const std::string &Requested, const c
 std::optional<std::string> findStubHeadersDir(const std::string &Requested, const char *Argv0);
 
 // Adds -x cuda, --cuda-host-only, --cuda-path, --cuda-gpu-arch, -resource-dir,
-// -Wno-unknown-cuda-version, the stub and CCCL include paths; drops nvcc-only
-// flags a compilation database may carry. Paths must already be resolved.
+// -Wno-unknown-cuda-version, the stub and CCCL include paths, the stub header
+// that gives host code nvcc's min/max overloads; drops nvcc-only flags a
+// compilation database may carry. Paths must already be resolved.
 clang::tooling::ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath,
                                                         const std::string &GpuArch,
                                                         const std::string &ResourceDir,

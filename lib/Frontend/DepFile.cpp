@@ -1,4 +1,5 @@
 #include "Frontend/DepFile.h"
+#include "Frontend/AtomicWrite.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
@@ -76,31 +77,7 @@ std::string formatDepFile(llvm::StringRef Target, const std::vector<std::string>
 
 bool writeDepFile(llvm::StringRef Path, llvm::StringRef Target, const std::vector<std::string> &Deps,
                   std::string &Error) {
-  llvm::SmallString<256> Model(Path);
-  Model += ".irregfix-%%%%%%.tmp";
-  int FD;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    Error = EC.message();
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << formatDepFile(Target, Deps);
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      Error = "write failed";
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    Error = EC.message();
-    return false;
-  }
-  return true;
+  return writeAtomically(Path, formatDepFile(Target, Deps), Error);
 }
 
 } // namespace irregfix

@@ -27,7 +27,7 @@ std::unique_ptr<clang::PPCallbacks> newDependencyRecorder(const clang::SourceMan
 std::string formatDepFile(llvm::StringRef Target, const std::vector<std::string> &Deps);
 
 // Writes the depfile through a temporary file and a rename; false on error,
-// with the reason in Error.
+// with a message saying why in Error.
 bool writeDepFile(llvm::StringRef Path, llvm::StringRef Target, const std::vector<std::string> &Deps,
                   std::string &Error);
 

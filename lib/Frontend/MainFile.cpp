@@ -37,11 +37,11 @@ std::pair<unsigned, unsigned> rangeKey(const Expr *E) {
 // instantiations say what it calls.
 bool unresolved(const Expr *Call) { return Call->isInstantiationDependent(); }
 
-// Kernels, launches and host calls of the main file. Walks the text (patterns)
-// and, separately, the instantiations of its templates and generic lambdas.
+// Kernels, launches and host calls of the rewritable files. Walks the text
+// (patterns) and, separately, the instantiations of templates and generic lambdas.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(const SourceManager &SM, MainFile &Out) : SM(SM), Out(Out) {}
+  Collector(const RewritableFiles &Files, MainFile &Out) : Files(Files), Out(Out) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
@@ -79,7 +79,7 @@ public:
 
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!Cur.Instance && F->hasAttr<CUDAGlobalAttr>() && F->doesThisDeclarationHaveABody() &&
-        inMainFile(F->getLocation()))
+        Files.contains(F->getLocation()))
       Out.Kernels.push_back(F);
     return true;
   }
@@ -91,12 +91,12 @@ public:
       Configs.insert(Launch->getConfig());
     if (Configs.count(Call))
       return true;
-    if (inMainFile(Call->getBeginLoc()) && inHostFunction())
+    if (Files.contains(Call->getBeginLoc()) && inHostFunction())
       note(Call);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (inMainFile(C->getBeginLoc()) && inHostFunction())
+    if (Files.contains(C->getBeginLoc()) && inHostFunction())
       note(C);
     return true;
   }
@@ -118,7 +118,6 @@ private:
     Out.Calls.push_back({Call, Cur.Fn});
   }
 
-  bool inMainFile(SourceLocation L) const { return SM.isInMainFile(SM.getExpansionLoc(L)); }
   // Inside a function body that runs on the host (an unannotated lambda runs
   // where the function that defines it runs).
   bool inHostFunction() const {
@@ -136,7 +135,7 @@ private:
     return isHostCode(F);
   }
 
-  const SourceManager &SM;
+  const RewritableFiles &Files;
   MainFile &Out;
   Frame Cur;
   std::map<const FunctionDecl *, const FunctionDecl *> Enclosing; // lambda -> where it is defined
@@ -164,9 +163,9 @@ void merge(HostEffect &Into, HostEffect From) {
 
 } // namespace
 
-MainFile collectMainFile(ASTContext &Ctx) {
+MainFile collectMainFile(ASTContext &Ctx, const RewritableFiles &Files) {
   MainFile Out;
-  Collector C(Ctx.getSourceManager(), Out);
+  Collector C(Files, Out);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   // A call of a template's text that is not instantiation-dependent is the same
   // call in every instantiation: the text's is enough.
@@ -213,7 +212,7 @@ std::vector<const FunctionDecl *> functionsReaching(const MainFile &File,
                                                     const HostWriteAnalysis &Host) {
   std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Callers; // callee -> callers, as texts
   auto Edge = [&](const FunctionDecl *From, const FunctionDecl *To) {
-    if (!From || !To || !Host.inMainFile(To))
+    if (!From || !To || !Host.rewritten(To))
       return;
     Callers[textOf(To->getDefinition())].insert(textOf(From));
   };

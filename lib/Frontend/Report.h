@@ -21,7 +21,26 @@ struct SiteReport {
   std::vector<std::string> AliasChecks; // "y/val": checked at each launch
 };
 
-// One line per site: `file:line:col: kernel=.. pattern=.. offsets=.. arrays=.. verdict=.. reason=..`.
-std::string formatReport(const std::vector<SiteReport> &Sites);
+// One indirect read of a kernel (its index depends on a loaded value) and
+// what became of it; the report lists every one, rewritten or not.
+struct ReadReport {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Kernel;
+  std::string Function;  // the device function the read is in, "" for the kernel itself
+  std::string Array;     // as written
+  std::string Index;     // the index as written
+  std::string Pattern;   // the site's pattern, or what the read looks like when no site took it
+  std::string Verdict;   // "rewritten", "index-remapped" or "not-rewritten"
+  std::string Reason;    // why not (and for index-remapped, what happens instead)
+};
+
+// One line per site: `file:line:col: kernel=.. pattern=.. offsets=.. arrays=.. verdict=.. reason=..`,
+// then one per indirect read: `file:line:col: read kernel=.. array=.. index=.. pattern=.. verdict=.. reason=..`.
+std::string formatReport(const std::vector<SiteReport> &Sites, const std::vector<ReadReport> &Reads);
+
+// The reads as a JSON array, one object each (file, line, column, kernel,
+// function, array, index, pattern, verdict, reason), for scripts and CI.
+std::string formatReadsJson(const std::vector<ReadReport> &Reads);
 
 } // namespace irregfix

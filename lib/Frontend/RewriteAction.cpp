@@ -1,16 +1,19 @@
 #include "Frontend/RewriteAction.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
+#include "Analysis/IndexForm.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
 #include "Frontend/MainFile.h"
+#include "Frontend/RewritableFiles.h"
 #include "Transform/Hoisted/KernelRewriter.h"
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/Indexed/IndexKernels.h"
 #include "Transform/Invalidation.h"
 #include "Transform/SourceText.h"
 
@@ -22,6 +25,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 
+#include <functional>
 #include <map>
 
 using namespace clang;
@@ -32,38 +36,23 @@ namespace {
 
 constexpr const char *RuntimeInclude = "#include <irregfix/irregfix.cuh>\n";
 
-// Records where the main file's #include lines end, to place the runtime include.
-class IncludeTracker : public PPCallbacks {
-public:
-  IncludeTracker(const SourceManager &SM, std::vector<unsigned> &Ends) : SM(SM), Ends(Ends) {}
-  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
-                          CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
-                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
-    if (SM.isInMainFile(HashLoc))
-      Ends.push_back(SM.getFileOffset(FilenameRange.getEnd()));
-  }
-
-private:
-  const SourceManager &SM;
-  std::vector<unsigned> &Ends;
-};
-
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(CompilerInstance &CI, const RewriteOptions &Opts, FileResult &Result,
-                  const std::vector<unsigned> &IncludeEnds)
-      : CI(CI), Opts(Opts), Result(Result), IncludeEnds(IncludeEnds),
-        Msg(CI.getDiagnostics(), Opts.Remarks) {}
+                  const RewritableFiles &Files)
+      : CI(CI), Opts(Opts), Result(Result), Files(Files), Msg(CI.getDiagnostics(), Opts.Remarks) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return; // the tool reports the parse errors and writes nothing
     const SourceManager &SM = Ctx.getSourceManager();
-    MainFile Collector = collectMainFile(Ctx);
+    Result.Files = Files.tree();
+    MainFile Collector = collectMainFile(Ctx, Files);
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
       KernelInfo Info = analyzeKernel(K, Ctx);
+      indexed::validateSites(Info, Ctx);
       Result.Kernels.push_back(K->getNameAsString());
       if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
         hoist(Info, Ctx);
@@ -75,12 +64,16 @@ public:
     if (Transformed.empty())
       return;
 
-    unsigned FirstKernelOffset = ~0u;
+    std::map<std::string, unsigned> FirstUse; // per file, where the first thing that needs the runtime is
+    auto Use = [&](const std::string &Path, unsigned Offset) {
+      auto [It, New] = FirstUse.try_emplace(Path, Offset);
+      It->second = std::min(It->second, Offset);
+    };
     for (auto &[Canon, Info] : Transformed) {
       if (!emitKernel(Info, Ctx))
         return fail();
-      FirstKernelOffset =
-          std::min(FirstKernelOffset, SM.getFileOffset(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin())));
+      auto [File, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin()));
+      Use(Files.pathOf(File), Offset);
     }
 
     // Launches of transformed kernels become launcher calls; the functions
@@ -103,7 +96,7 @@ public:
       }
     }
 
-    HostWriteAnalysis Host(Ctx);
+    HostWriteAnalysis Host(Ctx, [this](SourceLocation L) { return Files.contains(L); });
     std::vector<HostWrite> Writes;
     for (auto [Call, Fn] : Collector.Calls) {
       HostEffect E = effectOfCall(Collector, Call, Host);
@@ -141,40 +134,72 @@ public:
         Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
                                           "); call irregfix_invalidate() on the pointer after it");
 
-    // The runtime include goes after the last #include at file scope (not one
-    // inside a struct or a namespace, as some programs have) before the first
-    // kernel and before anything else the rewrite adds.
-    unsigned FirstUse = FirstKernelOffset;
-    for (const tooling::Replacement &R : Result.Edits)
-      FirstUse = std::min(FirstUse, R.getOffset());
-    std::vector<std::pair<unsigned, unsigned>> Nested; // [begin, end) of file-scope declarations
-    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-      CharSourceRange R = fileRange(D->getSourceRange(), SM, Ctx.getLangOpts());
-      if (R.isValid() && SM.isInMainFile(R.getBegin()))
-        Nested.push_back({SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd())});
-    }
-    auto AtFileScope = [&](unsigned Offset) {
-      return llvm::none_of(Nested, [&](auto &N) { return N.first < Offset && Offset < N.second; });
-    };
-    unsigned At = 0;
-    for (unsigned End : IncludeEnds)
-      if (End < FirstUse && AtFileScope(End))
-        At = std::max(At, End);
-    StringRef Buf = SM.getBufferData(SM.getMainFileID());
-    std::string Text = RuntimeInclude;
-    if (At > 0) {
-      size_t NL = Buf.find('\n', At);
-      At = NL == StringRef::npos ? Buf.size() : NL + 1;
-      if (NL == StringRef::npos)
-        Text = "\n" + Text;
-    }
-    if (!add(tooling::Replacement(SM.getFileEntryRefForID(SM.getMainFileID())->getName(), At, 0, Text)))
+    // The runtime include, in the main file and every file the rewrite
+    // changes, goes before the first thing there that uses it, and before the
+    // #include of the first file that changes (or includes one that does).
+    IncludeTree &Tree = Result.Files;
+    const std::vector<std::string> Edited = Tree.edited(), Inlined = Tree.inlined();
+    for (const std::string &Path : Edited)
+      for (const tooling::Replacement &R : Tree.Files.at(Path).Edits)
+        Use(Path, R.getOffset());
+    for (const FileEntered &E : Tree.Entries)
+      if (E.Path == Tree.Main || llvm::is_contained(Edited, E.Path))
+        for (const Inclusion &I : E.Includes)
+          if (I.Entry >= 0 && llvm::is_contained(Inlined, I.Target))
+            Use(E.Path, I.Begin);
+    if (!addRuntimeIncludes(FirstUse, Ctx))
       return fail();
   }
 
 private:
+  // In each file, after the last #include, #pragma once or include-guard
+  // #define before FirstUse that is at file scope (not inside a struct or a
+  // namespace, as some programs have an #include), else at its top.
+  bool addRuntimeIncludes(const std::map<std::string, unsigned> &FirstUse, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Nested; // [begin, end) of declarations
+    std::function<void(const DeclContext *)> Collect = [&](const DeclContext *DC) {
+      for (const Decl *D : DC->decls()) {
+        CharSourceRange R = fileRange(D->getSourceRange(), SM, Ctx.getLangOpts());
+        if (R.isValid()) {
+          auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+          Nested[Files.pathOf(File)].push_back({Begin, SM.getFileOffset(R.getEnd())});
+        }
+        if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) // it may hold an #include of another file
+          Collect(cast<DeclContext>(D));
+      }
+    };
+    Collect(Ctx.getTranslationUnitDecl());
+    for (auto &[Path, First] : FirstUse) {
+      if (Path.empty())
+        continue;
+      const std::vector<std::pair<unsigned, unsigned>> &Decls = Nested[Path];
+      unsigned At = 0;
+      for (unsigned End : Files.directiveEnds(Path))
+        if (End <= First && llvm::none_of(Decls, [&](auto &N) { return N.first < End && End < N.second; }))
+          At = std::max(At, End);
+      const std::string &Text = Result.Files.Files.at(Path).Original;
+      const bool NewLine = At > 0 && Text[At - 1] != '\n'; // after a last line without one
+      if (!add(tooling::Replacement(Path, At, 0, (NewLine ? "\n" : "") + std::string(RuntimeInclude))))
+        return false;
+    }
+    return true;
+  }
+
+  // Every edit goes to its file's Replacements, under the one name the tool
+  // gives the file. The same edit twice (a file entered twice) is one edit.
   bool add(const tooling::Replacement &R) {
-    if (llvm::Error E = Result.Edits.add(R)) {
+    const std::string Path = Files.pathOf(R.getFilePath());
+    auto It = Result.Files.Files.find(Path);
+    if (Path.empty() || It == Result.Files.Files.end()) {
+      Msg.error(SourceLocation(), "internal error: an edit to '" + R.getFilePath().str() +
+                                      "', which is not a file the tool rewrites");
+      return false;
+    }
+    tooling::Replacement Named(Path, R.getOffset(), R.getLength(), R.getReplacementText());
+    if (llvm::is_contained(It->second.Edits, Named))
+      return true;
+    if (llvm::Error E = It->second.Edits.add(Named)) {
       Msg.error(SourceLocation(), "internal error while combining edits: " + llvm::toString(std::move(E)));
       return false;
     }
@@ -183,7 +208,8 @@ private:
 
   void fail() {
     Result.RewriteFailed = true;
-    Result.Edits = tooling::Replacements();
+    for (auto &[Path, File] : Result.Files.Files)
+      File.Edits = tooling::Replacements();
   }
 
   bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
@@ -228,15 +254,18 @@ private:
                                              llvm::toString(R.takeError()));
       return true;
     }
-    // A launch before the kernel's definition needs the launcher declared first.
+    // A launch before the kernel's definition (in the translation unit) needs
+    // the launcher declared first.
     const FunctionDecl *First = Info.source()->getFirstDecl();
-    unsigned DefOffset = SM.getFileOffset(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin()));
-    if (R->getOffset() < DefOffset && Info.Template) {
+    const bool BeforeDefinition =
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Launch->getBeginLoc()),
+                                     SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin()));
+    if (BeforeDefinition && Info.Template) {
       Msg.warning(Launch->getBeginLoc(), "launch of kernel template '" + Info.Kernel->getNameAsString() +
                                              "' before its definition left unchanged; it runs the original kernel");
       return true;
     }
-    if (R->getOffset() < DefOffset && First != Info.Kernel && Declared.insert(Info.Kernel).second) {
+    if (BeforeDefinition && First != Info.Kernel && Declared.insert(Info.Kernel).second) {
       CharSourceRange D = fileRange(First->getSourceRange(), SM, Ctx.getLangOpts());
       SourceLocation Semi = Lexer::findLocationAfterToken(SM.getExpansionRange(First->getEndLoc()).getEnd(),
                                                           tok::semi, SM, Ctx.getLangOpts(), false);
@@ -309,8 +338,19 @@ private:
         std::string Arrays;
         for (const std::string &A : R.Arrays)
           Arrays += (Arrays.empty() ? "'" : ", '") + A + "'";
-        Msg.remark(S.Loc, What + " transformed: " + Arrays + " read through a coalesced copy indexed by '" +
-                              R.Offsets + "'");
+        if (S.Pattern == SitePattern::Indexed) {
+          // Each copy with the index it is read at, as the kernel writes it.
+          std::string Copies;
+          for (size_t I = 0; I < S.Arrays.size() && I < S.Indices.size(); ++I)
+            Copies += (Copies.empty() ? "'" : ", '") + S.Arrays[I].Array.spelling() + "' at '" +
+                      sourceText(S.Indices[I].Index->getSourceRange(), SM, Ctx.getLangOpts()) + "'";
+          Msg.remark(S.Loc, What + " transformed: " + Copies + " read through coalesced copies" +
+                                (S.IndexedLoop.Loop ? " over the loop's iterations" : "") +
+                                ", their indices computed by generated kernels");
+        } else {
+          Msg.remark(S.Loc, What + " transformed: " + Arrays + " read through a coalesced copy indexed by '" +
+                                R.Offsets + "'");
+        }
         for (const SiteArray &A : S.Arrays)
           if (!A.RefusedBecause.empty())
             Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),
@@ -359,12 +399,58 @@ private:
     }
     if (Info.Hoist.Requested)
       reportHoisting(Info);
+    reportReads(Info, Ctx);
+  }
+
+  // Every indirect read: a row of the report, and a remark for each that no
+  // site's own remark already explains.
+  void reportReads(const KernelInfo &Info, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    // A read a site holds, or in the loop (or at the read) a refused site is
+    // about: that site's remark speaks for it.
+    auto Within = [&](SourceLocation L, const Stmt *S) {
+      return S && !SM.isBeforeInTranslationUnit(L, S->getBeginLoc()) &&
+             !SM.isBeforeInTranslationUnit(S->getEndLoc(), L);
+    };
+    auto InSite = [&](const Expr *Read, const std::string &) {
+      for (const Site &S : Info.Sites) {
+        for (const SiteArray &A : S.Arrays)
+          for (const Expr *R : A.Reads)
+            if (R->getBeginLoc() == Read->getBeginLoc())
+              return true;
+        if (!S.transformable() && (S.Loc == Read->getBeginLoc() || Within(Read->getBeginLoc(), S.Loop)))
+          return true;
+      }
+      return false;
+    };
+    for (const ReadVerdict &V : Info.Reads) {
+      ReadReport R;
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(V.Read->getBeginLoc()));
+      R.File = P.isValid() ? P.getFilename() : "?";
+      R.Line = P.isValid() ? P.getLine() : 0;
+      R.Column = P.isValid() ? P.getColumn() : 0;
+      R.Kernel = Info.Kernel->getNameAsString();
+      R.Function = V.In;
+      R.Array = V.Array;
+      MemoryRead M;
+      R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
+      R.Pattern = V.Shape;
+      R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
+                  : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
+                                                            : "not-rewritten";
+      R.Reason = V.Reason;
+      if (V.Verdict == ReadVerdict::NotRewritten && !InSite(V.Read, V.Reason))
+        Msg.remark(V.Read->getBeginLoc(), "indirect read of '" + V.Array + "' in '" + R.Kernel + "'" +
+                                              (V.In.empty() ? "" : " (in '" + V.In + "')") +
+                                              " not rewritten: " + V.Reason);
+      Result.Reads.push_back(std::move(R));
+    }
   }
 
   CompilerInstance &CI;
   const RewriteOptions &Opts;
   FileResult &Result;
-  const std::vector<unsigned> &IncludeEnds;
+  const RewritableFiles &Files;
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
 };
@@ -379,16 +465,16 @@ public:
     FileResult &R = Results->back();
     R.Path = File.str();
     const SourceManager &SM = CI.getSourceManager();
-    R.Original = SM.getBufferData(SM.getMainFileID()).str();
-    CI.getPreprocessor().addPPCallbacks(std::make_unique<IncludeTracker>(SM, IncludeEnds));
+    Files = std::make_unique<RewritableFiles>(CI.getPreprocessor(), Opts.NotRewritten);
+    CI.getPreprocessor().addPPCallbacks(Files->recorder());
     CI.getPreprocessor().addPPCallbacks(newDependencyRecorder(SM, R.Dependencies));
-    return std::make_unique<RewriteConsumer>(CI, Opts, R, IncludeEnds);
+    return std::make_unique<RewriteConsumer>(CI, Opts, R, *Files);
   }
 
 private:
   const RewriteOptions &Opts;
   std::vector<FileResult> *Results;
-  std::vector<unsigned> IncludeEnds;
+  std::unique_ptr<RewritableFiles> Files;
 };
 
 class Factory : public tooling::FrontendActionFactory {

@@ -1,7 +1,9 @@
-// The LibTooling driver: parses one .cu file, analyses its kernels, and
-// collects the edits of every strategy as tooling::Replacements on that file.
+// The LibTooling driver: parses one .cu file, analyses the kernels of the files
+// it rewrites (that file and the user files it includes), and collects the
+// edits of every strategy as tooling::Replacements, per file.
 #pragma once
 
+#include "Frontend/IncludeTree.h"
 #include "Frontend/Report.h"
 
 #include "clang/Tooling/Core/Replacement.h"
@@ -20,6 +22,9 @@ struct RewriteOptions {
   // of the kernels named.
   bool HoistAll = false;
   std::vector<std::string> HoistKernels;
+  // Directories whose files are never rewritten, though not system headers
+  // (the CUDA toolkit, Clang's resource directory, irregfix's stub headers).
+  std::vector<std::string> NotRewritten;
   bool hoists(const std::string &Kernel) const {
     return HoistAll || std::find(HoistKernels.begin(), HoistKernels.end(), Kernel) != HoistKernels.end();
   }
@@ -28,17 +33,17 @@ struct RewriteOptions {
 // What one file came to.
 struct FileResult {
   std::string Path;         // as given to the tool
-  std::string Original;     // its text when parsed
-  clang::tooling::Replacements Edits;
+  IncludeTree Files;        // the files it rewrites, their texts and edits, and how they include each other
   std::vector<SiteReport> Sites;
+  std::vector<ReadReport> Reads; // every indirect read of every kernel, in source order
   unsigned KernelsRewritten = 0, LaunchesRewritten = 0;
   unsigned Invalidations = 0; // host calls given an invalidation or a bracket
   unsigned EntryGuards = 0;   // functions that drop the copies when entered from outside
   unsigned LoopsHoisted = 0;
-  std::vector<std::string> Kernels;      // every kernel defined in the file, by name
+  std::vector<std::string> Kernels;      // every kernel defined in the files it rewrites, by name
   std::vector<std::string> Dependencies; // every file the preprocessor entered, absolute
   bool Parsed = false;      // the file was parsed without errors
-  bool RewriteFailed = false; // an internal edit failed: the file is left alone
+  bool RewriteFailed = false; // an internal edit failed: the files are left alone
 };
 
 // A factory for the action; results land in *Results, one per parsed file.

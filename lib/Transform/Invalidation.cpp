@@ -129,7 +129,7 @@ public:
     if (FirstLoc.isValid() && SM.getFileID(FirstLoc) == SM.getFileID(CS->getLBracLoc()) &&
         SM.getSpellingLineNumber(FirstLoc) > SM.getSpellingLineNumber(CS->getLBracLoc()))
       Text = "\n" + indentationAt(FirstLoc, SM) + Guard;
-    Insertions[SM.getFileOffset(CS->getLBracLoc()) + 1].Open += Text;
+    Insertions[CS->getLBracLoc().getLocWithOffset(1)].Open += Text;
     ++Out.Guards;
   }
 
@@ -140,7 +140,7 @@ public:
         Out.Skipped.push_back({dyn_cast<Expr>(S), "the statement is produced by a macro"});
         continue;
       }
-      unsigned Begin = SM.getFileOffset(R.getBegin());
+      SourceLocation Begin = R.getBegin();
       StatementEdit &Edit = ByStatement[Begin];
       if (!Edit.Braces && Edit.After.empty()) {
         std::string Text = Edit.Before;
@@ -156,18 +156,17 @@ public:
         End = AfterSemi;
       if (Edit.Braces) {
         Insertions[Begin].Statement += "{ " + Edit.Before;
-        Insertions[SM.getFileOffset(End)].Close.insert(0, " " + Edit.After + "}");
+        Insertions[End].Close.insert(0, " " + Edit.After + "}");
       } else { // a declaration in a block: what follows it comes after it
         std::string Text = Edit.Before;
         Text.pop_back();
         Insertions[Begin].Statement += Text + "\n" + indentationAt(R.getBegin(), SM);
-        Insertions[SM.getFileOffset(End)].Close.insert(0, "\n" + indentationAt(R.getBegin(), SM) +
-                                                               Edit.After.substr(0, Edit.After.size() - 1));
+        Insertions[End].Close.insert(0, "\n" + indentationAt(R.getBegin(), SM) +
+                                         Edit.After.substr(0, Edit.After.size() - 1));
       }
     }
-    const std::string File = SM.getFileEntryRefForID(SM.getMainFileID())->getName().str();
-    for (auto &[Offset, Text] : Insertions)
-      Out.Edits.emplace_back(File, Offset, 0, Text.Close + Text.Statement + Text.Open);
+    for (auto &[Loc, Text] : Insertions) // in the file the location is in (the main file or one it includes)
+      Out.Edits.emplace_back(SM, Loc, 0, Text.Close + Text.Statement + Text.Open);
     return std::move(Out);
   }
 
@@ -208,7 +207,7 @@ private:
     const bool Expression = isa<CallExpr>(Call) || isa<CXXTemporaryObjectExpr>(Call);
     CharSourceRange R = fileRange(Call->getSourceRange(), SM, LO);
     if (Expression && R.isValid() && !insideAvoided(Call->getSourceRange())) {
-      const unsigned Begin = SM.getFileOffset(R.getBegin()), End = SM.getFileOffset(R.getEnd());
+      const SourceLocation Begin = R.getBegin(), End = R.getEnd();
       if (Bracketed.insert({Begin, End}).second) {
         Insertions[Begin].Open += "(" + Unseen + ", ";
         Insertions[End].Close.insert(0, ")");
@@ -246,7 +245,7 @@ private:
     }
     // By where the statement starts: instantiations of a template share its text.
     CharSourceRange R = fileRange(P.Statement->getSourceRange(), SM, LO);
-    unsigned Key = R.isValid() ? SM.getFileOffset(R.getBegin()) : ~0u - static_cast<unsigned>(Order.size());
+    SourceLocation Key = R.isValid() ? R.getBegin() : SourceLocation::getFromRawEncoding(~0u - Order.size());
     auto [It, New] = ByStatement.try_emplace(Key);
     if (New)
       Order.push_back(P.Statement);
@@ -263,16 +262,16 @@ private:
   const LangOptions &LO;
   const std::vector<SourceRange> &Avoid;
   InvalidationEdits Out;
-  std::map<unsigned, StatementEdit> ByStatement; // by the statement's first offset
+  std::map<SourceLocation, StatementEdit> ByStatement; // by where the statement starts in its file
   std::vector<const Stmt *> Order;
-  // Insertions by file offset: what closes there (a bracket, a brace), then
+  // Insertions by file location: what closes there (a bracket, a brace), then
   // what goes before the statement that starts there, then what opens there.
   struct Slots {
     std::string Close, Statement, Open;
   };
-  std::map<unsigned, Slots> Insertions;
+  std::map<SourceLocation, Slots> Insertions;
   unsigned Unseens = 0;
-  std::set<std::pair<unsigned, unsigned>> Bracketed; // call ranges already bracketed
+  std::set<std::pair<SourceLocation, SourceLocation>> Bracketed; // call ranges already bracketed
 };
 
 } // namespace

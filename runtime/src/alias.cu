@@ -107,3 +107,17 @@ bool index_extents(const SiteInfo &site, const void *const *arrays, int count, I
 }
 
 } // namespace irregfix
+
+namespace irregfix {
+
+bool block_size_is(const SiteInfo &site, dim3 block, unsigned threads) {
+  if (block.x == threads && block.y == 1 && block.z == 1)
+    return true;
+  using namespace detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return aliased(st, site, "the kernel's thread index assumes blocks of " + std::to_string(threads) +
+                               " threads; this launch's differ");
+}
+
+} // namespace irregfix

@@ -1,5 +1,6 @@
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/Indexed/IndexKernels.h"
 #include "Transform/SourceText.h"
 
 #include "clang/AST/TypeLoc.h"
@@ -135,7 +136,7 @@ private:
   std::string extraParams(const Site &S, unsigned I) {
     std::string Out = ", irregfix::View " + viewName(I);
     for (const SiteArray *A : S.remappedArrays())
-      Out += ", " + remappedPointerType(Info, A->Array, Ctx) + "__restrict__ " + remappedName(I, A->Array);
+      Out += ", " + remappedPointerType(Info, A->Array, Ctx) + "__restrict__ " + remappedName(S, I, *A);
     return Out;
   }
 
@@ -222,17 +223,24 @@ private:
     std::string Iter = isRangePattern(S.Pattern)           ? iterName(I)
                        : S.Pattern == SitePattern::Neighbors ? S.LoopVar->getNameAsString()
                                                            : "0";
+    // An indexed loop site keeps the kernel's loop: a read's iteration is how
+    // far the loop variable is from where it started.
+    const bool IndexedLoop = S.Pattern == SitePattern::Indexed && S.IndexedLoop.Loop;
+    if (IndexedLoop)
+      Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
     for (const SiteArray *A : S.remappedArrays())
       for (const Expr *Read : A->Reads) {
         if (sharedSite(I))
           Editor.replace(Read->getSourceRange(), "irregfix::read_shared(" + viewName(I) + ", " +
-                                                     remappedName(I, A->Array) + ", " + stageName() + ", " + Slot +
+                                                     remappedName(S, I, *A) + ", " + stageName() + ", " + Slot +
                                                      ", " + Iter + ")");
         else
-          Editor.replace(Read->getSourceRange(), remappedName(I, A->Array) + "[irregfix::slot(" + viewName(I) +
+          Editor.replace(Read->getSourceRange(), remappedName(S, I, *A) + "[irregfix::slot(" + viewName(I) +
                                                      ", " + Slot + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
+    if (IndexedLoop)
+      declareFirst(S, I);
     if (!isRangePattern(S.Pattern))
       return;
 
@@ -248,6 +256,21 @@ private:
 
     if (S.LoopVarUsedElsewhere)
       rebindLoopVariable(S, I, T);
+  }
+
+  // `{ const long long first = <the loop's first value>; for (...) ... }`
+  void declareFirst(const Site &S, unsigned I) {
+    const Stmt *L = S.IndexedLoop.Loop;
+    Editor.insertBefore(L->getBeginLoc(), "{ const long long " + indexed::firstName(I) + " = (long long)(" +
+                                              text(S.IndexedLoop.First) + "); ");
+    const Stmt *Body = cast<ForStmt>(L)->getBody();
+    SourceLocation End = SM.getFileLoc(Body->getEndLoc());
+    if (!isa<CompoundStmt>(Body))
+      if (SourceLocation Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false); Semi.isValid()) {
+        Editor.insertBefore(Semi, " }");
+        return;
+      }
+    Editor.insertAfterToken(End, " }");
   }
 
   // The body still uses k other than in remapped reads: k = B[row] + iter, or

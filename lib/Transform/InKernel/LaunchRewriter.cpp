@@ -1,5 +1,6 @@
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/SourceText.h"
 
@@ -118,6 +119,15 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     ++Index;
   }
 
+  // Indexed sites: the kernels that compute their indices, and their step functions.
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed) {
+      llvm::Expected<std::string> D = indexed::definitions(Info, I, Ctx);
+      if (D)
+        OS << *D;
+      else // validateIndexedSites refused what cannot be written: not reached
+        OS << "#error \"irregfix: " << llvm::toString(D.takeError()) << "\"\n";
+    }
   OS << "// irregfix: launches " << transformedKernelName(K)
      << " on remapped copies, or the original kernel when the runtime declines or times it faster.\n";
   OS << signature(Info, Ctx) << " {\n";
@@ -131,6 +141,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                                       ", __irregfix_stream, __irregfix_grid, __irregfix_block" +
                                       (Shared ? ", __irregfix_shmem)" : ")")},
       ExtraArgs;
+  if (Info.RequiredBlockX)
+    Conditions.push_back("irregfix::block_size_is(" + LaunchSite + ", __irregfix_block, " +
+                         std::to_string(Info.RequiredBlockX) + ")");
   Index = 0;
   for (const Site &S : Info.Sites) {
     unsigned I = Index++;
@@ -158,7 +171,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                            Read.spelling() + ")");
     auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); };
     auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
-    std::string NExpr = "(long long)(" + Text(S.ActiveThreads) + ")";
+    // (An indexed site without a guard runs the launch's threads: its step function knows.)
+    std::string NExpr = S.ActiveThreads ? "(long long)(" + Text(S.ActiveThreads) + ")" : "";
     std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
     switch (S.Pattern) {
     case SitePattern::Range:
@@ -176,6 +190,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     case SitePattern::Gather2:
       Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
                            ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
+      break;
+    case SitePattern::Indexed:
+      Conditions.push_back(indexed::prepareCall(Info, I, argumentList(K)));
       break;
     case SitePattern::Neighbors: {
       std::string Stride = "(long long)(" + Text(S.NeighborStride) + ")";

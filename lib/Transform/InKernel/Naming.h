@@ -25,6 +25,13 @@ inline std::string viewName(unsigned Site) { return "__irregfix_v" + std::to_str
 inline std::string remappedName(unsigned Site, const ArrayRef &A) {
   return viewName(Site) + "_" + A.identifier();
 }
+// The copy of a site's array: an indexed site may copy one array at several
+// indices (`vars[nb]`, `vars[nb + n]`), so its copies are numbered.
+inline std::string remappedName(const Site &S, unsigned Site, const SiteArray &A) {
+  if (S.Pattern != SitePattern::Indexed)
+    return remappedName(Site, A.Array);
+  return remappedName(Site, A.Array) + "_" + std::to_string(&A - S.Arrays.data());
+}
 inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_string(Site); }
 inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
 // A permutable kernel's physical thread index (its own index is the logical one).

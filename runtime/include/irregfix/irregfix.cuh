@@ -341,6 +341,12 @@ bool disjoint(const SiteInfo &site, const void *written, const void *read);
 // `read`; false also when its device address cannot be found.
 bool disjoint_symbol(const SiteInfo &site, const void *symbol, const void *read);
 
+// A kernel whose thread index is written with a literal block size
+// (`blockIdx.x * 256 + threadIdx.x`): true when the launch's blocks have that
+// many threads (one-dimensional); otherwise the launch runs the original
+// kernel, and the statistics say why.
+bool block_size_is(const SiteInfo &site, dim3 block, unsigned threads);
+
 // Counts one launch of the site's kernel that ran the original instead, and why.
 void note_fallback(const SiteInfo &site, const char *why);
 

@@ -1,5 +1,5 @@
-// Host helpers of a user header: their bodies are visible, so what they write
-// is named at their call sites.
+// Host helpers of a user header: the tool rewrites the header too, so what
+// they write is invalidated in their own bodies, not at their call sites.
 #pragma once
 #include <cuda_runtime.h>
 

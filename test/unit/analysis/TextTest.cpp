@@ -1,3 +1,4 @@
+#include "Frontend/LaunchBrackets.h"
 #include "Frontend/UnifiedDiff.h"
 
 #include <gtest/gtest.h>
@@ -25,4 +26,28 @@ TEST(UnifiedDiff, ReplacementAndSeparateHunks) {
 TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
   std::string D = unifiedDiff("a\nb", "a\nc", "f", "f");
   EXPECT_NE(D.find("-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"), std::string::npos) << D;
+}
+
+// Launches written with split brackets, as nvcc accepts them, are parsed joined.
+using irregfix::joinLaunchBrackets;
+
+TEST(LaunchBrackets, SplitLaunchIsJoinedKeepingOffsets) {
+  const std::string Text = "void f() { k << < g, b >> > (x); }\n";
+  std::optional<std::string> J = joinLaunchBrackets(Text);
+  ASSERT_TRUE(J);
+  EXPECT_EQ(*J, "void f() { k <<<  g, b >>>  (x); }\n");
+  EXPECT_EQ(J->size(), Text.size());
+}
+
+TEST(LaunchBrackets, MixedSpellingsAndNewlines) {
+  EXPECT_EQ(joinLaunchBrackets("k<<<g, b>> >(x);"), std::optional<std::string>("k<<<g, b>>> (x);"));
+  EXPECT_EQ(joinLaunchBrackets("k<<\n<g, f(a, b)>>\t>(x);"), std::optional<std::string>("k<<<\ng, f(a, b)>>>\t(x);"));
+}
+
+TEST(LaunchBrackets, OtherTextIsLeftAlone) {
+  EXPECT_FALSE(joinLaunchBrackets("k<<<g, b>>>(x);"));
+  EXPECT_FALSE(joinLaunchBrackets("friend std::ostream &operator<< <>(std::ostream &, const B<T> &);"));
+  EXPECT_FALSE(joinLaunchBrackets("std::vector<std::vector<std::vector<int>> > v;"));
+  EXPECT_FALSE(joinLaunchBrackets("// k << < g, b >> > (x);\nconst char *s = \"k << < g, b >> > (x)\";"));
+  EXPECT_FALSE(joinLaunchBrackets("a << < b; c >> > (d);")); // not one launch: a ';' between
 }

@@ -1,0 +1,291 @@
+#include "Transform/Indexed/IndexKernels.h"
+#include "Analysis/AstUtil.h"
+#include "Analysis/ThreadIndex.h"
+#include "Analysis/WriteSet.h"
+#include "Transform/InKernel/Naming.h"
+#include "Transform/SourceText.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace irregfix::indexed {
+
+std::string firstName(unsigned I) { return "__irregfix_first" + std::to_string(I); }
+
+namespace {
+
+std::string stepFunctionName(const FunctionDecl *K, unsigned I) {
+  return inkernel::transformedKernelName(K) + "_indexed" + std::to_string(I);
+}
+std::string lengthsKernelName(const FunctionDecl *K, unsigned I) {
+  return inkernel::transformedKernelName(K) + "_lengths" + std::to_string(I);
+}
+std::string indicesKernelName(const FunctionDecl *K, unsigned I) {
+  return inkernel::transformedKernelName(K) + "_indices" + std::to_string(I);
+}
+
+// A kernel expression rewritten to be computed outside the kernel, in an index
+// kernel whose thread is __irregfix_t and (loop sites) whose iteration is
+// __irregfix_first + __irregfix_iter: the thread index and the loop variable
+// replaced, locals replaced by their initialisers, every load checked.
+class IndexText {
+public:
+  IndexText(const Site &S, const WriteSet &W, ASTContext &Ctx)
+      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()) {}
+
+  std::string of(const Expr *E) { return gen(E, 0); }
+  std::string Why; // set when some expression could not be rewritten
+
+private:
+  std::string typeOf(const Expr *E) {
+    return E->getType().getUnqualifiedType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());
+  }
+
+  std::string fail(const std::string &Reason) {
+    if (Why.empty())
+      Why = Reason;
+    return "0";
+  }
+
+  std::string gen(const Expr *E, int Depth) {
+    if (!E)
+      return fail("an expression is missing");
+    if (Depth > 64)
+      return fail("an expression is nested too deeply");
+    const Expr *X = E->IgnoreImplicit();
+    if (isGlobalThreadIndex(X, W))
+      return "((" + typeOf(X) + ")__irregfix_t)";
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
+        return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
+      if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V)) {
+        if (!V->hasInit() || W.writesScalar(V))
+          return fail("local " + quoted(V) + " has no single value");
+        return "(" + gen(V->getInit(), Depth + 1) + ")";
+      }
+      return text(X);
+    }
+    MemoryRead M;
+    if (asMemoryRead(X, &M)) {
+      ArrayRef A = WriteSet::exactPointer(M.Base, W);
+      auto It = std::find(S.IndexSources.begin(), S.IndexSources.end(), A);
+      if (!A || It == S.IndexSources.end())
+        return fail("a load of an array the site does not name");
+      std::string Index = M.Index ? gen(M.Index, Depth + 1) : "0";
+      return "irregfix::checked_load(" + A.spelling() + ", (long long)(" + Index + "), __irregfix_x, " +
+             std::to_string(It - S.IndexSources.begin()) + ", __irregfix_ok)" +
+             (M.Field ? "." + M.Field->getNameAsString() : "");
+    }
+    return spliced(X, Depth);
+  }
+
+  std::string text(const Expr *E) {
+    std::string T = sourceText(E->getSourceRange(), SM, LO);
+    if (T.empty())
+      return fail("an expression is written through a macro");
+    return T;
+  }
+
+  // E's text with its children rewritten in place.
+  std::string spliced(const Expr *E, int Depth) {
+    CharSourceRange R = fileRange(E->getSourceRange(), SM, LO);
+    if (R.isInvalid())
+      return fail("an expression is written through a macro");
+    const unsigned Begin = SM.getFileOffset(R.getBegin());
+    std::string T = text(E);
+    std::vector<std::tuple<unsigned, unsigned, std::string>> Edits; // offset in T, length, text
+    for (const Stmt *C : E->children()) {
+      const auto *CE = dyn_cast_or_null<Expr>(C);
+      if (!CE)
+        continue;
+      CharSourceRange CR = fileRange(CE->getSourceRange(), SM, LO);
+      if (CR.isInvalid())
+        continue; // implicit: no text of its own
+      std::string Old = sourceText(CE->getSourceRange(), SM, LO);
+      std::string New = gen(CE, Depth + 1);
+      if (New == Old)
+        continue;
+      unsigned At = SM.getFileOffset(CR.getBegin());
+      if (At < Begin || At - Begin + Old.size() > T.size())
+        return fail("an expression's parts are out of order");
+      Edits.push_back({At - Begin, static_cast<unsigned>(Old.size()), New});
+    }
+    std::sort(Edits.rbegin(), Edits.rend());
+    for (auto &[At, Length, New] : Edits)
+      T.replace(At, Length, New);
+    return T;
+  }
+
+  const Site &S;
+  const WriteSet &W;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+};
+
+} // namespace
+
+void validateSites(KernelInfo &Info, ASTContext &Ctx) {
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed)
+      if (llvm::Expected<std::string> D = definitions(Info, I, Ctx); !D) {
+        std::string Why = llvm::toString(D.takeError());
+        llvm::StringRef Reason(Why);
+        Reason.consume_front("indexed site: ");
+        Site &S = Info.Sites[I];
+        S.RefusedBecause = "its index kernels cannot be written: " + Reason.str();
+        // Its reads are not rewritten after all.
+        for (ReadVerdict &V : Info.Reads)
+          for (const SiteArray &A : S.Arrays)
+            if (std::find(A.Reads.begin(), A.Reads.end(), V.Read) != A.Reads.end() ||
+                llvm::any_of(A.Reads, [&](const Expr *R) { return V.Read->getSourceRange() == R->getSourceRange() ||
+                                                                 R->getBeginLoc() == V.Read->getBeginLoc(); })) {
+              V.Verdict = ReadVerdict::NotRewritten;
+              V.Reason = S.RefusedBecause;
+            }
+      }
+}
+
+std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &Arguments) {
+  std::string V = inkernel::viewName(I);
+  return stepFunctionName(Info.Kernel, I) + "(__irregfix_stream, __irregfix_grid, __irregfix_block" +
+         (Arguments.empty() ? "" : ", " + Arguments) + ", &" + V + ", " + V + "_out)";
+}
+
+llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
+  const Site &S = Info.Sites[I];
+  const FunctionDecl *K = Info.Kernel;
+  const WriteSet W = WriteSet::of(K);
+  IndexText Text(S, W, Ctx);
+  const bool Loop = S.IndexedLoop.Loop != nullptr;
+  std::string First, End;
+  if (Loop) {
+    First = Text.of(S.IndexedLoop.First);
+    End = Text.of(S.IndexedLoop.End);
+    if (S.IndexedLoop.EndInclusive)
+      End = "(" + End + ") + 1";
+  }
+  std::vector<std::string> Indices;
+  for (const Site::IndexedCopy &C : S.Indices)
+    Indices.push_back(Text.of(C.Index));
+  if (!Text.Why.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "indexed site: " + Text.Why);
+
+  const std::string Params = inkernel::parameterList(K, Ctx);
+  const std::string Args = inkernel::argumentList(K);
+  const std::string Sep = Params.empty() ? "" : ", ";
+  const std::string SiteInfo = inkernel::siteInfoName(K, I);
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << "// irregfix: the element indices of the reads of '" << K->getName()
+     << "' that its indexed site " << I << " copies, computed outside it: every thread's, every load checked.\n";
+  const std::string Thread = "  const long long __irregfix_t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n";
+  if (Loop) {
+    OS << "static __global__ void " << lengthsKernelName(K, I) << "(" << Params << Sep
+       << "long long __irregfix_n, irregfix::IndexExtents __irregfix_x, int *__irregfix_len) {\n"
+       << Thread << "  if (__irregfix_t >= __irregfix_n)\n    return;\n"
+       << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
+       << "  const long long __irregfix_first = (long long)(" << First << ");\n"
+       << "  const long long __irregfix_end = (long long)(" << End << ");\n"
+       << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
+          "(int)(__irregfix_end - __irregfix_first) : 0;\n}\n";
+  }
+  OS << "static __global__ void " << indicesKernelName(K, I) << "(" << Params << Sep
+     << "irregfix::IndexExtents __irregfix_x, irregfix::View __irregfix_v";
+  for (size_t A = 0; A < Indices.size(); ++A)
+    OS << ", long long *__irregfix_idx" << A;
+  OS << ") {\n" << Thread << "  if (__irregfix_t >= __irregfix_v.n)\n    return;\n";
+  std::string Body;
+  for (size_t A = 0; A < Indices.size(); ++A)
+    Body += "  {\n    bool __irregfix_ok = true;\n    const long long __irregfix_i = (long long)(" + Indices[A] +
+            ");\n    __irregfix_idx" + std::to_string(A) +
+            "[irregfix::slot(__irregfix_v, __irregfix_t, __irregfix_iter)] = __irregfix_ok ? __irregfix_i : "
+            "irregfix::kNoIndex;\n  }\n";
+  if (Loop) {
+    OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
+       << "  const long long __irregfix_first = (long long)(" << First << ");\n"
+       << "  for (int __irregfix_iter = 0, __irregfix_len = irregfix::length(__irregfix_v, __irregfix_t); "
+          "__irregfix_iter < __irregfix_len; ++__irregfix_iter) {\n";
+    std::string Indented;
+    for (char C : Body)
+      Indented += C == '\n' ? std::string("\n  ") : std::string(1, C);
+    OS << "  " << Indented.substr(0, Indented.size() - 2) << "  }\n";
+  } else {
+    OS << "  const int __irregfix_iter = 0;\n" << Body;
+  }
+  OS << "}\n";
+
+  // The step function: asks the runtime, runs what it asks for, until ready.
+  OS << "static bool " << stepFunctionName(K, I)
+     << "(cudaStream_t __irregfix_stream, [[maybe_unused]] dim3 __irregfix_grid, [[maybe_unused]] dim3 __irregfix_block"
+     << Sep << Params
+     << ", irregfix::View *__irregfix_view, const void **__irregfix_out) {\n";
+  auto List = [&](const std::vector<std::string> &Items, const std::string &Type, const std::string &Name) {
+    if (Items.empty()) {
+      OS << "  " << Type << " *" << Name << " = nullptr;\n";
+      return;
+    }
+    OS << "  " << Type << " " << Name << "[" << Items.size() << "] = {";
+    for (size_t J = 0; J < Items.size(); ++J)
+      OS << (J ? ", " : "") << Items[J];
+    OS << "};\n";
+  };
+  std::vector<std::string> Arrays, Sizes, Sources, Scalars;
+  for (const SiteArray &A : S.Arrays) {
+    Arrays.push_back(A.Array.spelling());
+    Sizes.push_back("sizeof(*" + A.Array.spelling() + ")");
+  }
+  for (const ArrayRef &A : S.IndexSources)
+    Sources.push_back(A.spelling());
+  for (const Expr *E : S.KeyScalars)
+    Scalars.push_back("(long long)(" + sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) +
+                      ")");
+  List(Arrays, "const void *const", "__irregfix_arrays");
+  List(Sizes, "const size_t", "__irregfix_sizes");
+  List(Sources, "const void *const", "__irregfix_sources");
+  List(Scalars, "const long long", "__irregfix_scalars");
+  const std::string N = S.LaunchThreads ? "(long long)__irregfix_grid.x * __irregfix_block.x"
+                                        : "(long long)(" + sourceText(S.ActiveThreads->getSourceRange(),
+                                                                      Ctx.getSourceManager(), Ctx.getLangOpts()) +
+                                              ")";
+  OS << "  irregfix::IndexedSite __irregfix_s;\n"
+     << "  __irregfix_s.n = " << N << ";\n"
+     << "  __irregfix_s.loop = " << (Loop ? 1 : 0) << ";\n"
+     << "  __irregfix_s.count = " << Arrays.size() << ";\n"
+     << "  __irregfix_s.arrays = __irregfix_arrays;\n"
+     << "  __irregfix_s.elem_sizes = __irregfix_sizes;\n"
+     << "  __irregfix_s.index_count = " << Sources.size() << ";\n"
+     << "  __irregfix_s.index_arrays = __irregfix_sources;\n"
+     << "  __irregfix_s.scalar_count = " << Scalars.size() << ";\n"
+     << "  __irregfix_s.scalars = __irregfix_scalars;\n"
+     << "  irregfix::IndexedWork __irregfix_w;\n"
+     << "  bool __irregfix_ok = irregfix::prepare_indexed(" << SiteInfo
+     << ", __irregfix_s, &__irregfix_w, __irregfix_view, __irregfix_out, __irregfix_stream);\n"
+     << "  irregfix::IndexExtents __irregfix_x;\n"
+     << "  bool __irregfix_known = false; // the index arrays' extents, asked once a build needs them\n"
+     << "  const unsigned __irregfix_blocks = (unsigned)((__irregfix_s.n + 255) / 256);\n"
+     << "  while (__irregfix_ok && __irregfix_w.step != irregfix::kIndexedReady) {\n"
+     << "    if (!__irregfix_known && !(__irregfix_known = irregfix::index_extents(" << SiteInfo
+     << ", __irregfix_sources, " << Sources.size() << ", &__irregfix_x)))\n"
+     << "      return false;\n";
+  if (Loop)
+    OS << "    if (__irregfix_w.step == irregfix::kIndexedLengths)\n"
+       << "      " << lengthsKernelName(K, I) << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+       << "__irregfix_s.n, __irregfix_x, __irregfix_w.len);\n"
+       << "    else\n  ";
+  OS << "    " << indicesKernelName(K, I) << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+     << "__irregfix_x, __irregfix_w.view";
+  for (size_t A = 0; A < Indices.size(); ++A)
+    OS << ", __irregfix_w.idx[" << A << "]";
+  OS << ");\n"
+     << "    __irregfix_ok = irregfix::continue_indexed(" << SiteInfo
+     << ", &__irregfix_w, __irregfix_view, __irregfix_out, __irregfix_stream);\n"
+     << "  }\n  return __irregfix_ok;\n}\n";
+  return Out;
+}
+
+} // namespace irregfix::indexed

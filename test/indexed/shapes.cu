@@ -1,0 +1,312 @@
+// Indirect reads that fit none of irregfix's patterns, as real programs write
+// them: the indexed strategy computes their indices in generated kernels and
+// reads coalesced copies. Each case runs its kernel five times; between runs a
+// source changes (data arrays and index arrays in turn), through cudaMemcpy.
+// The outputs of all runs go to a file: the rewritten program must write
+// exactly what the original writes, under every layout, with IRREGFIX_VERIFY=1.
+//
+//   shapes CASE OUT.bin     (shapes --list prints the cases)
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                                     \
+  do {                                                                                                  \
+    cudaError_t e_ = (call);                                                                            \
+    if (e_ != cudaSuccess) {                                                                            \
+      std::fprintf(stderr, "shapes: %s failed: %s (line %d)\n", #call, cudaGetErrorString(e_), __LINE__); \
+      std::exit(1);                                                                                     \
+    }                                                                                                   \
+  } while (0)
+
+constexpr int kN = 4000;  // threads (rows, vertices, elements)
+constexpr int kRuns = 5;
+
+struct Span {
+  int first;
+  int count;
+};
+
+// Bounds from an array of structs; the thread index written with the block
+// size the launches use.
+__global__ void span_sum(const Span *spans, const int *items, const float *weight, float *out, int n) {
+  int v = blockIdx.x * 256 + threadIdx.x;
+  if (v < n) {
+    float s = 0;
+    for (int i = spans[v].first; i < spans[v].first + spans[v].count; i++) {
+      int item = items[i];
+      s += weight[item];
+    }
+    out[v] = s;
+  }
+}
+
+// A row whose end is the total for the last thread; a nested gather.
+__global__ void open_rows(const int *row, const int *col, const float *x, float *y, int n, int m) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n)
+    return;
+  int begin = row[r];
+  int end = r + 1 < n ? row[r + 1] : m;
+  float s = 0;
+  for (int e = begin; e < end; e++) {
+    if (col[e] == r) // the diagonal is skipped
+      continue;
+    s += x[col[e]];
+  }
+  y[r] = s;
+}
+
+// A chain of four loads.
+__global__ void chain(const int *dst, const int *off, const int *adj, const float *eta, float *out, int n) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < n)
+    out[e] = eta[adj[off[dst[e]] + 1]];
+}
+
+// Four neighbours a thread, -1 where there is none, two components of a
+// structure of arrays at loop-invariant offsets of each neighbour.
+__global__ void neighbours(const int *nbr, const float *var, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float s = 0;
+  for (int j = 0; j < 4; j++) {
+    int nb = nbr[i + j * n];
+    if (nb >= 0)
+      s += var[nb + 0 * n] * var[nb + 2 * n];
+  }
+  out[i] = s;
+}
+
+// No guard: the launch covers exactly the threads.
+__global__ void unguarded(const int *idx, const int *map, const double *a, double *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = a[map[idx[t]]] * 2.0;
+}
+
+namespace {
+
+unsigned seed = 2024;
+int rnd(int m) {
+  seed = seed * 1103515245u + 12345u;
+  return static_cast<int>((seed >> 8) % static_cast<unsigned>(m));
+}
+float rndf() { return 0.25f + rnd(1000) / 1000.0f; }
+
+template <class T> T *upload(const std::vector<T> &h) {
+  T *d = nullptr;
+  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
+  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+template <class T> void update(T *d, const std::vector<T> &h) {
+  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+template <class T> void append(std::vector<float> &out, const T *d, int n) {
+  std::vector<T> h(static_cast<size_t>(n));
+  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  for (T v : h)
+    out.push_back(static_cast<float>(v));
+}
+
+// CSR rows of 0..12 entries over kN columns.
+void csr(std::vector<int> &row, std::vector<int> &col, int n) {
+  row.assign(1, 0);
+  col.clear();
+  for (int r = 0; r < n; ++r) {
+    int len = rnd(13);
+    for (int k = 0; k < len; ++k)
+      col.push_back(rnd(n));
+    row.push_back(static_cast<int>(col.size()));
+  }
+}
+
+void run_span_sum(std::vector<float> &out) {
+  std::vector<int> row, items;
+  csr(row, items, kN);
+  std::vector<Span> spans(kN);
+  for (int v = 0; v < kN; ++v)
+    spans[v] = {row[v], row[v + 1] - row[v]};
+  std::vector<float> weight(kN);
+  for (float &w : weight)
+    w = rndf();
+  Span *d_spans = upload(spans);
+  int *d_items = upload(items);
+  float *d_weight = upload(weight), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, kN * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    span_sum<<<(kN + 255) / 256, 256>>>(d_spans, d_items, d_weight, d_out, kN);
+    CHECK(cudaGetLastError());
+    append(out, d_out, kN);
+    if (it % 2 == 0) { // a data array changes
+      for (float &w : weight)
+        w *= 0.5f;
+      update(d_weight, weight);
+    } else { // an index array: the spans shrink
+      for (Span &s : spans)
+        s.count = s.count / 2;
+      update(d_spans, spans);
+    }
+  }
+}
+
+void run_open_rows(std::vector<float> &out) {
+  std::vector<int> row, col;
+  csr(row, col, kN);
+  const int m = row.back();
+  row.pop_back(); // n offsets: the last row ends at m
+  std::vector<float> x(kN);
+  for (float &v : x)
+    v = rndf();
+  int *d_row = upload(row), *d_col = upload(col);
+  float *d_x = upload(x), *d_y = nullptr;
+  CHECK(cudaMalloc(&d_y, kN * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    open_rows<<<(kN + 127) / 128, 128>>>(d_row, d_col, d_x, d_y, kN, m);
+    CHECK(cudaGetLastError());
+    append(out, d_y, kN);
+    if (it % 2 == 0) {
+      for (float &v : x)
+        v += 1.0f;
+      update(d_x, x);
+    } else {
+      for (int &c : col)
+        c = (c + 7) % kN;
+      update(d_col, col);
+    }
+  }
+}
+
+void run_chain(std::vector<float> &out) {
+  std::vector<int> dst(kN), off(kN), adj(2 * kN);
+  for (int &v : dst)
+    v = rnd(kN);
+  for (int &v : off)
+    v = rnd(2 * kN - 1);
+  for (int &v : adj)
+    v = rnd(kN);
+  std::vector<float> eta(kN);
+  for (float &v : eta)
+    v = rndf();
+  int *d_dst = upload(dst), *d_off = upload(off), *d_adj = upload(adj);
+  float *d_eta = upload(eta), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, kN * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    chain<<<(kN + 255) / 256, 256>>>(d_dst, d_off, d_adj, d_eta, d_out, kN);
+    CHECK(cudaGetLastError());
+    append(out, d_out, kN);
+    if (it % 2 == 0) {
+      for (float &v : eta)
+        v *= 1.5f;
+      update(d_eta, eta);
+    } else {
+      for (int &v : off)
+        v = (v + 3) % (2 * kN - 1);
+      update(d_off, off);
+    }
+  }
+}
+
+void run_neighbours(std::vector<float> &out) {
+  std::vector<int> nbr(4 * kN);
+  for (int &v : nbr)
+    v = rnd(5) == 0 ? -1 : rnd(kN);
+  std::vector<float> var(3 * kN);
+  for (float &v : var)
+    v = rndf();
+  int *d_nbr = upload(nbr);
+  float *d_var = upload(var), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, kN * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    neighbours<<<(kN + 127) / 128, 128>>>(d_nbr, d_var, d_out, kN);
+    CHECK(cudaGetLastError());
+    append(out, d_out, kN);
+    if (it % 2 == 0) {
+      for (float &v : var)
+        v -= 0.125f;
+      update(d_var, var);
+    } else {
+      for (int &v : nbr)
+        if (v >= 0 && rnd(3) == 0)
+          v = -1;
+      update(d_nbr, nbr);
+    }
+  }
+}
+
+void run_unguarded(std::vector<float> &out) {
+  const int n = 256 * 16; // the launch's threads exactly
+  std::vector<int> idx(n), map(kN);
+  for (int &v : idx)
+    v = rnd(kN);
+  for (int &v : map)
+    v = rnd(kN);
+  std::vector<double> a(kN);
+  for (double &v : a)
+    v = rndf();
+  int *d_idx = upload(idx), *d_map = upload(map);
+  double *d_a = upload(a), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, n * sizeof(double)));
+  for (int it = 0; it < kRuns; ++it) {
+    unguarded<<<n / 256, 256>>>(d_idx, d_map, d_a, d_out);
+    CHECK(cudaGetLastError());
+    append(out, d_out, n);
+    if (it % 2 == 0) {
+      for (double &v : a)
+        v *= 3.0;
+      update(d_a, a);
+    } else {
+      for (int &v : idx)
+        v = (v + 11) % kN;
+      update(d_idx, idx);
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  struct Case {
+    const char *name;
+    void (*run)(std::vector<float> &);
+  };
+  static const Case kCases[] = {{"span_sum", run_span_sum},
+                                {"open_rows", run_open_rows},
+                                {"chain", run_chain},
+                                {"neighbours", run_neighbours},
+                                {"unguarded", run_unguarded}};
+  if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
+    for (const Case &c : kCases)
+      std::printf("%s\n", c.name);
+    return 0;
+  }
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: shapes CASE OUT.bin | shapes --list\n");
+    return 1;
+  }
+  const Case *which = nullptr;
+  for (const Case &c : kCases)
+    if (std::strcmp(argv[1], c.name) == 0)
+      which = &c;
+  if (!which) {
+    std::fprintf(stderr, "shapes: unknown case '%s'\n", argv[1]);
+    return 1;
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    return 77;
+  std::vector<float> out;
+  which->run(out);
+  FILE *f = std::fopen(argv[2], "wb");
+  if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size() || std::fclose(f) != 0) {
+    std::fprintf(stderr, "shapes: cannot write %s\n", argv[2]);
+    return 1;
+  }
+  std::printf("shapes: %s: %zu values\n", which->name, out.size());
+  return 0;
+}
