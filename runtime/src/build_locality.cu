@@ -86,7 +86,7 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
   std::string why = order_record(st, site, dev, a, &o);
   if (!why.empty())
     return why;
-  bool compute = !o->perm;
+  bool compute = !o->ready;
   if (o->identity < 0 && (why = measure(site, a, nullptr, per_sector, *o, stream, &o->identity)) != "")
     return why;
   if (!compute) {
@@ -99,6 +99,7 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
     if ((why = ensure_buffer(st, site, &o->perm, &o->perm_bytes, static_cast<std::size_t>(a.n) * sizeof(int))) != "" ||
         (why = ensure_buffer(st, site, &o->inv, &o->inv_bytes, static_cast<std::size_t>(a.n) * sizeof(int))) != "")
       return why;
+    o->ready = false;
     std::size_t bytes = 0;
     IRREGFIX_TRY(order_scratch_bytes(a.n, &bytes));
     void *scratch = nullptr;
@@ -133,6 +134,7 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
       if (ev)
         cudaEventDestroy(ev);
     cudaGetLastError();
+    o->ready = true;
     o->region = order_region(a.n, st.cfg.order_region);
     ++o->computed;
     if ((why = measure(site, a, static_cast<const int *>(o->perm), per_sector, *o, stream, &o->fresh)) != "")

@@ -148,15 +148,24 @@ bool parse_chunks(const char *text, int *out) {
   return true;
 }
 
+namespace {
+// The whole of `text` as a decimal number in [lo, hi]; false on anything else.
+bool parse_in(const char *text, long long lo, long long hi, long long *out) {
+  char *end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+} // namespace
+
 int parse_hoist_group(const char *text) {
   if (!text || !*text)
     return 0;
-  char *end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text, &end, 10);
-  if (errno != 0 || *end != '\0' || v < 1 || v > (1LL << 30))
-    return -1;
-  return static_cast<int>(v);
+  long long v = 0;
+  return parse_in(text, 1, 1LL << 30, &v) ? static_cast<int>(v) : -1;
 }
 
 bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1") == 0; }
@@ -164,12 +173,8 @@ bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1"
 int parse_order_region(const char *text) {
   if (!text || !*text)
     return 128;
-  char *end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end || v < 32 || v > 4096 || (v & (v - 1)) != 0)
-    return -1;
-  return static_cast<int>(v);
+  long long v = 0;
+  return parse_in(text, 32, 4096, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
 }
 
 Config config_from_env() {

@@ -123,6 +123,7 @@ struct Order {
   std::size_t perm_bytes = 0;
   void *inv = nullptr;  // int[n]: logical thread -> physical thread
   std::size_t inv_bytes = 0;
+  bool ready = false;   // perm and inv hold a permutation (a failed computation leaves them not)
   double identity = -1; // sampled sectors per read in the threads' own order
   double fresh = -1;    // ... in this order when computed
   double last = -1;     // ... in this order at its latest check

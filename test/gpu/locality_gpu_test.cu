@@ -199,14 +199,7 @@ template <class T> bool same_bytes(const std::vector<T> &a, const std::vector<T>
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-class Locality : public DeviceTest {
-protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (!IsSkipped())
-      irregfix::testing::set_layout(irregfix::kLayoutLocality);
-  }
-};
+using Locality = ForcedLayoutTest<irregfix::kLayoutLocality>;
 
 const irregfix::SiteInfo kSpmv{"locality:spmv", "spmv", "range", irregfix::kSitePermutable, nullptr,
                                "val,col,row"};

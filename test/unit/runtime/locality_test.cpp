@@ -4,6 +4,7 @@
 // reads it through; and the selector's side of it: each candidate's own
 // reuse, the settled launcher's fast path, the bound on profiling. No GPU.
 #include "config.h"
+#include "launch_shape.h"
 #include "layout_policy.h"
 #include "order_reference.h"
 #include "selector.h"
@@ -25,15 +26,6 @@ const SiteInfo kRange{"l.cu:1:1", "k", "range", kSitePermutable | kSiteChunkable
 const SiteInfo kRangeInOrder{"l.cu:2:1", "k", "range", kSiteChunkable};
 const SiteInfo kNeighbors{"l.cu:3:1", "k", "neighbors", kSitePermutable | kSiteChunkable | kSiteShareable};
 const SiteInfo kNeighborsInOrder{"l.cu:4:1", "k", "neighbors", kSiteChunkable};
-
-LaunchShape launch(unsigned grid, unsigned block, int wish = kLayoutKeyAuto) {
-  LaunchShape l;
-  l.open = true;
-  l.grid = dim3(grid, 1, 1);
-  l.block = dim3(block, 1, 1);
-  l.wish = wish;
-  return l;
-}
 
 } // namespace
 
