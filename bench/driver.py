@@ -7,14 +7,17 @@ programs' output in logs/, and tables.md (the markdown tables, report.py).
 
 Parts (--parts, comma- or space-separated; "all" is every one):
   spmv      CG's SpMV alone (cg --spmv): original, irregfix under auto and each forced
-            layout, cuSPARSE ALG1/ALG2 (bench/cusparse_spmv), bit for bit
-  cg        whole CG: original, auto, ell, sell32s, none
+            layout (locality included), cuSPARSE ALG1/ALG2 (bench/cusparse_spmv), bit for bit;
+            the classes include randomly renumbered grid and fem (grid-shuffled, fem-shuffled)
+  cg        whole CG: original, auto, ell, sell32s, locality, none
   sp        survey propagation: original, auto (whole run, calc_pi_values)
-  md        molecular dynamics: original, auto, ell, sharing (ms a step, lj_forces)
+  md        molecular dynamics, random and cell-numbered, 262K and 1M atoms (full: and smaller):
+            original, auto, ell, sharing, locality (ms a step, lj_forces)
   hoist     hoisted loops (--hoist) and pipelined launches: CG and MD
   remap     remap kernels against a device copy of the same bytes
   layouts   an SpMV written against the View in each layout, with cuSPARSE
-  overhead  host cost of a cached launch; the first remap's module loads
+  overhead  host cost of a cached launch and of a launcher settled on the original; the first
+            remap's module loads
   tests     ctest (GPU tests run), every sample bit for bit under every layout, the e2e program
   nvtx      an Nsight Systems capture of CG with IRREGFIX_NVTX=1: the runtime's ranges
   sectors   global load sectors (Nsight Compute), original vs transformed
@@ -46,16 +49,17 @@ PARTS = ["spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "overhead", "tes
 # full: every matrix class, size and order the results report.
 SIZES = {
     "quick": {
-        "classes": ["grid", "offshore"], "scales": [1, 8], "spmv_reps": 30,
+        "classes": ["grid", "offshore", "grid-shuffled", "fem-shuffled"], "scales": [1, 8], "spmv_reps": 30,
         "cg_iters": 200,
         "sp_inputs": [(4000, 16800), (10000, 42000)], "sp_rounds": 200,
-        "md_atoms": [262144], "md_steps": 100, "md_rebuild": 5,
+        "md_atoms": [262144, 1048576], "md_steps": 100, "md_rebuild": 5,
         "hoist_classes": ["offshore"], "hoist_atoms": [262144],
         "layouts_args": ["--small"], "remap_args": [],
         "sanitize": False, "sectors": [("grid", 1)],
     },
     "full": {
-        "classes": ["grid", "fem", "apache", "offshore"], "scales": [1, 8], "spmv_reps": 30,
+        "classes": ["grid", "fem", "apache", "offshore", "grid-shuffled", "fem-shuffled"], "scales": [1, 8],
+        "spmv_reps": 30,
         "cg_iters": 200,
         "sp_inputs": [(4000, 16800), (10000, 42000), (1000000, 4200000)], "sp_rounds": 200,
         "md_atoms": [12288, 73728, 262144, 1048576], "md_steps": 100, "md_rebuild": 5,
@@ -65,10 +69,10 @@ SIZES = {
     },
 }
 
-SPMV_LAYOUTS = ["auto", "ell", "sell32", "sell32s"]
-CG_MODES = ["auto", "ell", "sell32s", "none"]
-MD_MODES = ["auto", "ell", "sharing"]
-COMPARE_MODES = ["auto", "ell", "sell32s", "sharing", "none"]
+SPMV_LAYOUTS = ["auto", "ell", "sell32", "sell32s", "locality"]
+CG_MODES = ["auto", "ell", "sell32s", "locality", "none"]
+MD_MODES = ["auto", "ell", "sharing", "locality"]
+COMPARE_MODES = ["auto", "ell", "sell32s", "sharing", "locality", "none"]
 
 # CMake targets of each part (the build takes their union).
 TARGETS = {

@@ -1,6 +1,7 @@
 // Host cost of a cached launch: what a generated launcher adds on top of the
 // kernel launch itself when its copy is cached and valid (the target:
-// under 2 us). Host wall clock (steady_clock) around batches of launches of a
+// under 2 us); and of a launch whose launcher settled on the original (the
+// target: within the noise of a plain <<<>>>). Host wall clock (steady_clock) around batches of launches of a
 // small kernel, median of batches; the GPU drains between batches so the
 // launch queue never fills and blocks the host.
 //   irregfix_launch_overhead_bench [--launches N] [--batches B]
@@ -100,6 +101,16 @@ int main(int argc, char **argv) {
   irregfix::testing::reset();
   const double autosel = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, true); }, launches, batches);
   const double auto_calls = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, false); }, launches, batches);
+  // Auto, the launcher settled on the original: a flag test, then the original
+  // launch (a timed, locked launch every Selector::kWatchPeriod). The plain
+  // launch is measured again beside it: the difference is to be read against
+  // the two plain measures' own.
+  irregfix::testing::reset();
+  irregfix::testing::settle_on_original(kSite);
+  const double settled = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, true); }, launches, batches);
+  const double settled_calls = host_us([&] { row_sum::launch(kSite, n, dB, dA, dy, 0, false); }, launches, batches);
+  const double plain_again = host_us([&] { row_sum::csr<<<blocks, 256>>>(n, dB, dA, dy); }, launches, batches);
+  const auto sc = irregfix::testing::site_counters(kSite.id);
   std::printf("| launch | host us per launch |\n|---|---|\n");
   std::printf("| original kernel <<<>>> | %.3f |\n", plain);
   std::printf("| transformed kernel <<<>>> alone | %.3f |\n", plain_view);
@@ -107,8 +118,16 @@ int main(int argc, char **argv) {
   std::printf("| runtime calls only, ell (no kernel) | %.3f |\n", forced_calls);
   std::printf("| launcher, auto (selector) | %.3f |\n", autosel);
   std::printf("| runtime calls only, auto (no kernel) | %.3f |\n", auto_calls);
+  std::printf("| launcher, auto settled on the original | %.3f |\n", settled);
+  std::printf("| runtime calls only, auto settled on the original (no kernel) | %.3f |\n", settled_calls);
+  std::printf("| original kernel <<<>>>, measured again | %.3f |\n", plain_again);
   std::printf("overhead of a cached launch (launcher ell - transformed kernel alone): %.3f us\n",
               forced - plain_view);
   std::printf("ell counters: misses %lld hits %lld remaps %lld\n", c.misses, c.hits, c.remaps);
+  std::printf("overhead of a settled launch (launcher settled on the original - original kernel alone): %.3f us "
+              "(the two plain measures differ by %.3f us)\n",
+              settled - 0.5 * (plain + plain_again), plain_again - plain);
+  std::printf("settled counters: original by choice %lld, transformed %lld, misses %lld\n", sc.chosen_original,
+              sc.launches, sc.misses);
   return 0;
 }

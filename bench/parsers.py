@@ -116,6 +116,7 @@ def launch_overhead(text):
     for m in re.finditer(r"^\| ([^|]+?) \| " + NUM + r" \|$", text, re.MULTILINE):
         out[m.group(1).strip()] = float(m.group(2))
     out["cached launch overhead"] = _find(r"^overhead of a cached launch .*: " + NUM + " us", text)
+    out["settled launch overhead"] = _find(r"^overhead of a settled launch .*?: " + NUM + " us", text)
     out["first miss ms"] = _find(r"^first transformed launch .*?: " + NUM + " ms", text)
     out["later miss ms"] = _find(r"a miss after it: " + NUM + " ms", text)
     return {k: v for k, v in out.items() if v is not None}

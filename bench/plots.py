@@ -13,11 +13,11 @@ import os
 from results import ratio
 
 COLOURS = {"original": "#7f7f7f", "auto": "#d62728", "ell": "#1f77b4", "sell32": "#2ca02c", "sell32s": "#9467bd",
-           "sharing": "#8c564b", "none": "#bcbd22", "cusparse-alg1": "#ff7f0e", "cusparse-alg2": "#ffbb78",
+           "sharing": "#8c564b", "locality": "#17becf", "none": "#bcbd22", "cusparse-alg1": "#ff7f0e", "cusparse-alg2": "#ffbb78",
            "cusparse": "#ff7f0e", "csr": "#7f7f7f", "sell32s-256": "#9467bd", "sell32s-4096": "#c5b0d5",
            "copy": "#7f7f7f", "remap": "#1f77b4", "irregfix": "#d62728"}
 LABELS = {"auto": "irregfix (auto)", "ell": "ELL", "sell32": "SELL-32", "sell32s": "SELL-32-σ",
-          "sharing": "sharing", "none": "none", "cusparse-alg1": "cuSPARSE ALG1", "cusparse-alg2": "cuSPARSE ALG2",
+          "sharing": "sharing", "locality": "locality order", "none": "none", "cusparse-alg1": "cuSPARSE ALG1", "cusparse-alg2": "cuSPARSE ALG2",
           "cusparse": "cuSPARSE", "csr": "CSR", "sell32s-256": "SELL-32-σ (256)", "sell32s-4096": "SELL-32-σ (4096)",
           "copy": "device copy", "remap": "remap", "original": "original", "irregfix": "irregfix"}
 

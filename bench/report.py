@@ -79,7 +79,7 @@ class Part:
 # ---- the tables, one function a part ----------------------------------------------------
 
 LAYOUT_LABELS = {"auto": "irregfix auto", "ell": "ELL", "sell32": "SELL-32", "sell32s": "SELL-32-σ",
-                 "sharing": "sharing", "none": "none (original via launcher)",
+                 "sharing": "sharing", "locality": "locality order", "none": "none (original via launcher)",
                  "cusparse-alg1": "cuSPARSE ALG1", "cusparse-alg2": "cuSPARSE ALG2"}
 
 
@@ -87,15 +87,15 @@ def label(v):
     return LAYOUT_LABELS.get(v, v)
 
 
-def best_layout(p, case, layouts=("ell", "sell32", "sell32s")):
+def best_layout(p, case, layouts=("ell", "sell32", "sell32s", "locality")):
     times = [(p.v(case, l, "kernel_ms"), l) for l in layouts]
     times = [(t, l) for t, l in times if isinstance(t, float)]
     return min(times) if times else (None, None)
 
 
 def table_spmv(p):
-    variants = [v for v in ("original", "auto", "ell", "sell32", "sell32s", "cusparse-alg1", "cusparse-alg2")
-                if v in p.variants("kernel_ms")]
+    variants = [v for v in ("original", "auto", "ell", "sell32", "sell32s", "locality", "cusparse-alg1",
+                            "cusparse-alg2") if v in p.variants("kernel_ms")]
     header = ["matrix", "rows", "nnz/row"] + [label(v) for v in variants] + \
              ["auto vs original", "best layout vs original", "auto vs cuSPARSE ALG1", "bit-identical"]
     rows = []
@@ -103,7 +103,7 @@ def table_spmv(p):
         o = p.v(case, "original", "kernel_ms")
         a = p.v(case, "auto", "kernel_ms")
         best, _ = best_layout(p, case)
-        bits = [p.v(case, l, "bitwise") for l in ("auto", "ell", "sell32", "sell32s")]
+        bits = [p.v(case, l, "bitwise") for l in ("auto", "ell", "sell32", "sell32s", "locality")]
         bits = [b for b in bits if b is not None]
         avg = p.v(case, "matrix", "avg_row")
         cells = [case, num(p.v(case, "matrix", "rows"), "int"), "%.1f" % avg if avg is not None else "–"]
@@ -140,7 +140,7 @@ def table_spmv(p):
 
 
 def table_cg(p):
-    variants = [v for v in ("original", "auto", "ell", "sell32s", "none") if v in p.variants("ms_per_iter")]
+    variants = [v for v in ("original", "auto", "ell", "sell32s", "locality", "none") if v in p.variants("ms_per_iter")]
     header = ["matrix"] + [label(v) for v in variants] + ["auto vs original", "the selector (auto)"]
     rows = []
     for case in p.cases("ms_per_iter"):
@@ -164,7 +164,7 @@ def table_sp(p):
 
 
 def table_md(p):
-    variants = [v for v in ("original", "auto", "ell", "sharing") if v in p.variants("ms_per_step")]
+    variants = [v for v in ("original", "auto", "ell", "sharing", "locality") if v in p.variants("ms_per_step")]
     header = ["atoms, order"] + [label(v) for v in variants] + ["auto vs original"] + \
              ["lj_forces " + label(v) for v in variants if p.variants("kernel_ms") and v in p.variants("kernel_ms")]
     rows = []

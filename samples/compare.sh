@@ -2,7 +2,8 @@
 # compare.sh SAMPLE ORIGINAL TRANSFORMED WORKDIR
 # Runs the original and the irregfix-transformed SAMPLE (cg, sp or md) on small
 # inputs with the same seed and compares their --dump files bit for bit:
-#   cg  generated matrices of the four classes, 50 CG iterations (solutions)
+#   cg  generated matrices of the four classes and a renumbered grid, 50 CG
+#       iterations (solutions)
 #   sp  random 3-/4-SAT, generated and one DIMACS file read back, 60 rounds
 #       (final eta, pi_same, pi_opp)
 #   md  random and cell-sorted numbering, list rebuilt every step and every few
@@ -24,7 +25,8 @@ cg)
   specs="grid --matrix grid --rows 40000
 offshore --matrix offshore --rows 20000
 apache --matrix apache --rows 30000
-fem --matrix fem --rows 30000"
+fem --matrix fem --rows 30000
+sgrid --matrix grid-shuffled --rows 40000"
   common="--seed 7 --iters 50" what=solutions show=residual
   ;;
 sp)

@@ -218,7 +218,7 @@ class Parts(unittest.TestCase):
             flushed = [c for n, c, e in fake.commands if n.startswith("spmv/grid-8")]
             self.assertTrue(all("--flush-l2" in c for c in flushed))
             layouts = {e.get("IRREGFIX_LAYOUT") for n, c, e in fake.commands if n.startswith("cg/")}
-            self.assertEqual(layouts, {None, "auto", "ell", "sell32s", "none"})
+            self.assertEqual(layouts, {None, "auto", "ell", "sell32s", "locality", "none"})
             with open(os.path.join(out, "tables.md")) as f:
                 tables = f.read()
             self.assertIn("| grid 8x |", tables)

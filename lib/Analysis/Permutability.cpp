@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -20,8 +21,8 @@ namespace {
 // threads would change.
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
-  Scan(const SourceManager &SM, const VarDecl *Thread)
-      : SM(SM), Thread(Thread), ThreadInit(Thread->getInit()) {}
+  Scan(ASTContext &Ctx, const VarDecl *Thread)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Thread(Thread), ThreadInit(Thread->getInit()) {}
 
   std::string Why;
 
@@ -48,6 +49,8 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      ++References[V];
     if (D->getName() == "threadIdx" || D->getName() == "blockIdx")
       Why = "it reads '" + D->getNameAsString() + "' other than in its thread index";
     return Why.empty();
@@ -74,6 +77,8 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = nullptr;
     const CallKind Kind = classifyCall(C, SM, &F);
+    if (F && counterAtomic(C, F))
+      return true; // its target is checked once the walk is done (unreadTargets)
     if (F && cooperativeCall(F))
       Why = "it calls '" + F->getNameAsString() + "'";
     else
@@ -86,16 +91,69 @@ public:
     return Why.empty();
   }
 
+  // The counters' targets must not be read back: a thread that reads one
+  // could see what the threads before it in the launch did. Every reference
+  // to a target's variable must be the first argument of such an atomic.
+  std::string unreadTargets() const {
+    for (const auto &[Var, Uses] : TargetRefs) {
+      auto It = References.find(Var);
+      if (It == References.end() || It->second != Uses)
+        return "it uses '" + Var->getNameAsString() + "', which an atomic updates, other than in that atomic";
+    }
+    return "";
+  }
+
 private:
+  // An integer atomicAdd/Sub/Min/Max/And/Or/Xor whose result is discarded and
+  // whose target is a plain variable (a pointer parameter or local, maybe
+  // indexed or offset): a counter or a flag. Its final value does not depend
+  // on the order of the threads (integer operations that commute), and if no
+  // thread reads the target back, no thread depends on another's update.
+  bool counterAtomic(const CallExpr *C, const FunctionDecl *F) {
+    static const char *const Names[] = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                        "atomicAnd", "atomicOr",  "atomicXor"};
+    if (!llvm::is_contained(Names, F->getName()) || C->getNumArgs() != 2 || !discarded(C))
+      return false;
+    const QualType T = C->getArg(0)->IgnoreParenImpCasts()->getType();
+    if (!T->isPointerType() || !T->getPointeeType()->isIntegerType())
+      return false;
+    const Expr *Base = C->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Base); U && U->getOpcode() == UO_AddrOf)
+      Base = U->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Base))
+      Base = A->getBase()->IgnoreParenImpCasts();
+    else if (const auto *B = dyn_cast<BinaryOperator>(Base); B && B->isAdditiveOp())
+      Base = B->getLHS()->IgnoreParenImpCasts();
+    const auto *R = dyn_cast<DeclRefExpr>(Base);
+    const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!V || V == Thread)
+      return false;
+    ++TargetRefs[V];
+    return true;
+  }
+
+  // The call is a statement of its own: its value is not used.
+  bool discarded(const CallExpr *C) {
+    for (const DynTypedNode &N : Ctx.getParents(*C)) {
+      if (const auto *S = N.get<Stmt>())
+        return isa<CompoundStmt>(S) || isa<IfStmt>(S) || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+               isa<DoStmt>(S) || isa<SwitchCase>(S) || isa<LabelStmt>(S);
+      return false;
+    }
+    return false;
+  }
+
   bool isThread(const Expr *E) const {
     const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return R && R->getDecl() == Thread;
   }
 
+  ASTContext &Ctx;
   const SourceManager &SM;
   const VarDecl *Thread;
   const Expr *ThreadInit;
   std::set<const FunctionDecl *> Seen;
+  std::map<const VarDecl *, unsigned> References, TargetRefs; // all uses; as a counter's target
 };
 
 } // namespace
@@ -117,8 +175,10 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
     }
   if (!Only)
     return No("it has no transformed site");
-  if (Only->Pattern != SitePattern::Range)
-    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range");
+  // A one-level range (SELL-32-sigma, the locality order) or a neighbour list
+  // (the locality order: the list copied in the new order, the data read in place).
+  if (Only->Pattern != SitePattern::Range && Only->Pattern != SitePattern::Neighbors)
+    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range or a neighbour list");
 
   // The thread index: a local initialised with the arithmetic, declared alone
   // directly in a block, never written (isGlobalThreadIndex checked that).
@@ -139,8 +199,10 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
   if (!InBlock)
     return No("its thread index is not declared directly in a block");
 
-  Scan Walk(Ctx.getSourceManager(), V);
+  Scan Walk(Ctx, V);
   Walk.walk(Info.Kernel);
+  if (Walk.Why.empty())
+    Walk.Why = Walk.unreadTargets();
   if (!Walk.Why.empty())
     return No(Walk.Why);
   P.Permutable = true;

@@ -204,9 +204,11 @@ void set_neighbor_shape(Entry &e, NeighborShape &&shape);
 // counts nothing is read back; with them, one CUB min/max and one round trip.
 // NB must lie in its allocation for every (t, j < columns); indices outside A's
 // allocation are sentinels, skipped.
+// Under auto (request.wish), a first build also proposes the candidates
+// (neighbor_candidates).
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                            cudaStream_t stream, Built *built);
+                            const LayoutRequest &request, cudaStream_t stream, Built *built);
 
 // Sharing (kLayoutSharing) of a neighbour list, for launches of e.key.params[3]
 // threads a block: per block, its threads' distinct valid indices (a CUB
@@ -218,6 +220,45 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
 std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                           cudaStream_t stream, Built *built);
+
+// ---- the locality layout (build_locality.cu) --------------------------------
+
+// A neighbour list in the locality order: the order (State::orders: computed,
+// or kept while it has not decayed), the list copied in it (the entry's copy,
+// int[jmax * n], order_index), and the data array read in place, so a write to
+// it leaves the entry valid. Element indices must fit an int.
+std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                     const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                                     cudaStream_t stream, Built *built);
+
+// A range entry in the locality order (build_range, once its lengths are in
+// e.len and the arrays' extents [lo, hi) checked): the order of the graph of
+// the array that holds thread indices (range_graph_array), the entry's own
+// copy of it, the lengths in physical order and SELL-32's slices over them.
+// *cells: the cells of the copy.
+std::string locality_range_shape(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                 const void *B, int b_kind, long long n, int count, const void *const *arrays,
+                                 const std::size_t *elem_sizes, long long lo, long long hi, cudaStream_t stream,
+                                 unsigned long long *cells);
+
+// Which of a range site's arrays (4- or 8-byte elements, the first 8) holds
+// thread indices: most of its values over [lo, hi) in [0, n) (a square
+// matrix's columns); *chosen -1 when none does. One round trip.
+std::string range_graph_array(State &st, const SiteInfo &site, int dev, long long n, int count,
+                              const void *const *arrays, const std::size_t *elem_sizes, long long lo,
+                              long long hi, cudaStream_t stream, int *chosen);
+
+// For auto's proposals: the sampled measure of the threads in their own order
+// (order.h; whether a locality order is worth timing is locality_pays'). One
+// round trip, remembered with the order's record.
+std::string range_order_sectors(State &st, const SiteInfo &site, int dev, const void *B, int b_kind, long long n,
+                                const void *arr, std::size_t esz, cudaStream_t stream, double *sectors);
+std::string neighbor_order_sectors(State &st, const SiteInfo &site, int dev, const NeighborArgs &args,
+                                   long long n, long long jmax, long long lo, long long hi, std::size_t esz,
+                                   cudaStream_t stream, double *sectors);
+
+// Frees the orders computed from memory at p (every order when p is null).
+void forget_orders(State &st, const void *p);
 
 } // namespace detail
 } // namespace irregfix

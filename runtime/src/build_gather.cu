@@ -170,13 +170,22 @@ void set_neighbor_shape(Entry &e, NeighborShape &&s) {
 // allocation are sentinels, skipped.
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
-                            cudaStream_t stream, Built *built) {
+                            const LayoutRequest &request, cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_neighbors(ss, site, e, a, n, A, esz, built);
   NeighborShape shape;
   std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
     return why;
+  // Under auto, a launch being profiled proposes its candidates: sharing when
+  // asked, the locality order when it may permute and its threads, as
+  // numbered, read far-apart elements (measured once the list is validated).
+  double sectors = 0;
+  if (request.may_permute && request.wish == kLayoutKeyAuto && n <= INT_MAX &&
+      launch_profiling(this_thread_launch(st)) &&
+      (why = neighbor_order_sectors(st, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream, &sectors)) != "")
+    return why;
+  built->proposals = neighbor_candidates(st.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
   if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))

@@ -16,7 +16,7 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void
                        long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
-  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
+  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality)
     return plan_copy(
         ss, site, e, count, n, "remap_sell",
         [=, &e](int i, Rows rows, cudaStream_t s) {
@@ -148,14 +148,24 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
       ss.sigma_padding = padding(cells.sigma);
       ss.sigma = request.sigma;
     }
-  } else if (e.perm) { // an earlier build sorted; this one does not
+  }
+  // The layout, and under auto the others worth timing (for the selector).
+  const int layout = range_layout(request, cells, built->proposed, &built->proposals);
+  unsigned long long cells_of_layout = layout_cells(cells, layout);
+  if (layout == kLayoutLocality) {
+    SourceRange checked;
+    for (int i = 0; i < count; ++i) // the order reads the arrays before the copy does
+      if ((why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &checked)) != "")
+        return why;
+    why = locality_range_shape(st, ss, site, e, dev, B, b_kind, n, count, arrays, elem_sizes, h.lo, h.hi, stream,
+                               &cells_of_layout);
+    if (!why.empty())
+      return why;
+  } else if (e.perm && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
     IRREGFIX_TRY(cudaFree(e.perm));
     e.perm = nullptr;
     e.perm_bytes = 0;
   }
-  // The layout, and under auto the others worth timing (for the selector).
-  const int layout = range_layout(request, cells, built->proposed, &built->proposals);
-  const unsigned long long cells_of_layout = layout_cells(cells, layout);
   if (layout == kLayoutEllColMajor && e.aux) { // ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(e.aux));
     e.aux = nullptr;
@@ -178,6 +188,21 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
   allocation_of(B, &sources[count].allocation, &sources[count].memory);
   sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
+  // Under auto, a launch being profiled that may permute its threads also
+  // times the locality order when they, as numbered, read far-apart elements
+  // (the array holding thread indices measured in their order).
+  if (built->proposals > 0 && built->proposals < kMaxLayoutCandidates && request.may_permute && n <= INT_MAX &&
+      launch_profiling(this_thread_launch(st))) {
+    int g = -1;
+    double sectors = 0;
+    why = range_graph_array(st, site, dev, n, count, arrays, elem_sizes, h.lo, h.hi, stream, &g);
+    if (why.empty() && g >= 0)
+      why = range_order_sectors(st, site, dev, B, b_kind, n, arrays[g], elem_sizes[g], stream, &sectors);
+    if (!why.empty())
+      return why;
+    if (range_proposes_locality(request, n, sectors))
+      built->proposed[built->proposals++] = kLayoutLocality;
+  }
   if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
   why = ensure_copies(st, site, e, need);

@@ -79,6 +79,7 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.block_first, e.block_first_bytes);
   free_buffer(e.local, e.local_bytes);
   free_buffer(e.indices, e.indices_bytes);
+  free_buffer(e.order_index, e.order_index_bytes);
   e.index_ptrs.clear();
   for (void *b : e.bufs)
     if (b)

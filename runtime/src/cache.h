@@ -77,8 +77,13 @@ struct Entry {
   void *aux = nullptr;              // range2: row starts (long long[n]); gather2: B[C[t]];
                                     // SELL layouts: slice offsets
   std::size_t aux_bytes = 0;
-  void *perm = nullptr;             // SELL-32-sigma: int[n], physical -> logical thread
+  void *perm = nullptr;             // SELL-32-sigma, locality: int[n], physical -> logical thread
   std::size_t perm_bytes = 0;
+  // kLayoutLocality of a neighbour site: the neighbour list in the locality
+  // order, int[jmax * n], (p, j) at j * n + p: the data array's element that
+  // physical thread p reads at j. Its data array is read in place: no copy.
+  void *order_index = nullptr;
+  std::size_t order_index_bytes = 0;
   // kLayoutSharing: per thread block of the launch, the distinct valid indices
   // its threads read (less idx_lo, sorted), block after block.
   void *uniq = nullptr;             // unsigned[nnz]

@@ -100,6 +100,8 @@ bool parse_layout(const char *text, int *out) {
     *out = 3;
   else if (s == "sharing" || s == "share")
     *out = 4;
+  else if (s == "locality" || s == "order")
+    *out = 5;
   else if (s == "none")
     *out = kLayoutChoiceNone;
   else
@@ -120,7 +122,7 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   }
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
-    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, sharing, none or auto)\n",
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, sharing, locality, none or auto)\n",
                  layout);
   }
   return c;
@@ -146,18 +148,34 @@ bool parse_chunks(const char *text, int *out) {
   return true;
 }
 
+namespace {
+// The whole of `text` as a decimal number in [lo, hi]; false on anything else.
+bool parse_in(const char *text, long long lo, long long hi, long long *out) {
+  char *end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+} // namespace
+
 int parse_hoist_group(const char *text) {
   if (!text || !*text)
     return 0;
-  char *end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text, &end, 10);
-  if (errno != 0 || *end != '\0' || v < 1 || v > (1LL << 30))
-    return -1;
-  return static_cast<int>(v);
+  long long v = 0;
+  return parse_in(text, 1, 1LL << 30, &v) ? static_cast<int>(v) : -1;
 }
 
 bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1") == 0; }
+
+int parse_order_region(const char *text) {
+  if (!text || !*text)
+    return 128;
+  long long v = 0;
+  return parse_in(text, 32, 4096, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
+}
 
 Config config_from_env() {
   Config c = parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
@@ -182,6 +200,13 @@ Config config_from_env() {
   if (always && *always && std::strcmp(always, "0") != 0 && !c.hoist_always)
     std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_ALWAYS=%s is not 0 or 1; using 0\n", always);
   c.nvtx = parse_flag(std::getenv("IRREGFIX_NVTX"));
+  const char *region = std::getenv("IRREGFIX_ORDER_REGION");
+  c.order_region = parse_order_region(region);
+  if (c.order_region < 0) {
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_ORDER_REGION='%s' (expected a power of two from 32 to 4096)\n",
+                 region);
+    c.order_region = 128;
+  }
   return c;
 }
 

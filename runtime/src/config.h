@@ -20,7 +20,7 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
-  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s, 4 sharing (a Layout), -1 none
+  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s, 4 sharing, 5 locality (a Layout), -1 none
   int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
   int chunks = 0;  // IRREGFIX_CHUNKS: chunks of a pipelined launch; 0: the model's choice
   // IRREGFIX_AUTO_SHARING=1: auto also times the sharing layout of shareable
@@ -40,10 +40,14 @@ struct Config {
   bool hoist_always = false;
   // IRREGFIX_NVTX=1: NVTX ranges around the runtime's work (nvtx.h).
   bool nvtx = false;
+  // IRREGFIX_ORDER_REGION: threads a region of the locality order grows around
+  // one seed (a power of two, 32 to 4096; order.h).
+  int order_region = 128;
 };
 
 // "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),
-// "sharing" (also "share"), "none", "auto", any case -> *out = 1, 2, 3, 4, -1, 0.
+// "sharing" (also "share"), "locality" (also "order"), "none", "auto", any case
+// -> *out = 1, 2, 3, 4, 5, -1, 0.
 // Returns false (and leaves *out alone) on anything else; null or "" -> auto.
 bool parse_layout(const char *text, int *out);
 
@@ -67,11 +71,15 @@ int round_sigma(int sigma);
 // IRREGFIX_HOIST_GROUP: iterations a step, a positive integer (at most 2^30).
 // Null or "" -> 0 (the default); anything else -> -1 (the caller warns).
 int parse_hoist_group(const char *text);
+// IRREGFIX_ORDER_REGION: a power of two from 32 to 4096 -> that; null or "" ->
+// 128 (the default); anything else -> -1 (the caller warns).
+int parse_order_region(const char *text);
 // IRREGFIX_HOIST_ALWAYS: "1" -> true; null, "", "0" or anything else -> false
 // (the caller warns about anything else).
 bool parse_hoist_always(const char *text);
 // Every variable: parse_config(getenv(...)...), IRREGFIX_CHUNKS, IRREGFIX_AUTO_SHARING,
-// IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS and IRREGFIX_NVTX;
+// IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX and
+// IRREGFIX_ORDER_REGION;
 // a value that cannot be used is reported on stderr and the default taken.
 Config config_from_env();
 

@@ -10,6 +10,7 @@
 #include "verify.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -108,7 +109,7 @@ void resolve(LaunchRecord &r, bool wait) {
       // whole time counts as a kernel sample: a program whose every launch
       // remaps (pipelined) would never time a kernel alone, and what such a
       // launch costs is its whole time.
-      const float total = elapsed_ms(s.start, s.end, &ok);
+      const float total = elapsed_ms(s.start, s.end, &ok) - static_cast<float>(s.setup_ms);
       if (ok && r.selector.transformed_samples(s.candidate) >= Selector::kProbes) {
         r.selector.add_remap(std::max(0.0, total - r.selector.transformed_ms(s.candidate)), s.candidate);
         r.selector.cancel(s.run, s.candidate); // no kernel sample of its own
@@ -117,10 +118,10 @@ void resolve(LaunchRecord &r, bool wait) {
       }
     } else {
       const float kernel = elapsed_ms(s.mid, s.end, &ok);
-      const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) : 0;
+      const float remap = s.built ? elapsed_ms(s.start, s.mid, &ok) - static_cast<float>(s.setup_ms) : 0;
       if (ok) {
         if (s.built)
-          r.selector.add_remap(remap, s.candidate);
+          r.selector.add_remap(std::max(0.0f, remap), s.candidate);
         r.selector.add_transformed(kernel, s.candidate);
       }
     }
@@ -179,7 +180,79 @@ void free_losers(State &st, const LaunchRecord &r) {
   }
 }
 
+// ---- the fast path of a launcher settled on the original ----------------
+// A launcher whose selector settled on the original kernel runs it, until its
+// next watched launch, without taking the runtime's lock: begin_launch finds
+// its record in a small per-thread table (checked against State::generation,
+// which reset and the testing hooks bump), takes one launch from the
+// record's budget and returns false; end_original_launch then has nothing to
+// do. The lock counts the launches taken later (count_fast_launches).
+struct FastSlot {
+  const SiteInfo *site = nullptr;
+  int device = -1;
+  unsigned generation = 0;
+  LaunchRecord *record = nullptr;
+};
+constexpr int kFastSlots = 8;
+thread_local FastSlot fast_slots[kFastSlots];
+thread_local bool fast_launch_open = false; // begin_launch took the fast path
+
+FastSlot &fast_slot(const SiteInfo *site) {
+  return fast_slots[(reinterpret_cast<std::uintptr_t>(site) >> 4) % kFastSlots];
+}
+
+// Under the lock, after a decision: open the fast path for the launches until
+// the next watched one when the launcher settled on the original.
+void open_fast_path(State &st, LaunchRecord &r, const SiteInfo &site, int dev) {
+  if (!r.selector.runs_original() || st.cfg.layout != 0 || st.cfg.disabled) {
+    r.fast.budget.store(0, std::memory_order_relaxed);
+    return;
+  }
+  r.fast.budget.store(r.selector.untimed_launches(), std::memory_order_relaxed);
+  fast_slot(&site) = FastSlot{&site, dev, st.generation.load(std::memory_order_relaxed), &r};
+}
+
 } // namespace
+
+void count_fast_launches(LaunchRecord &r) {
+  const long long taken = r.fast.taken.exchange(0, std::memory_order_relaxed);
+  if (taken <= 0)
+    return;
+  // The launches taken wrote nothing the selector saw: as many of them may
+  // have followed a write as its copies counted writes since (all but the one
+  // the next decision sees itself).
+  unsigned long long writes = 0;
+  for (SiteRecord *s : r.sites)
+    if (s->last && s->last->writes > s->seen_writes)
+      writes = std::max(writes, s->last->writes - s->seen_writes);
+  const long long changes = writes > 1 ? static_cast<long long>(std::min<unsigned long long>(writes - 1, taken)) : 0;
+  r.selector.skipped(taken, changes);
+  if (r.stats)
+    r.stats->chosen_original += taken;
+}
+
+void settle_on_original(State &st, const SiteInfo &site, int dev) {
+  LaunchRecord &r = launch_record(st, site, dev);
+  Selector &sel = r.selector;
+  for (int guard = 0; sel.profiling() && guard < 64; ++guard) {
+    const Selector::Decision d = sel.decide(false, false);
+    if (d.timed && d.run == Selector::kRunOriginal)
+      sel.add_original(1.0);
+    else if (d.timed)
+      sel.add_transformed(2.0, d.candidate);
+  }
+  note_selector(r);
+  open_fast_path(st, r, site, dev);
+}
+
+bool launch_profiling(const Launch *l) {
+  return l && l->selected && l->record && l->record->selector.profiling();
+}
+
+void launch_setup(Launch *l, double ms) {
+  if (l && l->sample.start)
+    l->sample.setup_ms += ms;
+}
 
 Launch *this_thread_launch(const State &st) {
   return this_thread.epoch == st.epoch ? &this_thread : nullptr;
@@ -275,6 +348,7 @@ void wait_hoisted_slice(const State &st, Launch *l, int step, cudaStream_t strea
 void resolve_launch_timings(State &st, bool wait) {
   for (auto &kv : st.launches) {
     LaunchRecord &r = kv.second;
+    count_fast_launches(r);
     resolve(r, wait);
     if (st.cfg.layout == 0 && r.stats)
       note_selector(r);
@@ -302,6 +376,18 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   int dev = 0;
   const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
+  fast_launch_open = false;
+  // Settled on the original: a table look-up and a decrement, no lock (the
+  // launch left open by an earlier launcher, if any, is the slow path's).
+  if (err == cudaSuccess && this_thread.epoch == 0) {
+    const FastSlot &f = fast_slot(&site);
+    if (f.site == &site && f.device == dev && f.generation == st.generation.load(std::memory_order_relaxed) &&
+        f.record->fast.budget.fetch_sub(1, std::memory_order_relaxed) > 0) {
+      f.record->fast.taken.fetch_add(1, std::memory_order_relaxed);
+      fast_launch_open = true;
+      return false;
+    }
+  }
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
   Launch &c = this_thread;
@@ -344,6 +430,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     return true; // a forced layout: always the transformed kernel
 
   resolve(r, false);
+  count_fast_launches(r);
   // The copies this launcher read last time: all still valid (no remap now)?
   // Any written since the previous launch (the selector's reuse estimate)?
   // A copy of managed or host memory is rebuilt at every launch: never reused.
@@ -354,7 +441,27 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     changed |= !s->last || writes != s->seen_writes || s->last->host_writable;
     s->seen_writes = writes;
   }
-  const Selector::Decision d = r.selector.decide(valid, changed);
+  // The same per candidate, for each one's own reuse: -1 while a site has no
+  // copy of it; 1 when one was written, or is new, since the previous launch.
+  int observed[Selector::kMaxCandidates];
+  for (int k = 0; k < r.selector.candidates(); ++k) {
+    observed[k] = r.sites.empty() ? -1 : 0;
+    for (SiteRecord *s : r.sites) {
+      const Entry *e = s->candidate_copy[k];
+      if (!e) {
+        observed[k] = -1;
+        continue;
+      }
+      if (observed[k] >= 0 && (e != s->candidate_seen[k] || e->writes != s->candidate_seen_writes[k] ||
+                               e->host_writable))
+        observed[k] = 1;
+      s->candidate_seen[k] = e;
+      s->candidate_seen_writes[k] = e->writes;
+    }
+  }
+  const Selector::Decision d = r.selector.decide(valid, changed, observed);
+  if (d.run != Selector::kRunOriginal) // no other thread takes the fast path past this decision
+    r.fast.budget.store(0, std::memory_order_relaxed);
   c.selected = true;
   c.run = d.run;
   c.candidate = d.candidate;
@@ -370,6 +477,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     c.probe_range.start(true, Work::kProbe, site.id, site.kernel, variant_name(r.selector, d.run, d.candidate));
   if (d.run == Selector::kRunOriginal) {
     ++r.stats->chosen_original;
+    open_fast_path(st, r, site, dev);
     return false;
   }
   return true;
@@ -444,6 +552,10 @@ Chunk launch_chunk(const SiteInfo &site, int chunk, dim3 grid, cudaStream_t stre
 
 void end_original_launch(const SiteInfo &site, cudaStream_t stream) {
   using namespace detail;
+  if (fast_launch_open) { // begin_launch's fast path: nothing was opened
+    fast_launch_open = false;
+    return;
+  }
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   Launch &c = this_thread;

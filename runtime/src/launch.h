@@ -55,6 +55,13 @@ LaunchShape launch_shape(const Launch *l);
 // A prepare for `site` succeeded in launch l (null: none open), remapping
 // (built) or from the cache, on `stream`.
 void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStream_t stream);
+// Whether launch l (null: none open) is one the selector profiles: what a
+// build proposes for timing is taken.
+bool launch_profiling(const Launch *l);
+// A prepare of launch l (null: none open) did one-time work (a locality
+// order computed) that took `ms` of GPU time inside its remap: the selector's
+// remap sample leaves it out (the work serves more than this copy).
+void launch_setup(Launch *l, double ms);
 // A build counted the cells of each layout (range sites under auto), or a
 // neighbour site of a launch that may share is prepared under auto with
 // IRREGFIX_AUTO_SHARING: the candidates worth timing (favourite first) go to the
@@ -69,6 +76,9 @@ bool defer_verification(Launch *l, const SiteInfo &site, SiteStats &ss, Entry &e
 // chunk, or slice by slice when hoisted), and hands one entry's copies to it.
 bool takes_copies(const Launch *l);
 void take_copies(Launch &l, DeferredCopy copy);
+// testing::settle_on_original: the launcher of `site` on device dev settled
+// on the original (synthetic timings in which it wins by far).
+void settle_on_original(State &st, const SiteInfo &site, int dev);
 // For begin_hoisted: whether launch l deferred copies (a miss or a refresh to
 // make), and its copies enqueued in `steps` slices of `group` iterations of the
 // hoisted site (start_slices). Returns the slice count (1: no slices, or

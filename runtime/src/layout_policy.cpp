@@ -16,6 +16,7 @@ const char *layout_name(int layout) {
   case kLayoutSell32: return "sell-32";
   case kLayoutSell32Sigma: return "sell-32-sigma";
   case kLayoutSharing: return "sharing";
+  case kLayoutLocality: return "locality";
   default: return "unknown";
   }
 }
@@ -46,7 +47,9 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   r.wish = launch.wish;
   if (pattern == kPatternNeighbors) {
     const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
-    r.key = r.share_block > 0 && asked == kLayoutSharing ? kLayoutSharing : kLayoutEllColMajor;
+    r.key = r.share_block > 0 && asked == kLayoutSharing   ? kLayoutSharing
+            : r.may_permute && asked == kLayoutLocality && n <= INT_MAX ? kLayoutLocality
+                                                                  : kLayoutEllColMajor;
   } else if (pattern == kPatternIndexed) {
     // ELL or SELL-32 (loop sites; indexed_layout), asked or the site's own
     // choice; a forced layout it does not support means ELL.
@@ -60,6 +63,8 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
     const int asked = cfg.layout > 0 && cfg.layout != kLayoutSharing ? cfg.layout : launch.wish;
     if (asked == kLayoutSell32Sigma)
       r.key = r.may_permute ? kLayoutSell32Sigma : kLayoutSell32;
+    else if (asked == kLayoutLocality) // threads it may not permute: auto's own choice
+      r.key = r.may_permute && n <= INT_MAX ? kLayoutLocality : kLayoutKeyAuto;
     else
       r.key = asked == kLayoutEllColMajor || asked == kLayoutSell32 ? asked : kLayoutKeyAuto;
   }
@@ -105,7 +110,7 @@ int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]) {
     others[n++] = kLayoutSell32;
   if (n == 2 && layout_cells(c, others[1]) < layout_cells(c, others[0]))
     std::swap(others[0], others[1]);
-  for (int i = 0; i < n && count < kMaxLayoutCandidates; ++i)
+  for (int i = 0; i < n && count < kMaxPaddingCandidates; ++i)
     out[count++] = others[i];
   return count;
 }
@@ -134,12 +139,34 @@ int indexed_layout(int key, bool loop, const LayoutCells &c) {
   return kLayoutEllColMajor;
 }
 
-int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]) {
-  if (!cfg.auto_sharing || r.wish != kLayoutKeyAuto || r.share_block == 0)
+int neighbor_candidates(const Config &cfg, const LayoutRequest &r, bool order_pays,
+                        int out[kMaxLayoutCandidates]) {
+  if (r.wish != kLayoutKeyAuto)
     return 0;
-  out[0] = kLayoutEllColMajor;
-  out[1] = kLayoutSharing;
-  return 2;
+  int count = 0;
+  out[count++] = kLayoutEllColMajor;
+  if (cfg.auto_sharing && r.share_block > 0)
+    out[count++] = kLayoutSharing;
+  if (order_pays && r.may_permute)
+    out[count++] = kLayoutLocality;
+  return count > 1 ? count : 0;
+}
+
+bool locality_pays(double sectors_per_read) { return sectors_per_read >= kOrderWorthSectors; }
+
+bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read) {
+  return r.key == kLayoutKeyAuto && r.may_permute && n <= INT_MAX && locality_pays(sectors_per_read);
+}
+
+bool order_decayed(double fresh_sectors, double now_sectors) {
+  return now_sectors > fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack;
+}
+
+int order_region(long long n, int region) {
+  long long r = region < 32 ? 32 : region;
+  while ((n + r - 1) / r >= (1LL << kOrderSeedBits) - 1)
+    r *= 2;
+  return static_cast<int>(r);
 }
 
 unsigned long long stage_bytes(long long max_set, std::size_t elem_size) {
@@ -161,18 +188,29 @@ std::string plan_shared_memory(unsigned long long need, unsigned long long stati
 }
 
 void fill_view(const Entry &e, View *view, const void **remapped) {
+  // A neighbour site in locality order reads its data array in place, through
+  // the neighbour list copied in that order.
+  const bool in_place = e.layout == kLayoutLocality && e.key.pattern == kPatternNeighbors;
   view->len = static_cast<const int *>(e.len);
   view->n = e.key.n;
   view->layout = e.layout;
-  view->slice_start = e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma
+  view->slice_start = !in_place && (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma ||
+                                    e.layout == kLayoutLocality)
                           ? static_cast<const long long *>(e.aux)
                           : nullptr;
-  view->perm = e.layout == kLayoutSell32Sigma ? static_cast<const int *>(e.perm) : nullptr;
+  view->perm = e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality ? static_cast<const int *>(e.perm)
+                                                                             : nullptr;
   view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
   const bool sharing = e.layout == kLayoutSharing;
   view->local = sharing ? static_cast<const int *>(e.local) : nullptr;
   view->block_first = sharing ? static_cast<const int *>(e.block_first) : nullptr;
   view->shared_bytes = sharing ? e.shared_bytes : 0;
+  view->index = in_place ? static_cast<const int *>(e.order_index) : nullptr;
+  if (in_place) {
+    for (std::size_t i = 0; i < e.key.sources.size(); ++i)
+      remapped[i] = e.key.sources[i];
+    return;
+  }
   for (std::size_t i = 0; i < e.bufs.size(); ++i)
     remapped[i] = e.bufs[i];
 }

@@ -24,15 +24,15 @@
 namespace irregfix {
 namespace detail {
 
-// "none", "ell-colmajor", "sell-32", "sell-32-sigma", "sharing" (the report's names).
+// "none", "ell-colmajor", "sell-32", "sell-32-sigma", "sharing", "locality" (the report's names).
 const char *layout_name(int layout);
 
 // Cache-key value of a range entry whose layout auto chose (ELL and SELL-32 use
 // their Layout values), so forced and auto entries never collide.
 constexpr int kLayoutKeyAuto = 100;
 // Slots of the per-site records of the latest entry of each key layout:
-// kLayoutKeyAuto, ELL, SELL-32, SELL-32-sigma, sharing.
-constexpr int kLayoutKeySlots = 5;
+// kLayoutKeyAuto, ELL, SELL-32, SELL-32-sigma, sharing, locality.
+constexpr int kLayoutKeySlots = 6;
 inline int layout_slot(int key_layout) {
   return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
 }
@@ -106,7 +106,10 @@ struct LayoutCells {
 };
 
 // At most this many layouts are timed: each costs probes and a copy in memory.
-constexpr int kMaxLayoutCandidates = 3;
+// The padding layouts (ELL, SELL-32, SELL-32-sigma) take at most
+// kMaxPaddingCandidates of them; the locality order comes after them.
+constexpr int kMaxLayoutCandidates = 4;
+constexpr int kMaxPaddingCandidates = 3;
 // A layout other than the favourite is timed only when it saves this fraction
 // of ELL's cells (SELL-32: else it is ELL with dearer addressing) and takes at
 // most kMaxTimedPadding times the favourite's cells (more bytes than that are
@@ -154,10 +157,46 @@ int indexed_layout(int key, bool loop, const LayoutCells &c);
 
 // ---- neighbour sites --------------------------------------------------------
 
-// Under auto, the candidates of a neighbour site whose launch may share, when
-// the sharing layout is timed (IRREGFIX_AUTO_SHARING): ELL and sharing.
-// Returns how many were written (0: none to propose).
-int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]);
+// Under auto, the candidates of a neighbour site: ELL first, then sharing when
+// the launch may share and the sharing layout is timed (IRREGFIX_AUTO_SHARING),
+// then the locality order when the launch may permute and the site's threads,
+// as numbered, read far-apart elements (order_pays: locality_pays' answer).
+// Returns how many were written (0: none to propose: ELL alone).
+int neighbor_candidates(const Config &cfg, const LayoutRequest &r, bool order_pays,
+                        int out[kMaxLayoutCandidates]);
+inline int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int out[kMaxLayoutCandidates]) {
+  return neighbor_candidates(cfg, r, false, out);
+}
+
+// ---- the locality order -----------------------------------------------------
+
+// Under auto, the locality order is timed only for sites whose threads, in
+// their own numbering, read elements spread over many memory sectors: the
+// sampled blocks' distinct sectors per read (order_stats.h) at or above this.
+// (A grid numbered row by row: 0.08; molecular dynamics numbered by cell:
+// 0.05; either renumbered at random: 0.8 to 0.9.)
+constexpr double kOrderWorthSectors = 0.3;
+bool locality_pays(double sectors_per_read);
+
+// Whether a range site's launch proposes the locality order beside the
+// padding layouts: auto's own survey of a launch that may permute (n fits an
+// int), its threads spread as locality_pays says.
+bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read);
+
+// When the index arrays an order was computed from change (a neighbour list
+// rebuilt), the order is kept while it still gathers: recomputed only when the
+// sampled sectors per read of the new lists in the old order exceed those of
+// the order when fresh by kOrderDecay (relative) plus kOrderDecaySlack.
+constexpr double kOrderDecay = 0.25;
+constexpr double kOrderDecaySlack = 0.02;
+bool order_decayed(double fresh_sectors, double now_sectors);
+
+// The order's sort key holds a thread's region in kOrderSeedBits bits: the
+// region (threads a seed) the order uses for n threads when asked for
+// `region` (IRREGFIX_ORDER_REGION), raised so that the regions number fewer
+// than 2^kOrderSeedBits - 1.
+constexpr int kOrderSeedBits = 24;
+int order_region(long long n, int region);
 
 // ---- sharing layout ---------------------------------------------------------
 

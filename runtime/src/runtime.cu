@@ -306,8 +306,11 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   if (layout == kLayoutSharing) // a copy for blocks of this size only
     args.params[args.nparams++] = request.share_block;
   Entry *recent = rec.recent[layout_slot(layout)];
-  // An auto entry built as SELL-32-sigma serves only launches that may permute.
-  auto usable = [&](const Entry &e) { return request.may_permute || e.layout != kLayoutSell32Sigma; };
+  // An entry whose threads are permuted (SELL-32-sigma, the locality order)
+  // serves only launches that may permute.
+  auto usable = [&](const Entry &e) {
+    return request.may_permute || (e.layout != kLayoutSell32Sigma && e.layout != kLayoutLocality);
+  };
   auto hit = [&](Entry &e) { return serve_hit(st, site, rec, launch, dev, e, view, remapped, stream); };
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && servable(*recent) &&
       usable(*recent) && same_call(recent->key, args, dev, layout))
@@ -331,7 +334,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   Entry *e = nullptr;
   Cache::Lookup found = st.cache.lookup(key, &e);
   if (found != Cache::kMiss && !usable(*e)) {
-    record_fallback(ss, "the copy is SELL-32-sigma, and this launch has fewer threads than rows");
+    record_fallback(ss, "the copy's threads are permuted, and this launch has fewer threads than rows");
     return false;
   }
   if (found == Cache::kHit && servable(*e))
@@ -449,10 +452,9 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                  [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &r, Built *built) {
                    if (e.layout == kLayoutSharing)
                      return build_sharing(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
-                   // Under auto, a launch that may stage the list in shared memory
-                   // times sharing beside ELL when asked (IRREGFIX_AUTO_SHARING).
-                   built->proposals = neighbor_candidates(st.cfg, r, built->proposed);
-                   return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
+                   if (e.layout == kLayoutLocality)
+                     return build_locality_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
+                   return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, r, stream, built);
                  });
 }
 

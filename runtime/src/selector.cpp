@@ -31,6 +31,80 @@ double Selector::reuse() const {
                        : static_cast<double>(launches_) / static_cast<double>(changes_);
 }
 
+double Selector::reuse(int c) const {
+  const Candidate &k = cands_[c];
+  if (!per_candidate_ || k.launches == 0)
+    return reuse();
+  return k.changes == 0 ? static_cast<double>(k.launches)
+                        : static_cast<double>(k.launches) / static_cast<double>(k.changes);
+}
+
+// One launch into the reuse counts: the launcher's, and each candidate's own
+// while its copy exists. Counts halve every kReuseHalfLife launches, so that
+// they follow a program whose writes change pace.
+void Selector::count_launch(bool data_changed, const int *observed) {
+  if (launches_ >= kReuseHalfLife) {
+    launches_ /= 2;
+    changes_ /= 2;
+  }
+  ++launches_;
+  if (data_changed)
+    ++changes_;
+  per_candidate_ |= observed != nullptr;
+  for (int c = 0; c < count_; ++c) {
+    const int o = observed ? observed[c] : data_changed ? 1 : 0;
+    Candidate &k = cands_[c];
+    if (o < 0)
+      continue;
+    if (k.launches >= kReuseHalfLife) {
+      k.launches /= 2;
+      k.changes /= 2;
+    }
+    ++k.launches;
+    if (o > 0)
+      ++k.changes;
+  }
+}
+
+void Selector::skipped(long long launches, long long changes) {
+  if (launches <= 0)
+    return;
+  changes = std::max(0LL, std::min(changes, launches));
+  auto add = [&](long long &l, long long &c) {
+    l += launches;
+    c += changes;
+    while (l > kReuseHalfLife) {
+      l /= 2;
+      c /= 2;
+    }
+  };
+  add(launches_, changes_);
+  for (int c = 0; c < count_; ++c)
+    if (cands_[c].launches > 0)
+      add(cands_[c].launches, cands_[c].changes);
+  since_watch_ += launches;
+}
+
+// The launches a copy of candidate c serves, as the choice spreads its remap
+// over them; 0 until a source is written after the copy's first build (then
+// each copy has served every launch since, and a first remap pays one-time
+// costs such as loading the remap kernels: the kernels alone decide).
+double Selector::per_copy(int c) const {
+  const long long changes = per_candidate_ ? cands_[c].changes : changes_;
+  return changes > 1 ? std::max(1.0, reuse(c)) : 0;
+}
+
+// A candidate that lost by far in its first timed launches is probed no more.
+void Selector::judge(int c) {
+  Candidate &k = cands_[c];
+  const double o = original_.median();
+  if (!profiling_ || k.hopeless || k.kernel.count < kHopelessSamples || o <= 0)
+    return;
+  const double per = per_copy(c), remap = std::max(0.0, k.remap.median());
+  k.hopeless = k.least_kernel >= kHopeless * o ||
+               (per > 0 && k.least_kernel + remap / per >= kHopelessWithRemap * o);
+}
+
 void Selector::set_candidates(const int *labels, int count) {
   if (!profiling_ || proposed_ || count <= 0)
     return;
@@ -52,12 +126,16 @@ void Selector::drop(int candidate) {
 void Selector::add_original(double ms) {
   original_outstanding_ = std::max(0, original_outstanding_ - 1);
   original_.add(ms);
+  for (int c = 0; c < count_; ++c)
+    judge(c);
 }
 
 void Selector::add_transformed(double kernel_ms, int candidate) {
   Candidate &c = cands_[candidate];
   c.outstanding = std::max(0, c.outstanding - 1);
   c.kernel.add(kernel_ms);
+  c.least_kernel = c.least_kernel < 0 ? kernel_ms : std::min(c.least_kernel, kernel_ms);
+  judge(candidate);
 }
 
 void Selector::add_remap(double ms, int candidate) { cands_[candidate].remap.add(ms); }
@@ -80,10 +158,11 @@ Selector::Decision Selector::probe() {
       best_asked = asked;
     }
   };
-  consider(0, cands_[0].kernel.count + cands_[0].outstanding);
+  if (!cands_[0].hopeless)
+    consider(0, cands_[0].kernel.count + cands_[0].outstanding);
   consider(-1, original_.count + original_outstanding_);
   for (int c = 1; c < count_; ++c)
-    if (!cands_[c].dropped)
+    if (!cands_[c].dropped && !cands_[c].hopeless)
       consider(c, cands_[c].kernel.count + cands_[c].outstanding);
   if (best == -2) {
     d.run = kRunOriginal;
@@ -106,7 +185,7 @@ bool Selector::profiled() const {
   if (original_.count < kProbes)
     return false;
   for (int c = 0; c < count_; ++c)
-    if (!cands_[c].dropped && cands_[c].kernel.count < kProbes)
+    if (!cands_[c].dropped && !cands_[c].hopeless && cands_[c].kernel.count < kProbes)
       return false;
   return true;
 }
@@ -116,30 +195,26 @@ bool Selector::profiled() const {
 // each copy has served every launch since its build (and a first remap pays
 // one-time costs such as loading the remap kernels): the kernels alone decide.
 void Selector::settle() {
-  const double per_copy = changes_ > 1 ? std::max(1.0, reuse()) : 0;
   double least = -1;
   chosen_ = 0;
+  settled_reuse_ = per_copy(0);
   for (int c = 0; c < count_; ++c) {
     if (cands_[c].dropped || cands_[c].kernel.count == 0)
       continue;
-    const double remap = per_copy > 0 ? std::max(0.0, remap_ms(c)) / per_copy : 0;
+    const double per = per_copy(c);
+    const double remap = per > 0 ? std::max(0.0, remap_ms(c)) / per : 0;
     const double cost = transformed_ms(c) + remap;
     if (least < 0 || cost < least) {
       least = cost;
       chosen_ = c;
+      settled_reuse_ = per;
     }
   }
-  settled_reuse_ = per_copy;
 }
 
-Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
-  if (launches_ >= kReuseHalfLife) {
-    launches_ /= 2;
-    changes_ /= 2;
-  }
-  ++launches_;
-  if (data_changed)
-    ++changes_;
+Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const int *observed) {
+  count_launch(data_changed, observed);
+  last_original_ = false;
   Decision d;
   if (profiling_) {
     if (!profiled())
@@ -150,7 +225,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
   }
   d.candidate = chosen_;
   const double o = original_ms(), x = transformed_ms(), gain = o - x;
-  const double r = std::max(0.0, remap_ms()), reuse = this->reuse();
+  const double r = std::max(0.0, remap_ms()), reuse = this->reuse(chosen_);
   char why[256];
   if (gain <= kMinGain * o) {
     d.run = kRunOriginal;
@@ -186,6 +261,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed) {
     else
       ++cands_[chosen_].outstanding;
   }
+  last_original_ = d.run == kRunOriginal && !d.timed;
   return d;
 }
 
@@ -208,6 +284,8 @@ std::string Selector::summary(const char *(*name)(int label)) const {
     out += part;
     if (dropped(c))
       out += " (dropped: its copy could not be built)";
+    else if (hopeless(c) && !(c == chosen_ && !profiling_))
+      out += " (probed no more: far slower than the original)";
     else if (!profiling_ && c == chosen_ && count_ > 1) {
       if (settled_reuse_ > 0)
         std::snprintf(part, sizeof part,
@@ -218,7 +296,7 @@ std::string Selector::summary(const char *(*name)(int label)) const {
       out += part;
     }
   }
-  std::snprintf(part, sizeof part, "; %.1f launches per copy", reuse());
+  std::snprintf(part, sizeof part, "; %.1f launches per copy", reuse(chosen_));
   return out + part;
 }
 

@@ -27,12 +27,34 @@ public:
   static constexpr long long kWatchPeriod = 64; // a timed launch this often afterwards
   static constexpr double kMinGain = 0.03;      // the transformed kernel must save 3%
   static constexpr long long kReuseHalfLife = 256; // launches before the reuse counts halve
-  static constexpr int kMaxCandidates = 3;
+  static constexpr int kMaxCandidates = 4;
+  // Profiling is bounded: a candidate whose kernel, in each of its first
+  // kHopelessSamples timed launches, took kHopeless times the original's (or,
+  // with its remap spread over the launches a copy serves, kHopelessWithRemap
+  // times) is probed no more.
+  static constexpr int kHopelessSamples = 2;
+  static constexpr double kHopeless = 1.5;
+  static constexpr double kHopelessWithRemap = 3.0;
 
   // The next launch. copy_valid: every copy the launch reads is cached and
   // valid (nothing to remap); data_changed: a source of the copies was written
-  // (or there was no copy) since the previous launch.
-  Decision decide(bool copy_valid, bool data_changed);
+  // (or there was no copy) since the previous launch. observed (optional, one
+  // per candidate): whether candidate c's own copies were written since the
+  // previous launch (1, also when just built), not (0), or do not exist (-1:
+  // not counted); without it every candidate sees data_changed. Each candidate
+  // counts the launches its copy serves on its own (reuse(c)): a locality
+  // order's neighbour list changes less often than a copy of the positions.
+  Decision decide(bool copy_valid, bool data_changed, const int *observed = nullptr);
+
+  // Launches that ran the original without asking (the settled launcher's
+  // fast path; at most untimed_launches() of them), `changes` of them after a
+  // write to a source: counted as decide() would have.
+  void skipped(long long launches, long long changes);
+  // Settled on the original kernel (not profiling, the latest decision was
+  // the original and not timed): the launches until the next watched one may
+  // run it without asking (untimed_launches of them).
+  bool runs_original() const { return !profiling_ && last_original_; }
+  long long untimed_launches() const { return kWatchPeriod - 1 - since_watch_; }
 
   // The candidate layouts (labels: Layout values), candidate 0 being the one
   // the launches so far ran; taken while profiling, once (the first proposal
@@ -59,6 +81,8 @@ public:
   double remap_ms(int c) const { return cands_[c].remap.median(); }
   int transformed_samples(int c) const { return cands_[c].kernel.count; }
   double reuse() const;
+  double reuse(int c) const;
+  bool hopeless(int c) const { return cands_[c].hopeless; }
   bool profiling() const { return profiling_; }
   int candidates() const { return count_; }
   int label(int c) const { return cands_[c].label; }
@@ -82,10 +106,16 @@ private:
     int outstanding = 0; // timed launches not reported yet
     int label = 0;
     bool dropped = false;
+    bool hopeless = false; // probed no more (kHopeless)
+    double least_kernel = -1; // the least kernel sample so far
+    long long launches = 0, changes = 0; // observed while its copy existed (reuse(c))
   };
   Decision probe();
   bool profiled() const;
   void settle();
+  void count_launch(bool data_changed, const int *observed);
+  void judge(int c);
+  double per_copy(int c) const;
 
   Window original_;
   int original_outstanding_ = 0;
@@ -96,6 +126,8 @@ private:
   bool profiling_ = true;
   long long launches_ = 0, changes_ = 0; // for reuse(), halved every kReuseHalfLife
   long long since_watch_ = 0;
+  bool last_original_ = false; // the latest decision: the original, untimed
+  bool per_candidate_ = false;  // decide() was told each candidate's own writes
   // Launches per copy the choice spread each remap over; 0: the kernels alone
   // decided (no source written since the first launch).
   double settled_reuse_ = 0;

@@ -40,6 +40,8 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                     s.ell_padding, sell, sigma);
       out += line;
     }
+    if (!s.order.empty())
+      out += "irregfix:   locality order: " + s.order + "\n";
     if (s.shared_max > 0) {
       std::snprintf(line, sizeof line,
                     "irregfix:   sharing: distinct elements a block %.1f on average, %lld at most "

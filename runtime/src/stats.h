@@ -42,6 +42,9 @@ struct SiteStats {
   long long host_writable_builds = 0;
   long long verified = 0;
   std::string last_fallback;
+  // The locality order its latest locality build used: what it measured, how
+  // it was computed and kept ("" when none).
+  std::string order;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
   // group (iterations a step), the launches that ran the in-kernel loop because
   // there was no remap to overlap (cached copies, one step), and the calls that

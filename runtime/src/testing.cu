@@ -16,6 +16,9 @@ SiteCounters site_counters(const char *site_id) {
   auto it = st.stats.find(site_id ? site_id : "");
   if (it == st.stats.end())
     return c;
+  for (auto &kv : st.launches) // launches a settled launcher took without the lock
+    if (kv.second.stats == &it->second)
+      count_fast_launches(kv.second);
   const SiteStats &s = it->second;
   c.launches = s.launches;
   c.hits = s.hits;
@@ -48,6 +51,7 @@ void reset() {
       cudaSetDevice(e->key.device);
     free_entry_buffers(*e);
   }
+  forget_orders(st, nullptr);
   resolve_all_timings(st);
   clear_launch_records(st);
   st.sites.clear();
@@ -56,6 +60,7 @@ void reset() {
   st.symbols.clear();
   st.invalidations = InvalidationStats{};
   ++st.epoch;
+  st.generation.fetch_add(1);
   if (have_dev)
     cudaSetDevice(dev);
   cudaGetLastError();
@@ -67,6 +72,7 @@ void set_disabled(bool disabled) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.disabled = disabled;
 }
 
@@ -74,6 +80,7 @@ void set_max_bytes(unsigned long long max_bytes) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.max_bytes = max_bytes;
 }
 
@@ -81,9 +88,10 @@ void set_layout(int layout) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ||
                           layout == kLayoutSell32Sigma || layout == kLayoutSharing ||
-                          layout == detail::kLayoutChoiceNone
+                          layout == kLayoutLocality || layout == detail::kLayoutChoiceNone
                       ? layout
                       : 0;
 }
@@ -92,6 +100,7 @@ void set_auto_sharing(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.auto_sharing = on;
 }
 
@@ -99,6 +108,7 @@ void set_verify(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.verify = on;
 }
 
@@ -106,6 +116,7 @@ void set_nvtx(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.nvtx = on;
 }
 
@@ -113,6 +124,7 @@ void set_sigma(int sigma) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.sigma = detail::round_sigma(sigma);
 }
 
@@ -120,6 +132,7 @@ void set_chunks(int chunks) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks;
 }
 
@@ -127,6 +140,7 @@ void set_fail_alloc(bool fail) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);
   detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
   st.cfg.fail_alloc = fail;
 }
 
@@ -171,6 +185,26 @@ InvalidationCounters invalidation_counters() {
     c.all_stale += kv.second.count.stale;
   }
   return c;
+}
+
+void settle_on_original(const SiteInfo &site) {
+  detail::State &st = detail::state();
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  detail::settle_on_original(st, site, dev);
+}
+
+void set_order_region(int region) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.generation.fetch_add(1);
+  st.cfg.order_region = region >= 32 && region <= 4096 && (region & (region - 1)) == 0 ? region : 128;
 }
 
 std::string stats_report() {

@@ -191,10 +191,50 @@ std::string lower(std::string s) {
   return s;
 }
 
+// The same matrix with its rows and columns renumbered by a random
+// permutation (P A P^T): what a mesh numbered without care looks like. Values
+// go with their entries, so it stays SPD; columns are sorted again.
+Csr shuffled(const Csr &a, uint64_t seed) {
+  const int n = a.n;
+  std::vector<int> old_of(static_cast<size_t>(n)), new_of(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) old_of[static_cast<size_t>(i)] = i;
+  Rng rng(splitmix64(seed ^ 0x5a17ed5eedULL));
+  for (int i = n - 1; i > 0; --i)
+    std::swap(old_of[static_cast<size_t>(i)], old_of[static_cast<size_t>(rng.below(static_cast<uint64_t>(i) + 1))]);
+  for (int i = 0; i < n; ++i) new_of[static_cast<size_t>(old_of[static_cast<size_t>(i)])] = i;
+  Csr b;
+  b.n = n;
+  b.row_ptr.resize(static_cast<size_t>(n) + 1);
+  b.col.reserve(a.col.size());
+  b.val.reserve(a.val.size());
+  std::vector<std::pair<int, float>> row;
+  for (int r = 0; r < n; ++r) {
+    const int o = old_of[static_cast<size_t>(r)];
+    row.clear();
+    for (int k = a.row_ptr[static_cast<size_t>(o)]; k < a.row_ptr[static_cast<size_t>(o) + 1]; ++k)
+      row.emplace_back(new_of[static_cast<size_t>(a.col[static_cast<size_t>(k)])], a.val[static_cast<size_t>(k)]);
+    std::sort(row.begin(), row.end());
+    for (const auto &e : row) {
+      b.col.push_back(e.first);
+      b.val.push_back(e.second);
+    }
+    b.row_ptr[static_cast<size_t>(r) + 1] = static_cast<int>(b.col.size());
+  }
+  return b;
+}
+
+// "grid-shuffled" -> "grid"; "" for a name without the suffix.
+std::string unshuffled(const std::string &cls) {
+  static const std::string suffix = "-shuffled";
+  if (cls.size() <= suffix.size() || cls.compare(cls.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  return cls.substr(0, cls.size() - suffix.size());
+}
+
 } // namespace
 
 const std::vector<std::string> &classes() {
-  static const std::vector<std::string> k = {"grid", "fem", "apache", "offshore"};
+  static const std::vector<std::string> k = {"grid", "fem", "apache", "offshore", "grid-shuffled", "fem-shuffled"};
   return k;
 }
 
@@ -205,6 +245,7 @@ int paper_rows(const std::string &cls) {
   if (cls == "fem") return 525825;
   if (cls == "apache") return 715176;
   if (cls == "offshore") return 259789;
+  if (cls == "grid-shuffled" || cls == "fem-shuffled") return paper_rows(unshuffled(cls));
   return 0;
 }
 
@@ -212,7 +253,8 @@ Csr generate(const std::string &cls, int rows, uint64_t seed) {
   if (!is_class(cls)) throw std::invalid_argument("unknown matrix class '" + cls + "'");
   if (rows < 2) throw std::invalid_argument("matrix needs at least 2 rows");
   Csr a;
-  if (cls == "grid") a = grid2d(rows, seed, false);
+  if (!unshuffled(cls).empty()) a = shuffled(generate(unshuffled(cls), rows, seed), seed);
+  else if (cls == "grid") a = grid2d(rows, seed, false);
   else if (cls == "fem") a = grid2d(rows, seed, true);
   else if (cls == "apache") a = apache_like(rows, seed);
   else a = offshore_like(rows, seed);

@@ -35,6 +35,9 @@ struct Stats {
 //   apache    3-D 7-point grid + a few random long edges, 4-8 per row, mostly 7
 //                                              (apache2:       715,176 rows)
 //   offshore  irregular, 7-31 per row, average about 16 (offshore: 259,789 rows)
+//   grid-shuffled, fem-shuffled
+//             grid and fem with rows and columns renumbered by a random
+//             permutation (P A P^T): neighbours far apart in memory
 // All generated matrices have a symmetric pattern and symmetric values, and are
 // strictly diagonally dominant with a positive diagonal, so they are SPD and CG
 // converges. Off-diagonal values are random in [-1, -0.1], a pure function of

@@ -44,6 +44,16 @@ private:
   std::vector<void *> owned_;
 };
 
+// Every launch transformed, in one forced layout (as IRREGFIX_LAYOUT).
+template <int Layout> class ForcedLayoutTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (!IsSkipped())
+      irregfix::testing::set_layout(Layout);
+  }
+};
+
 // IRREGFIX_VERIFY's tests: checking on, every launch transformed (ELL).
 class VerifyingTest : public DeviceTest {
 protected:

@@ -37,14 +37,7 @@ const char *site_id(const std::string &id) {
   return ids.back().c_str();
 }
 
-class Sharing : public DeviceTest {
-protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (!IsSkipped())
-      irregfix::testing::set_layout(irregfix::kLayoutSharing);
-  }
-
+class Sharing : public ForcedLayoutTest<irregfix::kLayoutSharing> {
 public:
   template <class T> void write(T *d, const std::vector<T> &h) {
     irregfix_invalidate(d);

@@ -24,11 +24,12 @@ __global__ void lj_forces(int n, const int *nb_count, const int *nb_list, const 
 // CHECK-LABEL: __global__ void lj_forces_irregfix(int n, const int *nb_count, const int *nb_list, const float4 *pos, float4 *force, float cutsq, irregfix::View __irregfix_v0, const float4 *__restrict__ __irregfix_v0_pos, const unsigned __irregfix_block_offset) {
 // CHECK-NEXT:      extern __shared__ __align__(16) unsigned char __irregfix_stage[];
 // CHECK-NEXT:      irregfix::stage_shared(__irregfix_v0, __irregfix_v0_pos, __irregfix_stage, (blockIdx.x + __irregfix_block_offset));
-// CHECK-NEXT:      int t = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
+// CHECK-NEXT:      const long long __irregfix_p = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
+// CHECK-NEXT:      int t = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
 // CHECK:           for (int j = 0; j < cnt; j++) {
 // CHECK-NEXT:        {{\[\[}}maybe_unused{{\]\]}} int q = nb_list[j * n + t];
-// CHECK-NEXT:        float4 pj = irregfix::read_shared(__irregfix_v0, __irregfix_v0_pos, __irregfix_stage, t, j);
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_lj_forces_0 = {"neighbors-md.cu:16:19", "lj_forces", "neighbors", irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)lj_forces_irregfix, "pos,nb_list,nb_count"};
+// CHECK-NEXT:        float4 pj = irregfix::read_shared(__irregfix_v0, __irregfix_v0_pos, __irregfix_stage, __irregfix_p, j);
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_lj_forces_0 = {"neighbors-md.cu:16:19", "lj_forces", "neighbors", irregfix::kSitePermutable | irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)lj_forces_irregfix, "pos,nb_list,nb_count"};
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_lj_forces_0, __irregfix_stream, __irregfix_grid, __irregfix_block, __irregfix_shmem) &&
 // CHECK:             irregfix::prepare_neighbors(__irregfix_site_lj_forces_0, nb_list, irregfix::index_kind(nb_list), (long long)(n), 1, 0, nb_count, irregfix::index_kind(nb_count), (long long)(n), pos, sizeof(*pos), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_lj_forces_0, __irregfix_stream, &__irregfix_chunks)) {
@@ -50,7 +51,7 @@ __global__ void density(int n, int width, const int *__restrict__ nb, const Atom
 // CHECK-LABEL: __global__ void density_irregfix(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho, irregfix::View __irregfix_v0, const Atom *__restrict__ __irregfix_v0_atoms, const unsigned __irregfix_block_offset) {
 // CHECK:           int q = nb[t * width + j];
 // CHECK-NEXT:      if (q >= 0)
-// CHECK-NEXT:        r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_atoms, __irregfix_stage, t, j).x * irregfix::read_shared(__irregfix_v0, __irregfix_v0_atoms, __irregfix_stage, t, j).y;
+// CHECK-NEXT:        r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_atoms, __irregfix_stage, __irregfix_p, j).x * irregfix::read_shared(__irregfix_v0, __irregfix_v0_atoms, __irregfix_stage, __irregfix_p, j).y;
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_density_0, __irregfix_stream, __irregfix_grid, __irregfix_block, __irregfix_shmem) &&
 // CHECK-NEXT:             irregfix::prepare_neighbors(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_density_0, __irregfix_stream, &__irregfix_chunks)) {

@@ -46,8 +46,8 @@ void run(int n, const int *B, const float *a, float *y, const double *d, double 
 
 // CHECK: static const irregfix::SiteInfo __irregfix_site_k__0_0 = {"overloaded-kernels.cu:11:21", "k", "gather", irregfix::kSiteChunkable, nullptr, "A,B"};
 // CHECK: static const irregfix::SiteInfo __irregfix_site_k__1_0 = {"overloaded-kernels.cu:15:21", "k", "gather", irregfix::kSiteChunkable, nullptr, "A,B"};
-// CHECK: static const irregfix::SiteInfo __irregfix_site_rho__0_0 = {"overloaded-kernels.cu:21:36", "rho", "neighbors", irregfix::kSiteChunkable, nullptr, "mass,nb"};
-// CHECK: static const irregfix::SiteInfo __irregfix_site_rho__1_0 = {"overloaded-kernels.cu:28:36", "rho", "neighbors", irregfix::kSiteChunkable, nullptr, "mass,nb"};
+// CHECK: static const irregfix::SiteInfo __irregfix_site_rho__0_0 = {"overloaded-kernels.cu:21:36", "rho", "neighbors", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "mass,nb"};
+// CHECK: static const irregfix::SiteInfo __irregfix_site_rho__1_0 = {"overloaded-kernels.cu:28:36", "rho", "neighbors", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "mass,nb"};
 // CHECK: static const irregfix::SiteInfo __irregfix_site_g__0_0 = {"overloaded-kernels.cu:33:21", "g", "gather", irregfix::kSiteChunkable, nullptr, "A,B"};
 // CHECK: static const irregfix::SiteInfo __irregfix_site_g__1_0 = {"overloaded-kernels.cu:38:21", "g", "gather", irregfix::kSiteChunkable, nullptr, "A,B"};
 // CHECK: k_irregfix_launch(1, 32, 0, 0, n, B, a, y);

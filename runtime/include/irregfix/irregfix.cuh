@@ -37,6 +37,13 @@ enum Layout : int {
                           // memory (stage_shared) and reads element (t, iter) at
                           // local[iter * n + t] there (neighbour sites of kernels
                           // whose SiteInfo says kSiteShareable; see read_shared)
+  kLayoutLocality = 5,    // the threads run in a locality order (threads that read the
+                          // same elements next to each other; perm as for SELL-32-sigma)
+                          // computed from the index arrays. Range sites: SELL-32 over
+                          // the threads in that order. Neighbour sites: the data array
+                          // is read in place (no copy of data that changes every
+                          // launch) through the neighbour list copied in that order,
+                          // index[iter * n + p] (kernels whose SiteInfo says kSitePermutable)
 };
 
 // Passed by value to a transformed kernel, one per site group.
@@ -55,15 +62,22 @@ struct View {
   const int *local;
   const int *block_first;
   unsigned shared_bytes;
+  // kLayoutLocality of a neighbour site (null otherwise): the element of the
+  // data array that physical thread p reads at iteration iter is
+  // index[iter * n + p]; the "copy" the kernel reads is the data array itself.
+  const int *index;
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
 // launch, so the branch does not diverge.
-// Under SELL-32-sigma, t is the physical thread (see logical_thread).
+// Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
-  if (v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma)
+  if (v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality) {
+    if (v.index) // a neighbour site in locality order: the data array, read in place
+      return v.index[iter * v.n + t];
     return v.slice_start[t >> 5] + iter * 32 + (t & 31);
+  }
   return iter * v.n + t;
 }
 
@@ -119,7 +133,7 @@ __host__ __device__ __forceinline__ size_t shared_bytes(const View &v) {
 __device__ __forceinline__ int length(const View &v, long long t) { return v.len[t]; }
 
 // The logical thread that physical thread p works for: perm[p] under
-// SELL-32-sigma (p < n), p itself otherwise. A permutable kernel computes its
+// SELL-32-sigma and the locality order (p < n), p itself otherwise. A permutable kernel computes its
 // thread index p as usual, reads its copies at slot(v, p, iter), and uses
 // logical_thread(v, p) wherever the original used the thread index.
 __device__ __forceinline__ long long logical_thread(const View &v, long long p) {

@@ -5,21 +5,29 @@
 //   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
 //                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
 //   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
-//   IRREGFIX_LAYOUT=L       ell, sell32 or sell32s: every launch runs the transformed kernel with
+//   IRREGFIX_LAYOUT=L       ell, sell32, sell32s or locality: every launch runs the transformed kernel with
 //                           range sites in that layout (sell32s: SELL-32-sigma, for kernels whose
 //                           SiteInfo is kSitePermutable; SELL-32 for the others); none: every
 //                           launch runs the original kernel; sharing: neighbour sites of
 //                           kSiteShareable kernels stage each block's distinct elements in
 //                           shared memory (ELL on launches that may not; range sites auto);
+//                           locality: the threads of kSitePermutable launches run in a
+//                           locality order computed from the index arrays (range sites:
+//                           SELL-32 in that order; neighbour sites: the data read in place
+//                           through the neighbour list copied in that order);
 //                           auto (the default): per launcher, the selector times the original
 //                           and each candidate layout of its range sites (proposed from their
 //                           padding: SELL-32-sigma, SELL-32, ELL; for the neighbour sites of a
-//                           launch that may share, ELL and sharing) on the first launches, then runs
+//                           launch that may share, ELL and sharing; the locality order for
+//                           kSitePermutable launches whose threads read far-apart elements)
+//                           on the first launches, then runs
 //                           the fastest, its remap amortised over the launches a copy serves, or
 //                           the original when none pays; without a launcher, SELL-32 when ELL pads
 //                           more than 15% over the non-zeros and SELL-32 pads less (SELL-32-sigma
 //                           for a permutable kernel when SELL-32 still does).
 //   IRREGFIX_AUTO_SHARING=1 auto also times the sharing layout of shareable neighbour-list launches.
+//   IRREGFIX_ORDER_REGION=R the locality order (IRREGFIX_LAYOUT=locality) grows regions of
+//                           about R threads around seeds (a power of two, 32 to 4096; default 128).
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
 //                           windows of N (default 256; a power of two from 32 to 4096).
 //   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
@@ -41,6 +49,7 @@
 #include <string>
 
 namespace irregfix {
+struct SiteInfo;
 namespace testing {
 
 struct SiteCounters {
@@ -77,7 +86,7 @@ void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
 // As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma,
-// kLayoutSharing, -1 for none, or 0 for auto.
+// kLayoutSharing, kLayoutLocality, -1 for none, or 0 for auto.
 void set_layout(int layout);
 // As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a power of two, 32..4096).
 void set_sigma(int sigma);
@@ -89,6 +98,14 @@ void set_auto_sharing(bool on);
 void set_verify(bool on);
 // As IRREGFIX_NVTX=1: NVTX ranges around the runtime's work.
 void set_nvtx(bool on);
+// As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
+void set_order_region(int region);
+
+// Settles the selector of `site`'s launcher (on the current device) on the
+// original kernel, as profiling does when the transformed kernel loses by
+// far: its launches then run the original on the settled launcher's path
+// (a watched launch every Selector::kWatchPeriod). Under auto only.
+void settle_on_original(const SiteInfo &site);
 
 // Bytes of device memory held by cached copies now, and how many copies.
 std::size_t cached_bytes();

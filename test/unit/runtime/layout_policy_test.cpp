@@ -3,6 +3,7 @@
 // proposes; the pattern table (irregfix/pattern.h); every variable in the
 // configuration (config.h). Needs no GPU.
 #include "config.h"
+#include "launch_shape.h"
 #include "layout_policy.h"
 
 #include <irregfix/pattern.h>
@@ -19,15 +20,6 @@ namespace {
 const SiteInfo kPlain{"p.cu:1:1", "k", "range"};
 const SiteInfo kPermutable{"p.cu:2:1", "k", "range", kSitePermutable | kSiteChunkable};
 const SiteInfo kShareable{"p.cu:3:1", "k", "neighbors", kSiteShareable | kSiteChunkable};
-
-LaunchShape launch(unsigned grid, unsigned block, int wish = kLayoutKeyAuto) {
-  LaunchShape l;
-  l.open = true;
-  l.grid = dim3(grid, 1, 1);
-  l.block = dim3(block, 1, 1);
-  l.wish = wish;
-  return l;
-}
 
 } // namespace
 

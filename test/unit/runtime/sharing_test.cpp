@@ -26,7 +26,7 @@ TEST(Sharing, ParseAndName) {
   EXPECT_FALSE(parse_layout("shared", &l));
   EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "SHARING").layout, 4);
   EXPECT_STREQ(layout_name(4), "sharing");
-  EXPECT_STREQ(layout_name(5), "unknown");
+  EXPECT_STREQ(layout_name(6), "unknown");
 }
 
 TEST(Sharing, StageBytesRoundUpToSixteen) {

@@ -1,0 +1,439 @@
+// irregfix runtime: the locality order's kernels (its own module: only
+// programs that order threads load it). See order.h.
+#include "order.h"
+
+#include "remap_dispatch.cuh"
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <climits>
+#include <cstdint>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned long long kNoKey = ~0ULL;
+constexpr unsigned kNoSector = ~0u;
+// Order keys: the region (24 bits), the hops from its seed (8 bits), the
+// least element read (32 bits). Propagation keys: hops (high 32 bits), seed.
+constexpr int kSeedBits = kOrderSeedBits;
+constexpr unsigned long long kHop = 1ULL << 32;
+
+// Thread t's reads: how many, and where its list starts (see AccessList).
+__device__ __forceinline__ long long access_count(const AccessList &a, long long t, long long *start) {
+  if (a.kind == AccessList::kRange) {
+    long long b0 = 0, b1 = 0;
+    if (!load_index(a.B, a.b_kind, t, &b0) || !load_index(a.B, a.b_kind, t + 1, &b1) || b1 < b0)
+      return 0;
+    *start = b0;
+    return b1 - b0;
+  }
+  long long c = a.jmax;
+  if (a.counts) {
+    long long v = 0;
+    if (!load_index(a.counts, a.counts_kind, t, &v))
+      v = a.jmax;
+    c = v < 0 ? 0 : v < a.jmax ? v : a.jmax;
+  }
+  *start = t * a.st;
+  return c;
+}
+
+// Its j-th element, when it is one (not a sentinel outside [lo, hi)).
+__device__ __forceinline__ bool access_elem(const AccessList &a, long long start, long long j, long long *e) {
+  const long long at = a.kind == AccessList::kRange ? start + j : start + j * a.sj;
+  return load_index(a.idx, a.idx_kind, at, e) && *e >= a.lo && *e < a.hi;
+}
+
+// ---- the sampled measure ----------------------------------------------------
+
+struct SampleLayout {
+  long long blocks = 0; // sampled blocks
+  long long items() const { return blocks * kOrderBlock * kOrderSampleReads; }
+};
+
+SampleLayout sample_layout(long long n) {
+  SampleLayout s;
+  const long long nblocks = (n + kOrderBlock - 1) / kOrderBlock;
+  s.blocks = nblocks < kOrderSampleBlocks ? nblocks : kOrderSampleBlocks;
+  return s;
+}
+
+// Block i of the sample: physical block i * nblocks / blocks. Each thread
+// writes its kOrderSampleReads slots: (sample block << 32) | sector, or the
+// block's "no sector" key, and counts its reads.
+__global__ void __launch_bounds__(kThreads)
+    sample_kernel(AccessList a, const int *__restrict__ perm, int per_sector, long long nblocks,
+                  long long blocks, unsigned long long *__restrict__ keys, unsigned long long *__restrict__ counts) {
+  const long long i = blockIdx.x;
+  const long long pb = i * nblocks / blocks;
+  const long long p = pb * kOrderBlock + threadIdx.x;
+  unsigned long long *slots = keys + (i * kOrderBlock + threadIdx.x) * kOrderSampleReads;
+  const unsigned long long high = static_cast<unsigned long long>(i) << 32;
+  long long reads = 0, len = 0, start = 0;
+  if (p < a.n) {
+    const long long t = perm ? perm[p] : p;
+    len = access_count(a, t, &start);
+    len = len < kOrderSampleReads ? len : kOrderSampleReads;
+  }
+  for (long long j = 0; j < kOrderSampleReads; ++j) {
+    unsigned long long key = high | kNoSector;
+    long long e = 0;
+    if (j < len && access_elem(a, start, j, &e)) {
+      const unsigned long long sector = static_cast<unsigned long long>(e - a.lo) / static_cast<unsigned>(per_sector);
+      key = high | (sector < kNoSector ? sector : kNoSector - 1);
+      ++reads;
+    }
+    slots[j] = key;
+  }
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned long long sum = Reduce(temp).Sum(static_cast<unsigned long long>(reads));
+  if (threadIdx.x == 0)
+    atomicAdd(&counts[1], sum);
+}
+
+// Distinct keys among the sorted ones (a sector once per sample block).
+__global__ void __launch_bounds__(kThreads)
+    distinct_kernel(const unsigned long long *__restrict__ sorted, long long items,
+                    unsigned long long *__restrict__ counts) {
+  unsigned long long distinct = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; i < items; i += stride) {
+    const unsigned long long v = sorted[i];
+    distinct += (v & 0xffffffffULL) != kNoSector && (i == 0 || sorted[i - 1] != v);
+  }
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned long long sum = Reduce(temp).Sum(distinct);
+  if (threadIdx.x == 0)
+    atomicAdd(&counts[0], sum);
+}
+
+// ---- the order --------------------------------------------------------------
+
+// Seeds every `region` threads: (0 hops, their seed number); the others none yet.
+__global__ void __launch_bounds__(kThreads) seed_kernel(long long n, int region, unsigned long long *__restrict__ prop) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < n; t += stride)
+    prop[t] = t % region == 0 ? static_cast<unsigned long long>(t / region) : kNoKey;
+}
+
+// One sweep: each thread takes the least key of the threads it reads, one hop
+// further, if it is less than its own. In place: a key read may be one this
+// sweep has already lowered (it only carries further), or an older one from
+// the cache (the next sweep sees it); a sweep that lowers nothing ends them.
+__global__ void __launch_bounds__(kThreads)
+    sweep_kernel(AccessList a, unsigned long long *prop, int *changed) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
+    const unsigned long long own = prop[t];
+    if (own < kHop) // a seed: nothing is nearer
+      continue;
+    long long start = 0;
+    const long long len = access_count(a, t, &start);
+    unsigned long long best = own;
+    for (long long j = 0; j < len; ++j) {
+      long long e = 0;
+      if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
+        continue;
+      const unsigned long long k = prop[e];
+      if (k != kNoKey && k + kHop < best)
+        best = k + kHop;
+    }
+    if (best < own) {
+      prop[t] = best;
+      *changed = 1;
+    }
+  }
+}
+
+// The sort key of each thread and the thread itself.
+__global__ void __launch_bounds__(kThreads)
+    key_kernel(AccessList a, const unsigned long long *__restrict__ prop, unsigned long long *__restrict__ keys,
+               int *__restrict__ ids) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
+    const unsigned long long k = prop[t];
+    const unsigned long long seed = k == kNoKey ? (1ULL << kSeedBits) - 1 : k & 0xffffffffULL;
+    const unsigned long long hops = k == kNoKey ? 255 : (k >> 32) < 255 ? (k >> 32) : 255;
+    long long start = 0;
+    const long long len = access_count(a, t, &start);
+    unsigned long long least = 0xffffffffULL;
+    for (long long j = 0; j < len; ++j) {
+      long long e = 0;
+      if (access_elem(a, start, j, &e) && e >= 0 && e < a.n && static_cast<unsigned long long>(e) < least)
+        least = static_cast<unsigned long long>(e);
+    }
+    keys[t] = (seed << 40) | (hops << 32) | least;
+    ids[t] = static_cast<int>(t);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    permute_neighbors_kernel(AccessList a, const int *__restrict__ perm, long long first, long long last,
+                             int *__restrict__ out) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long p = first + static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < last; p += stride) {
+    long long start = 0;
+    const long long len = access_count(a, perm[p], &start);
+    for (long long j = 0; j < len; ++j) {
+      long long e = 0;
+      if (access_elem(a, start, j, &e))
+        out[j * a.n + p] = static_cast<int>(e);
+    }
+  }
+}
+
+// Tile transposes: 32 x 32 ints through shared memory, 32 x 8 threads.
+constexpr int kTile = 32, kTileRows = 8;
+
+// rows[inv[t] * jmax + j] = NB[j * sj + t]: read along t, written along j.
+__global__ void __launch_bounds__(kTile * kTileRows)
+    stage_rows_kernel(const int *__restrict__ nb, long long sj, long long n, long long jmax,
+                      const int *__restrict__ inv, int *__restrict__ rows) {
+  __shared__ int tile[kTile][kTile + 1];
+  const long long t0 = static_cast<long long>(blockIdx.x) * kTile, j0 = static_cast<long long>(blockIdx.y) * kTile;
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long t = t0 + threadIdx.x, j = j0 + r;
+    if (t < n && j < jmax)
+      tile[r][threadIdx.x] = nb[j * sj + t];
+  }
+  __syncthreads();
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long t = t0 + r, j = j0 + threadIdx.x;
+    if (t < n && j < jmax)
+      rows[static_cast<long long>(inv[t]) * jmax + j] = tile[threadIdx.x][r];
+  }
+}
+
+// out[j * n + p] = rows[p * jmax + j] for p in [first, last): read along j, written along p.
+__global__ void __launch_bounds__(kTile * kTileRows)
+    rows_to_columns_kernel(const int *__restrict__ rows, long long n, long long jmax, long long first,
+                           long long last, int *__restrict__ out) {
+  __shared__ int tile[kTile][kTile + 1];
+  const long long p0 = first + static_cast<long long>(blockIdx.x) * kTile, j0 = static_cast<long long>(blockIdx.y) * kTile;
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long p = p0 + r, j = j0 + threadIdx.x;
+    if (p < last && j < jmax)
+      tile[r][threadIdx.x] = rows[p * jmax + j];
+  }
+  __syncthreads();
+  for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+    const long long p = p0 + threadIdx.x, j = j0 + r;
+    if (p < last && j < jmax)
+      out[j * n + p] = tile[threadIdx.x][r];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) invert_kernel(const int *__restrict__ perm, long long n, int *__restrict__ inv) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < n; p += stride)
+    inv[perm[p]] = static_cast<int>(p);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    permute_ints_kernel(const int *__restrict__ in, const int *__restrict__ perm, long long n, int *__restrict__ out) {
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < n; p += stride)
+    out[p] = in[perm[p]];
+}
+
+__global__ void __launch_bounds__(kThreads)
+    count_kernel(const void *arr, int kind, long long first, long long last, long long n,
+                 unsigned long long *__restrict__ count) {
+  unsigned long long c = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long k = first + static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; k < last; k += stride) {
+    long long v = 0;
+    c += load_index(arr, kind, k, &v) && v >= 0 && v < n;
+  }
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned long long sum = Reduce(temp).Sum(c);
+  if (threadIdx.x == 0)
+    atomicAdd(count, sum);
+}
+
+// Scratch pieces, each aligned to 256 bytes.
+std::size_t aligned(std::size_t b) { return (b + 255) / 256 * 256; }
+
+// The sampled measure's scratch: keys, sorted keys, CUB's temporaries.
+cudaError_t sample_parts(std::size_t *keys, std::size_t *temp) {
+  const long long items = static_cast<long long>(kOrderSampleBlocks) * kOrderBlock * kOrderSampleReads;
+  *keys = aligned(static_cast<std::size_t>(items) * sizeof(unsigned long long));
+  *temp = 0;
+  return cub::DeviceRadixSort::SortKeys(nullptr, *temp, static_cast<const unsigned long long *>(nullptr),
+                                        static_cast<unsigned long long *>(nullptr), items);
+}
+
+// compute_order's scratch: propagation keys, sort keys in and out, ids, the flag, CUB's temporaries.
+cudaError_t order_parts(long long n, std::size_t *keys, std::size_t *ids, std::size_t *temp) {
+  *keys = aligned(static_cast<std::size_t>(n) * sizeof(unsigned long long));
+  *ids = aligned(static_cast<std::size_t>(n) * sizeof(int));
+  *temp = 0;
+  return cub::DeviceRadixSort::SortPairs(nullptr, *temp, static_cast<const unsigned long long *>(nullptr),
+                                         static_cast<unsigned long long *>(nullptr), static_cast<const int *>(nullptr),
+                                         static_cast<int *>(nullptr), static_cast<int>(n));
+}
+
+} // namespace
+
+cudaError_t sample_scratch_bytes(std::size_t *bytes) {
+  std::size_t keys = 0, temp = 0;
+  const cudaError_t e = sample_parts(&keys, &temp);
+  *bytes = 2 * keys + aligned(temp);
+  return e;
+}
+
+cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
+                           std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream) {
+  std::size_t keys_bytes = 0, temp = 0, need = 0;
+  cudaError_t e = sample_parts(&keys_bytes, &temp);
+  if (e != cudaSuccess || (e = sample_scratch_bytes(&need)) != cudaSuccess)
+    return e;
+  if (!scratch || scratch_bytes < need || per_sector < 1 || a.n <= 0)
+    return cudaErrorInvalidValue;
+  if ((e = cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream)) != cudaSuccess)
+    return e;
+  const SampleLayout s = sample_layout(a.n);
+  auto *keys = static_cast<unsigned long long *>(scratch);
+  auto *sorted = reinterpret_cast<unsigned long long *>(static_cast<char *>(scratch) + keys_bytes);
+  void *cub_temp = static_cast<char *>(scratch) + 2 * keys_bytes;
+  const long long nblocks = (a.n + kOrderBlock - 1) / kOrderBlock;
+  sample_kernel<<<static_cast<unsigned>(s.blocks), kOrderBlock, 0, stream>>>(a, perm, per_sector, nblocks, s.blocks,
+                                                                             keys, counts);
+  if ((e = cudaPeekAtLastError()) != cudaSuccess)
+    return e;
+  // The sample block is the key's high half: one sort of all blocks' sectors.
+  int end_bit = 32; // sectors in the low half, the sample block above
+  for (long long b = s.blocks - 1; b > 0; b >>= 1)
+    ++end_bit;
+  if ((e = cub::DeviceRadixSort::SortKeys(cub_temp, temp, keys, sorted, s.items(), 0, end_bit, stream)) !=
+      cudaSuccess)
+    return e;
+  distinct_kernel<<<grid_for(s.items(), kThreads), kThreads, 0, stream>>>(sorted, s.items(), counts);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t order_scratch_bytes(long long n, std::size_t *bytes) {
+  std::size_t keys = 0, ids = 0, temp = 0;
+  const cudaError_t e = order_parts(n, &keys, &ids, &temp);
+  *bytes = 3 * keys + ids + 256 + aligned(temp);
+  return e;
+}
+
+cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scratch, std::size_t scratch_bytes,
+                          int *sweeps, bool *converged, cudaStream_t stream) {
+  *sweeps = 0;
+  *converged = false;
+  const long long n = a.n;
+  if (n <= 0 || n > INT_MAX || !perm)
+    return cudaErrorInvalidValue;
+  std::size_t keys_bytes = 0, ids_bytes = 0, temp = 0, need = 0;
+  cudaError_t e = order_parts(n, &keys_bytes, &ids_bytes, &temp);
+  if (e != cudaSuccess || (e = order_scratch_bytes(n, &need)) != cudaSuccess)
+    return e;
+  if (!scratch || scratch_bytes < need)
+    return cudaErrorInvalidValue;
+  char *base = static_cast<char *>(scratch);
+  auto *prop = reinterpret_cast<unsigned long long *>(base);
+  auto *keys = reinterpret_cast<unsigned long long *>(base + keys_bytes);
+  auto *sorted = reinterpret_cast<unsigned long long *>(base + 2 * keys_bytes);
+  auto *ids = reinterpret_cast<int *>(base + 3 * keys_bytes);
+  auto *flag = reinterpret_cast<int *>(base + 3 * keys_bytes + ids_bytes);
+  void *cub_temp = base + 3 * keys_bytes + ids_bytes + 256;
+  const unsigned grid = grid_for(n, kThreads);
+  seed_kernel<<<grid, kThreads, 0, stream>>>(n, order_region(n, region), prop);
+  if ((e = cudaPeekAtLastError()) != cudaSuccess)
+    return e;
+  while (*sweeps < kMaxSweeps) {
+    if ((e = cudaMemsetAsync(flag, 0, sizeof(int), stream)) != cudaSuccess)
+      return e;
+    for (int s = 0; s < kSweepBatch; ++s) {
+      sweep_kernel<<<grid, kThreads, 0, stream>>>(a, prop, flag);
+      if ((e = cudaPeekAtLastError()) != cudaSuccess)
+        return e;
+    }
+    *sweeps += kSweepBatch;
+    int changed = 0;
+    if ((e = cudaMemcpyAsync(&changed, flag, sizeof changed, cudaMemcpyDeviceToHost, stream)) != cudaSuccess ||
+        (e = cudaStreamSynchronize(stream)) != cudaSuccess)
+      return e;
+    if (!changed) { // the batch's last sweeps lowered nothing: the keys are final
+      *converged = true;
+      break;
+    }
+  }
+  key_kernel<<<grid, kThreads, 0, stream>>>(a, prop, keys, ids);
+  if ((e = cudaPeekAtLastError()) != cudaSuccess)
+    return e;
+  return cub::DeviceRadixSort::SortPairs(cub_temp, temp, keys, sorted, ids, perm, static_cast<int>(n), 0, 64, stream);
+}
+
+cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, int *out, cudaStream_t stream) {
+  if (rows.first < 0 || rows.last > a.n || !perm || !out)
+    return cudaErrorInvalidValue;
+  if (rows.count() == 0)
+    return cudaSuccess;
+  permute_neighbors_kernel<<<grid_for(rows.count(), kThreads), kThreads, 0, stream>>>(a, perm, rows.first,
+                                                                                    rows.last, out);
+  return cudaPeekAtLastError();
+}
+
+bool stageable(const AccessList &a) {
+  return a.kind == AccessList::kNeighbors && a.idx_kind == kIndexI32 && a.st == 1 && a.sj >= a.n && a.jmax > 0 &&
+         a.n > 0;
+}
+
+cudaError_t stage_rows(const AccessList &a, const int *inv, int *rows, cudaStream_t stream) {
+  if (!stageable(a) || !inv || !rows)
+    return cudaErrorInvalidValue;
+  const long long tiles_t = (a.n + kTile - 1) / kTile, tiles_j = (a.jmax + kTile - 1) / kTile;
+  if (tiles_t > INT_MAX || tiles_j > 65535)
+    return cudaErrorInvalidValue;
+  stage_rows_kernel<<<dim3(static_cast<unsigned>(tiles_t), static_cast<unsigned>(tiles_j)), dim3(kTile, kTileRows), 0,
+                      stream>>>(static_cast<const int *>(a.idx), a.sj, a.n, a.jmax, inv, rows);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t rows_to_columns(const int *rows, long long n, long long jmax, Rows part, int *out, cudaStream_t stream) {
+  if (part.first < 0 || part.last > n || !rows || !out)
+    return cudaErrorInvalidValue;
+  if (part.count() == 0 || jmax <= 0)
+    return cudaSuccess;
+  const long long tiles_p = (part.count() + kTile - 1) / kTile, tiles_j = (jmax + kTile - 1) / kTile;
+  if (tiles_p > INT_MAX || tiles_j > 65535)
+    return cudaErrorInvalidValue;
+  rows_to_columns_kernel<<<dim3(static_cast<unsigned>(tiles_p), static_cast<unsigned>(tiles_j)), dim3(kTile, kTileRows),
+                           0, stream>>>(rows, n, jmax, part.first, part.last, out);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t invert_order(const int *perm, long long n, int *inv, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  invert_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(perm, n, inv);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t permute_ints(const int *in, const int *perm, long long n, int *out, cudaStream_t stream) {
+  if (n <= 0)
+    return cudaSuccess;
+  permute_ints_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(in, perm, n, out);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t count_thread_indices(const void *arr, int kind, long long first, long long last, long long n,
+                                 unsigned long long *count, cudaStream_t stream) {
+  if (last <= first)
+    return cudaSuccess;
+  count_kernel<<<grid_for(last - first, kThreads), kThreads, 0, stream>>>(arr, kind, first, last, n, count);
+  return cudaPeekAtLastError();
+}
+
+} // namespace detail
+} // namespace irregfix

@@ -1,0 +1,107 @@
+// irregfix runtime: the locality order of a permutable launch's threads
+// (kLayoutLocality), computed on the GPU from the index arrays the runtime
+// holds, and the sampled measure of how far apart a block's reads lie that
+// decides when an order is worth computing and when it has decayed.
+//
+// The order: seeds every `region` threads (t % region == 0); every thread
+// joins the seed nearest to it in the access graph (t reads element e, and
+// element e is thread e: the neighbour list of MD, a square matrix's columns),
+// ties to the lower seed, by sweeps of min-plus relaxation over the lists (in
+// place: a sweep carries a key as far as it can, and the fixed point does not
+// depend on the order of updates); the threads are then sorted by (region,
+// hops from its seed, the least element they read), CUB's radix sort. Each
+// region is a ball of the access graph: the threads of a block read mostly
+// the same elements, whatever their numbering. Any permutation leaves each
+// thread's arithmetic as it was, so results do not depend on the order.
+#pragma once
+
+#include "layout_policy.h"
+#include "remap.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace irregfix {
+namespace detail {
+
+// What thread t reads, as the order sees it: element indices e(t, j) for
+// j < count(t).
+struct AccessList {
+  enum Kind { kNeighbors = 0, kRange = 1 };
+  int kind = kNeighbors;
+  long long n = 0; // threads
+  // kNeighbors: e(t, j) = NB[j*sj + t*st], count(t) = min(counts ? counts[t] : jmax, jmax).
+  // kRange: e(t, j) = idx[B[t] + j], count(t) = B[t+1] - B[t].
+  const void *idx = nullptr;
+  int idx_kind = 0;
+  long long sj = 0, st = 0, jmax = 0;
+  const void *counts = nullptr;
+  int counts_kind = 0;
+  const void *B = nullptr;
+  int b_kind = 0;
+  // Element indices outside [lo, hi) are sentinels: never read, never counted.
+  long long lo = 0, hi = 0;
+};
+
+// The sampled measure: up to kOrderSampleBlocks blocks of kOrderBlock
+// consecutive physical threads, spread evenly over [0, n); physical thread p
+// runs logical thread perm[p] (identity when perm is null) and its first
+// kOrderSampleReads reads count; sector = element / per_sector. The measure is
+// the sampled blocks' distinct sectors over their reads (1: no two reads of a
+// block share a sector; a block of MD numbered by cell: 0.05).
+constexpr int kOrderBlock = 256;
+constexpr int kOrderSampleBlocks = 32;
+constexpr int kOrderSampleReads = 128;
+
+// Device scratch sample_sectors needs.
+cudaError_t sample_scratch_bytes(std::size_t *bytes);
+// Enqueues the measure into counts[0] (distinct sectors) and counts[1] (reads),
+// device memory, which it sets first.
+cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
+                           std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream);
+
+// Sweeps read their "changed" flag back (a synchronisation) every kSweepBatch
+// sweeps; at most kMaxSweeps run (threads no seed reached by then sort last,
+// by the least element they read).
+constexpr int kSweepBatch = 4;
+constexpr int kMaxSweeps = 128;
+
+// Device scratch compute_order needs for n threads.
+cudaError_t order_scratch_bytes(long long n, std::size_t *bytes);
+// Computes the order into perm[0..n) (n at most INT_MAX; region a power of two
+// of at least 32, raised so that the regions number under 2^24): enqueues its
+// kernels on `stream` and synchronises it to read the flags. *sweeps: the
+// sweeps run; *converged: false when kMaxSweeps stopped them.
+cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scratch, std::size_t scratch_bytes,
+                          int *sweeps, bool *converged, cudaStream_t stream);
+
+// out[j*n + p] = e(perm[p], j) as an int for j < count(perm[p]) and p in
+// rows (the neighbour list in the locality order; elements outside [lo, hi)
+// stay unwritten). Element indices must fit an int (the builder checks [lo, hi)).
+// One thread a row: each read of the column-major list is a sector of its own.
+cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, int *out, cudaStream_t stream);
+
+// The same for an int list stored column by column (NB[j*sj + t]), in two
+// coalesced passes through rows[p * jmax + j] (jmax * n ints): stage_rows
+// moves every column j < jmax of thread t into row inv[t] (inv: the inverse
+// of the order); rows_to_columns then writes out[j*n + p] for p in `part`, a
+// pass that chunks like any copy. Slots past a thread's count hold what the
+// list holds there: the kernel never reads them.
+bool stageable(const AccessList &a);
+cudaError_t stage_rows(const AccessList &a, const int *inv, int *rows, cudaStream_t stream);
+cudaError_t rows_to_columns(const int *rows, long long n, long long jmax, Rows part, int *out, cudaStream_t stream);
+
+// inv[perm[p]] = p for p < n.
+cudaError_t invert_order(const int *perm, long long n, int *inv, cudaStream_t stream);
+
+// out[p] = in[perm[p]] for p < n (a range site's lengths in the locality order).
+cudaError_t permute_ints(const int *in, const int *perm, long long n, int *out, cudaStream_t stream);
+
+// counts[0] += how many of arr[k], k in [first, last), lie in [0, n) (arr of
+// index kind `kind`): whether a range site's array holds thread indices.
+cudaError_t count_thread_indices(const void *arr, int kind, long long first, long long last, long long n,
+                                 unsigned long long *count, cudaStream_t stream);
+
+} // namespace detail
+} // namespace irregfix

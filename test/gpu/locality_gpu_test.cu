@@ -1,0 +1,354 @@
+// GPU tests of the locality layout (IRREGFIX_LAYOUT=locality) and of the
+// launcher settled on the original: the order is a permutation, the one the
+// host model computes; kernels run in it give the original's results bit for
+// bit; a neighbour list's data is read in place (written data: no remap); the
+// order is checked and kept, or computed again, when the lists change, and
+// shared by the sites that read through the same lists; a settled launcher
+// runs the original without the lock. Each test skips itself without a device.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "device_test.cuh"
+#include "order_reference.h"
+#include "row_sum_launch.cuh"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
+
+namespace {
+
+using irregfix::testing::site_counters;
+
+// ---- a range site: y = A x over CSR, one thread a row -------------------------
+
+__global__ void spmv(int n, const int *row, const int *col, const float *val, const float *x, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0.0f;
+    for (int k = row[t]; k < row[t + 1]; ++k)
+      s += val[k] * x[col[k]];
+    y[t] = s;
+  }
+}
+
+// The permutable form the tool emits: copies read at the physical thread, the
+// logical thread everywhere else.
+__global__ void spmv_view(int n, const float *x, float *y, irregfix::View v, const float *val_c, const int *col_c) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    float s = 0.0f;
+    for (int i = 0, len = irregfix::length(v, p); i < len; ++i) {
+      const long long k = irregfix::slot(v, p, i);
+      s += val_c[k] * x[col_c[k]];
+    }
+    y[t] = s;
+  }
+}
+
+bool spmv_launch(const irregfix::SiteInfo &site, int n, const int *row, const int *col, const float *val,
+                 const float *x, float *y, irregfix::View *out_view = nullptr) {
+  irregfix::View v;
+  const void *out[2];
+  const void *const src[2] = {val, col};
+  const size_t size[2] = {sizeof(float), sizeof(int)};
+  const dim3 grid((n + 255) / 256), block(256);
+  if (irregfix::begin_launch(site, 0, grid, block) && irregfix::disjoint(site, y, row) &&
+      irregfix::prepare_range(site, row, irregfix::index_kind(row), n, 2, src, size, &v, out, 0)) {
+    spmv_view<<<grid, block>>>(n, x, y, v, static_cast<const float *>(out[0]), static_cast<const int *>(out[1]));
+    irregfix::end_transformed_launch(site, 0);
+    if (out_view)
+      *out_view = v;
+    return true;
+  }
+  spmv<<<grid, block>>>(n, row, col, val, x, y);
+  irregfix::end_original_launch(site, 0);
+  return false;
+}
+
+// A w x w grid's 5-point matrix (with its diagonal), renumbered at random.
+struct Csr {
+  int n = 0;
+  std::vector<int> row, col;
+  std::vector<float> val;
+  order_reference::Graph graph;
+};
+
+Csr shuffled_grid(int w, unsigned seed) {
+  Csr a;
+  a.graph = order_reference::grid(w, seed);
+  a.n = static_cast<int>(a.graph.n);
+  a.row.assign(a.graph.off.begin(), a.graph.off.end());
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (long long e : a.graph.elems) {
+    a.col.push_back(static_cast<int>(e));
+    a.val.push_back(u(rng));
+  }
+  return a;
+}
+
+// ---- a neighbour-list site: forces from a column-major list with counts -------
+
+__global__ void pull(int n, const int *cnt, const int *nb, const float4 *pos, float4 *f) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float4 pi = pos[t];
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int j = 0; j < cnt[t]; ++j) {
+      int q = nb[j * n + t];
+      float4 pj = pos[q];
+      a.x += pi.x - pj.x;
+      a.y += (pi.y - pj.y) * pj.w;
+      a.z += pi.z * pj.z;
+      a.w += 1.0f;
+    }
+    f[t] = a;
+  }
+}
+
+__global__ void pull_view(int n, const int *cnt, const int *nb, const float4 *pos, float4 *f, irregfix::View v,
+                          const float4 *pos_c) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    float4 pi = pos[t];
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int j = 0; j < cnt[t]; ++j) {
+      float4 pj = pos_c[irregfix::slot(v, p, j)];
+      a.x += pi.x - pj.x;
+      a.y += (pi.y - pj.y) * pj.w;
+      a.z += pi.z * pj.z;
+      a.w += 1.0f;
+    }
+    f[t] = a;
+  }
+}
+
+bool pull_launch(const irregfix::SiteInfo &site, int n, const int *cnt, const int *nb, const float4 *pos, float4 *f,
+                 irregfix::View *out_view = nullptr) {
+  irregfix::View v;
+  const void *out[1];
+  const dim3 grid((n + 255) / 256), block(256);
+  if (irregfix::begin_launch(site, 0, grid, block) &&
+      irregfix::prepare_neighbors(site, nb, irregfix::index_kind(nb), n, 1, n, cnt, irregfix::index_kind(cnt), n,
+                                  pos, sizeof(float4), &v, out, 0)) {
+    pull_view<<<grid, block>>>(n, cnt, nb, pos, f, v, static_cast<const float4 *>(out[0]));
+    irregfix::end_transformed_launch(site, 0);
+    if (out_view)
+      *out_view = v;
+    return true;
+  }
+  pull<<<grid, block>>>(n, cnt, nb, pos, f);
+  irregfix::end_original_launch(site, 0);
+  return false;
+}
+
+// Atoms on a w^3 periodic lattice, numbered at random (`seed`); neighbours:
+// the lattice points within sqrt(2) (18 of them), in a fixed order.
+struct Lattice {
+  int n = 0, jmax = 18;
+  std::vector<int> cnt, nb; // nb[j * n + t]
+  std::vector<float4> pos;
+  order_reference::Graph graph;
+};
+
+Lattice lattice(int w, unsigned seed) {
+  Lattice l;
+  l.n = w * w * w;
+  std::vector<int> new_of(static_cast<size_t>(l.n));
+  std::iota(new_of.begin(), new_of.end(), 0);
+  std::shuffle(new_of.begin(), new_of.end(), std::mt19937(seed));
+  std::vector<int> old_of(static_cast<size_t>(l.n));
+  for (int i = 0; i < l.n; ++i)
+    old_of[new_of[i]] = i;
+  l.cnt.assign(l.n, 0);
+  l.nb.assign(static_cast<size_t>(l.n) * l.jmax, -1);
+  l.pos.resize(l.n);
+  std::mt19937 rng(seed + 1);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (int t = 0; t < l.n; ++t) {
+    const int o = old_of[t], x = o % w, y = (o / w) % w, z = o / (w * w);
+    l.pos[t] = make_float4(x + 0.1f * u(rng), y + 0.1f * u(rng), z + 0.1f * u(rng), u(rng));
+    std::vector<long long> row;
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int d = dx * dx + dy * dy + dz * dz;
+          if (d == 0 || d > 2)
+            continue;
+          const int q = ((z + dz + w) % w * w + (y + dy + w) % w) * w + (x + dx + w) % w;
+          l.nb[static_cast<size_t>(l.cnt[t]) * l.n + t] = new_of[q];
+          row.push_back(new_of[q]);
+          ++l.cnt[t];
+        }
+    l.graph.add(row);
+  }
+  return l;
+}
+
+template <class T> bool same_bytes(const std::vector<T> &a, const std::vector<T> &b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+using Locality = ForcedLayoutTest<irregfix::kLayoutLocality>;
+
+const irregfix::SiteInfo kSpmv{"locality:spmv", "spmv", "range", irregfix::kSitePermutable, nullptr,
+                               "val,col,row"};
+const irregfix::SiteInfo kPull{"locality:pull", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
+                               "pos,nb,cnt"};
+const irregfix::SiteInfo kPullAgain{"locality:pull2", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
+                                    "pos,nb,cnt"};
+
+} // namespace
+
+TEST_F(Locality, RangeSiteRunsInTheOrderTheHostModelComputesBitForBit) {
+  const Csr a = shuffled_grid(160, 11);
+  std::vector<float> xs(a.n);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  for (float &v : xs)
+    v = u(rng);
+  int *row = upload(a.row), *col = upload(a.col);
+  float *val = upload(a.val), *x = upload(xs), *y = upload(std::vector<float>(a.n, 0.f)),
+        *want = upload(std::vector<float>(a.n, 0.f));
+  spmv<<<(a.n + 255) / 256, 256>>>(a.n, row, col, val, x, want);
+  CK(cudaGetLastError());
+  irregfix::View v{};
+  ASSERT_TRUE(spmv_launch(kSpmv, a.n, row, col, val, x, y, &v));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(site_counters(kSpmv.id).layout, irregfix::kLayoutLocality) << site_counters(kSpmv.id).last_fallback;
+  ASSERT_NE(v.perm, nullptr);
+  const std::vector<int> perm = download(v.perm, a.n);
+  EXPECT_TRUE(order_reference::is_permutation(perm));
+  EXPECT_EQ(perm, order_reference::order(a.graph, 128));
+  EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
+  // A second launch is a hit; x changes freely (it is read in place).
+  CK(cudaMemset(y, 0, a.n * sizeof(float)));
+  ASSERT_TRUE(spmv_launch(kSpmv, a.n, row, col, val, x, y));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(site_counters(kSpmv.id).hits, 1);
+  EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("locality order: sampled sectors per read"), std::string::npos) << report;
+}
+
+TEST_F(Locality, NeighbourListReadsItsDataInPlace) {
+  Lattice l = lattice(24, 5);
+  int *cnt = upload(l.cnt), *nb = upload(l.nb);
+  float4 *pos = upload(l.pos), *f = upload(std::vector<float4>(l.n)), *want = upload(std::vector<float4>(l.n));
+  irregfix::View v{};
+  for (int step = 0; step < 3; ++step) {
+    pull<<<(l.n + 255) / 256, 256>>>(l.n, cnt, nb, pos, want);
+    CK(cudaGetLastError());
+    ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f, &v));
+    CK(cudaDeviceSynchronize());
+    EXPECT_TRUE(same_bytes(download(f, l.n), download(want, l.n))) << "step " << step;
+    // The positions move: the list and the order stay, nothing is copied again.
+    for (float4 &p : l.pos)
+      p.x += 0.25f;
+    CK(cudaMemcpy(pos, l.pos.data(), l.n * sizeof(float4), cudaMemcpyHostToDevice));
+    irregfix_invalidate(pos);
+  }
+  const auto c = site_counters(kPull.id);
+  EXPECT_EQ(c.layout, irregfix::kLayoutLocality) << c.last_fallback;
+  EXPECT_EQ(c.misses, 1);
+  EXPECT_EQ(c.refreshes, 0);
+  EXPECT_EQ(c.hits, 2);
+  EXPECT_EQ(v.index != nullptr, true);
+  const std::vector<int> perm = download(v.perm, l.n);
+  EXPECT_EQ(perm, order_reference::order(l.graph, 128));
+}
+
+TEST_F(Locality, TheOrderIsCheckedWhenTheListChangesAndSharedBySitesOverIt) {
+  Lattice l = lattice(24, 8);
+  int *cnt = upload(l.cnt), *nb = upload(l.nb);
+  float4 *pos = upload(l.pos), *f = upload(std::vector<float4>(l.n)), *want = upload(std::vector<float4>(l.n));
+  irregfix::View first{}, second{};
+  ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f, &first));
+  // Another site over the same list takes the same order.
+  ASSERT_TRUE(pull_launch(kPullAgain, l.n, cnt, nb, pos, f, &second));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(download(first.perm, l.n), download(second.perm, l.n));
+  std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("computed 1 times"), std::string::npos) << report;
+  // (The second site's first build checked the order on the lists: kept once.)
+  // The list is written again, as it was: a refresh, the order kept again.
+  CK(cudaMemcpy(nb, l.nb.data(), l.nb.size() * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix_invalidate(nb);
+  ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(site_counters(kPull.id).refreshes, 1);
+  report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("computed 1 times"), std::string::npos) << report;
+  EXPECT_NE(report.find("kept 2 times"), std::string::npos) << report;
+  // A list of other neighbours altogether (the lattice renumbered): the old
+  // order has decayed and is computed again; results stay the original's.
+  const Lattice other = lattice(24, 99);
+  CK(cudaMemcpy(nb, other.nb.data(), other.nb.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(cnt, other.cnt.data(), other.cnt.size() * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix_invalidate(nb);
+  irregfix_invalidate(cnt);
+  irregfix::View v{};
+  ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f, &v));
+  pull<<<(l.n + 255) / 256, 256>>>(l.n, cnt, nb, pos, want);
+  CK(cudaDeviceSynchronize());
+  report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("computed 2 times"), std::string::npos) << report;
+  EXPECT_EQ(download(v.perm, l.n), order_reference::order(other.graph, 128));
+  EXPECT_TRUE(same_bytes(download(f, l.n), download(want, l.n)));
+}
+
+TEST_F(Locality, AutoTimesTheOrderWhereTheReadsLieFarApart) {
+  irregfix::testing::set_layout(0);
+  Lattice l = lattice(32, 4);
+  int *cnt = upload(l.cnt), *nb = upload(l.nb);
+  float4 *pos = upload(l.pos), *f = upload(std::vector<float4>(l.n)), *want = upload(std::vector<float4>(l.n));
+  pull<<<(l.n + 255) / 256, 256>>>(l.n, cnt, nb, pos, want);
+  CK(cudaGetLastError());
+  for (int i = 0; i < 40; ++i) {
+    pull_launch(kPull, l.n, cnt, nb, pos, f);
+    CK(cudaDeviceSynchronize());
+    ASSERT_TRUE(same_bytes(download(f, l.n), download(want, l.n))) << "launch " << i;
+  }
+  EXPECT_EQ(site_counters(kPull.id).candidates, 2); // ELL and the locality order
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("locality"), std::string::npos) << report;
+}
+
+TEST_F(DeviceTest, ASettledLauncherRunsTheOriginalWithoutAsking) {
+  const irregfix::SiteInfo site{"settled:1", "row_sum", "range"};
+  const long long n = 4096;
+  std::vector<int> B(n + 1);
+  for (long long t = 0; t <= n; ++t)
+    B[t] = static_cast<int>(t * 3);
+  std::vector<float> A(B[n]);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = static_cast<float>(i % 7);
+  int *dB = upload(B);
+  float *dA = upload(A), *y = upload(std::vector<float>(n, -1.f));
+  irregfix::testing::settle_on_original(site);
+  int transformed = 0;
+  for (int i = 0; i < 200; ++i)
+    transformed += row_sum::launch(site, n, dB, dA, y, 0);
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(transformed, 0);
+  const auto c = site_counters(site.id);
+  EXPECT_EQ(c.chosen_original, 200);
+  EXPECT_EQ(c.misses, 0); // no copy was ever built
+  const std::vector<float> got = download(y, n);
+  for (long long t = 0; t < n; ++t)
+    ASSERT_EQ(got[t], static_cast<float>((3 * t) % 7 + (3 * t + 1) % 7 + (3 * t + 2) % 7)) << t;
+  // A new setting reaches the settled launcher at once.
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  EXPECT_TRUE(row_sum::launch(site, n, dB, dA, y, 0));
+  CK(cudaDeviceSynchronize());
+}

@@ -1,0 +1,327 @@
+// The locality layout's host logic: the order (its host model,
+// order_reference.h) is a permutation that brings a block's reads together;
+// when the policy proposes it, asks for it and keeps it; the view a kernel
+// reads it through; and the selector's side of it: each candidate's own
+// reuse, the settled launcher's fast path, the bound on profiling. No GPU.
+#include "config.h"
+#include "launch_shape.h"
+#include "layout_policy.h"
+#include "order_reference.h"
+#include "selector.h"
+
+#include <irregfix/pattern.h>
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdlib>
+#include <vector>
+
+using namespace irregfix;
+using namespace irregfix::detail;
+
+namespace {
+
+const SiteInfo kRange{"l.cu:1:1", "k", "range", kSitePermutable | kSiteChunkable};
+const SiteInfo kRangeInOrder{"l.cu:2:1", "k", "range", kSiteChunkable};
+const SiteInfo kNeighbors{"l.cu:3:1", "k", "neighbors", kSitePermutable | kSiteChunkable | kSiteShareable};
+const SiteInfo kNeighborsInOrder{"l.cu:4:1", "k", "neighbors", kSiteChunkable};
+
+} // namespace
+
+TEST(LocalityOrder, IsAPermutationThatBringsABlocksReadsTogether) {
+  // A 256 x 256 grid renumbered at random: the threads of a block, as
+  // numbered, read elements far apart; in the locality order, a region's.
+  const order_reference::Graph shuffled = order_reference::grid(256, 7);
+  const std::vector<int> perm = order_reference::order(shuffled, 128);
+  ASSERT_TRUE(order_reference::is_permutation(perm));
+  const double before = order_reference::sampled_sectors(shuffled, {}, 8, 0, shuffled.n);
+  const double after = order_reference::sampled_sectors(shuffled, perm, 8, 0, shuffled.n);
+  EXPECT_GT(before, 0.7) << before;
+  EXPECT_LT(after, before / 2) << before << " -> " << after;
+  EXPECT_TRUE(locality_pays(before));
+  // Numbered row by row, the grid needs no order.
+  const order_reference::Graph rows = order_reference::grid(256, 0);
+  EXPECT_LT(order_reference::sampled_sectors(rows, {}, 8, 0, rows.n), kOrderWorthSectors);
+  EXPECT_FALSE(locality_pays(order_reference::sampled_sectors(rows, {}, 8, 0, rows.n)));
+  EXPECT_TRUE(order_reference::is_permutation(order_reference::order(rows, 128)));
+}
+
+TEST(LocalityOrder, ThreadsNoSeedReachesAndSentinelsStillGetAPlace) {
+  // Thread 5 reads nothing, thread 6 only sentinels and an element past n.
+  order_reference::Graph g;
+  for (int t = 0; t < 5; ++t)
+    g.add({t, (t + 1) % 5});
+  g.add({});
+  g.add({-1, 100});
+  const std::vector<int> perm = order_reference::order(g, 32);
+  ASSERT_TRUE(order_reference::is_permutation(perm));
+  EXPECT_EQ(perm[0], 0); // the seed first, then what reaches it
+  EXPECT_EQ(perm[5], 5);  // unreached, by least element read: none
+  EXPECT_EQ(perm[6], 6);
+  EXPECT_FALSE(order_reference::is_permutation({0, 0, 1}));
+  EXPECT_FALSE(order_reference::is_permutation({0, 3, 1}));
+}
+
+TEST(LocalityOrder, RegionsGrowSoTheirCountFitsTheSortKey) {
+  EXPECT_EQ(order_region(1000, 128), 128);
+  EXPECT_EQ(order_region(1000, 8), 32);
+  EXPECT_EQ(order_region(INT_MAX, 32), 256); // 2^31 / 2^24 regions would not fit 24 bits at 128
+  EXPECT_LT((static_cast<long long>(INT_MAX) + order_region(INT_MAX, 32) - 1) / order_region(INT_MAX, 32),
+            (1LL << kOrderSeedBits) - 1);
+}
+
+TEST(LocalityOrder, KeptUntilItDecays) {
+  EXPECT_FALSE(order_decayed(0.10, 0.10));
+  EXPECT_FALSE(order_decayed(0.10, 0.14)); // within a quarter and the slack
+  EXPECT_TRUE(order_decayed(0.10, 0.15));
+  EXPECT_FALSE(order_decayed(0.0, 0.02));
+  EXPECT_TRUE(order_decayed(0.0, 0.03));
+}
+
+TEST(LocalityPolicy, ForcedLocalityNeedsAPermutableLaunch) {
+  Config cfg;
+  cfg.layout = kLayoutLocality;
+  EXPECT_EQ(layout_request(cfg, kPatternRange, kRange, launch(4, 256), 1000).key, kLayoutLocality);
+  // Not permutable, or too few threads: the range site's own choice.
+  EXPECT_EQ(layout_request(cfg, kPatternRange, kRangeInOrder, launch(4, 256), 1000).key, kLayoutKeyAuto);
+  EXPECT_EQ(layout_request(cfg, kPatternRange, kRange, launch(3, 256), 1000).key, kLayoutKeyAuto);
+  EXPECT_EQ(layout_request(cfg, kPatternNeighbors, kNeighbors, launch(4, 256), 1000).key, kLayoutLocality);
+  EXPECT_EQ(layout_request(cfg, kPatternNeighbors, kNeighborsInOrder, launch(4, 256), 1000).key,
+            kLayoutEllColMajor);
+  EXPECT_EQ(layout_request(cfg, kPatternGather, kRange, launch(4, 256), 1000).key, kLayoutEllColMajor);
+  EXPECT_EQ(layout_request(cfg, kPatternIndexed, kRange, launch(4, 256), 1000).key, kLayoutEllColMajor);
+  // Under auto, the selector's wish.
+  Config autocfg;
+  EXPECT_EQ(layout_request(autocfg, kPatternNeighbors, kNeighbors, launch(4, 256, kLayoutLocality), 1000).key,
+            kLayoutLocality);
+  EXPECT_EQ(layout_request(autocfg, kPatternRange, kRange, launch(4, 256, kLayoutLocality), 1000).key,
+            kLayoutLocality);
+}
+
+TEST(LocalityPolicy, AutoProposesTheOrderOnlyWhereTheReadsLieFarApart) {
+  Config cfg;
+  const LayoutRequest r = layout_request(cfg, kPatternNeighbors, kNeighbors, launch(4, 256), 1000);
+  int out[kMaxLayoutCandidates] = {};
+  EXPECT_EQ(neighbor_candidates(cfg, r, false, out), 0); // ELL alone
+  ASSERT_EQ(neighbor_candidates(cfg, r, true, out), 2);
+  EXPECT_EQ(out[0], kLayoutEllColMajor);
+  EXPECT_EQ(out[1], kLayoutLocality);
+  cfg.auto_sharing = true;
+  ASSERT_EQ(neighbor_candidates(cfg, r, true, out), 3);
+  EXPECT_EQ(out[1], kLayoutSharing);
+  EXPECT_EQ(out[2], kLayoutLocality);
+  const LayoutRequest fixed = layout_request(cfg, kPatternNeighbors, kNeighborsInOrder, launch(4, 256), 1000);
+  EXPECT_EQ(neighbor_candidates(cfg, fixed, true, out), 0); // may not permute, may not share
+
+  LayoutRequest range = layout_request(Config{}, kPatternRange, kRange, launch(4, 256), 1000);
+  EXPECT_TRUE(range_proposes_locality(range, 1000, 0.8));
+  EXPECT_FALSE(range_proposes_locality(range, 1000, 0.1));
+  EXPECT_FALSE(range_proposes_locality(range, 1LL << 32, 0.8));
+  range.may_permute = false;
+  EXPECT_FALSE(range_proposes_locality(range, 1000, 0.8));
+}
+
+TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
+  Entry e;
+  e.key.n = 64;
+  e.key.pattern = kPatternNeighbors;
+  int data = 0, perm = 0, index = 0, other = 0;
+  e.key.sources = {&data};
+  e.layout = kLayoutLocality;
+  e.jmax = 9;
+  e.perm = &perm;
+  e.order_index = &index;
+  View v{};
+  const void *out[1] = {&other};
+  fill_view(e, &v, out);
+  EXPECT_EQ(out[0], &data); // the data array itself
+  EXPECT_EQ(v.index, &index);
+  EXPECT_EQ(v.perm, &perm);
+  EXPECT_EQ(v.slice_start, nullptr);
+  EXPECT_EQ(v.width, 9);
+  // A range site: SELL-32 over the ordered threads.
+  Entry r;
+  r.key.n = 64;
+  r.key.pattern = kPatternRange;
+  r.layout = kLayoutLocality;
+  long long slices = 0;
+  r.aux = &slices;
+  r.perm = &perm;
+  r.bufs = {&other};
+  fill_view(r, &v, out);
+  EXPECT_EQ(out[0], &other);
+  EXPECT_EQ(v.index, nullptr);
+  EXPECT_EQ(v.slice_start, &slices);
+  EXPECT_EQ(v.perm, &perm);
+  EXPECT_STREQ(layout_name(kLayoutLocality), "locality");
+}
+
+TEST(LocalityPolicy, SlotReadsTheOrderedListOrTheSlices) {
+  const int index[] = {5, 7, 11, 13};
+  const long long slices[] = {0, 64};
+  View v{};
+  v.n = 2;
+  v.layout = kLayoutLocality;
+  v.index = index;
+  EXPECT_EQ(slot(v, 1, 1), 13); // index[1 * 2 + 1]
+  v.index = nullptr;
+  v.slice_start = slices;
+  EXPECT_EQ(slot(v, 1, 1), 33); // slice 0: 1 * 32 + 1
+}
+
+TEST(LocalityConfig, LayoutAndRegionParse) {
+  int l = 0;
+  EXPECT_TRUE(parse_layout("locality", &l));
+  EXPECT_EQ(l, kLayoutLocality);
+  l = 0;
+  EXPECT_TRUE(parse_layout("Order", &l));
+  EXPECT_EQ(l, kLayoutLocality);
+  EXPECT_EQ(parse_order_region(nullptr), 128);
+  EXPECT_EQ(parse_order_region("512"), 512);
+  EXPECT_EQ(parse_order_region("100"), -1);
+  EXPECT_EQ(parse_order_region("16"), -1);
+  EXPECT_EQ(parse_order_region("8192"), -1);
+  setenv("IRREGFIX_ORDER_REGION", "64", 1);
+  EXPECT_EQ(config_from_env().order_region, 64);
+  setenv("IRREGFIX_ORDER_REGION", "many", 1); // warns, the default
+  EXPECT_EQ(config_from_env().order_region, 128);
+  unsetenv("IRREGFIX_ORDER_REGION");
+}
+
+// ---- the selector -----------------------------------------------------------
+
+namespace {
+
+// Settles a selector whose only candidate loses to the original by far.
+Selector settled_on_the_original() {
+  Selector sel;
+  for (int i = 0; i < 20 && sel.profiling(); ++i) {
+    const Selector::Decision d = sel.decide(true, false);
+    if (d.timed && d.run == Selector::kRunOriginal)
+      sel.add_original(10e-3);
+    else if (d.timed)
+      sel.add_transformed(25e-3, d.candidate);
+  }
+  return sel;
+}
+
+} // namespace
+
+TEST(SelectorFastPath, ASettledOriginalRunsUntilTheNextWatchWithoutAsking) {
+  Selector sel = settled_on_the_original();
+  ASSERT_FALSE(sel.profiling());
+  Selector::Decision d = sel.decide(true, false);
+  ASSERT_EQ(d.run, Selector::kRunOriginal);
+  ASSERT_FALSE(d.timed);
+  EXPECT_TRUE(sel.runs_original());
+  const long long budget = sel.untimed_launches();
+  EXPECT_GT(budget, 0);
+  EXPECT_LT(budget, Selector::kWatchPeriod);
+  sel.skipped(budget, 0);
+  d = sel.decide(true, false); // the watched launch: the transformed kernel, timed
+  EXPECT_TRUE(d.timed);
+  EXPECT_EQ(d.run, Selector::kRunTransformed);
+  EXPECT_FALSE(sel.runs_original());
+  sel.add_transformed(25e-3);
+  d = sel.decide(true, false);
+  EXPECT_FALSE(d.timed);
+  EXPECT_TRUE(sel.runs_original());
+  EXPECT_EQ(sel.untimed_launches(), Selector::kWatchPeriod - 2); // this launch was the first after the watch
+}
+
+TEST(SelectorFastPath, SkippedLaunchesCountTowardReuse) {
+  // The remap costs more than a launch saves while every launch writes; once
+  // the skipped launches stop writing, the reuse grows and the copy pays.
+  Selector sel;
+  for (int i = 0; i < 40 && sel.profiling(); ++i) {
+    const Selector::Decision d = sel.decide(i > 0, true);
+    if (d.timed && d.run == Selector::kRunOriginal)
+      sel.add_original(10e-3);
+    else if (d.timed) {
+      sel.add_remap(40e-3);
+      sel.add_transformed(7e-3);
+    }
+  }
+  ASSERT_FALSE(sel.profiling());
+  EXPECT_EQ(sel.decide(false, true).run, Selector::kRunOriginal);
+  sel.skipped(1000, 1000);
+  EXPECT_LT(sel.reuse(), 1.5);
+  EXPECT_EQ(sel.decide(false, true).run, Selector::kRunOriginal);
+  for (int i = 0; i < 20; ++i)
+    sel.skipped(60, 0);
+  EXPECT_GT(sel.reuse(), 20.0);
+  sel.decide(false, false); // a watched launch (the skipped ones reached the period)
+  EXPECT_EQ(sel.decide(false, false).run, Selector::kRunTransformed) << sel.why();
+  EXPECT_NE(sel.why().find("pays off"), std::string::npos) << sel.why();
+}
+
+TEST(SelectorLocality, EachCandidateCountsTheLaunchesItsOwnCopyServes) {
+  // MD: ELL copies the positions, written every step; the locality order
+  // copies the neighbour list, rebuilt every fifth step. ELL's kernel and
+  // remap cost more than the original; the order's pays.
+  const double original = 152e-3;
+  const double kernel[] = {97e-3, 91e-3}, remap[] = {216e-3, 100e-3};
+  Selector sel;
+  bool proposed = false;
+  int observed[Selector::kMaxCandidates] = {-1, -1, -1, -1};
+  bool built[2] = {false, false};
+  int locality = 0, originals = 0;
+  for (int step = 0; step < 300; ++step) {
+    const bool list = step % 5 == 0;
+    // Each candidate's copy: ELL's is written every step, the order's list at rebuilds.
+    observed[0] = built[0] ? 1 : -1;
+    observed[1] = built[1] ? (list ? 1 : 0) : -1;
+    const Selector::Decision d = sel.decide(false, true, observed);
+    if (d.run == Selector::kRunOriginal) {
+      ++originals;
+      if (d.timed)
+        sel.add_original(original);
+      continue;
+    }
+    const int c = d.candidate;
+    if (!proposed) {
+      const int labels[] = {kLayoutEllColMajor, kLayoutLocality};
+      sel.set_candidates(labels, 2);
+      proposed = true;
+    }
+    const bool remapped = c == 0 || list || !built[1];
+    built[c] = true;
+    if (d.timed) {
+      if (remapped)
+        sel.add_remap(remap[c], c);
+      sel.add_transformed(kernel[c], c);
+    }
+    locality += step >= 100 && c == 1;
+  }
+  ASSERT_FALSE(sel.profiling());
+  EXPECT_EQ(sel.label(sel.chosen()), kLayoutLocality) << sel.summary(layout_name);
+  EXPECT_NEAR(sel.reuse(1), 5.0, 1.0);
+  EXPECT_NEAR(sel.reuse(0), 1.0, 0.1);
+  EXPECT_GE(locality, 190); // after profiling, the order runs but for watched launches
+}
+
+TEST(SelectorBound, AFarSlowerCandidateIsProbedTwiceThenNoMore) {
+  Selector sel;
+  const int labels[] = {kLayoutEllColMajor, kLayoutLocality};
+  int probes[2] = {0, 0};
+  for (int i = 0; i < 30 && sel.profiling(); ++i) {
+    const Selector::Decision d = sel.decide(true, i == 0);
+    if (i == 0)
+      sel.set_candidates(labels, 2);
+    if (d.run == Selector::kRunOriginal) {
+      if (d.timed)
+        sel.add_original(10e-3);
+      continue;
+    }
+    ++probes[d.candidate];
+    if (d.timed)
+      sel.add_transformed(d.candidate == 1 ? 40e-3 : 8e-3, d.candidate);
+  }
+  EXPECT_FALSE(sel.profiling());
+  EXPECT_EQ(probes[1], Selector::kHopelessSamples);
+  EXPECT_TRUE(sel.hopeless(1));
+  EXPECT_FALSE(sel.hopeless(0));
+  EXPECT_EQ(sel.label(sel.chosen()), kLayoutEllColMajor);
+  EXPECT_NE(sel.summary(layout_name).find("probed no more"), std::string::npos) << sel.summary(layout_name);
+}
