@@ -80,15 +80,8 @@ private:
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
       if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
         return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
-      if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V)) {
-        LocalValue L = Values.at(V, X, Ctx);
-        if (L.K == LocalValue::Single)
-          return "(" + gen(L.Value, Depth + 1) + ")";
-        if (L.K == LocalValue::Select)
-          return "((" + gen(L.Cond, Depth + 1) + ") ? (" + gen(L.Then, Depth + 1) + ") : (" + gen(L.Else, Depth + 1) +
-                 "))";
-        return fail(L.Why);
-      }
+      if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V))
+        return local(V, X, Depth);
       return text(X);
     }
     MemoryRead M;
@@ -103,6 +96,19 @@ private:
              (M.Field ? "." + M.Field->getNameAsString() : "");
     }
     return spliced(X, Depth);
+  }
+
+  // V's value just before (or at) Pos.
+  std::string local(const VarDecl *V, const Stmt *Pos, int Depth) {
+    if (Depth > 64)
+      return fail("an expression is nested too deeply");
+    LocalValue L = Values.at(V, Pos, Ctx);
+    if (L.K == LocalValue::Single)
+      return "(" + gen(L.Value, Depth + 1) + ")";
+    if (L.K == LocalValue::Select)
+      return "((" + gen(L.Cond, Depth + 1) + ") ? (" + gen(L.Then, Depth + 1) + ") : (" +
+             (L.ElseBefore ? local(V, L.ElseBefore, Depth + 1) : gen(L.Else, Depth + 1)) + "))";
+    return fail(L.Why);
   }
 
   std::string text(const Expr *E) {
