@@ -187,6 +187,11 @@ MainFile collectMainFile(ASTContext &Ctx, const RewritableFiles &Files) {
   return Out;
 }
 
+std::vector<const Expr *> instantiationsOf(const MainFile &File, const Expr *Call) {
+  auto It = File.Instantiated.find(rangeKey(Call));
+  return It == File.Instantiated.end() ? std::vector<const Expr *>() : It->second;
+}
+
 HostEffect effectOfCall(const MainFile &File, const Expr *Call, HostWriteAnalysis &Host) {
   auto It = File.Instantiated.find(rangeKey(Call));
   if (It == File.Instantiated.end())

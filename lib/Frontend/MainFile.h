@@ -33,6 +33,10 @@ struct MainFile {
 
 MainFile collectMainFile(clang::ASTContext &Ctx, const RewritableFiles &Files);
 
+// The instantiations of a call in a template's text (none for a call that is
+// the same in all of them, or in no template).
+std::vector<const clang::Expr *> instantiationsOf(const MainFile &File, const clang::Expr *Call);
+
 // What a call of the files' host code does to device memory. A call that a
 // template's text leaves unresolved does what its instantiations' calls do at
 // the same place (nothing, when none is instantiated: it never runs).

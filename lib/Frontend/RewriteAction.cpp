@@ -33,6 +33,14 @@ namespace irregfix {
 
 namespace {
 
+// The kernel a launch calls (the template, for a launch of an instantiation).
+const FunctionDecl *launchedKernel(const CUDAKernelCallExpr *Launch) {
+  const FunctionDecl *Callee = Launch->getDirectCallee();
+  if (Callee && Callee->getPrimaryTemplate())
+    Callee = Callee->getPrimaryTemplate()->getTemplatedDecl();
+  return Callee;
+}
+
 constexpr const char *RuntimeInclude = "#include <irregfix/irregfix.cuh>\n";
 
 class RewriteConsumer : public ASTConsumer {
@@ -79,9 +87,21 @@ public:
     std::vector<SourceRange> Rewritten;
     std::set<const FunctionDecl *> UsesCache;
     for (auto [Launch, Fn] : Collector.Launches) {
-      const FunctionDecl *Callee = Launch->getDirectCallee();
-      if (Callee && Callee->getPrimaryTemplate()) // a launch of a template's instantiation
-        Callee = Callee->getPrimaryTemplate()->getTemplatedDecl();
+      const FunctionDecl *Callee = launchedKernel(Launch);
+      if (!Callee && Launch->isInstantiationDependent()) {
+        // A launch in a host template's text (`k<step><<<g, b>>>(...)`): its
+        // instantiations say which kernel it launches; rewritten when all agree.
+        std::vector<const Expr *> Instances = instantiationsOf(Collector, Launch);
+        for (const Expr *I : Instances) {
+          const auto *L = dyn_cast<CUDAKernelCallExpr>(I);
+          const FunctionDecl *K = L ? launchedKernel(L) : nullptr;
+          if (!K || (Callee && K->getCanonicalDecl() != Callee->getCanonicalDecl())) {
+            Callee = nullptr;
+            break;
+          }
+          Callee = K;
+        }
+      }
       auto It = Callee ? Transformed.find(Callee->getCanonicalDecl()) : Transformed.end();
       if (It == Transformed.end())
         continue;

@@ -87,7 +87,9 @@ __global__ void meshGather(Mesh m, const T *A, T *y) {
   if (t < m.cells)
     y[t] = A[m.nb[t * Stride + 1]];
 }
+// ... launched from a host template.
+template <int Stride, class T> void meshGatherOf(Mesh m, const T *a, T *y) { meshGather<Stride><<<4, 32>>>(m, a, y); }
 void runMeshGather(Mesh m, const float *a, float *y, const double *d, double *z) {
-  meshGather<2><<<4, 32>>>(m, a, y);
-  meshGather<3, double><<<4, 32>>>(m, d, z);
+  meshGatherOf<2>(m, a, y);
+  meshGatherOf<3>(m, d, z);
 }

@@ -89,6 +89,36 @@ __global__ void unguarded(const int *idx, const int *map, const double *a, doubl
   out[t] = a[map[idx[t]]] * 2.0;
 }
 
+// Row and column given by a sequence of statements, the thread index through
+// locals of a fixed block size (an image stencil numbered column by column).
+__global__ void stencil(int rows, long cells, const int *north, const int *west, const float *img, float *out) {
+  int bx = blockIdx.x;
+  int tx = threadIdx.x;
+  int e = bx * 128 + tx;
+  int row;
+  int col;
+  row = (e + 1) % rows - 1;
+  col = (e + 1) / rows;
+  if ((e + 1) % rows == 0) {
+    row = rows - 1;
+    col = col - 1;
+  }
+  if (e < cells)
+    out[e] = img[north[row] + rows * col] - img[row + rows * west[col]];
+}
+
+// A kernel template reading through a struct's fields and its template argument.
+struct Pairs {
+  const int *first;
+  int count;
+};
+template <int Stride, class T>
+__global__ void strided_pairs(Pairs p, const T *val, T *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < p.count)
+    out[t] = val[p.first[t * Stride + 1]] + val[p.first[t * Stride]];
+}
+
 namespace {
 
 unsigned seed = 2024;
@@ -268,6 +298,68 @@ void run_unguarded(std::vector<float> &out) {
   }
 }
 
+void run_stencil(std::vector<float> &out) {
+  const int rows = 64, cols = kN / rows;
+  const long cells = static_cast<long>(rows) * cols;
+  std::vector<int> north(rows), west(cols);
+  for (int r = 0; r < rows; ++r)
+    north[r] = r == 0 ? 0 : r - 1;
+  for (int c = 0; c < cols; ++c)
+    west[c] = c == 0 ? 0 : c - 1;
+  std::vector<float> img(static_cast<size_t>(cells));
+  for (float &v : img)
+    v = rndf();
+  int *d_north = upload(north), *d_west = upload(west);
+  float *d_img = upload(img), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, cells * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    stencil<<<(cells + 127) / 128, 128>>>(rows, cells, d_north, d_west, d_img, d_out);
+    CHECK(cudaGetLastError());
+    append(out, d_out, static_cast<int>(cells));
+    if (it % 2 == 0) {
+      for (float &v : img)
+        v *= 0.75f;
+      update(d_img, img);
+    } else { // the neighbours wrap around
+      north[0] = rows - 1;
+      west[0] = cols - 1;
+      update(d_north, north);
+      update(d_west, west);
+    }
+  }
+}
+
+template <int Stride, class T> void run_strided_pairs_of(std::vector<float> &out) {
+  std::vector<int> first(Stride * kN + 1);
+  for (int &v : first)
+    v = rnd(kN);
+  std::vector<T> val(kN);
+  for (T &v : val)
+    v = static_cast<T>(rndf());
+  int *d_first = upload(first);
+  T *d_val = upload(val), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, kN * sizeof(T)));
+  for (int it = 0; it < kRuns; ++it) {
+    strided_pairs<Stride><<<(kN + 255) / 256, 256>>>(Pairs{d_first, kN}, d_val, d_out);
+    CHECK(cudaGetLastError());
+    append(out, d_out, kN);
+    if (it % 2 == 0) {
+      for (T &v : val)
+        v = v * static_cast<T>(2);
+      update(d_val, val);
+    } else {
+      for (int &v : first)
+        v = (v + 5) % kN;
+      update(d_first, first);
+    }
+  }
+}
+
+void run_strided_pairs(std::vector<float> &out) {
+  run_strided_pairs_of<2, float>(out);
+  run_strided_pairs_of<3, double>(out);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -279,7 +371,9 @@ int main(int argc, char **argv) {
                                 {"open_rows", run_open_rows},
                                 {"chain", run_chain},
                                 {"neighbours", run_neighbours},
-                                {"unguarded", run_unguarded}};
+                                {"unguarded", run_unguarded},
+                                {"stencil", run_stencil},
+                                {"strided_pairs", run_strided_pairs}};
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
     for (const Case &c : kCases)
       std::printf("%s\n", c.name);

@@ -92,7 +92,8 @@ private:
     return false;
   }
 
-  // Locals read only by code the rewrite removed (`len`, `q = NB[...]`) are
+  // Locals read only by code the rewrite removed (`len`, `q = NB[...]`, a
+  // `row` set in statements and read in a rewritten index) are
   // marked [[maybe_unused]] so that the output compiles without new warnings.
   void markDeadLocals() {
     std::map<const VarDecl *, std::pair<unsigned, unsigned>> Refs; // total, inside replaced code
@@ -102,6 +103,12 @@ private:
         return;
       if (const auto *DS = dyn_cast<DeclStmt>(St))
         Decls.push_back(DS);
+      // `v = e` sets v without reading it (a local only set is still unused).
+      if (const auto *BO = dyn_cast<BinaryOperator>(St);
+          BO && BO->getOpcode() == BO_Assign && isa<DeclRefExpr>(BO->getLHS()->IgnoreParens())) {
+        Walk(BO->getRHS());
+        return;
+      }
       if (const auto *DR = dyn_cast<DeclRefExpr>(St))
         if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl()) {
           auto &[Total, Inside] = Refs[V];

@@ -314,6 +314,22 @@ llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Lau
       if (Qualifier.empty())
         return Fail("the kernel's qualifier is written through a macro");
     }
+  } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Launch->getCallee()->IgnoreImplicit())) {
+    // In a host template's text: the name as written, resolved in its instantiations.
+    if (ULE->hasExplicitTemplateArgs()) {
+      TemplateArgs = sourceText(SourceRange(ULE->getLAngleLoc(), ULE->getRAngleLoc()), SM, LO);
+      if (TemplateArgs.empty())
+        return Fail("the template arguments are written through a macro");
+    }
+    if (llvm::any_of(ULE->decls(), [](const NamedDecl *D) { return isa<UsingShadowDecl>(D); })) {
+      Qualifier = namespaceQualifier(Info.Kernel);
+    } else if (NestedNameSpecifierLoc Q = ULE->getQualifierLoc()) {
+      Qualifier = sourceText(Q.getSourceRange(), SM, LO);
+      if (Qualifier.empty())
+        return Fail("the kernel's qualifier is written through a macro");
+    }
+  } else if (Launch->isInstantiationDependent()) {
+    return Fail("the kernel is named by an expression the tool cannot rewrite");
   }
   std::string Text = Qualifier + launcherName(Info.Kernel) + TemplateArgs + "(";
   for (size_t I = 0; I < Args.size(); ++I)
