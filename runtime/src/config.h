@@ -43,6 +43,9 @@ struct Config {
   // IRREGFIX_ORDER_REGION: threads a region of the locality order grows around
   // one seed (a power of two, 32 to 4096; order.h).
   int order_region = 128;
+  // Testing only (irregfix::testing::set_original_time_scale): the original
+  // kernel's timed launches count this many times their measured time.
+  double original_time_scale = 1.0;
 };
 
 // "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),

@@ -89,7 +89,7 @@ LaunchRecord &launch_record(State &st, const SiteInfo &site, int device) {
 }
 
 // Feeds the selector the samples whose events have completed.
-void resolve(LaunchRecord &r, bool wait) {
+void resolve(LaunchRecord &r, bool wait, double original_scale) {
   auto it = r.pending.begin();
   while (it != r.pending.end()) {
     LaunchSample &s = *it;
@@ -102,7 +102,7 @@ void resolve(LaunchRecord &r, bool wait) {
     if (s.run == Selector::kRunOriginal) {
       const float ms = elapsed_ms(s.start, s.end, &ok);
       if (ok)
-        r.selector.add_original(ms);
+        r.selector.add_original(ms * original_scale);
     } else if (s.pipelined) {
       // The remap ran beside the kernel: what the launch paid for it is its
       // whole time less the kernel's. Until the kernel has its probes, the
@@ -349,7 +349,7 @@ void resolve_launch_timings(State &st, bool wait) {
   for (auto &kv : st.launches) {
     LaunchRecord &r = kv.second;
     count_fast_launches(r);
-    resolve(r, wait);
+    resolve(r, wait, st.cfg.original_time_scale);
     if (st.cfg.layout == 0 && r.stats)
       note_selector(r);
   }
@@ -429,7 +429,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   if (st.cfg.layout != 0)
     return true; // a forced layout: always the transformed kernel
 
-  resolve(r, false);
+  resolve(r, false, st.cfg.original_time_scale);
   count_fast_launches(r);
   // The copies this launcher read last time: all still valid (no remap now)?
   // Any written since the previous launch (the selector's reuse estimate)?

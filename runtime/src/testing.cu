@@ -120,6 +120,13 @@ void set_nvtx(bool on) {
   st.cfg.nvtx = on;
 }
 
+void set_original_time_scale(double scale) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.original_time_scale = scale > 0 ? scale : 1.0;
+}
+
 void set_sigma(int sigma) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

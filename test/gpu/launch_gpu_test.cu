@@ -119,10 +119,13 @@ protected:
   void TearDown() override { irregfix::testing::reset(); }
 };
 
-// Long rows read one thread per row: the copy makes the loads coalesced and
-// the kernel several times faster, and the matrix never changes: after the
-// profiling launches the selector keeps the transformed kernel.
+// Long rows read one thread per row through a copy that makes the loads
+// coalesced, and the matrix never changes: after the profiling launches the
+// selector keeps the transformed kernel. (On an H100 the L1 cache leaves the
+// original within a few percent: the original's times count 4x, so that what
+// is tested is the keeping, on any GPU.)
 TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
+  irregfix::testing::set_original_time_scale(4);
   RowSum p;
   p.make(1 << 20, 64, 1);
   irregfix::SiteInfo site{"select:1", "row_sum", "range"};
@@ -173,6 +176,9 @@ TEST_F(Launch, SelectorDecidesWhenEveryLaunchIsPipelined) {
 // launch must remap as much data as the original kernel reads, so the
 // selector settles on the original kernel and builds no more copies.
 TEST_F(Launch, SelectorRunsTheOriginalWhenEveryLaunchRemaps) {
+  // The transformed kernel must win on its own time (the original's counts 4x)
+  // and lose on the remap every launch pays.
+  irregfix::testing::set_original_time_scale(4);
   const long long n = 1 << 22;
   std::vector<int> idx(n);
   std::mt19937 r(2);
@@ -518,6 +524,8 @@ int profiling_launches(int candidates) { return 3 * (candidates + 1) + 1; }
 // ~1.3x, ELL and SELL-32 ~5.5x, so SELL-32-sigma is the only layout worth
 // timing. Uniform rows: ELL alone (SELL-32 saves nothing).
 TEST_F(Launch, AutoChoosesSigmaOnSkewAndEllOnUniformRows) {
+  // Which layout, not whether any beats the original (within 2% on an H100).
+  irregfix::testing::set_original_time_scale(4);
   struct Case {
     const char *id;
     int common, rare;
@@ -551,6 +559,8 @@ TEST_F(Launch, AutoChoosesSigmaOnSkewAndEllOnUniformRows) {
 // both timed, each from its own copy (built once, however the probes
 // alternate), and once the selector settles the loser's copy is freed.
 TEST_F(Launch, AutoTimesEachCandidateFromItsOwnCopyAndFreesTheLoser) {
+  // Neither candidate may be dropped as far slower than the original.
+  irregfix::testing::set_original_time_scale(4);
   SkewedRows rows;
   rows.make(1 << 20, 8, 10, 0.1, 6);
   const irregfix::SiteInfo site{"layouts:mild", "row_sum", "range", irregfix::kSitePermutable};

@@ -101,6 +101,11 @@ void set_nvtx(bool on);
 // As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
 void set_order_region(int region);
 
+// The selector reads the original kernel's timed launches as `scale` times
+// their time: tests of its decisions (keep a copy, drop a candidate, settle)
+// then decide alike on every GPU, whatever the kernels' real margins.
+void set_original_time_scale(double scale);
+
 // Settles the selector of `site`'s launcher (on the current device) on the
 // original kernel, as profiling does when the transformed kernel loses by
 // far: its launches then run the original on the settled launcher's path
