@@ -3,17 +3,16 @@
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
 #include "Analysis/ThreadIndex.h"
-#include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
 #include "Frontend/MainFile.h"
 #include "Frontend/RewritableFiles.h"
+#include "Frontend/Verdicts.h"
 #include "Transform/Hoisted/KernelRewriter.h"
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
-#include "Transform/Indexed/IndexKernels.h"
 #include "Transform/Invalidation.h"
 #include "Transform/SourceText.h"
 
@@ -51,8 +50,7 @@ public:
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
-      KernelInfo Info = analyzeKernel(K, Ctx);
-      indexed::validateSites(Info, Ctx);
+      KernelInfo Info = kernelVerdicts(K, Ctx);
       Result.Kernels.push_back(K->getNameAsString());
       if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
         hoist(Info, Ctx);
@@ -335,26 +333,7 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
     for (const Site &S : Info.Sites) {
-      SiteReport R;
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
-      R.File = P.getFilename();
-      R.Line = P.getLine();
-      R.Column = P.getColumn();
-      R.Kernel = Info.Kernel->getNameAsString();
-      R.Pattern = patternName(S.Pattern);
-      R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
-      for (const SiteArray &A : S.Arrays)
-        if (A.RefusedBecause.empty())
-          R.Arrays.push_back(A.Array.spelling());
-      R.Transformed = S.transformable();
-      if (R.Transformed) {
-        R.Threads = Info.Perm.Permutable ? "permutable" : "in-order";
-        R.Launch = Info.Chunks.Chunkable ? "chunked" : "whole";
-      }
-      R.Reason = S.RefusedBecause;
-      for (auto &[W, Rd] : S.AliasChecks)
-        R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
-
+      SiteReport R = siteReport(S, Info, Ctx);
       std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
       if (S.transformable()) {
         std::string Arrays;
@@ -391,8 +370,6 @@ private:
           Msg.note(W.param()->getLocation(), W.quoted() + " is written and may alias " + Sources +
                                                  ": checked at each launch");
       } else {
-        if (R.Reason.empty() && !S.Arrays.empty())
-          R.Reason = S.Arrays.front().RefusedBecause;
         Msg.remark(S.Loc, What + " not transformed: " + R.Reason);
       }
       Result.Sites.push_back(std::move(R));
@@ -448,21 +425,7 @@ private:
       return false;
     };
     for (const ReadVerdict &V : Info.Reads) {
-      ReadReport R;
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(V.Read->getBeginLoc()));
-      R.File = P.isValid() ? P.getFilename() : "?";
-      R.Line = P.isValid() ? P.getLine() : 0;
-      R.Column = P.isValid() ? P.getColumn() : 0;
-      R.Kernel = Info.Kernel->getNameAsString();
-      R.Function = V.In;
-      R.Array = V.Array;
-      MemoryRead M;
-      R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
-      R.Pattern = V.Shape;
-      R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
-                  : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
-                                                            : "not-rewritten";
-      R.Reason = V.Reason;
+      ReadReport R = readReport(V, Info, Ctx);
       if (V.Verdict == ReadVerdict::NotRewritten && !InSite(V.Read, V.Reason))
         Msg.remark(V.Read->getBeginLoc(), "indirect read of '" + V.Array + "' in '" + R.Kernel + "'" +
                                               (V.In.empty() ? "" : " (in '" + V.In + "')") +

@@ -15,28 +15,6 @@ namespace irregfix::inkernel {
 
 namespace {
 
-// `template <class T, int N>` of a kernel template, or nothing.
-std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
-  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
-  if (!FT)
-    return "";
-  return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
-}
-
-// `<T, N>`: the template's own parameters as arguments, or nothing.
-std::string templateArguments(const KernelInfo &Info) {
-  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
-  if (!FT)
-    return "";
-  std::string Out = "<";
-  const TemplateParameterList *TPL = FT->getTemplateParameters();
-  for (unsigned I = 0; I < TPL->size(); ++I) {
-    const NamedDecl *P = TPL->getParam(I);
-    Out += (I ? ", " : "") + P->getNameAsString() + (P->isParameterPack() ? "..." : "");
-  }
-  return Out + ">";
-}
-
 std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionDecl *K = sourceDecl(Info);
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
@@ -95,6 +73,26 @@ std::string fieldPieceTable(const KernelInfo &Info, unsigned Site, const SiteArr
 }
 
 } // namespace
+
+std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
+}
+
+std::string templateArguments(const KernelInfo &Info) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  std::string Out = "<";
+  const TemplateParameterList *TPL = FT->getTemplateParameters();
+  for (unsigned I = 0; I < TPL->size(); ++I) {
+    const NamedDecl *P = TPL->getParam(I);
+    Out += (I ? ", " : "") + P->getNameAsString() + (P->isParameterPack() ? "..." : "");
+  }
+  return Out + ">";
+}
 
 std::string kernelQualifier(const FunctionDecl *K) {
   const std::string Names[] = {K->getNameAsString(), transformedKernelName(K), hoisted::hoistedKernelName(K)};
