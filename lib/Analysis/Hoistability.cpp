@@ -393,6 +393,11 @@ void analyzeHoistability(KernelInfo &Info, ASTContext &Ctx) {
   H = Hoisting();
   H.Requested = Requested;
   std::string Why = Analysis(Info, Ctx).run();
+  // The hoisted strategy copies whole elements in slices of iterations.
+  for (const Site &S : Info.Sites)
+    for (const SiteArray &A : S.Arrays)
+      if (Why.empty() && S.transformable() && A.Fields.split())
+        Why = "it reads structure fields through pieces";
   H.Hoistable = Why.empty();
   H.NotBecause = Why;
   if (!H.Hoistable) {

@@ -234,7 +234,7 @@ public:
       auto Key = std::make_pair(C.R->Array, C.R->Index->str());
       auto [It, New] = Copy.try_emplace(Key, S.Arrays.size());
       if (New) {
-        S.Arrays.push_back(SiteArray{C.R->Array, {}, false, ""});
+        S.Arrays.push_back(SiteArray{C.R->Array, {}, false, "", {}});
         S.Indices.push_back({C.R->Mem.Index, C.R->Index});
       }
       S.Arrays[It->second].Reads.push_back(elementOf(C.R->Mem));

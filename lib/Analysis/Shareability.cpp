@@ -69,6 +69,8 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
     return No("it has no transformed neighbour-list site");
   if (Found->remappedArrays().size() != 1)
     return No("its neighbour-list site remaps more than one array");
+  if (Found->remappedArrays().front()->Fields.split())
+    return No("its neighbour-list site reads structure fields through pieces");
   if (Info.Template || Info.Kernel->isTemplateInstantiation())
     return No("it is a template");
   // The runtime is given the transformed kernel's address, which an

@@ -32,6 +32,50 @@ inline bool isRangePattern(SitePattern P) { return P == SitePattern::Range || P 
 
 const char *patternName(SitePattern P);
 
+// A field of a structure element that a site reads, and where its piece keeps it.
+struct PieceField {
+  const clang::FieldDecl *Field = nullptr;
+  unsigned Offset = 0;      // bytes into the element (the record's layout)
+  unsigned Size = 0;        // 4 or 8
+  unsigned PieceOffset = 0; // bytes into its piece
+};
+
+// One aligned piece of a field copy: the fields it holds, by offset.
+struct FieldPiece {
+  unsigned Size = 0; // 16, 8, or 4 for a lone 4-byte field; also its alignment
+  std::vector<PieceField> Fields;
+};
+
+// Whether a site's copy of an array of structures holds only the fields the
+// kernel reads, grouped into pieces (see FieldUse.h).
+struct FieldSplit {
+  std::vector<FieldPiece> Pieces; // empty: the copy holds whole elements
+  std::string WholeBecause;       // why whole, for an element that is a structure the tool could split
+  unsigned ElementSize = 0;       // bytes
+  // The reads redirected to the pieces: `A[..].f` read as a value ...
+  std::vector<const clang::MemberExpr *> FieldReads;
+  // ... and `T v = A[..]` (the read), whose local is used only through its fields.
+  std::vector<std::pair<const clang::Expr *, const clang::VarDecl *>> LocalReads;
+
+  bool split() const { return !Pieces.empty(); }
+  // The piece holding F (its index in *Piece), or null.
+  const PieceField *find(const clang::FieldDecl *F, unsigned *Piece) const {
+    for (unsigned P = 0; P < Pieces.size(); ++P)
+      for (const PieceField &PF : Pieces[P].Fields)
+        if (PF.Field == F) {
+          *Piece = P;
+          return &PF;
+        }
+    return nullptr;
+  }
+  unsigned pieceBytes() const {
+    unsigned Sum = 0;
+    for (const FieldPiece &P : Pieces)
+      Sum += P.Size;
+    return Sum;
+  }
+};
+
 // One array the site reads indirectly, and every subscript that reads it.
 struct SiteArray {
   ArrayRef Array;                                      // A
@@ -41,6 +85,8 @@ struct SiteArray {
   bool OtherUse = false;
   // Set when A cannot be remapped; the reads are left alone and the reason reported.
   std::string RefusedBecause;
+  // An array of structures: the fields its copy holds.
+  FieldSplit Fields;
 };
 
 struct Site {

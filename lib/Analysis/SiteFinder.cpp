@@ -1,5 +1,6 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/Chunkability.h"
+#include "Analysis/FieldUse.h"
 #include "Analysis/Permutability.h"
 #include "Analysis/Shareability.h"
 #include "Analysis/ActiveThreads.h"
@@ -382,7 +383,7 @@ private:
         if (A && Match(AS) && !isAnyMacro(AS)) {
           auto [It, New] = Index.try_emplace(A, S.Arrays.size());
           if (New)
-            S.Arrays.push_back(SiteArray{A, {}, false, ""});
+            S.Arrays.push_back(SiteArray{A, {}, false, "", {}});
           if (isPlainRead(AS, Ctx))
             S.Arrays[It->second].Reads.push_back(AS);
           else
@@ -638,7 +639,7 @@ private:
             S.ThreadIndex = NI->ThreadIndex;
             S.NeighborStride = NI->Stride;
             S.NeighborRowMajor = NI->RowMajor;
-            S.Arrays.push_back(SiteArray{A, {}, false, ""});
+            S.Arrays.push_back(SiteArray{A, {}, false, "", {}});
             Found.push_back(std::move(S));
           }
           Site &S = Found[It->second];
@@ -700,7 +701,7 @@ private:
       S.Offsets = Inner->Array;
       S.RowMap = R ? R->Map : ArrayRef();
       S.ThreadIndex = R ? R->ThreadIndex : Inner->Index;
-      S.Arrays.push_back(SiteArray{A, {}, false, ""});
+      S.Arrays.push_back(SiteArray{A, {}, false, "", {}});
       GatherSites.push_back(std::move(S));
     }
     Site &S = GatherSites[It->second];
@@ -840,6 +841,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
+  analyzeFieldUse(Info, Ctx);
   Info.Perm = analyzePermutability(Info, Ctx);
   Info.Chunks = analyzeChunkability(Info, Ctx);
   Info.Share = analyzeShareability(Info, Ctx);

@@ -243,7 +243,7 @@ private:
     std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
                        "' reading its indirect arrays through coalesced copies; the original "
                        "above is the fallback.\n" +
-                       *Kernel + "\n\n";
+                       inkernel::pieceTypeDefinitions(Info, Ctx) + *Kernel + "\n\n";
     if (Info.Hoist.Hoistable) {
       llvm::Expected<std::string> Hoisted = hoisted::rewriteKernel(Info, Ctx);
       if (!Hoisted) {
@@ -311,6 +311,28 @@ private:
     }
   }
 
+  // Which fields a copy of structures holds and how they are grouped, or why
+  // it holds whole elements.
+  void remarkFields(const Site &S, const SiteArray &A) {
+    const FieldSplit &F = A.Fields;
+    const std::string Bytes = std::to_string(F.ElementSize) + " bytes an element";
+    if (!F.split()) {
+      if (!F.WholeBecause.empty())
+        Msg.remark(S.Loc, A.Array.quoted() + " is copied whole (" + Bytes + "): " + F.WholeBecause);
+      return;
+    }
+    std::string Pieces;
+    for (const FieldPiece &P : F.Pieces) {
+      std::string Names;
+      for (const PieceField &PF : P.Fields)
+        Names += (Names.empty() ? "" : ", ") + PF.Field->getNameAsString();
+      Pieces += (Pieces.empty() ? "{" : ", {") + Names + "} (" + std::to_string(P.Size) + " bytes)";
+    }
+    Msg.remark(S.Loc, A.Array.quoted() + " is copied as the fields the kernel reads, in " +
+                          std::to_string(F.Pieces.size()) + (F.Pieces.size() == 1 ? " piece: " : " pieces: ") +
+                          Pieces + "; " + std::to_string(F.pieceBytes()) + " of " + Bytes);
+  }
+
   void reportHoisting(const KernelInfo &Info) {
     std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
     if (!Info.Hoist.Hoistable) {
@@ -350,6 +372,8 @@ private:
           Msg.remark(S.Loc, What + " transformed: " + Arrays + " read through a coalesced copy indexed by '" +
                                 R.Offsets + "'");
         }
+        for (const SiteArray *A : S.remappedArrays())
+          remarkFields(S, *A);
         for (const SiteArray &A : S.Arrays)
           if (!A.RefusedBecause.empty())
             Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),

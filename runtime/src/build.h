@@ -9,6 +9,7 @@
 // On failure it returns why, and the launch runs the original kernel.
 #pragma once
 
+#include "field_plan.h"
 #include "launch.h"
 #include "layout_policy.h"
 #include "pipeline.h"
@@ -209,6 +210,15 @@ void set_neighbor_shape(Entry &e, NeighborShape &&shape);
 std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             const LayoutRequest &request, cudaStream_t stream, Built *built);
+
+// The same two, their copies split into the plan's pieces (field_plan.h): one
+// buffer a piece, the entry's sources as for the whole copy. Always ELL.
+std::string build_gather_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                                int b_kind, long long n, const void *A, std::size_t esz, const FieldPlan &plan,
+                                Built *built);
+std::string build_neighbors_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                   const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                                   const FieldPlan &plan, cudaStream_t stream, Built *built);
 
 // Sharing (kLayoutSharing) of a neighbour list, for launches of e.key.params[3]
 // threads a block: per block, its threads' distinct valid indices (a CUB

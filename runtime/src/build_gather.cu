@@ -202,5 +202,104 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   return copy_neighbors(ss, site, e, a, n, A, esz, built);
 }
 
+namespace {
+
+// The device buffers of a split copy: one a piece, `cells` elements each.
+std::string ensure_pieces(State &st, const SiteInfo &site, Entry &e, unsigned long long cells,
+                          const FieldPlan &plan, std::size_t *total) {
+  std::vector<std::size_t> need(plan.pieces);
+  *total = 0;
+  for (int q = 0; q < plan.pieces; ++q) {
+    if (std::string why = copy_bytes(cells, piece_bytes(plan, q), &need[q]); !why.empty())
+      return why;
+    *total += need[q];
+  }
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), *total, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  return ensure_copies(st, site, e, need);
+}
+
+FieldOut piece_buffers(const Entry &e) {
+  FieldOut out;
+  for (std::size_t q = 0; q < e.bufs.size() && q < static_cast<std::size_t>(kMaxFieldPieces); ++q)
+    out.p[q] = e.bufs[q];
+  return out;
+}
+
+unsigned long long plan_bytes(const FieldPlan &plan, unsigned long long cells) {
+  unsigned long long b = 0;
+  for (int q = 0; q < plan.pieces; ++q)
+    b += cells * piece_bytes(plan, q);
+  return b;
+}
+
+// One kernel writes every piece: one copy in the plan of the launch.
+std::string copy_gather_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
+                               long long n, const void *A, const FieldPlan &plan, Built *built) {
+  return plan_copy(
+      ss, site, e, 1, n, "remap_gather_fields",
+      [=, &e](int, Rows rows, cudaStream_t s) {
+        return remap_gather_fields(B, b_kind, rows, A, e.idx_lo, e.idx_hi, plan, piece_buffers(e), s);
+      },
+      [&](int) { return plan_bytes(plan, static_cast<unsigned long long>(n)); }, built);
+}
+
+std::string copy_neighbors_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
+                                  long long n, const void *A, const FieldPlan &plan, Built *built) {
+  return plan_copy(
+      ss, site, e, 1, n, "remap_neighbors_fields",
+      [=, &e](int, Rows rows, cudaStream_t s) {
+        return remap_neighbors_fields(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, rows, A,
+                                      e.idx_lo, e.idx_hi, plan, piece_buffers(e), s);
+      },
+      [&](int) { return plan_bytes(plan, static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n)); },
+      built);
+}
+
+} // namespace
+
+std::string build_gather_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                                int b_kind, long long n, const void *A, std::size_t esz, const FieldPlan &plan,
+                                Built *built) {
+  if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
+    return copy_gather_fields(ss, site, e, B, b_kind, n, A, plan, built);
+  std::vector<SourceRange> sources(2);
+  long long lo = 0, hi = 0;
+  std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
+  if (!why.empty())
+    return why;
+  if ((why = gather_source(A, esz, &sources[0], &lo, &hi)) != "")
+    return why;
+  std::size_t total = 0;
+  if ((why = ensure_pieces(st, site, e, static_cast<unsigned long long>(n), plan, &total)) != "")
+    return why;
+  e.sources = std::move(sources);
+  e.index_sources = 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.max_len = 1;
+  e.shape_valid = true;
+  return copy_gather_fields(ss, site, e, B, b_kind, n, A, plan, built);
+}
+
+std::string build_neighbors_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                   const NeighborArgs &a, long long n, const void *A, std::size_t esz,
+                                   const FieldPlan &plan, cudaStream_t stream, Built *built) {
+  if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
+    return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);
+  NeighborShape shape;
+  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
+  if (!why.empty())
+    return why;
+  unsigned long long cells = 0;
+  if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
+    return "remapped copy too large";
+  std::size_t total = 0;
+  if ((why = ensure_pieces(st, site, e, cells, plan, &total)) != "")
+    return why;
+  set_neighbor_shape(e, std::move(shape));
+  return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);
+}
+
 } // namespace detail
 } // namespace irregfix

@@ -10,7 +10,7 @@ namespace detail {
 bool CacheKey::operator==(const CacheKey &o) const {
   return device == o.device && pattern == o.pattern && B == o.B && b_kind == o.b_kind &&
          C == o.C && c_kind == o.c_kind && params == o.params && n == o.n && layout == o.layout && sources == o.sources && elem_sizes == o.elem_sizes &&
-         index_arrays == o.index_arrays && site == o.site;
+         fields == o.fields && index_arrays == o.index_arrays && site == o.site;
 }
 
 static void mix(std::size_t &h, std::size_t v) {
@@ -34,6 +34,8 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
   mix(h, static_cast<std::size_t>(k.n));
   for (std::size_t s : k.elem_sizes)
     mix(h, s);
+  for (unsigned f : k.fields)
+    mix(h, f);
   mix(h, static_cast<std::size_t>(k.layout));
   return h;
 }

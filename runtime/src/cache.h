@@ -37,6 +37,7 @@ struct CacheKey {
   std::vector<const void *> index_arrays; // indexed: the arrays its index kernels read
   long long n = 0;
   std::vector<std::size_t> elem_sizes;
+  std::vector<unsigned> fields;      // a copy split into field pieces: the pieces (field_key)
   int layout = 0;                    // a layout key (layout_policy.h)
   bool operator==(const CacheKey &o) const;
   bool operator!=(const CacheKey &o) const { return !(*this == o); }

@@ -126,6 +126,23 @@ cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long
                             const void *A, std::size_t elem_size, long long lo, long long hi,
                             void *out, cudaStream_t stream);
 
+// ---- copies split into field pieces (field_plan.h) -------------------------
+
+struct FieldPlan;
+struct FieldOut;
+
+// For t in rows with lo <= B[t] < hi: piece q of A[B[t]] to out.p[q][t], for
+// every piece of the plan; other slots (sentinels) are not written.
+cudaError_t remap_gather_fields(const void *B, int b_kind, Rows rows, const void *A, long long lo,
+                                long long hi, const FieldPlan &plan, const FieldOut &out,
+                                cudaStream_t stream);
+
+// As remap_neighbors, each piece q of A[NB[j*sj + t*st]] to out.p[q][j*n + t].
+cudaError_t remap_neighbors_fields(const void *NB, int nb_kind, long long sj, long long st,
+                                   long long jmax, const void *counts, int counts_kind, long long n,
+                                   Rows rows, const void *A, long long lo, long long hi,
+                                   const FieldPlan &plan, const FieldOut &out, cudaStream_t stream);
+
 // ---- sharing (kLayoutSharing) of a neighbour list --------------------------
 
 // Thread t reads A[NB[j*sj + t*st]] for j < count(t) (as remap_neighbors: count(t)

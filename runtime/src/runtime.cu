@@ -249,6 +249,9 @@ struct KeyArgs {
   const size_t *sizes = nullptr;
   long long params[4] = {}; // neighbours: stride_j, stride_t, m (sharing: and the block size)
   int nparams = 0;
+  // A copy split into field pieces (prepare_*_fields): always ELL.
+  const FieldPiece *pieces = nullptr;
+  int piece_count = 0;
 };
 
 bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
@@ -263,7 +266,7 @@ bool same_call(const CacheKey &k, const KeyArgs &a, int device, int layout) {
   for (int i = 0; i < a.count; ++i)
     if (k.sources[i] != a.sources[i] || k.elem_sizes[i] != a.sizes[i])
       return false;
-  return true;
+  return same_fields(k.fields, a.pieces, a.piece_count);
 }
 
 CacheKey make_key(const SiteInfo &site, const KeyArgs &a, int device, int layout) {
@@ -279,6 +282,7 @@ CacheKey make_key(const SiteInfo &site, const KeyArgs &a, int device, int layout
   key.sources.assign(a.sources, a.sources + a.count);
   key.elem_sizes.assign(a.sizes, a.sizes + a.count);
   key.params.assign(a.params, a.params + a.nparams);
+  key.fields = field_key(a.pieces, a.piece_count);
   key.layout = layout;
   return key;
 }
@@ -301,7 +305,12 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   SiteRecord &rec = *opened;
   SiteStats &ss = *rec.stats;
   Launch *launch = this_thread_launch(st);
-  const LayoutRequest request = layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n);
+  LayoutRequest request = layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n);
+  if (args.piece_count > 0) { // the pieces' kernel reads them at ELL slots, in thread order
+    request.key = kLayoutEllColMajor;
+    request.may_permute = false;
+    request.share_block = 0;
+  }
   const int layout = request.key;
   if (layout == kLayoutSharing) // a copy for blocks of this size only
     args.params[args.nparams++] = request.share_block;
@@ -455,6 +464,49 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                    if (e.layout == kLayoutLocality)
                      return build_locality_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, stream, built);
                    return build_neighbors(st, ss, site, e, dev, nargs, n, A, elem_size, r, stream, built);
+                 });
+}
+
+bool prepare_gather_fields(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
+                           const void *A, size_t elem_size, int piece_count,
+                           const FieldPiece *pieces, View *view, const void **remapped,
+                           cudaStream_t stream) {
+  using namespace detail;
+  KeyArgs args = key_args(kPatternGather, B, b_kind, nullptr, 0, n, 1, &A, &elem_size);
+  args.pieces = pieces;
+  args.piece_count = piece_count;
+  return prepare(site, args, view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int, const LayoutRequest &, Built *built) {
+                   FieldPlan plan;
+                   if (std::string why = make_field_plan(pieces, piece_count, elem_size, &plan); !why.empty())
+                     return why;
+                   return build_gather_fields(st, ss, site, e, B, b_kind, n, A, elem_size, plan, built);
+                 });
+}
+
+bool prepare_neighbors_fields(const SiteInfo &site, const void *NB, IndexKind nb_kind,
+                              long long stride_j, long long stride_t, long long m,
+                              const void *counts, IndexKind counts_kind, long long n,
+                              const void *A, size_t elem_size, int piece_count,
+                              const FieldPiece *pieces, View *view, const void **remapped,
+                              cudaStream_t stream) {
+  using namespace detail;
+  KeyArgs args = key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1,
+                          &A, &elem_size);
+  args.params[0] = stride_j;
+  args.params[1] = stride_t;
+  args.params[2] = m;
+  args.nparams = 3;
+  args.pieces = pieces;
+  args.piece_count = piece_count;
+  const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
+  return prepare(site, args, view, remapped, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int dev, const LayoutRequest &, Built *built) {
+                   FieldPlan plan;
+                   if (std::string why = make_field_plan(pieces, piece_count, elem_size, &plan); !why.empty())
+                     return why;
+                   return build_neighbors_fields(st, ss, site, e, dev, nargs, n, A, elem_size, plan, stream,
+                                                 built);
                  });
 }
 

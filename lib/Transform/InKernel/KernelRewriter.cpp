@@ -142,9 +142,42 @@ private:
 
   std::string extraParams(const Site &S, unsigned I) {
     std::string Out = ", irregfix::View " + viewName(I);
-    for (const SiteArray *A : S.remappedArrays())
-      Out += ", " + remappedPointerType(Info, A->Array, Ctx) + "__restrict__ " + remappedName(S, I, *A);
+    for (const SiteArray *A : S.remappedArrays()) {
+      if (!A->Fields.split()) {
+        Out += ", " + remappedPointerType(Info, A->Array, Ctx) + "__restrict__ " + remappedName(S, I, *A);
+        continue;
+      }
+      for (unsigned P = 0; P < A->Fields.Pieces.size(); ++P)
+        Out += ", const " + pieceTypeName(Info.Kernel, I, A->Array, P) + " *__restrict__ " +
+               pieceName(I, A->Array, P);
+    }
     return Out;
+  }
+
+  // A[..].f → piece[slot].f; `T v = A[..]` → v built from the pieces (only its
+  // fields are read, so the others may stay zero).
+  void rewriteFieldReads(const SiteArray &A, unsigned I, const std::string &SlotText) {
+    const FieldSplit &F = A.Fields;
+    for (const MemberExpr *ME : F.FieldReads) {
+      unsigned P = 0;
+      const PieceField *PF = F.find(cast<FieldDecl>(ME->getMemberDecl()), &P);
+      if (!PF)
+        continue; // analyzeFieldUse put every field read in a piece
+      Editor.replace(ME->getSourceRange(),
+                     pieceName(I, A.Array, P) + SlotText + "." + PF->Field->getNameAsString());
+      replaced(ME->getBeginLoc(), ME->getEndLoc());
+    }
+    const std::string Element = A.Array.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+    for (auto &[Read, Local] : F.LocalReads) {
+      std::string Build = "[&]() { " + Element + " __irregfix_e{}; ";
+      for (unsigned P = 0; P < F.Pieces.size(); ++P)
+        for (const PieceField &PF : F.Pieces[P].Fields) {
+          const std::string Field = PF.Field->getNameAsString();
+          Build += "__irregfix_e." + Field + " = " + pieceName(I, A.Array, P) + SlotText + "." + Field + "; ";
+        }
+      Editor.replace(Read->getSourceRange(), Build + "return __irregfix_e; }()");
+      replaced(Read->getBeginLoc(), Read->getEndLoc());
+    }
   }
 
   // A chunk's blocks are numbered from 0 in its launch: blockIdx.x reads as
@@ -235,7 +268,11 @@ private:
     const bool IndexedLoop = S.Pattern == SitePattern::Indexed && S.IndexedLoop.Loop;
     if (IndexedLoop)
       Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
-    for (const SiteArray *A : S.remappedArrays())
+    for (const SiteArray *A : S.remappedArrays()) {
+      if (A->Fields.split()) {
+        rewriteFieldReads(*A, I, "[irregfix::slot(" + viewName(I) + ", " + Slot + ", " + Iter + ")]");
+        continue;
+      }
       for (const Expr *Read : A->Reads) {
         if (sharedSite(I))
           Editor.replace(Read->getSourceRange(), "irregfix::read_shared(" + viewName(I) + ", " +
@@ -246,6 +283,7 @@ private:
                                                      ", " + Slot + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
+    }
     if (IndexedLoop)
       declareFirst(S, I);
     if (!isRangePattern(S.Pattern))
@@ -312,6 +350,36 @@ private:
 };
 
 } // namespace
+
+std::string pieceTypeDefinitions(const KernelInfo &Info, ASTContext &Ctx) {
+  std::string Out;
+  const PrintingPolicy &Policy = Ctx.getPrintingPolicy();
+  for (unsigned I = 0; I < Info.Sites.size(); ++I) {
+    if (!Info.Sites[I].transformable())
+      continue;
+    for (const SiteArray *A : Info.Sites[I].remappedArrays()) {
+      const FieldSplit &F = A->Fields;
+      if (!F.split())
+        continue;
+      const std::string Element = A->Array.elementType().getUnqualifiedType().getAsString(Policy);
+      const std::string Why = "\"irregfix: '" + Element + "' is laid out other than the tool computed\"";
+      Out += "static_assert(sizeof(" + Element + ") == " + std::to_string(F.ElementSize) + ", " + Why + ");\n";
+      for (unsigned P = 0; P < F.Pieces.size(); ++P) {
+        const FieldPiece &Piece = F.Pieces[P];
+        Out += "struct alignas(" + std::to_string(Piece.Size) + ") " + pieceTypeName(Info.Kernel, I, A->Array, P) +
+               " {";
+        for (const PieceField &PF : Piece.Fields)
+          Out += " " + PF.Field->getType().getCanonicalType().getUnqualifiedType().getAsString(Policy) + " " +
+                 PF.Field->getNameAsString() + ";";
+        Out += " };\n";
+        for (const PieceField &PF : Piece.Fields)
+          Out += "static_assert(__builtin_offsetof(" + Element + ", " + PF.Field->getNameAsString() + ") == " +
+                 std::to_string(PF.Offset) + ", " + Why + ");\n";
+      }
+    }
+  }
+  return Out;
+}
 
 llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, ASTContext &Ctx, const KernelVariant &Variant) {
   KernelRewriter R(Info, Ctx, Variant);

@@ -34,4 +34,10 @@ struct KernelVariant {
 llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, clang::ASTContext &Ctx,
                                           const KernelVariant &Variant = {});
 
+// The element types of the pieces the kernel's split copies are made of
+// (`struct alignas(16) <piece> { float x; float y; float z; float mass; };`),
+// with static_asserts that the compiler lays the elements out as the tool
+// computed: declared before the transformed kernel. Empty when none is split.
+std::string pieceTypeDefinitions(const KernelInfo &Info, clang::ASTContext &Ctx);
+
 } // namespace irregfix::inkernel

@@ -49,6 +49,29 @@ std::string siteId(const Site &S, ASTContext &Ctx) {
          ":" + std::to_string(P.getColumn());
 }
 
+// The table of a split copy's pieces (irregfix::FieldPiece): each field's
+// offset in the element and in its piece, and its size.
+std::string fieldPieceTable(const KernelInfo &Info, unsigned Site, const SiteArray &A, ASTContext &Ctx) {
+  const FieldSplit &F = A.Fields;
+  const std::string Element =
+      A.Array.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  std::string Out = "static const irregfix::FieldPiece " + fieldPiecesName(Info.Kernel, Site, A.Array) + "[" +
+                    std::to_string(F.Pieces.size()) + "] = {";
+  for (unsigned P = 0; P < F.Pieces.size(); ++P) {
+    const std::string Piece = pieceTypeName(Info.Kernel, Site, A.Array, P);
+    Out += std::string(P ? "," : "") + "\n    {sizeof(" + Piece + "), " + std::to_string(F.Pieces[P].Fields.size()) +
+           ", {";
+    for (unsigned J = 0; J < F.Pieces[P].Fields.size(); ++J) {
+      const PieceField &PF = F.Pieces[P].Fields[J];
+      const std::string Name = PF.Field->getNameAsString();
+      Out += std::string(J ? "," : "") + "\n      {__builtin_offsetof(" + Element + ", " + Name +
+             "), __builtin_offsetof(" + Piece + ", " + Name + "), " + std::to_string(PF.Size) + "}";
+    }
+    Out += "}}";
+  }
+  return Out + "};\n";
+}
+
 } // namespace
 
 std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
@@ -126,6 +149,13 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     ++Index;
   }
 
+  // Copies split into field pieces: what each piece holds, for the runtime.
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].transformable())
+      for (const SiteArray *A : Info.Sites[I].remappedArrays())
+        if (A->Fields.split())
+          OS << fieldPieceTable(Info, I, *A, Ctx);
+
   // Indexed sites: the kernels that compute their indices, and their step functions.
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed) {
@@ -158,9 +188,13 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       continue;
     std::string V = viewName(I), Site = siteInfoName(K, I);
     auto Arrays = S.remappedArrays();
+    // One copy an array, or one a piece of a split array.
+    size_t Copies = 0;
+    for (const SiteArray *A : Arrays)
+      Copies += A->Fields.split() ? A->Fields.Pieces.size() : 1;
     std::string N = std::to_string(Arrays.size());
     OS << "  irregfix::View " << V << ";\n";
-    OS << "  const void *" << V << "_out[" << N << "];\n";
+    OS << "  const void *" << V << "_out[" << Copies << "];\n";
     std::string Sources, Sizes;
     for (size_t J = 0; J < Arrays.size(); ++J) {
       std::string A = Arrays[J]->Array.spelling();
@@ -181,6 +215,12 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     // (An indexed site without a guard runs the launch's threads: its step function knows.)
     std::string NExpr = S.ActiveThreads ? "(long long)(" + Text(S.ActiveThreads) + ")" : "";
     std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
+    // A gather or neighbour-list site's one array, split into field pieces.
+    std::string Fields, Pieces;
+    if (Arrays.size() == 1 && Arrays[0]->Fields.split()) {
+      Fields = "_fields";
+      Pieces = ", " + std::to_string(Arrays[0]->Fields.Pieces.size()) + ", " + fieldPiecesName(K, I, Arrays[0]->Array);
+    }
     switch (S.Pattern) {
     case SitePattern::Range:
       Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
@@ -191,8 +231,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                            ", " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, " + Tail);
       break;
     case SitePattern::Gather:
-      Conditions.push_back("irregfix::prepare_gather(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " +
-                           Sources + ", " + Sizes + ", " + Tail);
+      Conditions.push_back("irregfix::prepare_gather" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " + NExpr +
+                           ", " + Sources + ", " + Sizes + Pieces + ", " + Tail);
       break;
     case SitePattern::Gather2:
       Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
@@ -206,15 +246,23 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       std::string Strides = S.NeighborRowMajor ? "1, " + Stride : Stride + ", 1";
       std::string Bound = S.NeighborBound ? "(long long)(" + Text(S.NeighborBound) + ")" : "0";
       std::string Counts = S.NeighborCounts ? Index(S.NeighborCounts) : "nullptr, irregfix::kIndexI32";
-      Conditions.push_back("irregfix::prepare_neighbors(" + Site + ", " + Index(S.Offsets) + ", " + Strides + ", " +
-                           Bound + ", " + Counts + ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
+      Conditions.push_back("irregfix::prepare_neighbors" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " +
+                           Strides + ", " + Bound + ", " + Counts + ", " + NExpr + ", " + Sources + ", " + Sizes +
+                           Pieces + ", " + Tail);
       break;
     }
     }
     ExtraArgs.push_back(V);
-    for (size_t J = 0; J < Arrays.size(); ++J)
-      ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, Arrays[J]->Array, Ctx) + ">(" + V +
-                          "_out[" + std::to_string(J) + "])");
+    for (size_t J = 0, Copy = 0; J < Arrays.size(); ++J) {
+      if (!Arrays[J]->Fields.split()) {
+        ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, Arrays[J]->Array, Ctx) + ">(" + V + "_out[" +
+                            std::to_string(Copy++) + "])");
+        continue;
+      }
+      for (unsigned P = 0; P < Arrays[J]->Fields.Pieces.size(); ++P)
+        ExtraArgs.push_back("static_cast<const " + pieceTypeName(K, I, Arrays[J]->Array, P) + " *>(" + V + "_out[" +
+                            std::to_string(Copy++) + "])");
+    }
   }
 
   std::string Args = argumentList(K);

@@ -48,6 +48,22 @@ inline std::string siteInfoName(const clang::FunctionDecl *K, unsigned Site) {
          std::to_string(Site);
 }
 
+// A copy split into field pieces (SiteArray::Fields): piece P's parameter, and
+// its element type, declared before the transformed kernel.
+inline std::string pieceName(unsigned Site, const ArrayRef &A, unsigned Piece) {
+  return remappedName(Site, A) + "_piece" + std::to_string(Piece);
+}
+inline std::string pieceTypeName(const clang::FunctionDecl *K, unsigned Site, const ArrayRef &A, unsigned Piece) {
+  const std::string Prefix = "__irregfix_site_";
+  return "__irregfix_piece_" + siteInfoName(K, Site).substr(Prefix.size()) + "_" + A.identifier() + "_" +
+         std::to_string(Piece);
+}
+
+// The table of a split copy's pieces the launcher passes to the runtime.
+inline std::string fieldPiecesName(const clang::FunctionDecl *K, unsigned Site, const ArrayRef &A) {
+  return siteInfoName(K, Site) + "_" + A.identifier() + "_pieces";
+}
+
 // A kernel parameter's name in generated code (`__irregfix_arg2` when unnamed).
 inline std::string paramName(const clang::ParmVarDecl *P, unsigned I) {
   return P->getName().empty() ? "__irregfix_arg" + std::to_string(I) : P->getNameAsString();

@@ -241,6 +241,50 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                        IndexKind counts_kind, long long n, const void *A, size_t elem_size,
                        View *view, const void **remapped, cudaStream_t stream);
 
+// ---- field pieces: copies of the fields a kernel reads ----------------------
+// A gather or neighbour-list site that reads only some fields of a structure
+// element has its copy split into pieces, each an aligned element of 4, 8 or
+// 16 bytes holding some of those fields; piece p's copy is remapped[p], in the
+// site's layout (ELL: element (t, iter) at slot(view, t, iter), as the whole
+// copy would be). Only the copy changes: the site's sources, cache entry,
+// invalidation and IRREGFIX_VERIFY are those of the whole copy (A and the
+// index arrays).
+
+// One field: bytes [from, from + size) of the source element go to
+// [to, to + size) of the piece's element. size is 4 or 8, offsets multiples of it.
+struct FieldCopy {
+  unsigned from;
+  unsigned to;
+  unsigned size;
+};
+
+constexpr int kMaxPieceFields = 4; // 16 bytes of 4-byte fields
+constexpr int kMaxFieldPieces = 8;
+
+// One piece: its element's size (4, 8 or 16, also its alignment) and fields.
+struct FieldPiece {
+  unsigned size;
+  int count;
+  FieldCopy fields[kMaxPieceFields];
+};
+
+// prepare_gather, the copy split into pieces: on true,
+// piece p of remapped[p][slot(*view, t, 0)] holds the fields of A[B[t]] that
+// pieces[p] names (bytes a piece's fields leave free are zero).
+bool prepare_gather_fields(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,
+                           const void *A, size_t elem_size, int piece_count,
+                           const FieldPiece *pieces, View *view, const void **remapped,
+                           cudaStream_t stream);
+
+// prepare_neighbors, the copy split into pieces: on true, remapped[p][slot(*view, t, j)]
+// holds pieces[p]'s fields of A[NB[j*stride_j + t*stride_t]]. Always ELL.
+bool prepare_neighbors_fields(const SiteInfo &site, const void *NB, IndexKind nb_kind,
+                              long long stride_j, long long stride_t, long long m,
+                              const void *counts, IndexKind counts_kind, long long n,
+                              const void *A, size_t elem_size, int piece_count,
+                              const FieldPiece *pieces, View *view, const void **remapped,
+                              cudaStream_t stream);
+
 // ---- indexed copies: any index the tool can compute --------------------------
 // A site whose element indices fit none of the patterns above (a chain of
 // loads, struct fields, a member function, a loop with any bounds...): the tool
