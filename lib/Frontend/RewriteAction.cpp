@@ -2,6 +2,7 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
+#include "Analysis/ScatterSites.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
@@ -14,6 +15,8 @@
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
+#include "Transform/Scatter/KernelRewriter.h"
+#include "Transform/Scatter/LaunchRewriter.h"
 #include "Transform/Invalidation.h"
 #include "Transform/SourceText.h"
 
@@ -53,11 +56,15 @@ public:
     for (const FunctionDecl *K : Collector.Kernels) {
       KernelInfo Info = analyzeKernel(K, Ctx);
       indexed::validateSites(Info, Ctx);
+      std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
+      Updates = findScatters(Info, Ctx);
       Result.Kernels.push_back(K->getNameAsString());
       if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
         hoist(Info, Ctx);
       report(Info, Ctx);
-      if (Info.hasTransformableSite())
+      reportScatters(Info, Updates, Ctx);
+      reportReads(Info, Ctx);
+      if (Info.hasTransformableSite() || transformableScatter(Updates))
         Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
     }
     Result.Parsed = true;
@@ -212,7 +219,61 @@ private:
       File.Edits = tooling::Replacements();
   }
 
+  // The kernel's updates through index arrays. One that the scatter strategy
+  // rewrites takes the kernel: its reads stay as they are.
+  std::vector<ScatterSite> findScatters(KernelInfo &Info, ASTContext &Ctx) {
+    std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
+    for (ScatterSite &S : Updates)
+      if (!Info.RefusedBecause.empty())
+        S.RefusedBecause = Info.RefusedBecause;
+    // The element each update adds to is read too: its verdict is the update's.
+    for (const ScatterSite &S : Updates)
+      for (ReadVerdict &V : Info.Reads)
+        if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
+          V.Shape = "scatter";
+          V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+          V.Reason = S.RefusedBecause;
+        }
+    const ScatterSite *Scatter = transformableScatter(Updates);
+    if (!Scatter)
+      return Updates;
+    const std::string Why = "the kernel's update of " + Scatter->Target.quoted() +
+                            " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
+    for (Site &S : Info.Sites) {
+      if (S.Loc == Scatter->Element->getBeginLoc())
+        S.RefusedBecause = "it is the update of " + Scatter->Target.quoted() + ", which the scatter strategy rewrites";
+      else if (S.transformable())
+        S.RefusedBecause = Why;
+    }
+    for (ReadVerdict &V : Info.Reads)
+      if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
+        V.Verdict = ReadVerdict::NotRewritten;
+        V.Reason = Why;
+      }
+    return Updates;
+  }
+
+  bool emitScatterKernel(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, S, Ctx);
+    if (!Variant) {
+      Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
+                                                "': " + llvm::toString(Variant.takeError()));
+      return false;
+    }
+    CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, Ctx.getLangOpts());
+    std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
+                       "' writing each thread's contribution to a buffer instead of updating " + S.Target.quoted() +
+                       "; the runtime adds them per element, in thread order. The original above is the "
+                       "fallback.\n" +
+                       *Variant + "\n\n" + scatter::launcherDefinition(Info, S, Ctx) + "\n";
+    ++Result.KernelsRewritten;
+    return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
+  }
+
   bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
+    if (const ScatterSite *S = transformableScatter(Scatters[Info.Kernel->getCanonicalDecl()]))
+      return emitScatterKernel(Info, *S, Ctx);
     const SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
     llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);
@@ -399,7 +460,37 @@ private:
     }
     if (Info.Hoist.Requested)
       reportHoisting(Info);
-    reportReads(Info, Ctx);
+  }
+
+  void reportScatters(const KernelInfo &Info, const std::vector<ScatterSite> &Updates, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const std::string What = "scatter site in '" + Info.Kernel->getNameAsString() + "'";
+    for (const ScatterSite &S : Updates) {
+      SiteReport R;
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+      R.File = P.getFilename();
+      R.Line = P.getLine();
+      R.Column = P.getColumn();
+      R.Kernel = Info.Kernel->getNameAsString();
+      R.Pattern = pattern_name(kPatternScatter);
+      R.Offsets = S.Index ? S.Index.spelling() : "-";
+      if (S.Target)
+        R.Arrays.push_back(S.Target.spelling());
+      R.Transformed = S.transformable();
+      R.Reason = S.RefusedBecause;
+      if (R.Transformed) {
+        R.Threads = "in-order";
+        R.Launch = "whole";
+        for (const ArrayRef &Other : S.AliasChecks)
+          R.AliasChecks.push_back(S.Target.spelling() + "/" + Other.spelling());
+        Msg.remark(S.Loc, What + " transformed: updates of " + S.Target.quoted() + " through " + S.Index.quoted() +
+                              " run as an inspector-executor (each thread's contribution written to a buffer, "
+                              "added per element in thread order, without atomics)");
+      } else {
+        Msg.remark(S.Loc, What + " not transformed: " + S.RefusedBecause);
+      }
+      Result.Sites.push_back(std::move(R));
+    }
   }
 
   // Every indirect read: a row of the report, and a remark for each that no
@@ -453,6 +544,8 @@ private:
   const RewritableFiles &Files;
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
+  // Each kernel's updates through index arrays, by its canonical declaration.
+  std::map<const FunctionDecl *, std::vector<ScatterSite>> Scatters;
 };
 
 class RewriteAction : public ASTFrontendAction {

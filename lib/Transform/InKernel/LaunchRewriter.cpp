@@ -37,7 +37,9 @@ std::string templateArguments(const KernelInfo &Info) {
   return Out + ">";
 }
 
-std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
+} // namespace
+
+std::string launcherSignature(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionDecl *K = sourceDecl(Info);
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
   std::string Out;
@@ -54,6 +56,8 @@ std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
   return Out;
 }
 
+namespace {
+
 // `::ns::inner::` for a kernel in namespaces (anonymous ones are reached
 // without naming them, inline ones through their parent).
 std::string namespaceQualifier(const FunctionDecl *K) {
@@ -64,14 +68,14 @@ std::string namespaceQualifier(const FunctionDecl *K) {
   return "::" + Out;
 }
 
-std::string siteId(const Site &S, ASTContext &Ctx) {
+} // namespace
+
+std::string siteId(SourceLocation Loc, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
   return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine()) +
          ":" + std::to_string(P.getColumn());
 }
-
-} // namespace
 
 std::string kernelQualifier(const FunctionDecl *K) {
   const std::string Names[] = {K->getNameAsString(), transformedKernelName(K), hoisted::hoistedKernelName(K)};
@@ -82,7 +86,7 @@ std::string kernelQualifier(const FunctionDecl *K) {
 }
 
 std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
-  return signature(Info, Ctx) + ";";
+  return launcherSignature(Info, Ctx) + ";";
 }
 
 std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const OtherStrategy *Other) {
@@ -110,7 +114,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
     if (S.transformable()) {
-      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S, Ctx) << "\", \""
+      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S.Loc, Ctx) << "\", \""
          << K->getName() << "\", \"" << patternName(S.Pattern) << "\"";
       if (Shared && Info.Share.SiteIndex == Index)
         OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
@@ -139,7 +143,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     }
   OS << "// irregfix: launches " << transformedKernelName(K)
      << " on remapped copies, or the original kernel when the runtime declines or times it faster.\n";
-  OS << signature(Info, Ctx) << " {\n";
+  OS << launcherSignature(Info, Ctx) << " {\n";
   // The launch is named by its first transformable site: the runtime keeps the
   // launcher's selector there.
   std::string LaunchSite;
