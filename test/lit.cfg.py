@@ -56,3 +56,13 @@ apply_replacements = shutil.which("clang-apply-replacements", path=config.llvm_t
 if apply_replacements:
     config.available_features.add("clang-apply-replacements")
     config.substitutions.append(("%clang_apply_replacements", apply_replacements))
+
+# The clang-tidy plugin, loaded into the clang-tidy of the same LLVM;
+# %tidy_cuda are the CUDA flags the tool would add, for the stub header.
+if config.clang_tidy and config.tidy_plugin and os.path.exists(config.clang_tidy):
+    config.available_features.add("clang-tidy-plugin")
+    config.substitutions.append(("%clang_tidy", f"{config.clang_tidy} --load={config.tidy_plugin}"))
+    config.substitutions.append(("%tidy_plugin", config.tidy_plugin))
+    config.substitutions.append(
+        ("%tidy_cuda", f"-x cuda --cuda-host-only --cuda-path={inputs}/CUDA -nocudainc -nocudalib "
+                       f"-isystem {inputs}/CUDA/include"))

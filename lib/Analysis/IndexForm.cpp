@@ -255,7 +255,12 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
   }
   if (!V->isLocalVarDecl())
     return unknown("variable " + named(V) + " is not a local of the kernel", true, At);
-  LocalValue L = Values.at(V, At, Ctx);
+  return local(V, At, At, Depth);
+}
+
+// V's value just before (or at) the statement Pos; At is the expression the form stands for.
+FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, int Depth) {
+  LocalValue L = Values.at(V, Pos, Ctx);
   if (L.K == LocalValue::None) {
     // Not one value: whether any of its values comes from memory.
     bool MayLoad = false;
@@ -263,13 +268,20 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
       MayLoad |= readsMemory(D) || build(D, Depth + 8)->dependsOnLoad();
     return unknown(L.Why, MayLoad, At);
   }
-  auto It = Locals.find(V);
+  // A local may hold other values at other places: its forms are kept by definition.
+  const LocalKey Key{V, L.Value, L.Cond, L.Then, L.ElseBefore};
+  auto It = Locals.find(Key);
   if (It != Locals.end())
     return It->second;
-  FormRef F = L.K == LocalValue::Single
-                  ? build(L.Value, Depth + 1)
-                  : op("?:", {build(L.Cond, Depth + 1), build(L.Then, Depth + 1), build(L.Else, Depth + 1)}, At);
-  Locals.emplace(V, F);
+  FormRef F;
+  if (L.K == LocalValue::Single)
+    F = build(L.Value, Depth + 1);
+  else
+    F = op("?:",
+           {build(L.Cond, Depth + 1), build(L.Then, Depth + 1),
+            L.ElseBefore ? local(V, L.ElseBefore, At, Depth + 1) : build(L.Else, Depth + 1)},
+           At);
+  Locals.emplace(Key, F);
   return F;
 }
 

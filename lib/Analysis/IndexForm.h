@@ -17,6 +17,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <map>
+#include <tuple>
 #include <memory>
 #include <set>
 #include <string>
@@ -90,13 +91,17 @@ private:
   FormRef load(const clang::Expr *Read, const clang::Expr *Base, const clang::Expr *Index,
                const clang::FieldDecl *Field, int Depth);
   FormRef variable(const clang::VarDecl *V, const clang::Expr *At, int Depth);
+  FormRef local(const clang::VarDecl *V, const clang::Stmt *Pos, const clang::Expr *At, int Depth);
 
   const clang::FunctionDecl *Kernel;
   const WriteSet &Writes;
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
   LocalValues Values;
-  std::map<const clang::VarDecl *, FormRef> Locals; // followed locals, by variable
+  // Followed locals, by variable and definition.
+  using LocalKey = std::tuple<const clang::VarDecl *, const clang::Expr *, const clang::Expr *, const clang::Expr *,
+                              const clang::Stmt *>;
+  std::map<LocalKey, FormRef> Locals;
 };
 
 // A read of memory in a kernel: its expression, and where the element lies:

@@ -147,8 +147,6 @@ public:
       return "it is in a lambda (reads there are reported, not rewritten)";
     if (!Info.RefusedBecause.empty())
       return Info.RefusedBecause;
-    if (K->isTemplateInstantiation() || K->isTemplated())
-      return "indexed sites of kernel templates are not supported yet";
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (!R.Array)

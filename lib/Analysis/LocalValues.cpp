@@ -128,7 +128,112 @@ std::vector<const Expr *> LocalValues::definitions(const VarDecl *V) const {
   return Out;
 }
 
-LocalValue LocalValues::at(const VarDecl *V, const Expr *Use, ASTContext &Ctx) const {
+namespace {
+
+// The statement of Block that holds S (S itself when it is one), or null.
+const Stmt *statementOf(const Stmt *S, const CompoundStmt *Block, ASTContext &Ctx) {
+  for (const Stmt *P = S; P;) {
+    const Stmt *Up = parentOf(P, Ctx);
+    if (Up == Block)
+      return P;
+    P = Up;
+  }
+  return nullptr;
+}
+
+// The position of statement S among Block's statements.
+int positionIn(const Stmt *S, const CompoundStmt *Block) {
+  int I = 0;
+  for (const Stmt *C : Block->body()) {
+    if (C == S)
+      return I;
+    ++I;
+  }
+  return -1;
+}
+
+// `if (c) v = e;` or `if (c) { ...; v = e; ... }` with no else: the assignment
+// is the then-branch or a statement directly in its braces.
+bool oneArmedIfAssigning(const Stmt *Top, const BinaryOperator *A, ASTContext &Ctx) {
+  const auto *If = dyn_cast<IfStmt>(Top);
+  bool Then = false;
+  return If && !If->getElse() && !If->hasInitStorage() && !If->hasVarStorage() && branchOf(A, Ctx, &Then) == If &&
+         Then;
+}
+
+} // namespace
+
+// Straight-line definitions in V's own block: each assignment is a statement of
+// that block or the one assignment of a one-armed if there.
+LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext &Ctx) const {
+  LocalValue L;
+  auto Fail = [&] {
+    L = LocalValue();
+    L.Why = "local " + quoted(V) + " is assigned in the kernel";
+    return L;
+  };
+  auto It = Of.find(V);
+  if (It == Of.end() || It->second.Other)
+    return Fail();
+  auto Parents = Ctx.getParents(*V);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentOf(Decl, Ctx)) : nullptr;
+  const Stmt *UseTop = Block ? statementOf(Use, Block, Ctx) : nullptr;
+  if (!UseTop)
+    return Fail();
+  const int UseAt = positionIn(UseTop, Block);
+  // The definitions before the use, by position in the block.
+  struct Def {
+    int At;
+    const BinaryOperator *A;
+    const Stmt *Top;
+  };
+  std::vector<Def> Defs;
+  for (const BinaryOperator *A : It->second.Assignments) {
+    const Stmt *Top = statementOf(A, Block, Ctx);
+    if (!Top)
+      return Fail();
+    if (Top != A && !oneArmedIfAssigning(Top, A, Ctx))
+      return Fail();
+    const int At = positionIn(Top, Block);
+    if (llvm::any_of(Defs, [&](const Def &D) { return D.At == At; }))
+      return Fail(); // two assignments in one statement
+    if (At == UseAt) {
+      // The value before the statement, or read inside it: only its right-hand
+      // side or the if's condition, which see the value before it.
+      if (Use == Top)
+        continue;
+      const auto *If = dyn_cast<IfStmt>(Top);
+      const Stmt *Rhs = A->getRHS();
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (!within(Use, Rhs, SM) && !(If && within(Use, If->getCond(), SM)))
+        return Fail();
+      continue;
+    }
+    if (At < UseAt)
+      Defs.push_back({At, A, Top});
+  }
+  if (Defs.empty()) {
+    if (!V->hasInit())
+      return Fail();
+    L.K = LocalValue::Single;
+    L.Value = V->getInit();
+    return L;
+  }
+  const Def &Last = *std::max_element(Defs.begin(), Defs.end(), [](const Def &X, const Def &Y) { return X.At < Y.At; });
+  if (Last.Top == Last.A) {
+    L.K = LocalValue::Single;
+    L.Value = Last.A->getRHS();
+    return L;
+  }
+  L.K = LocalValue::Select;
+  L.Cond = cast<IfStmt>(Last.Top)->getCond();
+  L.Then = Last.A->getRHS();
+  L.ElseBefore = Last.Top;
+  return L;
+}
+
+LocalValue LocalValues::at(const VarDecl *V, const Stmt *Use, ASTContext &Ctx) const {
   LocalValue L;
   auto It = Of.find(V);
   if (It == Of.end()) {
@@ -177,8 +282,7 @@ LocalValue LocalValues::at(const VarDecl *V, const Expr *Use, ASTContext &Ctx) c
       return L;
     }
   }
-  L.Why = "local " + quoted(V) + " is assigned in the kernel";
-  return L;
+  return inSequence(V, Use, Ctx);
 }
 
 } // namespace irregfix

@@ -1,7 +1,10 @@
 // The value a local variable of a kernel holds where it is used, when the
 // kernel gives it one: its initialiser; the one assignment it gets (`int nb;
 // ... nb = list[j * n + i];`); or one assignment in each branch of an if
-// (`if (c) end = row[t + 1]; else end = m;`, the value `c ? row[t + 1] : m`).
+// (`if (c) end = row[t + 1]; else end = m;`, the value `c ? row[t + 1] : m`);
+// or, for a local assigned in the block that declares it, a sequence of
+// assignments there and of one-armed ifs that assign it once (`row = e;
+// if (c) row = f;`: after the if, `c ? f : e`).
 // Index forms follow locals through it, and the indexed strategy's generated
 // kernels compute the same value from it.
 #pragma once
@@ -25,6 +28,9 @@ struct LocalValue {
   } K = None;
   const clang::Expr *Value = nullptr;
   const clang::Expr *Cond = nullptr, *Then = nullptr, *Else = nullptr;
+  // Set instead of Else: the value is the variable's just before this statement
+  // (a one-armed if that assigns it).
+  const clang::Stmt *ElseBefore = nullptr;
   std::string Why;
 };
 
@@ -32,13 +38,18 @@ class LocalValues {
 public:
   explicit LocalValues(const clang::FunctionDecl *F);
 
-  // V's value where `Use` (an expression of F) reads it.
-  LocalValue at(const clang::VarDecl *V, const clang::Expr *Use, clang::ASTContext &Ctx) const;
+  // V's value where `Use` (an expression of F, or a statement: just before it) reads it.
+  LocalValue at(const clang::VarDecl *V, const clang::Stmt *Use, clang::ASTContext &Ctx) const;
+
+  // Whether F changes V after its declaration (assigns it, increments it, takes its address...).
+  bool modified(const clang::VarDecl *V) const { return Of.count(V) != 0; }
 
   // Every value V is given: its initialiser and the right-hand sides of its assignments.
   std::vector<const clang::Expr *> definitions(const clang::VarDecl *V) const;
 
 private:
+  LocalValue inSequence(const clang::VarDecl *V, const clang::Stmt *Use, clang::ASTContext &Ctx) const;
+
   struct Writes {
     std::vector<const clang::BinaryOperator *> Assignments; // V = e
     bool Other = false; // ++V, V += e, &V, a reference bound to V

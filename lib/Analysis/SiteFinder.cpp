@@ -776,6 +776,16 @@ std::string siteSignature(const KernelInfo &Info) {
   return Sig;
 }
 
+// A field path through a class template's specialization (`Grid<T>::x`).
+bool fieldOfTemplate(const ArrayRef &A) {
+  return llvm::any_of(A.fields(), [](const FieldDecl *F) {
+    for (const DeclContext *DC = F->getParent(); DC; DC = DC->getParent())
+      if (isa<ClassTemplateSpecializationDecl>(DC) || DC->isDependentContext())
+        return true;
+    return false;
+  });
+}
+
 // A kernel template is analysed through its instantiations in the file: their
 // ASTs are complete (no dependent types) and share the template's locations.
 KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx) {
@@ -797,10 +807,12 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
     Info = std::move(Instances.front());
     if (!Agree)
       Info.RefusedBecause = "the kernel template's instantiations differ in what can be transformed";
+    // A field of a class template's specialization may be another field in
+    // another instantiation; a plain struct's is the same in all of them.
     for (const Site &S : Info.Sites)
       for (const SiteArray &A : S.Arrays)
-        if (A.Array.isField() && Info.RefusedBecause.empty())
-          Info.RefusedBecause = "arrays in struct fields of kernel templates are not supported yet";
+        if (A.Array.isField() && Info.RefusedBecause.empty() && fieldOfTemplate(A.Array))
+          Info.RefusedBecause = "arrays in fields of class templates in kernel templates are not supported yet";
   }
   if (Abbreviated)
     Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";

@@ -1,4 +1,5 @@
 #include "Analysis/ThreadIndex.h"
+#include "Analysis/LocalValues.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -32,13 +33,34 @@ bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
   return DR && DR->getDecl()->getName() == Var;
 }
 
+namespace {
+
+// Whether F writes V after its initialisation (assignment, ++/--, address taken,
+// bound to a non-const reference, passed by non-const reference).
+bool modifiedIn(const VarDecl *V, const FunctionDecl *F) { return !F->getBody() || LocalValues(F).modified(V); }
+
+} // namespace
+
+// As isBuiltinIndexRead, also through a local that holds the read: `int bx =
+// blockIdx.x;` never written after.
+static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field, int Depth = 0) {
+  if (isBuiltinIndexRead(E, Var, Field))
+    return true;
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || Depth > 4 || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit())
+    return false;
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return F && !modifiedIn(V, F) && isBuiltinIndexValue(V->getInit(), Var, Field, Depth + 1);
+}
+
 static bool isProduct(const Expr *E, const char *A, const char *B) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Mul)
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  return (isBuiltinIndexRead(L, A, 'x') && isBuiltinIndexRead(R, B, 'x')) ||
-         (isBuiltinIndexRead(L, B, 'x') && isBuiltinIndexRead(R, A, 'x'));
+  return (isBuiltinIndexValue(L, A, 'x') && isBuiltinIndexValue(R, B, 'x')) ||
+         (isBuiltinIndexValue(L, B, 'x') && isBuiltinIndexValue(R, A, 'x'));
 }
 
 // blockIdx.x * C (or C * blockIdx.x) with C an integer literal: the block size
@@ -48,7 +70,7 @@ static unsigned constantBlockOffset(const Expr *E) {
   if (!BO || BO->getOpcode() != BO_Mul)
     return 0;
   for (auto [X, C] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
-    if (isBuiltinIndexRead(X, "blockIdx", 'x'))
+    if (isBuiltinIndexValue(X, "blockIdx", 'x'))
       if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
         return static_cast<unsigned>(IL->getValue().getZExtValue());
   return 0;
@@ -58,9 +80,9 @@ unsigned threadIndexBlockSize(const Expr *E) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
     return 0;
-  if (isBuiltinIndexRead(BO->getRHS(), "threadIdx", 'x'))
+  if (isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x'))
     return constantBlockOffset(BO->getLHS());
-  if (isBuiltinIndexRead(BO->getLHS(), "threadIdx", 'x'))
+  if (isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x'))
     return constantBlockOffset(BO->getRHS());
   return 0;
 }
@@ -71,8 +93,8 @@ bool isGlobalThreadIndexArithmetic(const Expr *E) {
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   auto IsBlockOffset = [](const Expr *X) { return isProduct(X, "blockIdx", "blockDim"); };
-  return (IsBlockOffset(L) && isBuiltinIndexRead(R, "threadIdx", 'x')) ||
-         (IsBlockOffset(R) && isBuiltinIndexRead(L, "threadIdx", 'x')) || threadIndexBlockSize(E) != 0;
+  return (IsBlockOffset(L) && isBuiltinIndexValue(R, "threadIdx", 'x')) ||
+         (IsBlockOffset(R) && isBuiltinIndexValue(L, "threadIdx", 'x')) || threadIndexBlockSize(E) != 0;
 }
 
 bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {

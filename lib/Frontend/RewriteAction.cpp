@@ -4,17 +4,16 @@
 #include "Analysis/IndexForm.h"
 #include "Analysis/ScatterSites.h"
 #include "Analysis/ThreadIndex.h"
-#include "Analysis/SiteFinder.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
 #include "Frontend/MainFile.h"
 #include "Frontend/RewritableFiles.h"
+#include "Frontend/Verdicts.h"
 #include "Transform/Hoisted/KernelRewriter.h"
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
-#include "Transform/Indexed/IndexKernels.h"
 #include "Transform/Scatter/KernelRewriter.h"
 #include "Transform/Scatter/LaunchRewriter.h"
 #include "Transform/Invalidation.h"
@@ -54,10 +53,8 @@ public:
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
-      KernelInfo Info = analyzeKernel(K, Ctx);
-      indexed::validateSites(Info, Ctx);
       std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
-      Updates = findScatters(Info, Ctx);
+      KernelInfo Info = kernelVerdicts(K, Ctx, &Updates);
       Result.Kernels.push_back(K->getNameAsString());
       if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
         hoist(Info, Ctx);
@@ -219,40 +216,6 @@ private:
       File.Edits = tooling::Replacements();
   }
 
-  // The kernel's updates through index arrays. One that the scatter strategy
-  // rewrites takes the kernel: its reads stay as they are.
-  std::vector<ScatterSite> findScatters(KernelInfo &Info, ASTContext &Ctx) {
-    std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
-    for (ScatterSite &S : Updates)
-      if (!Info.RefusedBecause.empty())
-        S.RefusedBecause = Info.RefusedBecause;
-    // The element each update adds to is read too: its verdict is the update's.
-    for (const ScatterSite &S : Updates)
-      for (ReadVerdict &V : Info.Reads)
-        if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
-          V.Shape = "scatter";
-          V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
-          V.Reason = S.RefusedBecause;
-        }
-    const ScatterSite *Scatter = transformableScatter(Updates);
-    if (!Scatter)
-      return Updates;
-    const std::string Why = "the kernel's update of " + Scatter->Target.quoted() +
-                            " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
-    for (Site &S : Info.Sites) {
-      if (S.Loc == Scatter->Element->getBeginLoc())
-        S.RefusedBecause = "it is the update of " + Scatter->Target.quoted() + ", which the scatter strategy rewrites";
-      else if (S.transformable())
-        S.RefusedBecause = Why;
-    }
-    for (ReadVerdict &V : Info.Reads)
-      if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
-        V.Verdict = ReadVerdict::NotRewritten;
-        V.Reason = Why;
-      }
-    return Updates;
-  }
-
   bool emitScatterKernel(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
     llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, S, Ctx);
@@ -374,26 +337,7 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
     for (const Site &S : Info.Sites) {
-      SiteReport R;
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
-      R.File = P.getFilename();
-      R.Line = P.getLine();
-      R.Column = P.getColumn();
-      R.Kernel = Info.Kernel->getNameAsString();
-      R.Pattern = patternName(S.Pattern);
-      R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
-      for (const SiteArray &A : S.Arrays)
-        if (A.RefusedBecause.empty())
-          R.Arrays.push_back(A.Array.spelling());
-      R.Transformed = S.transformable();
-      if (R.Transformed) {
-        R.Threads = Info.Perm.Permutable ? "permutable" : "in-order";
-        R.Launch = Info.Chunks.Chunkable ? "chunked" : "whole";
-      }
-      R.Reason = S.RefusedBecause;
-      for (auto &[W, Rd] : S.AliasChecks)
-        R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
-
+      SiteReport R = siteReport(S, Info, Ctx);
       std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
       if (S.transformable()) {
         std::string Arrays;
@@ -428,8 +372,6 @@ private:
           Msg.note(W.param()->getLocation(), W.quoted() + " is written and may alias " + Sources +
                                                  ": checked at each launch");
       } else {
-        if (R.Reason.empty() && !S.Arrays.empty())
-          R.Reason = S.Arrays.front().RefusedBecause;
         Msg.remark(S.Loc, What + " not transformed: " + R.Reason);
       }
       Result.Sites.push_back(std::move(R));
@@ -463,33 +405,15 @@ private:
   }
 
   void reportScatters(const KernelInfo &Info, const std::vector<ScatterSite> &Updates, ASTContext &Ctx) {
-    const SourceManager &SM = Ctx.getSourceManager();
     const std::string What = "scatter site in '" + Info.Kernel->getNameAsString() + "'";
     for (const ScatterSite &S : Updates) {
-      SiteReport R;
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
-      R.File = P.getFilename();
-      R.Line = P.getLine();
-      R.Column = P.getColumn();
-      R.Kernel = Info.Kernel->getNameAsString();
-      R.Pattern = pattern_name(kPatternScatter);
-      R.Offsets = S.Index ? S.Index.spelling() : "-";
-      if (S.Target)
-        R.Arrays.push_back(S.Target.spelling());
-      R.Transformed = S.transformable();
-      R.Reason = S.RefusedBecause;
-      if (R.Transformed) {
-        R.Threads = "in-order";
-        R.Launch = "whole";
-        for (const ArrayRef &Other : S.AliasChecks)
-          R.AliasChecks.push_back(S.Target.spelling() + "/" + Other.spelling());
+      if (S.transformable())
         Msg.remark(S.Loc, What + " transformed: updates of " + S.Target.quoted() + " through " + S.Index.quoted() +
                               " run as an inspector-executor (each thread's contribution written to a buffer, "
                               "added per element in thread order, without atomics)");
-      } else {
+      else
         Msg.remark(S.Loc, What + " not transformed: " + S.RefusedBecause);
-      }
-      Result.Sites.push_back(std::move(R));
+      Result.Sites.push_back(scatterReport(S, Info, Ctx));
     }
   }
 
@@ -515,21 +439,7 @@ private:
       return false;
     };
     for (const ReadVerdict &V : Info.Reads) {
-      ReadReport R;
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(V.Read->getBeginLoc()));
-      R.File = P.isValid() ? P.getFilename() : "?";
-      R.Line = P.isValid() ? P.getLine() : 0;
-      R.Column = P.isValid() ? P.getColumn() : 0;
-      R.Kernel = Info.Kernel->getNameAsString();
-      R.Function = V.In;
-      R.Array = V.Array;
-      MemoryRead M;
-      R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
-      R.Pattern = V.Shape;
-      R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
-                  : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
-                                                            : "not-rewritten";
-      R.Reason = V.Reason;
+      ReadReport R = readReport(V, Info, Ctx);
       if (V.Verdict == ReadVerdict::NotRewritten && !InSite(V.Read, V.Reason))
         Msg.remark(V.Read->getBeginLoc(), "indirect read of '" + V.Array + "' in '" + R.Kernel + "'" +
                                               (V.In.empty() ? "" : " (in '" + V.In + "')") +

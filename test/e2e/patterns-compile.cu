@@ -75,3 +75,19 @@ void run(cudaStream_t s, int n, const int *rp, const int *col, const float *val,
   lj<<<n / 128 + 1, 128, 0, s>>>(n, cnt, nb, pos, f);
   g2<<<n / 128 + 1, 128, 0, s>>>(n, B, C, A, o);
 }
+
+// An indexed site in a kernel template (its index kernels become templates).
+struct Mesh {
+  const int *nb;
+  int cells;
+};
+template <int Stride, class T>
+__global__ void meshGather(Mesh m, const T *A, T *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < m.cells)
+    y[t] = A[m.nb[t * Stride + 1]];
+}
+void runMeshGather(Mesh m, const float *a, float *y, const double *d, double *z) {
+  meshGather<2><<<4, 32>>>(m, a, y);
+  meshGather<3, double><<<4, 32>>>(m, d, z);
+}

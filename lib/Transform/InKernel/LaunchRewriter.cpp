@@ -13,9 +13,6 @@ using namespace clang;
 
 namespace irregfix::inkernel {
 
-namespace {
-
-// `template <class T, int N>` of a kernel template, or nothing.
 std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
   if (!FT)
@@ -23,7 +20,6 @@ std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
   return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
 }
 
-// `<T, N>`: the template's own parameters as arguments, or nothing.
 std::string templateArguments(const KernelInfo &Info) {
   const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
   if (!FT)
@@ -36,8 +32,6 @@ std::string templateArguments(const KernelInfo &Info) {
   }
   return Out + ">";
 }
-
-} // namespace
 
 std::string launcherSignature(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionDecl *K = sourceDecl(Info);

@@ -77,6 +77,13 @@ inline std::string parameterList(const clang::FunctionDecl *K, const clang::ASTC
 // for a kernel template, so that types print as written (`const T *`).
 inline const clang::FunctionDecl *sourceDecl(const KernelInfo &Info) { return Info.source(); }
 
+// `template <class T, int N>\n` of a kernel template, or nothing: generated
+// functions of a template are templates of the same parameters.
+std::string templateHeader(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+// `<T, N>`: the template's own parameters as arguments, or nothing.
+std::string templateArguments(const KernelInfo &Info);
+
 // The full declaration range of the kernel, `template <...>` included.
 inline clang::SourceRange declarationRange(const KernelInfo &Info) {
   if (const clang::FunctionTemplateDecl *FT = Info.source()->getDescribedFunctionTemplate())

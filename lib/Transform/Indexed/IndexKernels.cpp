@@ -43,7 +43,23 @@ public:
 
 private:
   std::string typeOf(const Expr *E) {
+    // Written once for every instantiation of a kernel template: a type that
+    // came from a template parameter may differ between them.
+    if (dependsOnTemplate(E->getType()))
+      return fail("a type depends on the kernel template's parameters");
     return E->getType().getUnqualifiedType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());
+  }
+
+  bool dependsOnTemplate(QualType T) {
+    for (int Steps = 0; !T.isNull() && Steps < 32; ++Steps) {
+      if (isa<SubstTemplateTypeParmType>(T.getTypePtr()) || T->isInstantiationDependentType())
+        return true;
+      QualType Next = T.getSingleStepDesugaredType(Ctx);
+      if (Next == T)
+        break;
+      T = Next;
+    }
+    return false;
   }
 
   std::string fail(const std::string &Reason) {
@@ -64,15 +80,8 @@ private:
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
       if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
         return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
-      if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V)) {
-        LocalValue L = Values.at(V, X, Ctx);
-        if (L.K == LocalValue::Single)
-          return "(" + gen(L.Value, Depth + 1) + ")";
-        if (L.K == LocalValue::Select)
-          return "((" + gen(L.Cond, Depth + 1) + ") ? (" + gen(L.Then, Depth + 1) + ") : (" + gen(L.Else, Depth + 1) +
-                 "))";
-        return fail(L.Why);
-      }
+      if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V))
+        return local(V, X, Depth);
       return text(X);
     }
     MemoryRead M;
@@ -87,6 +96,19 @@ private:
              (M.Field ? "." + M.Field->getNameAsString() : "");
     }
     return spliced(X, Depth);
+  }
+
+  // V's value just before (or at) Pos.
+  std::string local(const VarDecl *V, const Stmt *Pos, int Depth) {
+    if (Depth > 64)
+      return fail("an expression is nested too deeply");
+    LocalValue L = Values.at(V, Pos, Ctx);
+    if (L.K == LocalValue::Single)
+      return "(" + gen(L.Value, Depth + 1) + ")";
+    if (L.K == LocalValue::Select)
+      return "((" + gen(L.Cond, Depth + 1) + ") ? (" + gen(L.Then, Depth + 1) + ") : (" +
+             (L.ElseBefore ? local(V, L.ElseBefore, Depth + 1) : gen(L.Else, Depth + 1)) + "))";
+    return fail(L.Why);
   }
 
   std::string text(const Expr *E) {
@@ -159,7 +181,7 @@ void validateSites(KernelInfo &Info, ASTContext &Ctx) {
 
 std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &Arguments) {
   std::string V = inkernel::viewName(I);
-  return stepFunctionName(Info.Kernel, I) + "(__irregfix_stream, __irregfix_grid, __irregfix_block" +
+  return stepFunctionName(Info.Kernel, I) + inkernel::templateArguments(Info) + "(__irregfix_stream, __irregfix_grid, __irregfix_block" +
          (Arguments.empty() ? "" : ", " + Arguments) + ", &" + V + ", " + V + "_out)";
 }
 
@@ -182,8 +204,12 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   if (!Text.Why.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "indexed site: " + Text.Why);
 
-  const std::string Params = inkernel::parameterList(K, Ctx);
-  const std::string Args = inkernel::argumentList(K);
+  // A kernel template's generated functions are templates of its parameters,
+  // their parameters typed as the template writes them.
+  const std::string Params = inkernel::parameterList(inkernel::sourceDecl(Info), Ctx);
+  const std::string Args = inkernel::argumentList(inkernel::sourceDecl(Info));
+  const std::string Template = inkernel::templateHeader(Info, Ctx);
+  const std::string TemplateArgs = inkernel::templateArguments(Info);
   const std::string Sep = Params.empty() ? "" : ", ";
   const std::string SiteInfo = inkernel::siteInfoName(K, I);
   std::string Out;
@@ -192,7 +218,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
      << "' that its indexed site " << I << " copies, computed outside it: every thread's, every load checked.\n";
   const std::string Thread = "  const long long __irregfix_t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n";
   if (Loop) {
-    OS << "static __global__ void " << lengthsKernelName(K, I) << "(" << Params << Sep
+    OS << Template << "static __global__ void " << lengthsKernelName(K, I) << "(" << Params << Sep
        << "long long __irregfix_n, irregfix::IndexExtents __irregfix_x, int *__irregfix_len) {\n"
        << Thread << "  if (__irregfix_t >= __irregfix_n)\n    return;\n"
        << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
@@ -201,7 +227,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
        << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
           "(int)(__irregfix_end - __irregfix_first) : 0;\n}\n";
   }
-  OS << "static __global__ void " << indicesKernelName(K, I) << "(" << Params << Sep
+  OS << Template << "static __global__ void " << indicesKernelName(K, I) << "(" << Params << Sep
      << "irregfix::IndexExtents __irregfix_x, irregfix::View __irregfix_v";
   for (size_t A = 0; A < Indices.size(); ++A)
     OS << ", long long *__irregfix_idx" << A;
@@ -227,7 +253,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   OS << "}\n";
 
   // The step function: asks the runtime, runs what it asks for, until ready.
-  OS << "static bool " << stepFunctionName(K, I)
+  OS << Template << "static bool " << stepFunctionName(K, I)
      << "(cudaStream_t __irregfix_stream, [[maybe_unused]] dim3 __irregfix_grid, [[maybe_unused]] dim3 __irregfix_block"
      << Sep << Params
      << ", irregfix::View *__irregfix_view, const void **__irregfix_out) {\n";
@@ -281,10 +307,10 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
      << "      return false;\n";
   if (Loop)
     OS << "    if (__irregfix_w.step == irregfix::kIndexedLengths)\n"
-       << "      " << lengthsKernelName(K, I) << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+       << "      " << lengthsKernelName(K, I) << TemplateArgs << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
        << "__irregfix_s.n, __irregfix_x, __irregfix_w.len);\n"
        << "    else\n  ";
-  OS << "    " << indicesKernelName(K, I) << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+  OS << "    " << indicesKernelName(K, I) << TemplateArgs << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
      << "__irregfix_x, __irregfix_w.view";
   for (size_t A = 0; A < Indices.size(); ++A)
     OS << ", __irregfix_w.idx[" << A << "]";

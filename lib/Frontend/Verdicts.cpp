@@ -1,0 +1,126 @@
+#include "Frontend/Verdicts.h"
+#include "Analysis/IndexForm.h"
+#include "Analysis/SiteFinder.h"
+#include "Transform/Indexed/IndexKernels.h"
+#include "Transform/SourceText.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// The scatter sites' say over the kernel's other verdicts.
+void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
+  for (ScatterSite &S : Updates)
+    if (!Info.RefusedBecause.empty())
+      S.RefusedBecause = Info.RefusedBecause;
+  // The element each update adds to is read too: its verdict is the update's.
+  for (const ScatterSite &S : Updates)
+    for (ReadVerdict &V : Info.Reads)
+      if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
+        V.Shape = "scatter";
+        V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+        V.Reason = S.RefusedBecause;
+      }
+  const ScatterSite *Scatter = transformableScatter(Updates);
+  if (!Scatter)
+    return;
+  const std::string Why = "the kernel's update of " + Scatter->Target.quoted() +
+                          " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
+  for (Site &S : Info.Sites) {
+    if (S.Loc == Scatter->Element->getBeginLoc())
+      S.RefusedBecause = "it is the update of " + Scatter->Target.quoted() + ", which the scatter strategy rewrites";
+    else if (S.transformable())
+      S.RefusedBecause = Why;
+  }
+  for (ReadVerdict &V : Info.Reads)
+    if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
+      V.Verdict = ReadVerdict::NotRewritten;
+      V.Reason = Why;
+    }
+}
+
+} // namespace
+
+KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters) {
+  KernelInfo Info = analyzeKernel(Kernel, Ctx);
+  indexed::validateSites(Info, Ctx);
+  std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
+  applyScatters(Info, Updates);
+  if (Scatters)
+    *Scatters = std::move(Updates);
+  return Info;
+}
+
+SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SiteReport R;
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  R.File = P.getFilename();
+  R.Line = P.getLine();
+  R.Column = P.getColumn();
+  R.Kernel = Info.Kernel->getNameAsString();
+  R.Pattern = patternName(S.Pattern);
+  R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
+  for (const SiteArray &A : S.Arrays)
+    if (A.RefusedBecause.empty())
+      R.Arrays.push_back(A.Array.spelling());
+  R.Transformed = S.transformable();
+  if (R.Transformed) {
+    R.Threads = Info.Perm.Permutable ? "permutable" : "in-order";
+    R.Launch = Info.Chunks.Chunkable ? "chunked" : "whole";
+  }
+  R.Reason = S.RefusedBecause;
+  // A site refused through its arrays says why through the first.
+  if (!R.Transformed && R.Reason.empty() && !S.Arrays.empty())
+    R.Reason = S.Arrays.front().RefusedBecause;
+  for (auto &[W, Rd] : S.AliasChecks)
+    R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
+  return R;
+}
+
+ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  ReadReport R;
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(V.Read->getBeginLoc()));
+  R.File = P.isValid() ? P.getFilename() : "?";
+  R.Line = P.isValid() ? P.getLine() : 0;
+  R.Column = P.isValid() ? P.getColumn() : 0;
+  R.Kernel = Info.Kernel->getNameAsString();
+  R.Function = V.In;
+  R.Array = V.Array;
+  MemoryRead M;
+  R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
+  R.Pattern = V.Shape;
+  R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
+              : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
+                                                        : "not-rewritten";
+  R.Reason = V.Reason;
+  return R;
+}
+
+SiteReport scatterReport(const ScatterSite &S, const KernelInfo &Info, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SiteReport R;
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  R.File = P.getFilename();
+  R.Line = P.getLine();
+  R.Column = P.getColumn();
+  R.Kernel = Info.Kernel->getNameAsString();
+  R.Pattern = pattern_name(kPatternScatter);
+  R.Offsets = S.Index ? S.Index.spelling() : "-";
+  if (S.Target)
+    R.Arrays.push_back(S.Target.spelling());
+  R.Transformed = S.transformable();
+  R.Reason = S.RefusedBecause;
+  if (R.Transformed) {
+    R.Threads = "in-order";
+    R.Launch = "whole";
+    for (const ArrayRef &Other : S.AliasChecks)
+      R.AliasChecks.push_back(S.Target.spelling() + "/" + Other.spelling());
+  }
+  return R;
+}
+
+} // namespace irregfix
