@@ -53,7 +53,11 @@ void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
     const std::string Pattern = "(pattern " + (R.Pattern.empty() ? std::string("none") : R.Pattern) + ")";
     switch (V.Verdict) {
     case ReadVerdict::Rewritten:
-      diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite it into a coalesced copy %1") << Read << Pattern;
+      if (R.Pattern == pattern_name(kPatternScatter)) // the element an update adds to
+        diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite its update into an inspector-executor %1")
+            << Read << Pattern;
+      else
+        diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite it into a coalesced copy %1") << Read << Pattern;
       break;
     case ReadVerdict::IndexRemapped:
       diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite only its index %1: %2") << Read << Pattern << R.Reason;

@@ -2,6 +2,7 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
+#include "Analysis/ScatterSites.h"
 #include "Analysis/ThreadIndex.h"
 #include "Frontend/DepFile.h"
 #include "Frontend/Diagnostics.h"
@@ -13,6 +14,8 @@
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/Scatter/KernelRewriter.h"
+#include "Transform/Scatter/LaunchRewriter.h"
 #include "Transform/Invalidation.h"
 #include "Transform/SourceText.h"
 
@@ -58,12 +61,15 @@ public:
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
-      KernelInfo Info = kernelVerdicts(K, Ctx);
+      std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
+      KernelInfo Info = kernelVerdicts(K, Ctx, &Updates);
       Result.Kernels.push_back(K->getNameAsString());
       if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
         hoist(Info, Ctx);
       report(Info, Ctx);
-      if (Info.hasTransformableSite())
+      reportScatters(Info, Updates, Ctx);
+      reportReads(Info, Ctx);
+      if (Info.hasTransformableSite() || transformableScatter(Updates))
         Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
     }
     Result.Parsed = true;
@@ -230,7 +236,27 @@ private:
       File.Edits = tooling::Replacements();
   }
 
+  bool emitScatterKernel(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, S, Ctx);
+    if (!Variant) {
+      Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
+                                                "': " + llvm::toString(Variant.takeError()));
+      return false;
+    }
+    CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, Ctx.getLangOpts());
+    std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
+                       "' writing each thread's contribution to a buffer instead of updating " + S.Target.quoted() +
+                       "; the runtime adds them per element, in thread order. The original above is the "
+                       "fallback.\n" +
+                       *Variant + "\n\n" + scatter::launcherDefinition(Info, S, Ctx) + "\n";
+    ++Result.KernelsRewritten;
+    return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
+  }
+
   bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
+    if (const ScatterSite *S = transformableScatter(Scatters[Info.Kernel->getCanonicalDecl()]))
+      return emitScatterKernel(Info, *S, Ctx);
     const SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
     llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);
@@ -420,7 +446,19 @@ private:
     }
     if (Info.Hoist.Requested)
       reportHoisting(Info);
-    reportReads(Info, Ctx);
+  }
+
+  void reportScatters(const KernelInfo &Info, const std::vector<ScatterSite> &Updates, ASTContext &Ctx) {
+    const std::string What = "scatter site in '" + Info.Kernel->getNameAsString() + "'";
+    for (const ScatterSite &S : Updates) {
+      if (S.transformable())
+        Msg.remark(S.Loc, What + " transformed: updates of " + S.Target.quoted() + " through " + S.Index.quoted() +
+                              " run as an inspector-executor (each thread's contribution written to a buffer, "
+                              "added per element in thread order, without atomics)");
+      else
+        Msg.remark(S.Loc, What + " not transformed: " + S.RefusedBecause);
+      Result.Sites.push_back(scatterReport(S, Info, Ctx));
+    }
   }
 
   // Every indirect read: a row of the report, and a remark for each that no
@@ -460,6 +498,8 @@ private:
   const RewritableFiles &Files;
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
+  // Each kernel's updates through index arrays, by its canonical declaration.
+  std::map<const FunctionDecl *, std::vector<ScatterSite>> Scatters;
 };
 
 class RewriteAction : public ASTFrontendAction {

@@ -8,9 +8,48 @@ using namespace clang;
 
 namespace irregfix {
 
-KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx) {
+namespace {
+
+// The scatter sites' say over the kernel's other verdicts.
+void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
+  for (ScatterSite &S : Updates)
+    if (!Info.RefusedBecause.empty())
+      S.RefusedBecause = Info.RefusedBecause;
+  // The element each update adds to is read too: its verdict is the update's.
+  for (const ScatterSite &S : Updates)
+    for (ReadVerdict &V : Info.Reads)
+      if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
+        V.Shape = "scatter";
+        V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+        V.Reason = S.RefusedBecause;
+      }
+  const ScatterSite *Scatter = transformableScatter(Updates);
+  if (!Scatter)
+    return;
+  const std::string Why = "the kernel's update of " + Scatter->Target.quoted() +
+                          " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
+  for (Site &S : Info.Sites) {
+    if (S.Loc == Scatter->Element->getBeginLoc())
+      S.RefusedBecause = "it is the update of " + Scatter->Target.quoted() + ", which the scatter strategy rewrites";
+    else if (S.transformable())
+      S.RefusedBecause = Why;
+  }
+  for (ReadVerdict &V : Info.Reads)
+    if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
+      V.Verdict = ReadVerdict::NotRewritten;
+      V.Reason = Why;
+    }
+}
+
+} // namespace
+
+KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters) {
   KernelInfo Info = analyzeKernel(Kernel, Ctx);
   indexed::validateSites(Info, Ctx);
+  std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
+  applyScatters(Info, Updates);
+  if (Scatters)
+    *Scatters = std::move(Updates);
   return Info;
 }
 
@@ -58,6 +97,29 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
               : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
                                                         : "not-rewritten";
   R.Reason = V.Reason;
+  return R;
+}
+
+SiteReport scatterReport(const ScatterSite &S, const KernelInfo &Info, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SiteReport R;
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  R.File = P.getFilename();
+  R.Line = P.getLine();
+  R.Column = P.getColumn();
+  R.Kernel = Info.Kernel->getNameAsString();
+  R.Pattern = pattern_name(kPatternScatter);
+  R.Offsets = S.Index ? S.Index.spelling() : "-";
+  if (S.Target)
+    R.Arrays.push_back(S.Target.spelling());
+  R.Transformed = S.transformable();
+  R.Reason = S.RefusedBecause;
+  if (R.Transformed) {
+    R.Threads = "in-order";
+    R.Launch = "whole";
+    for (const ArrayRef &Other : S.AliasChecks)
+      R.AliasChecks.push_back(S.Target.spelling() + "/" + Other.spelling());
+  }
   return R;
 }
 

@@ -4,6 +4,7 @@
 // (tidy/IndirectReadCheck.h), all come from these functions.
 #pragma once
 
+#include "Analysis/ScatterSites.h"
 #include "Analysis/Site.h"
 #include "Frontend/Report.h"
 
@@ -12,11 +13,16 @@
 namespace irregfix {
 
 // The kernel's sites and reads, with the indexed sites whose index kernels
-// cannot be written refused (their reads not rewritten).
-KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+// cannot be written refused (their reads not rewritten). Its updates through
+// index arrays (scatter sites) go to *Scatters when given: the element each
+// adds to gets the update's verdict, and a kernel whose update is rewritten
+// keeps its reads as they are.
+KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+                          std::vector<ScatterSite> *Scatters = nullptr);
 
 // The report's row of one site of Info, and of one of its reads.
 SiteReport siteReport(const Site &S, const KernelInfo &Info, clang::ASTContext &Ctx);
 ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, clang::ASTContext &Ctx);
+SiteReport scatterReport(const ScatterSite &S, const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix

@@ -80,6 +80,9 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.local, e.local_bytes);
   free_buffer(e.indices, e.indices_bytes);
   free_buffer(e.order_index, e.order_index_bytes);
+  free_buffer(e.scatter_targets, e.scatter_targets_bytes);
+  free_buffer(e.scatter_first, e.scatter_first_bytes);
+  free_buffer(e.scatter_threads, e.scatter_threads_bytes);
   e.index_ptrs.clear();
   for (void *b : e.bufs)
     if (b)

@@ -110,6 +110,17 @@ struct Entry {
   long long cells = 0;
   std::vector<long long *> index_ptrs;
   unsigned long long builder = 0;
+  // Scatter sites (prepare_scatter): the inspector's segments, one per distinct
+  // target (segments of them): targets (unsigned[n]), their first positions
+  // in threads (int[n + 1]), the thread ids sorted by target (int[n]); the
+  // variant's contributions are bufs[0]. Kept while the index array is unchanged.
+  void *scatter_targets = nullptr;
+  std::size_t scatter_targets_bytes = 0;
+  void *scatter_first = nullptr;
+  std::size_t scatter_first_bytes = 0;
+  void *scatter_threads = nullptr;
+  std::size_t scatter_threads_bytes = 0;
+  long long segments = 0;
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;

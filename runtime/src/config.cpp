@@ -207,6 +207,7 @@ Config config_from_env() {
                  region);
     c.order_region = 128;
   }
+  c.deterministic = parse_flag(std::getenv("IRREGFIX_DETERMINISTIC"));
   return c;
 }
 

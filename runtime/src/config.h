@@ -46,6 +46,10 @@ struct Config {
   // Testing only (irregfix::testing::set_original_time_scale): the original
   // kernel's timed launches count this many times their measured time.
   double original_time_scale = 1.0;
+  // IRREGFIX_DETERMINISTIC=1: scatter sites always run the inspector-executor,
+  // whose sums do not depend on the order threads run in (the selector may
+  // otherwise keep the original kernel's atomics).
+  bool deterministic = false;
 };
 
 // "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),
@@ -81,8 +85,8 @@ int parse_order_region(const char *text);
 // (the caller warns about anything else).
 bool parse_hoist_always(const char *text);
 // Every variable: parse_config(getenv(...)...), IRREGFIX_CHUNKS, IRREGFIX_AUTO_SHARING,
-// IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX and
-// IRREGFIX_ORDER_REGION;
+// IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX,
+// IRREGFIX_ORDER_REGION and IRREGFIX_DETERMINISTIC;
 // a value that cannot be used is reported on stderr and the default taken.
 Config config_from_env();
 

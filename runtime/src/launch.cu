@@ -402,7 +402,11 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     record_fallback(*r.stats, "disabled by IRREGFIX_DISABLE");
     return false;
   }
-  if (st.cfg.layout == kLayoutChoiceNone) {
+  // IRREGFIX_DETERMINISTIC: a scatter site always runs its executor.
+  Pattern pattern = kPatternRange;
+  const bool deterministic =
+      st.cfg.deterministic && pattern_from_name(site.pattern, &pattern) && pattern == kPatternScatter;
+  if (st.cfg.layout == kLayoutChoiceNone && !deterministic) {
     ++r.stats->chosen_original;
     r.stats->selector = "IRREGFIX_LAYOUT=none: the original kernel";
     return false;
@@ -426,8 +430,8 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.pipeline.grid = grid;
   c.pipeline.block = block;
   c.pipeline.shmem = shmem;
-  if (st.cfg.layout != 0)
-    return true; // a forced layout: always the transformed kernel
+  if (st.cfg.layout != 0 || deterministic)
+    return true; // a forced layout (or the executor asked for): always the transformed kernel
 
   resolve(r, false, st.cfg.original_time_scale);
   count_fast_launches(r);

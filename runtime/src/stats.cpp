@@ -23,7 +23,8 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     std::snprintf(line, sizeof line,
                   "irregfix: site %s kernel %s pattern %s layout %s\n"
                   "irregfix:   launches transformed %lld, original by choice %lld, fallbacks %lld\n",
-                  s.id.c_str(), s.kernel.c_str(), s.pattern.c_str(), layout_name(s.layout),
+                  s.id.c_str(), s.kernel.c_str(), s.pattern.c_str(),
+                  s.pattern == pattern_name(kPatternScatter) ? "inspector-executor" : layout_name(s.layout),
                   s.launches, s.chosen_original, s.fallback_count());
     out += line;
     if (!s.selector.empty())

@@ -112,6 +112,14 @@ void set_verify(bool on) {
   st.cfg.verify = on;
 }
 
+void set_deterministic(bool on) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
+  st.cfg.deterministic = on;
+}
+
 void set_nvtx(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

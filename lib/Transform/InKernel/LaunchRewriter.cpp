@@ -13,9 +13,27 @@ using namespace clang;
 
 namespace irregfix::inkernel {
 
-namespace {
+std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
+}
 
-std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
+std::string templateArguments(const KernelInfo &Info) {
+  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
+  if (!FT)
+    return "";
+  std::string Out = "<";
+  const TemplateParameterList *TPL = FT->getTemplateParameters();
+  for (unsigned I = 0; I < TPL->size(); ++I) {
+    const NamedDecl *P = TPL->getParam(I);
+    Out += (I ? ", " : "") + P->getNameAsString() + (P->isParameterPack() ? "..." : "");
+  }
+  return Out + ">";
+}
+
+std::string launcherSignature(const KernelInfo &Info, ASTContext &Ctx) {
   const FunctionDecl *K = sourceDecl(Info);
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
   std::string Out;
@@ -32,6 +50,8 @@ std::string signature(const KernelInfo &Info, ASTContext &Ctx) {
   return Out;
 }
 
+namespace {
+
 // `::ns::inner::` for a kernel in namespaces (anonymous ones are reached
 // without naming them, inline ones through their parent).
 std::string namespaceQualifier(const FunctionDecl *K) {
@@ -40,13 +60,6 @@ std::string namespaceQualifier(const FunctionDecl *K) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace() && !NS->isInline())
       Out = NS->getNameAsString() + "::" + Out;
   return "::" + Out;
-}
-
-std::string siteId(const Site &S, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
-  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine()) +
-         ":" + std::to_string(P.getColumn());
 }
 
 // The table of a split copy's pieces (irregfix::FieldPiece): each field's
@@ -74,24 +87,11 @@ std::string fieldPieceTable(const KernelInfo &Info, unsigned Site, const SiteArr
 
 } // namespace
 
-std::string templateHeader(const KernelInfo &Info, ASTContext &Ctx) {
-  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
-  if (!FT)
-    return "";
-  return sourceText(FT->getTemplateParameters()->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "\n";
-}
-
-std::string templateArguments(const KernelInfo &Info) {
-  const FunctionTemplateDecl *FT = sourceDecl(Info)->getDescribedFunctionTemplate();
-  if (!FT)
-    return "";
-  std::string Out = "<";
-  const TemplateParameterList *TPL = FT->getTemplateParameters();
-  for (unsigned I = 0; I < TPL->size(); ++I) {
-    const NamedDecl *P = TPL->getParam(I);
-    Out += (I ? ", " : "") + P->getNameAsString() + (P->isParameterPack() ? "..." : "");
-  }
-  return Out + ">";
+std::string siteId(SourceLocation Loc, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
 }
 
 std::string kernelQualifier(const FunctionDecl *K) {
@@ -103,7 +103,7 @@ std::string kernelQualifier(const FunctionDecl *K) {
 }
 
 std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
-  return signature(Info, Ctx) + ";";
+  return launcherSignature(Info, Ctx) + ";";
 }
 
 std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const OtherStrategy *Other) {
@@ -131,7 +131,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   unsigned Index = 0;
   for (const Site &S : Info.Sites) {
     if (S.transformable()) {
-      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S, Ctx) << "\", \""
+      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S.Loc, Ctx) << "\", \""
          << K->getName() << "\", \"" << patternName(S.Pattern) << "\"";
       if (Shared && Info.Share.SiteIndex == Index)
         OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
@@ -167,7 +167,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     }
   OS << "// irregfix: launches " << transformedKernelName(K)
      << " on remapped copies, or the original kernel when the runtime declines or times it faster.\n";
-  OS << signature(Info, Ctx) << " {\n";
+  OS << launcherSignature(Info, Ctx) << " {\n";
   // The launch is named by its first transformable site: the runtime keeps the
   // launcher's selector there.
   std::string LaunchSite;

@@ -38,6 +38,13 @@ std::string kernelQualifier(const clang::FunctionDecl *K);
 std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
                                const OtherStrategy *Other = nullptr);
 
+// `static void k_irregfix_launch(dim3 __irregfix_grid, ..., <the kernel's parameters>)`:
+// the launcher's head, which every strategy's launcher shares.
+std::string launcherSignature(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+// "file.cu:LINE:COL" of a site at Loc: its SiteInfo::id.
+std::string siteId(clang::SourceLocation Loc, clang::ASTContext &Ctx);
+
 // A prototype of the launcher, for launches that come before the kernel's definition.
 std::string launcherDeclaration(const KernelInfo &Info, clang::ASTContext &Ctx);
 

@@ -343,6 +343,70 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
 bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const void **remapped,
                       cudaStream_t stream);
 
+// ---- irregular reductions: the inspector-executor -----------------------------
+// A scatter site: each thread t < n adds one contribution e(t) to A[f[t]]
+// (`A[f[t]] += e`, `atomicAdd(&A[f[t]], e)`). The tool generates a variant of
+// the kernel that writes e(t) to contrib[t] instead of updating A. The runtime's
+// inspector sorts the pairs (f[t], t) (a stable CUB radix sort: per element of A,
+// the threads that update it, in thread order) and keeps the result while f is
+// unchanged, with the invalidation and IRREGFIX_VERIFY checks of the copies; its
+// executor runs one thread per element of A that has updates, sums that
+// element's contributions in thread order and adds the sum to A once: no
+// atomics, the same bits at every run. Indices outside A's allocation
+// (sentinels the kernel guards, such as -1) are left out.
+// The launcher:
+//   ScatterPlan plan;
+//   if (begin_launch(site, stream, grid, block) &&
+//       prepare_scatter(site, f, index_kind(f), n, A, scatter_kind(A), &plan, stream)) {
+//     <variant><<<grid, block, shmem, stream>>>(..., (T *)plan.contrib);
+//     if (execute_scatter(site, plan, stream)) { end_transformed_launch(site, stream); return; }
+//   }
+//   <original kernel><<<...>>>(...); end_original_launch(site, stream);
+// Under auto the selector times the variant and executor against the original
+// (atomic) kernel and keeps the faster; IRREGFIX_DETERMINISTIC=1 always takes
+// the executor (IRREGFIX_DISABLE still wins). A failure at any step (the byte
+// cap, an allocation, a CUDA error) runs the original kernel, which repeats
+// the variant's other writes (the tool allows only stores of a thread's own
+// elements, which rewriting leaves as they were).
+
+// Element type of the array A a scatter site adds to.
+enum ScatterKind : int { kScatterF32 = 0, kScatterF64 = 1, kScatterI32 = 2 };
+
+template <class T> struct ScatterKindOf;
+template <> struct ScatterKindOf<float> { static constexpr ScatterKind value = kScatterF32; };
+template <> struct ScatterKindOf<double> { static constexpr ScatterKind value = kScatterF64; };
+template <> struct ScatterKindOf<int> { static constexpr ScatterKind value = kScatterI32; };
+
+// scatter_kind(A) for a float, double or int array.
+template <class T> constexpr ScatterKind scatter_kind(const T *) { return ScatterKindOf<T>::value; }
+
+// What prepare_scatter hands the launcher and execute_scatter.
+struct ScatterPlan {
+  void *contrib = nullptr;         // n elements of A's type, zeroed: the variant writes contrib[t]
+  void *target = nullptr;          // A
+  int kind = kScatterF32;          // a ScatterKind
+  long long n = 0;
+  // The inspector's result: segment s updates A[target_first + targets[s]]
+  // (targets[s] == extent: indices outside A's allocation, skipped) with the
+  // contributions of threads[first[s]], ..., threads[first[s+1] - 1].
+  const unsigned *targets = nullptr;
+  const int *first = nullptr;
+  const int *threads = nullptr;
+  long long segments = 0;
+  long long target_first = 0;      // A's allocation's first element, as an index of A (<= 0)
+  unsigned long long extent = 0;   // elements of A's allocation: targets[s] < extent
+};
+
+// On true, *plan holds a zeroed contrib buffer and the segments of f's current
+// contents (cached, or computed now). On false, launch the original kernel.
+bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A,
+                     ScatterKind kind, ScatterPlan *plan, cudaStream_t stream);
+
+// After the variant's launch: the executor, on `stream`. False (the variant's
+// launch failed, or the executor's; the error cleared and counted): launch the
+// original kernel.
+bool execute_scatter(const SiteInfo &site, const ScatterPlan &plan, cudaStream_t stream);
+
 // Where each array an index kernel reads lies: the device allocation holding
 // it. The generated kernels read index arrays with checked_load, so that an
 // index the kernel itself would never compute (the tool computes every thread's,

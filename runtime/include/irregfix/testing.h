@@ -41,12 +41,15 @@
 //                           "irregfix: IRREGFIX_VERIFY: stale copy at <site> ..." and aborts.
 //   IRREGFIX_NVTX=1         NVTX ranges (domain "irregfix") around remaps, refreshes, the
 //                           selector's timed launches and its decision, chunks, hoisted steps.
+//   IRREGFIX_DETERMINISTIC=1 scatter sites (irregular reductions) always run the inspector-executor:
+//                           the same bits at every run (IRREGFIX_DISABLE still wins).
 //   IRREGFIX_FAIL_ALLOC=1   testing knob: every runtime device allocation fails, so the
 //                           out-of-memory fallback can be exercised.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace irregfix {
 struct SiteInfo;
@@ -96,6 +99,8 @@ void set_chunks(int chunks);
 void set_auto_sharing(bool on);
 // As IRREGFIX_VERIFY=1: fingerprint sources at builds, check them at every hit.
 void set_verify(bool on);
+// As IRREGFIX_DETERMINISTIC=1: scatter sites always run the inspector-executor.
+void set_deterministic(bool on);
 // As IRREGFIX_NVTX=1: NVTX ranges around the runtime's work.
 void set_nvtx(bool on);
 // As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
@@ -145,6 +150,20 @@ HoistCounters hoist_counters(const char *site_id);
 void set_hoist_group(int group);
 // As IRREGFIX_HOIST_ALWAYS: hoist launches whose copies are cached too, until the next reset().
 void set_hoist_always(bool always);
+
+// The inspector's result of a scatter site (by SiteInfo::id) on the current
+// device, as its latest prepare_scatter left it: segment s updates
+// A[target_first + targets[s]] (targets[s] == extent: indices outside A's
+// allocation, skipped) with the contributions of threads threads[first[s]],
+// ..., threads[first[s+1] - 1]. Empty when there is none.
+struct ScatterSegments {
+  std::vector<unsigned> targets;
+  std::vector<int> first; // segments + 1 entries
+  std::vector<int> threads;
+  long long target_first = 0;
+  unsigned long long extent = 0;
+};
+ScatterSegments scatter_segments(const char *site_id);
 
 // The IRREGFIX_STATS report as it would be printed now (remap times resolved).
 std::string stats_report();

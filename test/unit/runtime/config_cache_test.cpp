@@ -270,6 +270,7 @@ TEST(Stats, PatternNames) {
   EXPECT_STREQ(pattern_name(kPatternRange2), "range2");
   EXPECT_STREQ(pattern_name(kPatternGather2), "gather2");
   EXPECT_STREQ(pattern_name(kPatternNeighbors), "neighbors");
+  EXPECT_STREQ(pattern_name(kPatternScatter), "scatter");
 }
 
 TEST(Cache, ByteAccounting) {
@@ -558,4 +559,41 @@ TEST(Stats, PipelineLine) {
       << r;
   s.last_sliced = true; // a hoisted launch's
   EXPECT_NE(format_stats(m).find("pipelined launches 3 (latest in 6 slices of iterations)"), std::string::npos);
+}
+
+// A scatter entry (prepare_scatter) holds A by its allocation alone (no bytes
+// read) and f whole: a write anywhere in A's allocation makes it stale and
+// keeps its segments; a write to f, or A freed, makes the inspector run again.
+// Its segment buffers count against IRREGFIX_MAX_BYTES.
+TEST(Cache, ScatterEntryKeepsItsSegmentsAcrossWritesToTheTarget) {
+  Cache c;
+  Entry *e = c.insert(key("scatter"));
+  e->valid = e->shape_valid = true;
+  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0}},  // A
+                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}}}; // f
+  e->index_sources = 1;
+  EXPECT_EQ(c.invalidate(0x10800, Range{0x10000, 0x1000}), 1);
+  EXPECT_FALSE(e->valid);
+  EXPECT_TRUE(e->shape_valid);
+  e->valid = true;
+  EXPECT_EQ(c.invalidate(0x10000, Range{0x10000, 0x1000}, /*freed=*/true), 1);
+  EXPECT_FALSE(e->shape_valid);
+  e->valid = e->shape_valid = true;
+  EXPECT_EQ(c.invalidate(0x20010, Range{}), 1);
+  EXPECT_FALSE(e->shape_valid);
+  e->scatter_threads_bytes = 400;
+  e->scatter_targets_bytes = 400;
+  e->scatter_first_bytes = 404;
+  e->buf_bytes = {400};
+  EXPECT_EQ(e->bytes(), 1604u);
+}
+
+TEST(ParseConfig, DeterministicFromEnvironment) {
+  unsetenv("IRREGFIX_DETERMINISTIC");
+  EXPECT_FALSE(config_from_env().deterministic);
+  setenv("IRREGFIX_DETERMINISTIC", "1", 1);
+  EXPECT_TRUE(config_from_env().deterministic);
+  setenv("IRREGFIX_DETERMINISTIC", "0", 1);
+  EXPECT_FALSE(config_from_env().deterministic);
+  unsetenv("IRREGFIX_DETERMINISTIC");
 }

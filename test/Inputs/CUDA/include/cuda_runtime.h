@@ -86,5 +86,6 @@ extern "C" __device__ float sqrtf(float a);
 extern "C" __device__ float expf(float a);
 __device__ float atomicAdd(float *p, float v);
 __device__ int atomicAdd(int *p, int v);
+__device__ double atomicAdd(double *p, double v);
 template <class T> __device__ T __ldg(const T *p) { return *p; }
 __device__ float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32);

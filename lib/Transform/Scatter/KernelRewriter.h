@@ -1,0 +1,20 @@
+// Kernel side of the scatter strategy (irregular reductions): a variant of the
+// kernel, `<kernel>_irregfix`, whose scatter update `A[f[t]] += e` (or
+// `atomicAdd(&A[f[t]], e)`) becomes `__irregfix_contrib[t] = e`, the buffer a
+// parameter of its own. Everything else of the kernel stays as written.
+#pragma once
+
+#include "Analysis/ScatterSites.h"
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace irregfix::scatter {
+
+// The variant's text, from the kernel's first token to its last.
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const ScatterSite &S, clang::ASTContext &Ctx);
+
+} // namespace irregfix::scatter

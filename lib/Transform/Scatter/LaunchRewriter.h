@@ -1,0 +1,21 @@
+// Host side of the scatter strategy: the launcher `<kernel>_irregfix_launch`
+// (the in-kernel strategy's name and parameters, so launches are rewritten
+// alike) asks the runtime for the inspector's segments and a contributions
+// buffer (prepare_scatter), launches the variant, then the executor
+// (execute_scatter); or the original kernel when the runtime declines, times
+// the atomics faster, or a step fails.
+#pragma once
+
+#include "Analysis/ScatterSites.h"
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+
+namespace irregfix::scatter {
+
+// The site description and the launcher definition, to follow the variant.
+std::string launcherDefinition(const KernelInfo &Info, const ScatterSite &S, clang::ASTContext &Ctx);
+
+} // namespace irregfix::scatter

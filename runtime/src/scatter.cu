@@ -1,0 +1,243 @@
+// irregfix runtime: the API of scatter sites (prepare_scatter, execute_scatter;
+// irregfix.cuh). The inspector's segments are a cache entry like a copy: keyed
+// by (site, f, n, A, element type), built from f (its index array) and from A's
+// allocation, made stale by the same invalidations, checked by IRREGFIX_VERIFY
+// at hits. Only f's bytes decide the segments: A is a source by its allocation
+// alone (a write to A makes the entry stale, and its refresh computes nothing;
+// freeing A makes the inspector run again, as A's extent may have changed),
+// and its bytes are never fingerprinted. The entry also owns the buffer of
+// contributions the variant writes.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "build.h"
+#include "launch.h"
+#include "prepare.h"
+#include "scatter.h"
+#include "state.h"
+
+#include <climits>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+std::size_t scatter_elem_size(int kind) { return kind == kScatterF64 ? sizeof(double) : sizeof(float); }
+
+CacheKey scatter_key(const SiteInfo &site, const void *f, int f_kind, long long n, void *A, int kind, int dev) {
+  CacheKey key;
+  key.device = dev;
+  key.site = site.id ? site.id : "?";
+  key.pattern = kPatternScatter;
+  key.B = f;
+  key.b_kind = f_kind;
+  key.n = n;
+  key.sources = {A};
+  key.elem_sizes = {scatter_elem_size(kind)};
+  key.params = {kind};
+  key.layout = kLayoutNone; // the contributions are written in thread order: no layout to choose
+  return key;
+}
+
+// Runs the inspector into e (a miss, or a refresh after f or A's allocation
+// changed); a refresh after a write to A only marks e valid again. *inspected:
+// whether it ran (what the selector counts as this launch's remap).
+std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, const void *f,
+                          int f_kind, long long n, void *A, int kind, cudaStream_t stream, bool *inspected) {
+  *inspected = false;
+  if (!e.ready)
+    IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
+  if (e.shape_valid && e.bufs.size() == 1 && e.scatter_threads)
+    return copies_enqueued(ss, site, e, 0, stream);
+  if (n > INT_MAX)
+    return "scatter: more than INT_MAX threads";
+  const std::size_t esz = scatter_elem_size(kind);
+  std::vector<SourceRange> sources(2); // A (by its allocation), then f
+  long long lo = 0, hi = 0;
+  std::string why = gather_source(A, esz, &sources[0], &lo, &hi);
+  if (!why.empty())
+    return "scatter: the updated array is not device memory";
+  sources[0].extent = Range{sources[0].ptr, 0};
+  why = whole_index_source(f, f_kind, n, "f", &sources[1]);
+  if (!why.empty())
+    return why;
+  if (hi - lo >= static_cast<long long>(UINT_MAX))
+    return "scatter: the updated array has 2^32 - 1 elements or more";
+
+  const std::size_t items = static_cast<std::size_t>(n);
+  const std::size_t threads_bytes = items * sizeof(int), targets_bytes = items * sizeof(unsigned),
+                    first_bytes = (items + 1) * sizeof(int), contrib_bytes = items * esz;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), threads_bytes + targets_bytes + first_bytes + contrib_bytes,
+                   st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  why = ensure_buffer(st, site, &e.scatter_threads, &e.scatter_threads_bytes, threads_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_targets, &e.scatter_targets_bytes, targets_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_first, &e.scatter_first_bytes, first_bytes);
+  if (why.empty())
+    why = ensure_copies(st, site, e, {contrib_bytes});
+  if (!why.empty())
+    return why;
+
+  const ScatterIndex index{f, f_kind, n, lo, static_cast<unsigned>(hi - lo)};
+  std::size_t temp_bytes = 0;
+  IRREGFIX_TRY(inspect_temp_bytes(index, &temp_bytes));
+  Scratch *sc = nullptr;
+  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (!why.empty())
+    return why;
+  cudaEvent_t t0 = nullptr, t1 = nullptr;
+  start_timing(ss, stream, &t0, &t1);
+  int *runs_on_device = static_cast<int *>(sc->summary);
+  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, static_cast<unsigned *>(e.scatter_targets),
+                                static_cast<int *>(e.scatter_threads), runs_on_device, stream));
+  // The executor's grid is one thread per segment: one round trip, once per contents of f.
+  int runs = 0;
+  IRREGFIX_TRY(cudaMemcpyAsync(&runs, runs_on_device, sizeof runs, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  IRREGFIX_TRY(segment_firsts(index, sc->temp, sc->temp_bytes, runs, static_cast<int *>(e.scatter_first), stream));
+  stop_timing(ss, stream, t0, t1);
+  e.sources = std::move(sources);
+  e.index_sources = 1;
+  e.idx_lo = lo;
+  e.idx_hi = hi;
+  e.segments = runs;
+  e.nnz = n;
+  e.max_len = 1;
+  e.shape_valid = true;
+  *inspected = true;
+  return copies_enqueued(ss, site, e, threads_bytes + targets_bytes + first_bytes, stream);
+}
+
+void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
+  plan->contrib = e.bufs[0];
+  plan->target = const_cast<void *>(e.key.sources[0]);
+  plan->kind = kind;
+  plan->n = e.key.n;
+  plan->targets = static_cast<const unsigned *>(e.scatter_targets);
+  plan->first = static_cast<const int *>(e.scatter_first);
+  plan->threads = static_cast<const int *>(e.scatter_threads);
+  plan->segments = e.segments;
+  plan->target_first = e.idx_lo;
+  plan->extent = static_cast<unsigned long long>(e.idx_hi - e.idx_lo);
+}
+
+// Whether prepares of this configuration decline: IRREGFIX_DISABLE, or
+// IRREGFIX_LAYOUT=none unless IRREGFIX_DETERMINISTIC asks for the executor.
+const char *scatter_declined(const Config &cfg) {
+  if (cfg.disabled)
+    return "disabled by IRREGFIX_DISABLE";
+  return cfg.layout == kLayoutChoiceNone && !cfg.deterministic ? "IRREGFIX_LAYOUT=none" : nullptr;
+}
+
+} // namespace
+} // namespace detail
+
+bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A, ScatterKind kind,
+                     ScatterPlan *plan, cudaStream_t stream) {
+  using namespace detail;
+  int dev = 0;
+  const cudaError_t err = cudaGetDevice(&dev);
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  SiteRecord *opened = open_prepare(st, site, err, dev);
+  if (!opened)
+    return false;
+  SiteRecord &rec = *opened;
+  SiteStats &ss = *rec.stats;
+  ss.pattern = pattern_name(kPatternScatter);
+  if (const char *no = scatter_declined(st.cfg)) {
+    record_fallback(ss, no);
+    return false;
+  }
+  if (n <= 0 || !f || !A) {
+    record_fallback(ss, "no threads, no index array or no updated array");
+    return false;
+  }
+  if (kind != kScatterF32 && kind != kScatterF64 && kind != kScatterI32) {
+    record_fallback(ss, "scatter: unknown element type");
+    return false;
+  }
+  Launch *launch = this_thread_launch(st);
+  const CacheKey key = scatter_key(site, f, f_kind, n, A, kind, dev);
+  Entry *e = nullptr;
+  const Cache::Lookup found = st.cache.lookup(key, &e);
+  View view{};
+  const void *contrib[1] = {};
+  if (found == Cache::kHit && servable(*e)) {
+    if (!serve_hit(st, site, rec, launch, dev, *e, &view, contrib, stream))
+      return false;
+  } else {
+    e = &entry_to_build(st, ss, key, e);
+    bool inspected = false;
+    const std::string why = build_scatter(st, ss, site, *e, dev, f, f_kind, n, A, kind, stream, &inspected);
+    if (!why.empty())
+      return build_failed(st, ss, key, why);
+    if (!serve_built(st, site, rec, launch, dev, *e, &view, contrib, stream))
+      return false;
+  }
+  // Threads that do not reach the update (a condition inside the guard) add nothing.
+  if (const cudaError_t z = cudaMemsetAsync(e->bufs[0], 0, e->buf_bytes[0], stream); z != cudaSuccess) {
+    record_fallback(ss, cuda_failure("cudaMemsetAsync", site, z));
+    return false;
+  }
+  fill_plan(*e, kind, plan);
+  return true;
+}
+
+bool execute_scatter(const SiteInfo &site, const ScatterPlan &plan, cudaStream_t stream) {
+  using namespace detail;
+  // The variant's launch failed: the executor would add nothing the variant wrote.
+  cudaError_t e = cudaPeekAtLastError();
+  if (e == cudaSuccess)
+    e = launch_executor(plan, stream);
+  if (e == cudaSuccess)
+    return true;
+  const std::string why = cuda_failure("the scatter variant or its executor", site, e);
+  note_fallback(site, why.c_str());
+  return false;
+}
+
+namespace testing {
+
+ScatterSegments scatter_segments(const char *site_id) {
+  using namespace detail;
+  ScatterSegments out;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return out;
+  }
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  for (auto &kv : st.sites) {
+    const SiteRecord &r = kv.second;
+    if (kv.first.second != dev || !r.stats || r.stats->id != site_id || !r.last ||
+        r.last->key.pattern != kPatternScatter || !r.last->shape_valid)
+      continue;
+    const Entry &e = *r.last;
+    const std::size_t segments = static_cast<std::size_t>(e.segments), n = static_cast<std::size_t>(e.key.n);
+    out.targets.resize(segments);
+    out.first.resize(segments + 1);
+    out.threads.resize(n);
+    if (cudaMemcpy(out.targets.data(), e.scatter_targets, segments * sizeof(unsigned), cudaMemcpyDeviceToHost) !=
+            cudaSuccess ||
+        cudaMemcpy(out.first.data(), e.scatter_first, (segments + 1) * sizeof(int), cudaMemcpyDeviceToHost) !=
+            cudaSuccess ||
+        cudaMemcpy(out.threads.data(), e.scatter_threads, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      return ScatterSegments{};
+    }
+    out.target_first = e.idx_lo;
+    out.extent = static_cast<unsigned long long>(e.idx_hi - e.idx_lo);
+    return out;
+  }
+  return out;
+}
+
+} // namespace testing
+} // namespace irregfix

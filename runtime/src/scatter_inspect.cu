@@ -1,0 +1,149 @@
+// irregfix runtime: the inspector of scatter sites. See scatter.h.
+#include "scatter.h"
+
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+
+namespace irregfix {
+namespace detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::size_t kAlign = 256;
+
+std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// The temporary storage, carved in this order: unsorted keys, sorted keys,
+// thread ids in order, run counts (n + 1), then CUB's own storage.
+struct InspectTemp {
+  unsigned *keys = nullptr, *sorted = nullptr;
+  int *ids = nullptr, *counts = nullptr;
+  void *cub = nullptr;
+  std::size_t cub_bytes = 0;
+};
+
+std::size_t arrays_bytes(long long n) {
+  const std::size_t items = static_cast<std::size_t>(n);
+  return 3 * aligned(items * sizeof(unsigned)) + aligned((items + 1) * sizeof(int));
+}
+
+InspectTemp carve(long long n, void *temp, std::size_t temp_bytes) {
+  const std::size_t items = static_cast<std::size_t>(n);
+  auto *p = static_cast<unsigned char *>(temp);
+  InspectTemp t;
+  t.keys = reinterpret_cast<unsigned *>(p);
+  p += aligned(items * sizeof(unsigned));
+  t.sorted = reinterpret_cast<unsigned *>(p);
+  p += aligned(items * sizeof(unsigned));
+  t.ids = reinterpret_cast<int *>(p);
+  p += aligned(items * sizeof(int));
+  t.counts = reinterpret_cast<int *>(p);
+  p += aligned((items + 1) * sizeof(int));
+  t.cub = p;
+  t.cub_bytes = temp_bytes - arrays_bytes(n);
+  return t;
+}
+
+// Bits the keys span: 0..extent (extent itself marks indices outside A).
+int key_bits(unsigned extent) {
+  int bits = 1;
+  while (bits < 32 && (1ull << bits) <= extent)
+    ++bits;
+  return bits;
+}
+
+template <class I>
+__global__ void __launch_bounds__(kThreads)
+    make_keys(const I *f, long long n, long long lo, unsigned extent, unsigned *keys, int *ids) {
+  const long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (t >= n)
+    return;
+  const I raw = f[t];
+  bool inside = true;
+  long long i = 0;
+  if constexpr (sizeof(I) == 8 && !std::is_signed<I>::value) {
+    inside = raw <= static_cast<unsigned long long>(LLONG_MAX);
+    i = static_cast<long long>(raw);
+  } else {
+    i = static_cast<long long>(raw);
+  }
+  const bool target = inside && i >= lo && i - lo < static_cast<long long>(extent);
+  keys[t] = target ? static_cast<unsigned>(i - lo) : extent;
+  ids[t] = static_cast<int>(t);
+}
+
+cudaError_t launch_make_keys(const ScatterIndex &x, unsigned *keys, int *ids, cudaStream_t stream) {
+  const unsigned blocks = static_cast<unsigned>((x.n + kThreads - 1) / kThreads);
+  switch (x.f_kind) {
+  case kIndexI32:
+    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const int *>(x.f), x.n, x.lo, x.extent, keys, ids);
+    break;
+  case kIndexU32:
+    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned *>(x.f), x.n, x.lo, x.extent, keys, ids);
+    break;
+  case kIndexI64:
+    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const long long *>(x.f), x.n, x.lo, x.extent, keys,
+                                               ids);
+    break;
+  case kIndexU64:
+    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned long long *>(x.f), x.n, x.lo, x.extent,
+                                               keys, ids);
+    break;
+  default:
+    return cudaErrorInvalidValue;
+  }
+  return cudaPeekAtLastError();
+}
+
+} // namespace
+
+cudaError_t inspect_temp_bytes(const ScatterIndex &x, std::size_t *bytes) {
+  const int n = static_cast<int>(x.n);
+  std::size_t sort = 0, encode = 0, scan = 0;
+  cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, sort, static_cast<const unsigned *>(nullptr),
+                                                  static_cast<unsigned *>(nullptr), static_cast<const int *>(nullptr),
+                                                  static_cast<int *>(nullptr), n, 0, key_bits(x.extent));
+  if (e == cudaSuccess)
+    e = cub::DeviceRunLengthEncode::Encode(nullptr, encode, static_cast<const unsigned *>(nullptr),
+                                           static_cast<unsigned *>(nullptr), static_cast<int *>(nullptr),
+                                           static_cast<int *>(nullptr), n);
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
+                                      n + 1);
+  *bytes = arrays_bytes(x.n) + std::max(sort, std::max(encode, scan));
+  return e;
+}
+
+cudaError_t inspect_segments(const ScatterIndex &x, void *temp, std::size_t temp_bytes, unsigned *targets,
+                             int *threads, int *runs, cudaStream_t stream) {
+  const InspectTemp t = carve(x.n, temp, temp_bytes);
+  cudaError_t e = launch_make_keys(x, t.keys, t.ids, stream);
+  std::size_t bytes = t.cub_bytes;
+  // LSD radix sort is stable: a target's threads stay in thread order.
+  if (e == cudaSuccess)
+    e = cub::DeviceRadixSort::SortPairs(t.cub, bytes, t.keys, t.sorted, t.ids, threads, static_cast<int>(x.n), 0,
+                                        key_bits(x.extent), stream);
+  bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceRunLengthEncode::Encode(t.cub, bytes, t.sorted, targets, t.counts, runs, static_cast<int>(x.n),
+                                           stream);
+  return e;
+}
+
+cudaError_t segment_firsts(const ScatterIndex &x, void *temp, std::size_t temp_bytes, int runs, int *first,
+                           cudaStream_t stream) {
+  const InspectTemp t = carve(x.n, temp, temp_bytes);
+  // counts[runs] = 0, so that the exclusive sum ends with first[runs] = n.
+  cudaError_t e = cudaMemsetAsync(t.counts + runs, 0, sizeof(int), stream);
+  std::size_t bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, t.counts, first, runs + 1, stream);
+  return e;
+}
+
+} // namespace detail
+} // namespace irregfix
