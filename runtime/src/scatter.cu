@@ -78,8 +78,8 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     why = ensure_buffer(st, site, &e.scatter_targets, &e.scatter_targets_bytes, targets_bytes);
   if (why.empty())
     why = ensure_buffer(st, site, &e.scatter_first, &e.scatter_first_bytes, first_bytes);
-  if (why.empty())
-    why = ensure_copies(st, site, e, {contrib_bytes});
+  // (The contributions are the launch's own, allocated by prepare_scatter: the
+  // cap counts them too.)
   if (!why.empty())
     return why;
 
@@ -114,7 +114,6 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 }
 
 void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
-  plan->contrib = e.bufs[0];
   plan->target = const_cast<void *>(e.key.sources[0]);
   plan->kind = kind;
   plan->n = e.key.n;
@@ -167,9 +166,9 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
   Entry *e = nullptr;
   const Cache::Lookup found = st.cache.lookup(key, &e);
   View view{};
-  const void *contrib[1] = {};
+  const void *copies[1] = {}; // (an inspector's entry holds no copies)
   if (found == Cache::kHit && servable(*e)) {
-    if (!serve_hit(st, site, rec, launch, dev, *e, &view, contrib, stream))
+    if (!serve_hit(st, site, rec, launch, dev, *e, &view, copies, stream))
       return false;
   } else {
     e = &entry_to_build(st, ss, key, e);
@@ -177,15 +176,27 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
     const std::string why = build_scatter(st, ss, site, *e, dev, f, f_kind, n, A, kind, stream, &inspected);
     if (!why.empty())
       return build_failed(st, ss, key, why);
-    if (!serve_built(st, site, rec, launch, dev, *e, &view, contrib, stream))
+    if (!serve_built(st, site, rec, launch, dev, *e, &view, copies, stream))
       return false;
   }
+  // Each launch writes its own contributions, from the stream-ordered pool:
+  // launches of this site on other streams may run at the same time.
+  const std::size_t bytes = static_cast<std::size_t>(n) * scatter_elem_size(kind);
+  void *contrib = nullptr;
+  cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
+  if (a != cudaSuccess) {
+    record_fallback(ss, cuda_failure("cudaMallocAsync (scatter contributions)", site, a));
+    return false;
+  }
   // Threads that do not reach the update (a condition inside the guard) add nothing.
-  if (const cudaError_t z = cudaMemsetAsync(e->bufs[0], 0, e->buf_bytes[0], stream); z != cudaSuccess) {
+  if (const cudaError_t z = cudaMemsetAsync(contrib, 0, bytes, stream); z != cudaSuccess) {
     record_fallback(ss, cuda_failure("cudaMemsetAsync", site, z));
+    cudaFreeAsync(contrib, stream);
+    cudaGetLastError();
     return false;
   }
   fill_plan(*e, kind, plan);
+  plan->contrib = contrib;
   return true;
 }
 
@@ -195,6 +206,9 @@ bool execute_scatter(const SiteInfo &site, const ScatterPlan &plan, cudaStream_t
   cudaError_t e = cudaPeekAtLastError();
   if (e == cudaSuccess)
     e = launch_executor(plan, stream);
+  // The contributions go back to the pool once the executor has read them.
+  if (const cudaError_t f = cudaFreeAsync(plan.contrib, stream); e == cudaSuccess)
+    e = f;
   if (e == cudaSuccess)
     return true;
   const std::string why = cuda_failure("the scatter variant or its executor", site, e);

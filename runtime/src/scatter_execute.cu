@@ -27,7 +27,10 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll 8
   for (++i; i < end; ++i)
     sum += contrib[threads[i]];
-  base[target] += sum;
+  // Each element is added to once in a launch: the same bits as a plain add.
+  // Atomic because launches on other streams may update A at the same time,
+  // as the original kernel's atomics allow.
+  atomicAdd(&base[target], sum);
 }
 
 template <class T> cudaError_t launch_typed(const ScatterPlan &p, cudaStream_t stream) {

@@ -217,6 +217,30 @@ TEST_F(DeterministicScatter, SameBitsAtEveryRun) {
   EXPECT_EQ(c.bytes_remapped, segments_bytes); // one inspection
 }
 
+// Launches of one site on two streams at once, into one array: each has its
+// own contributions and the executors' adds do not lose each other's.
+TEST_F(DeterministicScatter, ConcurrentLaunchesOnTwoStreams) {
+  Problem<int> p;
+  p.make(this, 200000, 3000, 41);
+  cudaStream_t s[2];
+  for (cudaStream_t &x : s)
+    CK(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking));
+  const int rounds = 4;
+  for (int i = 0; i < rounds; ++i)
+    for (cudaStream_t x : s)
+      ASSERT_TRUE(launch(kSite, p.n, p.f, p.w, p.A, x)) << site_counters(kSite.id).last_fallback;
+  CK(cudaDeviceSynchronize());
+  std::vector<double> ref(p.hA.begin(), p.hA.end());
+  for (int t = 0; t < p.n; ++t)
+    if (p.hf[t] >= 0)
+      ref[p.hf[t]] += 2.0 * rounds * p.hw[t];
+  const std::vector<int> got = download(p.A, p.m);
+  for (int i = 0; i < p.m; ++i)
+    ASSERT_EQ(static_cast<double>(got[i]), ref[i]) << "element " << i;
+  for (cudaStream_t x : s)
+    CK(cudaStreamDestroy(x));
+}
+
 // A launch with nothing written since the last one is a cache hit; with
 // IRREGFIX_VERIFY, f's bytes are checked at the hit.
 TEST_F(DeterministicScatter, UnchangedIndexArrayIsAHitAndVerified) {

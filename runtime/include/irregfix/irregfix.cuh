@@ -382,7 +382,7 @@ template <class T> constexpr ScatterKind scatter_kind(const T *) { return Scatte
 
 // What prepare_scatter hands the launcher and execute_scatter.
 struct ScatterPlan {
-  void *contrib = nullptr;         // n elements of A's type, zeroed: the variant writes contrib[t]
+  void *contrib = nullptr;         // n elements of A's type, zeroed, this launch's own: the variant writes contrib[t]
   void *target = nullptr;          // A
   int kind = kScatterF32;          // a ScatterKind
   long long n = 0;
