@@ -50,7 +50,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   *inspected = false;
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  if (e.shape_valid && e.bufs.size() == 1 && e.scatter_threads)
+  if (e.shape_valid && e.scatter_threads && e.scatter_targets && e.scatter_first)
     return copies_enqueued(ss, site, e, 0, stream);
   if (n > INT_MAX)
     return "scatter: more than INT_MAX threads";
