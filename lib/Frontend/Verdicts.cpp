@@ -53,14 +53,21 @@ KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vect
   return Info;
 }
 
-SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
+namespace {
+// A site's place in the source and its kernel.
+SiteReport locatedReport(SourceLocation Loc, const KernelInfo &Info, const SourceManager &SM) {
   SiteReport R;
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
   R.File = P.getFilename();
   R.Line = P.getLine();
   R.Column = P.getColumn();
   R.Kernel = Info.Kernel->getNameAsString();
+  return R;
+}
+} // namespace
+
+SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
+  SiteReport R = locatedReport(S.Loc, Info, Ctx.getSourceManager());
   R.Pattern = patternName(S.Pattern);
   R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
   for (const SiteArray &A : S.Arrays)
@@ -101,13 +108,7 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
 }
 
 SiteReport scatterReport(const ScatterSite &S, const KernelInfo &Info, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  SiteReport R;
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S.Loc));
-  R.File = P.getFilename();
-  R.Line = P.getLine();
-  R.Column = P.getColumn();
-  R.Kernel = Info.Kernel->getNameAsString();
+  SiteReport R = locatedReport(S.Loc, Info, Ctx.getSourceManager());
   R.Pattern = pattern_name(kPatternScatter);
   R.Offsets = S.Index ? S.Index.spelling() : "-";
   if (S.Target)
