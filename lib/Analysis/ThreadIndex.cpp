@@ -41,17 +41,24 @@ bool modifiedIn(const VarDecl *V, const FunctionDecl *F) { return !F->getBody() 
 
 } // namespace
 
+const Expr *throughUnchangedLocals(const Expr *E) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit())
+      break;
+    const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!F || modifiedIn(V, F))
+      break;
+    E = V->getInit();
+  }
+  return E;
+}
+
 // As isBuiltinIndexRead, also through a local that holds the read: `int bx =
 // blockIdx.x;` never written after.
-static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field, int Depth = 0) {
-  if (isBuiltinIndexRead(E, Var, Field))
-    return true;
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
-  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  if (!V || Depth > 4 || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit())
-    return false;
-  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  return F && !modifiedIn(V, F) && isBuiltinIndexValue(V->getInit(), Var, Field, Depth + 1);
+static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field) {
+  return isBuiltinIndexRead(throughUnchangedLocals(E), Var, Field);
 }
 
 static bool isProduct(const Expr *E, const char *A, const char *B) {

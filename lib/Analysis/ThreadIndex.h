@@ -19,6 +19,10 @@ bool isGlobalThreadIndex(const clang::Expr *E, const WriteSet &Writes);
 // (kernelBlockSize says which size the kernel assumes; launches check it).
 bool isGlobalThreadIndexArithmetic(const clang::Expr *E);
 
+// E, or what the integer local E names when the local is initialised and never
+// changed after (`int threads = blockDim.x * gridDim.x;`), followed a few steps.
+const clang::Expr *throughUnchangedLocals(const clang::Expr *E);
+
 // The literal block size in `blockIdx.x * C + threadIdx.x`, or 0.
 unsigned threadIndexBlockSize(const clang::Expr *E);
 

@@ -350,12 +350,14 @@ public:
     if (!V || !V->hasInit() || !Step || Step->getOpcode() != BO_AddAssign)
       return true;
     const auto *LHS = dyn_cast<DeclRefExpr>(strip(Step->getLHS()));
-    const auto *Mul = dyn_cast<BinaryOperator>(strip(Step->getRHS()));
+    // The grid's size and the start may be locals holding them (`int threads =
+    // blockDim.x * gridDim.x;`, `int id = ...;`), never changed after.
+    const auto *Mul = dyn_cast<BinaryOperator>(strip(throughUnchangedLocals(Step->getRHS())));
     if (!LHS || LHS->getDecl() != V || !Mul || Mul->getOpcode() != BO_Mul)
       return true;
     bool GridSize = (isBuiltinIndexRead(Mul->getLHS(), "blockDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "gridDim", 'x')) ||
                     (isBuiltinIndexRead(Mul->getLHS(), "gridDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "blockDim", 'x'));
-    if (GridSize && isGlobalThreadIndexArithmetic(V->getInit()))
+    if (GridSize && isGlobalThreadIndexArithmetic(throughUnchangedLocals(V->getInit())))
       W.GridStride[V] = For;
     return true;
   }
