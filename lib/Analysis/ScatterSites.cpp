@@ -1,4 +1,5 @@
 #include "Analysis/ScatterSites.h"
+#include "Analysis/RowShapes.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/ThreadIndex.h"
@@ -223,6 +224,10 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
     return "the index array is not a kernel parameter";
   if (!S.Index.elementType()->isIntegerType())
     return "the index array's elements are not integers";
+  // The launcher hands f to the runtime with irregfix::index_kind(f).
+  if (!rowshape::isRuntimeIndexType(S.Index.elementType()))
+    return "the index array's elements are '" + S.Index.elementType().getAsString(Policy) +
+           "'; the runtime reads 32- and 64-bit integer indices";
   S.ThreadIndex = C.Load->getIdx();
   if (!isGlobalThreadIndex(S.ThreadIndex, W))
     return "the index array is not read at the thread index";
