@@ -8,10 +8,31 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 using namespace clang;
 
 namespace irregfix::inkernel {
+
+void dropDefaultArgumentsOf(const FunctionDecl *K, SnippetEditor &Editor, const SourceManager &SM,
+                            const LangOptions &LO) {
+  for (const ParmVarDecl *P : K->parameters()) {
+    if (!P->hasDefaultArg() || P->hasInheritedDefaultArg() || P->getDefaultArgRange().isInvalid())
+      continue;
+    SourceLocation B = SM.getFileLoc(P->getDefaultArgRange().getBegin());
+    auto [File, At] = SM.getDecomposedLoc(B);
+    llvm::StringRef Buf = SM.getBufferData(File);
+    unsigned From = At; // back over `= ` to the end of the declarator
+    while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
+      --From;
+    if (From > 0 && Buf[From - 1] == '=')
+      --From;
+    while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
+      --From;
+    SourceLocation End = Lexer::getLocForEndOfToken(SM.getFileLoc(P->getDefaultArgRange().getEnd()), 0, SM, LO);
+    Editor.replaceChars(B.getLocWithOffset(static_cast<int>(From) - static_cast<int>(At)), End, "");
+  }
+}
 
 namespace {
 
@@ -58,26 +79,7 @@ public:
 private:
   std::string text(const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); }
 
-  // `float c = 0`: parameters added after it would need defaults too, and the
-  // launcher passes every argument, so the transformed kernel has none.
-  void dropDefaultArguments() {
-    for (const ParmVarDecl *P : sourceDecl(Info)->parameters()) {
-      if (!P->hasDefaultArg() || P->hasInheritedDefaultArg() || P->getDefaultArgRange().isInvalid())
-        continue;
-      SourceLocation B = SM.getFileLoc(P->getDefaultArgRange().getBegin());
-      auto [File, At] = SM.getDecomposedLoc(B);
-      llvm::StringRef Buf = SM.getBufferData(File);
-      unsigned From = At; // back over `= ` to the end of the declarator
-      while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
-        --From;
-      if (From > 0 && Buf[From - 1] == '=')
-        --From;
-      while (From > 0 && isspace(static_cast<unsigned char>(Buf[From - 1])))
-        --From;
-      SourceLocation End = Lexer::getLocForEndOfToken(SM.getFileLoc(P->getDefaultArgRange().getEnd()), 0, SM, LO);
-      Editor.replaceChars(B.getLocWithOffset(static_cast<int>(From) - static_cast<int>(At)), End, "");
-    }
-  }
+  void dropDefaultArguments() { dropDefaultArgumentsOf(sourceDecl(Info), Editor, SM, LO); }
 
   // Remembers a replaced stretch of the kernel, to find locals it leaves unused.
   void replaced(SourceLocation B, SourceLocation E) {
@@ -304,10 +306,47 @@ private:
   }
 
   // `{ const long long first = <the loop's first value>; for (...) ... }`
+  // The start of the first of the `#pragma` lines right above the line that
+  // Loc begins (nothing else before Loc on its line), with that line's
+  // indentation; none when there are none.
+  std::optional<std::pair<SourceLocation, std::string>> pragmaLinesAbove(SourceLocation Loc) {
+    Loc = SM.getFileLoc(Loc);
+    auto [File, Offset] = SM.getDecomposedLoc(Loc);
+    bool Invalid = false;
+    StringRef Buffer = SM.getBufferData(File, &Invalid);
+    if (Invalid || Offset > Buffer.size())
+      return std::nullopt;
+    auto LineStart = [&](size_t At) {
+      size_t Nl = At == 0 ? StringRef::npos : Buffer.rfind('\n', At - 1);
+      return Nl == StringRef::npos ? size_t(0) : Nl + 1;
+    };
+    size_t Line = LineStart(Offset);
+    if (!Buffer.slice(Line, Offset).trim().empty())
+      return std::nullopt;
+    std::optional<size_t> First;
+    while (Line > 0) {
+      size_t Prev = LineStart(Line - 1);
+      if (!Buffer.slice(Prev, Line).trim().starts_with("#pragma"))
+        break;
+      First = Line = Prev;
+    }
+    if (!First)
+      return std::nullopt;
+    StringRef Text = Buffer.slice(*First, Buffer.find('\n', *First));
+    std::string Indent = Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+    return std::make_pair(SM.getComposedLoc(File, *First), Indent);
+  }
+
   void declareFirst(const Site &S, unsigned I) {
     const Stmt *L = S.IndexedLoop.Loop;
-    Editor.insertBefore(L->getBeginLoc(), "{ const long long " + indexed::firstName(I) + " = (long long)(" +
-                                              text(S.IndexedLoop.First) + "); ");
+    const std::string Declare =
+        "{ const long long " + indexed::firstName(I) + " = (long long)(" + text(S.IndexedLoop.First) + ");";
+    // `#pragma unroll` must stay right before its loop: the block opens on a
+    // line of its own above the pragmas.
+    if (auto Above = pragmaLinesAbove(L->getBeginLoc()))
+      Editor.insertBefore(Above->first, Above->second + Declare + "\n");
+    else
+      Editor.insertBefore(L->getBeginLoc(), Declare + " ");
     const Stmt *Body = cast<ForStmt>(L)->getBody();
     SourceLocation End = SM.getFileLoc(Body->getEndLoc());
     if (!isa<CompoundStmt>(Body))

@@ -40,4 +40,9 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, clang::ASTCont
 // computed: declared before the transformed kernel. Empty when none is split.
 std::string pieceTypeDefinitions(const KernelInfo &Info, clang::ASTContext &Ctx);
 
+// Removes K's default arguments in Editor (`float c = 0`): parameters added
+// after them would need defaults too, and launchers pass every argument.
+void dropDefaultArgumentsOf(const clang::FunctionDecl *K, SnippetEditor &Editor, const clang::SourceManager &SM,
+                            const clang::LangOptions &LO);
+
 } // namespace irregfix::inkernel

@@ -1,4 +1,5 @@
 #include "Transform/Scatter/KernelRewriter.h"
+#include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Scatter/Naming.h"
 #include "Transform/SourceText.h"
@@ -26,6 +27,7 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const ScatterS
   FunctionTypeLoc FTL = K->getFunctionTypeLoc();
   if (!FTL)
     return Fail("cannot locate the parameter list of the kernel");
+  inkernel::dropDefaultArgumentsOf(K, Editor, SM, LO);
   const std::string Element = S.Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   Editor.insertBefore(FTL.getRParenLoc(), ", " + Element + " *__restrict__ " + contributionsName());
   return Editor.result();
