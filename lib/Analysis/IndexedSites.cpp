@@ -1,6 +1,7 @@
 #include "Analysis/IndexedSites.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/SiteFinder.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -250,19 +251,7 @@ public:
     for (const SiteArray &A : S.Arrays)
       if (std::find(Sources.begin(), Sources.end(), A.Array) == Sources.end())
         Sources.push_back(A.Array);
-    for (const ArrayRef &Written : W.writtenArrays())
-      for (const ArrayRef &Src : Sources)
-        if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
-          S.AliasChecks.push_back({Written, Src});
-    for (const VarDecl *V : W.writtenSymbols()) {
-      if (symbolSpelling(V).empty()) {
-        S.RefusedBecause = "the kernel writes __device__ variable " + quoted(V) +
-                           ", which its launch cannot name to check it against the arrays read";
-        break;
-      }
-      for (const ArrayRef &Src : Sources)
-        S.SymbolAliasChecks.push_back({V, Src});
-    }
+    addAliasChecks(S, Sources, W);
     Info.Sites.push_back(std::move(S));
   }
 

@@ -186,20 +186,7 @@ private:
     std::vector<ArrayRef> Sources = S.indexArrays();
     for (const SiteArray *A : S.remappedArrays())
       Sources.push_back(A->Array);
-    for (const ArrayRef &Written : W.writtenArrays())
-      for (const ArrayRef &Src : Sources)
-        if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
-          S.AliasChecks.push_back({Written, Src});
-    // A __device__ variable the kernel writes may be what an array points to.
-    for (const VarDecl *V : W.writtenSymbols()) {
-      if (symbolSpelling(V).empty()) {
-        S.RefusedBecause = "the kernel writes __device__ variable " + quoted(V) +
-                           ", which its launch cannot name to check it against the arrays read";
-        return;
-      }
-      for (const ArrayRef &Src : Sources)
-        S.SymbolAliasChecks.push_back({V, Src});
-    }
+    irregfix::addAliasChecks(S, Sources, W);
   }
 
   void finishArrays(Site &S) {
@@ -663,6 +650,23 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
 }
 
 } // namespace
+
+void addAliasChecks(Site &S, const std::vector<ArrayRef> &Sources, const WriteSet &W) {
+  for (const ArrayRef &Written : W.writtenArrays())
+    for (const ArrayRef &Src : Sources)
+      if (Written != Src && !(Written.isRestrict() && Src.isRestrict()))
+        S.AliasChecks.push_back({Written, Src});
+  // A __device__ variable the kernel writes may be what an array points to.
+  for (const VarDecl *V : W.writtenSymbols()) {
+    if (symbolSpelling(V).empty()) {
+      S.RefusedBecause = "the kernel writes __device__ variable " + quoted(V) +
+                         ", which its launch cannot name to check it against the arrays read";
+      return;
+    }
+    for (const ArrayRef &Src : Sources)
+      S.SymbolAliasChecks.push_back({V, Src});
+  }
+}
 
 KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   KernelInfo Info;

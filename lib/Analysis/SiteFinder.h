@@ -3,11 +3,20 @@
 #pragma once
 
 #include "Analysis/Site.h"
+#include "Analysis/WriteSet.h"
+
+#include <vector>
 
 #include "clang/AST/ASTContext.h"
 
 namespace irregfix {
 
 KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+
+// The launch-time checks before S's copies of Sources are served: each array
+// the kernel writes against each source (unless both are __restrict__), each
+// __device__ variable it writes likewise; refuses S when such a variable has
+// no name the launch can use.
+void addAliasChecks(Site &S, const std::vector<ArrayRef> &Sources, const WriteSet &W);
 
 } // namespace irregfix
