@@ -20,6 +20,8 @@ const char *causeMacro(DropCause C) {
     return "IRREGFIX_CAUSE_ENTRY";
   case DropCause::UnnamedCopy:
     return "IRREGFIX_CAUSE_UNNAMED_COPY";
+  case DropCause::DeviceReset:
+    return "IRREGFIX_CAUSE_DEVICE_RESET";
   case DropCause::None:
     break;
   }
@@ -220,6 +222,9 @@ HostEffect HostWriteAnalysis::ofLibrary(const Expr *Call, const FunctionDecl *F,
     return dropAll(DropCause::LaunchApi, "it launches work the tool cannot follow (" + Name + ")");
   case LibraryKind::UnnamedCopy:
     return dropAll(DropCause::UnnamedCopy, "it writes device memory the tool cannot name (" + Name + ")");
+  case LibraryKind::ResetsDevice: // the runtime frees its copies before the call: they die with the device
+    return dropAll(DropCause::DeviceReset, "it resets the device (" + Name + "): the runtime frees its copies first",
+                   true);
   case LibraryKind::WritesPointerArgs: {
     HostEffect E;
     for (unsigned I = 0; I < Args.size(); ++I) {

@@ -36,6 +36,7 @@ enum class DropCause {
   UnseenCall = 3,
   Entry = 4,
   UnnamedCopy = 5,
+  DeviceReset = 6,
 };
 
 // The runtime's name of a cause: "IRREGFIX_CAUSE_UNSEEN_CALL".

@@ -61,6 +61,10 @@ LibraryCall runtimeCall(StringRef Name) {
     C.Kind = LibraryKind::UnnamedCopy;
     return C;
   }
+  if (Name == "cudaDeviceReset" || Name == "cudaThreadExit") {
+    C.Kind = LibraryKind::ResetsDevice;
+    return C;
+  }
   if (Name.starts_with("cudaLaunchKernel") || Name.starts_with("cudaLaunchCooperativeKernel") ||
       Name == "cudaLaunch" || Name == "cudaGraphLaunch") {
     C.Kind = LibraryKind::Launches;
@@ -107,7 +111,7 @@ LibraryCall runtimeCall(StringRef Name) {
       C.Kind = LibraryKind::NoDeviceWrites;
       return C;
     }
-  return C; // any other runtime call (cudaDeviceReset, graphics interop, ...): unknown
+  return C; // any other runtime call (graphics interop, ...): unknown
 }
 
 // The CUDA driver API: addresses are integers (CUdeviceptr), never named.
@@ -118,8 +122,9 @@ LibraryCall driverCall(StringRef Name) {
     C.Kind = LibraryKind::UnnamedCopy;
   else if (Name.starts_with("cuLaunch") || Name == "cuGraphLaunch")
     C.Kind = LibraryKind::Launches;
-  else if (Name.starts_with("cuGraphicsMap") || Name.starts_with("cuGraphicsUnmap") || Name == "cuCtxDestroy" ||
-           Name == "cuDevicePrimaryCtxReset")
+  else if (Name.starts_with("cuCtxDestroy") || Name.starts_with("cuDevicePrimaryCtxReset"))
+    C.Kind = LibraryKind::ResetsDevice;
+  else if (Name.starts_with("cuGraphicsMap") || Name.starts_with("cuGraphicsUnmap"))
     C.Kind = LibraryKind::Unknown;
   else
     C.Kind = LibraryKind::NoDeviceWrites;

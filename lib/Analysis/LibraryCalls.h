@@ -18,6 +18,7 @@ enum class LibraryKind {
   Frees,          // cudaFree & co: the memory at its argument goes away
   Launches,       // runs kernels the tool cannot follow (cudaLaunchKernel, graphs, the driver API)
   UnnamedCopy,    // writes device memory at addresses the call does not name as pointers
+  ResetsDevice,   // destroys the device's memory, streams and events (cudaDeviceReset)
   WritesPointerArgs, // writes only what its non-const pointer arguments point to
                      // (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, NCCL, MPI, Thrust, CUB)
   Unknown,        // a function of some library: it may write any device memory

@@ -269,6 +269,12 @@ std::string neighbor_order_sectors(State &st, const SiteInfo &site, int dev, con
 
 // Frees the orders computed from memory at p (every order when p is null).
 void forget_orders(State &st, const void *p);
+// Frees the buffers of hoisted loops' live variables (hoist.cu).
+void free_hoist_buffers();
+// Frees or forgets everything the runtime holds on every device, statistics
+// aside (device_reset.cu: before a device reset, and testing::reset). Returns
+// how many cached copies went.
+int forget_device_state(State &st);
 
 } // namespace detail
 } // namespace irregfix

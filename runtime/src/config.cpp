@@ -65,10 +65,45 @@ bool parse_flag(const char *text) {
   return s == "1" || s == "true" || s == "yes" || s == "on";
 }
 
+namespace {
+
+// IRREGFIX_DISABLE: a flag, or a comma-separated list of kernels and sites.
+void parse_disable(const char *text, Config *c) {
+  c->disabled = parse_flag(text);
+  if (c->disabled || !text || !*text)
+    return;
+  std::string s(text);
+  for (char &ch : s)
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (s == "0" || s == "false" || s == "no" || s == "off")
+    return;
+  std::string name;
+  for (const char *p = text;; ++p) {
+    if (*p == ',' || *p == '\0') {
+      if (!name.empty())
+        c->disabled_sites.push_back(name);
+      name.clear();
+      if (!*p)
+        break;
+    } else if (!std::isspace(static_cast<unsigned char>(*p))) {
+      name += *p;
+    }
+  }
+}
+
+} // namespace
+
+bool disables(const Config &c, const char *kernel, const char *site_id) {
+  for (const std::string &n : c.disabled_sites)
+    if ((kernel && n == kernel) || (site_id && n == site_id))
+      return true;
+  return false;
+}
+
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc) {
   Config c;
-  c.disabled = parse_flag(disable);
+  parse_disable(disable, &c);
   c.stats = parse_flag(stats);
   c.fail_alloc = parse_flag(fail_alloc);
   if (max_bytes && *max_bytes) {

@@ -4,6 +4,9 @@
 // test/unit/runtime checks the parsing without a GPU.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace irregfix {
 namespace detail {
 
@@ -17,6 +20,10 @@ constexpr int kMaxChunks = 64;
 
 struct Config {
   bool disabled = false;              // IRREGFIX_DISABLE=1
+  // IRREGFIX_DISABLE=<name>[,<name>...]: the launches of these kernels, or of
+  // these sites ("file.cu:line:col", as the report names them), run the
+  // original kernel; the others as usual (to find which site changes a result).
+  std::vector<std::string> disabled_sites;
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
@@ -63,6 +70,8 @@ bool parse_layout(const char *text, int *out);
 bool parse_bytes(const char *text, unsigned long long *out);
 // "1", "true", "yes", "on" (any case) -> true; null, "", "0", anything else -> false.
 bool parse_flag(const char *text);
+// Whether IRREGFIX_DISABLE names this launcher's kernel or site.
+bool disables(const Config &c, const char *kernel, const char *site_id);
 // Builds a Config from the four variables' values (null when unset).
 Config parse_config(const char *disable, const char *max_bytes, const char *stats,
                     const char *fail_alloc);

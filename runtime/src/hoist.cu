@@ -29,9 +29,8 @@ struct LiveBuffer {
 
 using HoistKey = std::tuple<const SiteInfo *, int, cudaStream_t>; // (site, device, stream)
 
-// Guarded by State::mu. Records of an older epoch (testing::reset) are freed first.
+// Guarded by State::mu; freed by forget_device_state.
 struct HoistState {
-  unsigned epoch = 0;
   std::map<HoistKey, std::vector<LiveBuffer>> buffers;
 };
 
@@ -55,16 +54,6 @@ void free_buffers(HoistState &hs) {
   cudaGetLastError();
 }
 
-// Brings the hoisting state to the runtime's epoch.
-HoistState &current(State &st) {
-  HoistState &hs = hoist_state();
-  if (hs.epoch != st.epoch) {
-    free_buffers(hs);
-    hs.epoch = st.epoch;
-  }
-  return hs;
-}
-
 // Makes b hold at least `bytes`; a reason on failure ("" on success).
 std::string ensure_buffer(const State &st, const SiteInfo &site, LiveBuffer &b, std::size_t bytes) {
   if (b.ptr && b.bytes >= bytes)
@@ -85,6 +74,9 @@ std::string ensure_buffer(const State &st, const SiteInfo &site, LiveBuffer &b, 
 }
 
 } // namespace
+
+void free_hoist_buffers() { free_buffers(hoist_state()); }
+
 } // namespace detail
 
 bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const size_t *live_sizes,
@@ -93,7 +85,7 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
-  HoistState &hs = current(st);
+  HoistState &hs = hoist_state();
   SiteStats &stats = site_stats(st, site);
   if (!plan)
     return false;
@@ -169,7 +161,7 @@ HoistCounters hoist_counters(const char *site_id) {
     c.declined = it->second.hoist_declined;
     c.in_kernel = it->second.hoist_in_kernel;
   }
-  for (const auto &kv : current(st).buffers)
+  for (const auto &kv : hoist_state().buffers)
     if (std::get<0>(kv.first)->id && site_id && std::string(std::get<0>(kv.first)->id) == site_id)
       for (const LiveBuffer &b : kv.second)
         c.buffer_bytes += b.bytes;

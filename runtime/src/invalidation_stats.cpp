@@ -31,6 +31,7 @@ std::string cause_name(int cause) {
   case IRREGFIX_CAUSE_UNSEEN_CALL: return "unseen call";
   case IRREGFIX_CAUSE_ENTRY: return "entry";
   case IRREGFIX_CAUSE_UNNAMED_COPY: return "unnamed copy";
+  case IRREGFIX_CAUSE_DEVICE_RESET: return "device reset";
   default: return "cause " + std::to_string(cause);
   }
 }

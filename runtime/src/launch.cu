@@ -398,7 +398,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     return false;
   }
   LaunchRecord &r = launch_record(st, site, dev);
-  if (st.cfg.disabled) {
+  if (st.cfg.disabled || disables(st.cfg, site.kernel, site.id)) {
     record_fallback(*r.stats, "disabled by IRREGFIX_DISABLE");
     return false;
   }

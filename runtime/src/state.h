@@ -167,7 +167,7 @@ struct State {
   std::map<RecordKey, LaunchRecord> launches;
   std::map<int, DeviceQueues> queues; // by device
   std::map<OrderKey, Order> orders;
-  unsigned epoch = 1; // bumped by testing::reset(): records of older epochs are gone
+  unsigned epoch = 1; // bumped by forget_device_state(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
   // the testing hooks): begin_launch's fast path then takes the lock again.
   std::atomic<unsigned> generation{1};

@@ -43,27 +43,9 @@ void reset() {
   using namespace detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
-  int dev = 0;
-  const bool have_dev = cudaGetDevice(&dev) == cudaSuccess;
-  cudaDeviceSynchronize();
-  for (auto &e : st.cache.clear()) {
-    if (have_dev)
-      cudaSetDevice(e->key.device);
-    free_entry_buffers(*e);
-  }
-  forget_orders(st, nullptr);
-  resolve_all_timings(st);
-  clear_launch_records(st);
-  st.sites.clear();
+  forget_device_state(st);
   st.stats.clear();
-  st.allocations.clear();
-  st.symbols.clear();
   st.invalidations = InvalidationStats{};
-  ++st.epoch;
-  st.generation.fetch_add(1);
-  if (have_dev)
-    cudaSetDevice(dev);
-  cudaGetLastError();
   st.loaded = false;
   ensure_loaded(st);
 }

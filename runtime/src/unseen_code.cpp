@@ -22,7 +22,10 @@ void leave_seen_code() {
 }
 
 int begin_unseen_code(int cause, const char *where) {
-  irregfix_invalidate_all(cause, where);
+  if (cause == IRREGFIX_CAUSE_DEVICE_RESET)
+    irregfix_forget_device(where);
+  else
+    irregfix_invalidate_all(cause, where);
   const int saved = seen_frames;
   seen_frames = 0;
   return saved;
@@ -30,8 +33,10 @@ int begin_unseen_code(int cause, const char *where) {
 
 void end_unseen_code(int saved, int cause, const char *where) {
   seen_frames = saved;
-  // What ran may have written sources after copies were rebuilt in a callback.
-  irregfix_invalidate_all(cause, where);
+  // What ran may have written sources after copies were rebuilt in a callback
+  // (a device reset runs none: the runtime holds nothing after it).
+  if (cause != IRREGFIX_CAUSE_DEVICE_RESET)
+    irregfix_invalidate_all(cause, where);
 }
 
 } // namespace irregfix

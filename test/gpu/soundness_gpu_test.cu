@@ -1,8 +1,8 @@
 // GPU tests of the cache's soundness rule (a copy is never served stale):
 // irregfix_invalidate_all after writes the runtime cannot name (on every
 // device), irregfix_invalidate_symbol for a __device__ array read as a source,
-// disjoint_symbol, and sources in managed memory written by the host between
-// launches, unannounced (rebuilt at every launch). Results are compared bit for
+// disjoint_symbol, sources in managed memory written by the host between
+// launches, unannounced (rebuilt at every launch), and device resets. Results are compared bit for
 // bit with the original kernel on the same data. Each test skips itself
 // without a device (or the devices it needs).
 #include <irregfix/irregfix.cuh>
@@ -219,6 +219,50 @@ void expect_table_matches(long long n, const int *idx, float *y, float *y_ref, c
 }
 
 } // namespace
+
+// A device reset (the program's cudaDeviceReset, bracketed as the tool emits
+// it) destroys the runtime's copies and its timing events with everything
+// else. The runtime frees them first and forgets the allocations it knew:
+// arrays allocated after the reset, possibly at the same addresses with other
+// contents, are remapped afresh (a miss, not a hit on a dead copy), and the
+// statistics report still reads.
+TEST_F(Soundness, DeviceResetForgetsEveryCopy) {
+  const long long n = 20000;
+  const int max_len = 10;
+  const irregfix::SiteInfo site{"soundness:reset", "row_sum", "range", 0, nullptr, "A,B"};
+  for (int round = 0; round < 3; ++round) {
+    std::mt19937 r(40 + round);
+    const std::vector<int> hB = offsets(n, max_len, r);
+    std::vector<float> hA(n * max_len);
+    for (float &x : hA)
+      x = static_cast<float>(r() % 1000) / 16.0f + round;
+    int *B = nullptr;
+    float *A = nullptr, *y = nullptr, *y_ref = nullptr;
+    CK(cudaMalloc(&B, hB.size() * sizeof(int)));
+    CK(cudaMalloc(&A, hA.size() * sizeof(float)));
+    CK(cudaMalloc(&y, n * sizeof(float)));
+    CK(cudaMalloc(&y_ref, n * sizeof(float)));
+    CK(cudaMemcpy(B, hB.data(), hB.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(A, hA.data(), hA.size() * sizeof(float), cudaMemcpyHostToDevice));
+    for (int launch = 0; launch < 2; ++launch) { // a miss, then a hit
+      ASSERT_TRUE(row_sum::launch(site, n, B, A, y, 0)) << site_counters(site.id).last_fallback;
+      expect_row_sums_match(n, B, A, y, y_ref, ("round " + std::to_string(round)).c_str());
+    }
+    // No frees: the reset takes the arrays, as in a program that resets at its end.
+    CK((irregfix::UnseenCall(IRREGFIX_CAUSE_DEVICE_RESET, "soundness_gpu_test.cu:reset"), cudaDeviceReset()));
+    irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
+  }
+  const auto c = site_counters(site.id);
+  EXPECT_EQ(c.misses, 3);
+  EXPECT_EQ(c.hits, 3);
+  EXPECT_EQ(c.refreshes, 0);
+  EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("every copy (irregfix_invalidate_all), device reset: 3 calls, 3 copies turned stale; "
+                        "most from soundness_gpu_test.cu:reset (3)"),
+            std::string::npos)
+      << report;
+}
 
 // cudaMemcpyToSymbol, announced by irregfix_invalidate_symbol: each launch
 // after one refreshes. The first call, with nothing cached, asks nothing; a

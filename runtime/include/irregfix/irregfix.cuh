@@ -595,6 +595,10 @@ enum irregfix_cause {
   // A copy or set whose destination the tool cannot name (cudaMemcpy3D,
   // cudaMemset3D, batched copies, the driver API's device addresses).
   IRREGFIX_CAUSE_UNNAMED_COPY = 5,
+  // A device reset (cudaDeviceReset, cudaThreadExit, cuDevicePrimaryCtxReset,
+  // cuCtxDestroy): the runtime frees what it holds on the GPU before it runs
+  // (irregfix_forget_device).
+  IRREGFIX_CAUSE_DEVICE_RESET = 6,
 };
 
 // Marks every cached copy stale, on every device, as a write to each of its
@@ -648,6 +652,13 @@ private:
 };
 
 } // namespace irregfix
+
+// The device is about to be reset, destroying every allocation, stream and
+// event on it: the runtime frees every copy and buffer it holds, on every
+// device, and forgets the allocations it looked up (the addresses may come back
+// as other allocations). `where` as for irregfix_invalidate_all. The tool calls
+// it through irregfix::UnseenCall(IRREGFIX_CAUSE_DEVICE_RESET, ...).
+extern "C" void irregfix_forget_device(const char *where);
 
 // The memory at `ptr` is about to be freed: as irregfix_invalidate, and the
 // runtime forgets what it knew of that allocation. The tool inserts it before

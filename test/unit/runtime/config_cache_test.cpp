@@ -83,9 +83,24 @@ TEST(ParseConfig, Variables) {
   EXPECT_FALSE(c.fail_alloc);
   c = parse_config("0", "lots", "", "TRUE");
   EXPECT_FALSE(c.disabled);
+  EXPECT_TRUE(c.disabled_sites.empty());
   EXPECT_EQ(c.max_bytes, 0u); // unparsable: ignored
   EXPECT_FALSE(c.stats);
   EXPECT_TRUE(c.fail_alloc);
+}
+
+// IRREGFIX_DISABLE as a list: kernels and sites by name, the rest as usual.
+TEST(ParseConfig, DisableNamesKernelsAndSites) {
+  Config c = parse_config("spmv, lulesh.cu:1399:24,,", nullptr, nullptr, nullptr);
+  EXPECT_FALSE(c.disabled);
+  ASSERT_EQ(c.disabled_sites.size(), 2u);
+  EXPECT_TRUE(disables(c, "spmv", "cg.cu:10:5"));
+  EXPECT_TRUE(disables(c, "forces", "lulesh.cu:1399:24"));
+  EXPECT_FALSE(disables(c, "forces", "lulesh.cu:1400:24"));
+  EXPECT_FALSE(disables(c, nullptr, nullptr));
+  c = parse_config("on", nullptr, nullptr, nullptr);
+  EXPECT_TRUE(c.disabled);
+  EXPECT_TRUE(c.disabled_sites.empty());
 }
 
 TEST(ParseConfig, FromEnvironment) {

@@ -158,6 +158,7 @@ TEST(InvalidationReport, CauseNames) {
   EXPECT_EQ(cause_name(IRREGFIX_CAUSE_UNSEEN_CALL), "unseen call");
   EXPECT_EQ(cause_name(IRREGFIX_CAUSE_ENTRY), "entry");
   EXPECT_EQ(cause_name(IRREGFIX_CAUSE_UNNAMED_COPY), "unnamed copy");
+  EXPECT_EQ(cause_name(IRREGFIX_CAUSE_DEVICE_RESET), "device reset");
   EXPECT_EQ(cause_name(0), "cause 0");
   EXPECT_EQ(cause_name(42), "cause 42");
 }

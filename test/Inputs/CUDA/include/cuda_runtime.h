@@ -47,6 +47,8 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind
 cudaError_t cudaMemset(void *dst, int v, size_t n);
 cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s = 0);
 cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaThreadExit();
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaGetLastError();
