@@ -215,7 +215,9 @@ FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index,
   F.K = Form::Load;
   F.Source = Read;
   F.Field = Field;
-  F.Array = WriteSet::exactPointer(Base, Writes);
+  F.Array = Frames.empty() ? WriteSet::exactPointer(Base, Writes) : namedMemory(Base, Writes, &Frames.back().Scope);
+  if (F.Array && !F.Array.type()->isPointerType() && !F.Array.type()->isArrayType())
+    F.Array = ArrayRef(); // an object, not an array
   F.Ops.push_back(Index ? build(Index, Depth + 1) : make([] {
     Form Zero;
     Zero.K = Form::Const;
@@ -225,6 +227,12 @@ FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index,
 }
 
 FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
+  if (!Frames.empty()) { // a parameter of the function inlined: its argument
+    const int I = parameterIndex(V, &Frames.back().Scope);
+    if (I >= 0)
+      return I < static_cast<int>(Frames.back().Args.size()) ? Frames.back().Args[I]
+                                                             : unknown("a default argument", true, At);
+  }
   if (std::find(LoopVars.begin(), LoopVars.end(), V) != LoopVars.end()) {
     Form F;
     F.K = Form::LoopVar;
@@ -387,6 +395,8 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     const FunctionDecl *Def = F->getDefinition();
     if (Def && !readsMemory(Def->getBody()) && !isa<CXXMethodDecl>(Def))
       return op("call " + F->getNameAsString(), std::move(Args), S);
+    if (const Expr *Returned = inlinableReturn(F))
+      return inlined(C, Returned, std::move(Args), Depth);
     return unknown("it calls " + named(F) + ", which may read memory", true, S);
   }
   if (isa<IntegerLiteral>(S) || isa<CharacterLiteral>(S) || isa<CXXBoolLiteralExpr>(S)) {
@@ -396,6 +406,22 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     return make(std::move(F));
   }
   return unknown("an expression the analysis does not follow", readsMemory(S), S);
+}
+
+FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vector<FormRef> Args, int Depth) {
+  const FunctionDecl *F = C->getDirectCallee();
+  InlineScope Scope = enterCall(C, Writes, Frames.empty() ? nullptr : &Frames.back().Scope);
+  if (Frames.size() >= static_cast<size_t>(kMaxInlineDepth) ||
+      llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.Scope.Callee == Scope.Callee; }))
+    return unknown("it calls " + named(F) + " within calls nested too deeply", true, C);
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Scope.Callee); M && !M->isStatic() && !Scope.Object)
+    return unknown("it calls " + named(F) + " on an object the launch cannot name", true, C);
+  if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Scope.Callee) && !Args.empty())
+    Args.erase(Args.begin()); // the object, not an argument
+  Frames.push_back(Frame{std::move(Scope), std::move(Args)});
+  FormRef R = build(Returned, Depth + 1);
+  Frames.pop_back();
+  return R;
 }
 
 bool Form::dependsOnLoad() const {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/InlineCalls.h"
 #include "Analysis/LocalValues.h"
 
 #include "clang/AST/ASTContext.h"
@@ -92,12 +93,20 @@ private:
                const clang::FieldDecl *Field, int Depth);
   FormRef variable(const clang::VarDecl *V, const clang::Expr *At, int Depth);
   FormRef local(const clang::VarDecl *V, const clang::Stmt *Pos, const clang::Expr *At, int Depth);
+  // A call of a small function (InlineCalls.h): the form of what it returns.
+  FormRef inlined(const clang::CallExpr *C, const clang::Expr *Returned, std::vector<FormRef> Args, int Depth);
 
   const clang::FunctionDecl *Kernel;
   const WriteSet &Writes;
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
   LocalValues Values;
+  // The calls being inlined, innermost last, with their arguments' forms.
+  struct Frame {
+    InlineScope Scope;
+    std::vector<FormRef> Args;
+  };
+  std::vector<Frame> Frames;
   // Followed locals, by variable and definition.
   using LocalKey = std::tuple<const clang::VarDecl *, const clang::Expr *, const clang::Expr *, const clang::Expr *,
                               const clang::Stmt *>;

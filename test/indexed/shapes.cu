@@ -119,6 +119,31 @@ __global__ void strided_pairs(Pairs p, const T *val, T *out) {
     out[t] = val[p.first[t * Stride + 1]] + val[p.first[t * Stride]];
 }
 
+// A factor graph's edges in a grid-stride loop: each edge visits the edges of
+// its variable, the variable's row bounds given by member functions of a
+// by-value graph (one return statement each), edges of satisfied clauses skipped.
+struct Factors {
+  int *row;
+  int *col;
+  __device__ int start(int v) const { return row[v]; }
+  __device__ int degree(int v) const { return row[v + 1] - start(v); }
+};
+
+__global__ void edge_products(Factors vars, const int *edge_var, const int *edge_clause, const int *sat,
+                              const float *eta, float *out, int edges) {
+  int threads = blockDim.x * gridDim.x;
+  for (int e = threadIdx.x + blockIdx.x * blockDim.x; e < edges; e += threads) {
+    if (sat[edge_clause[e]])
+      continue;
+    int j = edge_var[e];
+    int first = vars.start(j);
+    float p = 1.0f;
+    for (int i = 0; i < vars.degree(j); i++)
+      p *= 1.0f - 0.5f * eta[vars.col[first + i]];
+    out[e] = p;
+  }
+}
+
 namespace {
 
 unsigned seed = 2024;
@@ -360,6 +385,44 @@ void run_strided_pairs(std::vector<float> &out) {
   run_strided_pairs_of<3, double>(out);
 }
 
+void run_edge_products(std::vector<float> &out) {
+  std::vector<int> row, col; // the edges of each of kN variables
+  csr(row, col, kN);
+  const int edges = static_cast<int>(col.size());
+  std::vector<int> edge_var(edges), edge_clause(edges), sat(kN);
+  for (int &v : edge_var)
+    v = rnd(kN);
+  for (int &c : edge_clause)
+    c = rnd(kN);
+  for (int &x : sat)
+    x = rnd(4) == 0;
+  std::vector<float> eta(edges);
+  for (float &v : eta)
+    v = rndf();
+  Factors vars{upload(row), upload(col)};
+  int *d_var = upload(edge_var), *d_clause = upload(edge_clause), *d_sat = upload(sat);
+  float *d_eta = upload(eta), *d_out = nullptr;
+  CHECK(cudaMalloc(&d_out, edges * sizeof(float)));
+  CHECK(cudaMemset(d_out, 0, edges * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    edge_products<<<64, 128>>>(vars, d_var, d_clause, d_sat, d_eta, d_out, edges);
+    CHECK(cudaGetLastError());
+    append(out, d_out, edges);
+    if (it % 2 == 0) {
+      for (float &v : eta)
+        v *= 0.75f;
+      update(d_eta, eta);
+    } else {
+      for (int &x : sat)
+        x = rnd(4) == 0;
+      update(d_sat, sat);
+      for (int &v : edge_var)
+        v = rnd(kN);
+      update(d_var, edge_var);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -373,7 +436,8 @@ int main(int argc, char **argv) {
                                 {"neighbours", run_neighbours},
                                 {"unguarded", run_unguarded},
                                 {"stencil", run_stencil},
-                                {"strided_pairs", run_strided_pairs}};
+                                {"strided_pairs", run_strided_pairs},
+                                {"edge_products", run_edge_products}};
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
     for (const Case &c : kCases)
       std::printf("%s\n", c.name);

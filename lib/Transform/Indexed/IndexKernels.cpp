@@ -7,6 +7,8 @@
 #include "Transform/InKernel/Naming.h"
 #include "Transform/SourceText.h"
 
+#include "clang/AST/ExprCXX.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -76,8 +78,12 @@ private:
     const Expr *X = E->IgnoreImplicit();
     if (isGlobalThreadIndex(X, W))
       return "((" + typeOf(X) + ")__irregfix_t)";
+    const InlineScope *Scope = Frames.empty() ? nullptr : &Frames.back().Scope;
     if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (const int I = parameterIndex(V, Scope); I >= 0) // a parameter of the function inlined
+        return I < static_cast<int>(Frames.back().Args.size()) ? "(" + Frames.back().Args[I] + ")"
+                                                               : fail("a default argument");
       if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
         return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
       if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V))
@@ -86,7 +92,7 @@ private:
     }
     MemoryRead M;
     if (asMemoryRead(X, &M)) {
-      ArrayRef A = WriteSet::exactPointer(M.Base, W);
+      ArrayRef A = Scope ? namedMemory(M.Base, W, Scope) : WriteSet::exactPointer(M.Base, W);
       auto It = std::find(S.IndexSources.begin(), S.IndexSources.end(), A);
       if (!A || It == S.IndexSources.end())
         return fail("a load of an array the site does not name");
@@ -95,7 +101,33 @@ private:
              std::to_string(It - S.IndexSources.begin()) + ", __irregfix_ok)" +
              (M.Field ? "." + M.Field->getNameAsString() : "");
     }
+    if (const auto *C = dyn_cast<CallExpr>(X))
+      if (const Expr *Returned = inlinableReturn(C->getDirectCallee()))
+        return inlined(C, Returned, Depth);
+    if (Scope && (isa<MemberExpr>(X) || isa<CXXThisExpr>(X))) { // this->n: the object's field, by name
+      const ArrayRef Named = namedMemory(X, W, Scope);
+      return Named && Named.isField() ? Named.spelling() : fail("a member of an object the launch cannot name");
+    }
     return spliced(X, Depth);
+  }
+
+  // A call of a small function (Analysis/InlineCalls.h): what it returns, its
+  // parameters replaced by its arguments and its object's fields by name.
+  std::string inlined(const CallExpr *C, const Expr *Returned, int Depth) {
+    InlineScope Scope = enterCall(C, W, Frames.empty() ? nullptr : &Frames.back().Scope);
+    if (Frames.size() >= static_cast<size_t>(kMaxInlineDepth) ||
+        llvm::any_of(Frames, [&](const Frame &F) { return F.Scope.Callee == Scope.Callee; }))
+      return fail("calls are nested too deeply");
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Scope.Callee); M && !M->isStatic() && !Scope.Object)
+      return fail("a member function is called on an object the launch cannot name");
+    std::vector<std::string> Args;
+    const unsigned First = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Scope.Callee) ? 1 : 0;
+    for (unsigned I = First; I < C->getNumArgs(); ++I)
+      Args.push_back(gen(C->getArg(I), Depth + 1));
+    Frames.push_back(Frame{std::move(Scope), std::move(Args)});
+    std::string T = "(" + gen(Returned, Depth + 1) + ")";
+    Frames.pop_back();
+    return T;
   }
 
   // V's value just before (or at) Pos.
@@ -154,6 +186,12 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
   LocalValues Values;
+  // The calls being inlined, innermost last, with their arguments' text.
+  struct Frame {
+    InlineScope Scope;
+    std::vector<std::string> Args;
+  };
+  std::vector<Frame> Frames;
 };
 
 } // namespace
