@@ -243,6 +243,8 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
   if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
     if (P->getDeclContext() != Kernel)
       return unknown("parameter " + named(P) + " of another function", true, At);
+    if (LoadedParams.count(P))
+      return unknown("parameter " + named(P) + " is given a value loaded from memory by a call", true, At);
     if (Writes.writesScalar(P))
       return unknown("parameter " + named(P) + " is assigned in the kernel",
                      assignedFromMemory(P, Kernel->getBody()), At);

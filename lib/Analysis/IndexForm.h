@@ -80,6 +80,9 @@ public:
 
   // The loop variables in scope where the next expressions are (innermost last).
   void setLoopVars(std::vector<const clang::VarDecl *> Vars) { LoopVars = std::move(Vars); }
+  // For a device function the kernel calls: its parameters that some call
+  // gives a value loaded from memory (their forms are unknown, and may load).
+  void setLoadedParams(std::set<const clang::ParmVarDecl *> Params) { LoadedParams = std::move(Params); }
 
   FormRef of(const clang::Expr *E);
 
@@ -100,6 +103,7 @@ private:
   const WriteSet &Writes;
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
+  std::set<const clang::ParmVarDecl *> LoadedParams;
   LocalValues Values;
   // The calls being inlined, innermost last, with their arguments' forms.
   struct Frame {

@@ -53,6 +53,7 @@ public:
       const FunctionDecl *F = Callees[I];
       WriteSet CalleeWrites = WriteSet::of(F);
       FormBuilder CalleeForms(F, CalleeWrites, Ctx);
+      CalleeForms.setLoadedParams(LoadedParams);
       Loops.clear();
       walk(F->getBody(), F, CalleeForms);
     }
@@ -87,11 +88,20 @@ private:
   }
 
   void visit(const Expr *E, const FunctionDecl *In, FormBuilder &B) {
+    std::vector<const VarDecl *> Vars;
+    for (const LoopShape &L : Loops)
+      if (L.Var)
+        Vars.push_back(L.Var);
+    B.setLoopVars(Vars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
       if (classifyCall(C, Ctx.getSourceManager(), &Callee) == CallKind::Defined && Callee->getDefinition() &&
-          !Callee->hasAttr<CUDAGlobalAttr>() && Seen.insert(Callee->getDefinition()).second)
-        Callees.push_back(Callee->getDefinition());
+          !Callee->hasAttr<CUDAGlobalAttr>()) {
+        const FunctionDecl *Def = Callee->getDefinition();
+        noteLoadedArguments(C, Def, B);
+        if (Seen.insert(Def).second)
+          Callees.push_back(Def);
+      }
     }
     MemoryRead M;
     if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read) || storedTo(M.Read))
@@ -100,11 +110,6 @@ private:
     if (M.Field)
       if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
         Done.insert(ME->getBase()->IgnoreParens());
-    std::vector<const VarDecl *> Vars;
-    for (const LoopShape &L : Loops)
-      if (L.Var)
-        Vars.push_back(L.Var);
-    B.setLoopVars(Vars);
     FormRef Index = B.of(M.Index);
     if (!Index->dependsOnLoad() && !usesLoadBoundLoop(*Index))
       return;
@@ -118,6 +123,20 @@ private:
     R.Plain = onlyRead(M.Read, Ctx);
     R.InLambda = InLambda > 0;
     Out.push_back(std::move(R));
+  }
+
+  // The callee's parameters this call gives a value loaded from memory: the
+  // reads they index in the callee are indirect (`degree(dst[e])`).
+  void noteLoadedArguments(const CallExpr *C, const FunctionDecl *Def, FormBuilder &B) {
+    const unsigned First = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+    for (unsigned I = First; I < C->getNumArgs(); ++I) {
+      const unsigned P = I - First;
+      if (P >= Def->getNumParams() || !Def->getParamDecl(P)->getType()->isArithmeticType())
+        continue;
+      FormRef A = B.of(C->getArg(I));
+      if (A->dependsOnLoad() || usesLoadBoundLoop(*A))
+        LoadedParams.insert(Def->getParamDecl(P));
+    }
   }
 
   // A plain store (`A[i] = x`) is not a read.
@@ -158,6 +177,7 @@ private:
   std::vector<LoopShape> Loops;
   std::vector<const FunctionDecl *> Callees;
   std::set<const FunctionDecl *> Seen;
+  std::set<const ParmVarDecl *> LoadedParams;
   std::set<const Expr *> Done; // a read inside a read's base is visited once
   int InLambda = 0;
 };

@@ -1,4 +1,5 @@
 #include "Analysis/SiteFinder.h"
+#include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/FieldUse.h"
 #include "Analysis/Permutability.h"
@@ -577,6 +578,13 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
     return Info;
   if (isa<CXXMethodDecl>(Kernel))
     Info.RefusedBecause = "the kernel is a class member";
+  // The tool rewrites the host compilation's text of the kernel: code the
+  // device compilation reads instead would be left as it was, or break.
+  if (const DeviceOnlyCode *D = DeviceOnlyCode::current(); D && Info.RefusedBecause.empty())
+    if (const std::vector<const DeviceOnlyCode::Region *> R = D->within(Kernel); !R.empty())
+      Info.RefusedBecause =
+          "its body has code only the device compilation sees (__CUDA_ARCH__ at line " +
+          std::to_string(Ctx.getSourceManager().getExpansionLineNumber(R.front()->Range.getBegin())) + ")";
   WriteSet W = WriteSet::of(Kernel);
   Info.RequiredBlockX = kernelBlockSize(Kernel);
   if (Info.RequiredBlockX == ~0u)

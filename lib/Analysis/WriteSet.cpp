@@ -1,4 +1,5 @@
 #include "Analysis/WriteSet.h"
+#include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
 
@@ -262,6 +263,13 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
   WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx) : W(W), Fn(Fn), Ctx(Ctx) {}
+
+  // Code of Fn only the device compilation sees may store what no AST shows.
+  void checkDeviceOnlyCode() {
+    if (const DeviceOnlyCode *D = DeviceOnlyCode::current())
+      if (std::string Why = D->mayStore(Fn); !Why.empty())
+        untraced(Fn->getBody(), std::move(Why));
+  }
 
   bool shouldVisitLambdaBody() const { return true; }
 
@@ -595,6 +603,7 @@ WriteSet analyse(const FunctionDecl *Fn, SummaryContext &Ctx) {
     return W;
   Ctx.InProgress.insert(Fn->getCanonicalDecl());
   WriteCollector C(W, Fn, Ctx);
+  C.checkDeviceOnlyCode();
   C.TraverseStmt(Fn->getBody());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn)) // member initialisers are stores into *this
     for (const CXXCtorInitializer *Init : Ctor->inits())

@@ -1,4 +1,5 @@
 #include "Frontend/RewriteAction.h"
+#include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
@@ -515,13 +516,18 @@ public:
     Files = std::make_unique<RewritableFiles>(CI.getPreprocessor(), Opts.NotRewritten);
     CI.getPreprocessor().addPPCallbacks(Files->recorder());
     CI.getPreprocessor().addPPCallbacks(newDependencyRecorder(SM, R.Dependencies));
+    DeviceOnly = std::make_unique<DeviceOnlyCode>(CI.getPreprocessor());
+    CI.getPreprocessor().addPPCallbacks(DeviceOnly->recorder());
+    DeviceOnlyCode::setCurrent(DeviceOnly.get());
     return std::make_unique<RewriteConsumer>(CI, Opts, R, *Files);
   }
+  void EndSourceFileAction() override { DeviceOnlyCode::setCurrent(nullptr); }
 
 private:
   const RewriteOptions &Opts;
   std::vector<FileResult> *Results;
   std::unique_ptr<RewritableFiles> Files;
+  std::unique_ptr<DeviceOnlyCode> DeviceOnly;
 };
 
 class Factory : public tooling::FrontendActionFactory {

@@ -1,3 +1,4 @@
+#include "Analysis/DeviceOnlyCode.h"
 #include "Frontend/LaunchBrackets.h"
 #include "Frontend/UnifiedDiff.h"
 
@@ -50,4 +51,38 @@ TEST(LaunchBrackets, OtherTextIsLeftAlone) {
   EXPECT_FALSE(joinLaunchBrackets("std::vector<std::vector<std::vector<int>> > v;"));
   EXPECT_FALSE(joinLaunchBrackets("// k << < g, b >> > (x);\nconst char *s = \"k << < g, b >> > (x)\";"));
   EXPECT_FALSE(joinLaunchBrackets("a << < b; c >> > (d);")); // not one launch: a ';' between
+}
+
+// What device-only code does, from its tokens (Analysis/DeviceOnlyCode.h).
+namespace {
+irregfix::DeviceOnlyCode::Effects deviceEffects(const char *Text) {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CUDA = true;
+  return irregfix::DeviceOnlyCode::effectsOf(Text, LO);
+}
+} // namespace
+
+TEST(DeviceOnlyEffects, LocalsAndReadsStoreNothing) {
+  auto E = deviceEffects("real_t v0 = __ldg(values + i1);\nfor (int i = 0; i < n; ++i) s += v0;\n"
+                         "int a[4] = {0}; float *q = p; t.x = 1;");
+  EXPECT_FALSE(E.Stores) << E.What;
+  EXPECT_EQ(E.Declared, (std::set<std::string>{"v0", "i", "a", "q"}));
+  EXPECT_EQ(E.Assigned, (std::set<std::string>{"i", "s", "t"}));
+  EXPECT_EQ(E.Calls, (std::set<std::string>{"__ldg"}));
+}
+
+TEST(DeviceOnlyEffects, StoresThroughMemory) {
+  for (const char *Text : {"a[i] += 1;", "*p = 1;", "p->x = 2;", "g.buf[t]++;", "atomicAdd(&a[i], 1.0f);",
+                           "asm volatile(\"st.global.f32 [%0], %1;\" :: \"l\"(p), \"f\"(v));", "--q[0];",
+                           "__stcg(p, v);"}) {
+    auto E = deviceEffects(Text);
+    EXPECT_TRUE(E.Stores) << Text;
+  }
+}
+
+TEST(DeviceOnlyEffects, TemplateCallsAndDirectives) {
+  auto E = deviceEffects("#define STORE(p) (*(p) = 0)\nx += __shfl_xor<32>(x, 1);\n#if 1\n#endif");
+  EXPECT_FALSE(E.Stores) << E.What;
+  EXPECT_EQ(E.Calls, (std::set<std::string>{"__shfl_xor"}));
+  EXPECT_EQ(E.Assigned, (std::set<std::string>{"x"}));
 }
