@@ -29,6 +29,11 @@ void IndirectReadCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O
   Options.store(Opts, "OnlyRefused", OnlyRefused ? "true" : "false");
 }
 
+void IndirectReadCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP, Preprocessor *) {
+  DeviceOnly = std::make_unique<DeviceOnlyCode>(*PP);
+  PP->addPPCallbacks(DeviceOnly->recorder());
+}
+
 void IndirectReadCheck::registerMatchers(MatchFinder *Finder) {
   // Kernels as written: a kernel template once, through its text (the analysis
   // visits its instantiations itself).
@@ -44,7 +49,9 @@ void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
   // As the tool: no verdicts for a file that does not compile.
   if (Kernel->isInvalidDecl() || Ctx.getDiagnostics().hasErrorOccurred())
     return;
+  DeviceOnlyCode::setCurrent(DeviceOnly.get());
   const KernelInfo Info = kernelVerdicts(Kernel, Ctx);
+  DeviceOnlyCode::setCurrent(nullptr);
   for (const ReadVerdict &V : Info.Reads) {
     if (OnlyRefused && V.Verdict != ReadVerdict::NotRewritten)
       continue;

@@ -86,6 +86,15 @@ __global__ void halve_through_callee(float *v, int n) {
   if (i < n)
     halve_at(v, i);
 }
+// Its store only the device compilation sees: the host pass irregfix reads
+// finds an empty kernel.
+__global__ void halve_device_only(float *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef __CUDA_ARCH__
+  if (i < n)
+    v[i] *= 0.5f;
+#endif
+}
 __global__ void halve_table(int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -163,7 +172,7 @@ int main(int argc, char **argv) {
       "none", "struct_pointer", "pointer_array", "global_pointer", "struct_fields", "device_callee",
       "unseen_kernel", "launch_api", "cooperative", "graph", "kernel_pointer", "external_host", "callback",
       "entry", "std_function", "cublas", "memcpy2d", "memcpy3d", "memset2d_columns", "memset3d", "peer",
-      "to_symbol", "kernel_symbol", "managed", "mapped", "captured_spmv"};
+      "to_symbol", "kernel_symbol", "managed", "mapped", "captured_spmv", "device_only"};
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
     for (const char *c : kChannels)
       std::printf("%s\n", c);
@@ -266,6 +275,8 @@ int main(int argc, char **argv) {
         halve_global_pointer<<<kBlocks, 256>>>(nnz);
       } else if (ch == "struct_fields") {
         halve_fields<<<kBlocks, 256>>>(Bufs{r.val, nnz});
+      } else if (ch == "device_only") {
+        halve_device_only<<<kBlocks, 256>>>(r.val, nnz);
       } else if (ch == "device_callee") {
         halve_through_callee<<<kBlocks, 256>>>(r.val, nnz);
       } else if (ch == "unseen_kernel") {
