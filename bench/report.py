@@ -300,8 +300,11 @@ TABLES = {"spmv": table_spmv, "cg": table_cg, "sp": table_sp, "md": table_md, "h
 
 
 def part_meta(results, part):
-    m = dict(results.meta)
-    m.update(results.meta.get("parts", {}).get(part, {}))
+    # A part recorded with its own run (device, date, command) is described by
+    # it alone: the latest run's command and commit are not those of a part
+    # it did not run.
+    own = results.meta.get("parts", {}).get(part, {})
+    m = dict(own) if any(k in own for k in ("device", "date", "command", "commit")) else dict(results.meta, **own)
     if not Part(results, part) and m.get("status"):
         return m["status"][0].upper() + m["status"][1:] + ".\n"
     bits = []
