@@ -1,4 +1,5 @@
 #include "Analysis/DeviceOnlyCode.h"
+#include "Analysis/Calls.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -358,6 +359,49 @@ std::vector<const DeviceOnlyCode::Region *> DeviceOnlyCode::within(const Functio
     if (SM.getFileID(At) == SM.getFileID(B) && !SM.isBeforeInTranslationUnit(At, B) &&
         !SM.isBeforeInTranslationUnit(E, At))
       Out.push_back(&R);
+  }
+  return Out;
+}
+
+namespace {
+
+// The functions a body calls whose bodies are visible (CallKind::Defined).
+class CalleeCollector : public RecursiveASTVisitor<CalleeCollector> {
+public:
+  explicit CalleeCollector(const SourceManager &SM) : SM(SM) {}
+  std::vector<const FunctionDecl *> Found;
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = nullptr;
+    if (classifyCall(C, SM, &F) == CallKind::Defined && F && F->getDefinition())
+      Found.push_back(F->getDefinition());
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+};
+
+} // namespace
+
+std::vector<std::pair<const FunctionDecl *, const DeviceOnlyCode::Region *>>
+DeviceOnlyCode::inCallees(const FunctionDecl *Kernel) const {
+  std::vector<std::pair<const FunctionDecl *, const Region *>> Out;
+  if (Regions.empty() || !Kernel)
+    return Out;
+  std::vector<const FunctionDecl *> Work{Kernel};
+  std::set<const FunctionDecl *> Seen{Kernel};
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.back();
+    Work.pop_back();
+    if (F != Kernel)
+      if (const std::vector<const Region *> R = within(F); !R.empty())
+        Out.push_back({F, R.front()});
+    CalleeCollector C(PP.getSourceManager());
+    C.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    for (const FunctionDecl *G : C.Found)
+      if (Seen.insert(G).second)
+        Work.push_back(G);
   }
   return Out;
 }

@@ -48,6 +48,10 @@ public:
 
   // The regions inside a function's body (and its callees' are asked separately).
   std::vector<const Region *> within(const clang::FunctionDecl *F) const;
+  // The device functions Kernel calls, at any depth (its body is not among
+  // them), that have device-only code: each with its first region.
+  std::vector<std::pair<const clang::FunctionDecl *, const Region *>>
+  inCallees(const clang::FunctionDecl *Kernel) const;
   // Why the device-only code of F may store to memory the analysis cannot
   // name, or "": a store through memory, an atomic, assembly, a call of a
   // function of the program, or an assignment of a name that is not one of F's

@@ -421,6 +421,15 @@ private:
       }
       Result.Sites.push_back(std::move(R));
     }
+    // Device-only code in the functions the kernel calls: stores there drop
+    // every copy at the launch (a remark there says so); reads are not seen.
+    if (const DeviceOnlyCode *D = DeviceOnlyCode::current())
+      for (auto [F, Region] : D->inCallees(Info.Kernel))
+        if (DeviceOnlyRemarked.insert(Region).second && D->mayStore(F).empty())
+          Msg.remark(Region->Range.getBegin(),
+                     "the code of '" + F->getNameAsString() + "' that only the device compilation sees "
+                     "(__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host "
+                     "compilation's");
     if (Info.hasTransformableSite()) {
       if (Info.Perm.Permutable)
         Msg.remark(Info.Kernel->getLocation(),
@@ -499,6 +508,7 @@ private:
   const RewritableFiles &Files;
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
+  std::set<const DeviceOnlyCode::Region *> DeviceOnlyRemarked; // one remark a region
   // Each kernel's updates through index arrays, by its canonical declaration.
   std::map<const FunctionDecl *, std::vector<ScatterSite>> Scatters;
 };

@@ -3,7 +3,8 @@
 // memory, by a call of the program's, to a __device__ variable, or through a
 // macro defined differently for the device — drops every copy at its launch,
 // and a kernel whose own body has such code is not transformed. Reads only
-// the device sees (an __ldg branch of a helper) change nothing.
+// the device sees (an __ldg branch of a helper) change nothing; a remark says
+// they are not analysed.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err
 
@@ -82,19 +83,20 @@ void run(int n, int nnz, const int *rp, float *val, const float *x, float *y) {
 }
 // CHECK-LABEL: void run(
 // CHECK:         spmv_irregfix_launch(n / 128 + 1, 128, 0, 0, n, rp, val, x, y);
-// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:77");
-// CHECK-NEXT:    halve<<<nnz / 128 + 1, 128>>>(nnz, val);
 // CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:78");
-// CHECK-NEXT:    through_macro<<<nnz / 128 + 1, 128>>>(nnz, val);
+// CHECK-NEXT:    halve<<<nnz / 128 + 1, 128>>>(nnz, val);
 // CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:79");
-// CHECK-NEXT:    device_call<<<1, 1>>>(val);
+// CHECK-NEXT:    through_macro<<<nnz / 128 + 1, 128>>>(nnz, val);
 // CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:80");
+// CHECK-NEXT:    device_call<<<1, 1>>>(val);
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:81");
 // CHECK-NEXT:    device_variable<<<1, 1>>>(n);
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    own_branch<<<n / 128 + 1, 128>>>(n, rp, val, y);
 // WHY: remark: range site in 'spmv' transformed: 'val' read through a coalesced copy indexed by 'rp'
-// WHY: remark: range site in 'own_branch' not transformed: its body has code only the device compilation sees (__CUDA_ARCH__ at line 67)
-// WHY: 77:3: remark: cached copies are dropped here: kernel 'halve' has a store through memory ('*=') in code at line 41 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 78:3: remark: cached copies are dropped here: kernel 'through_macro' has a store ('=') whose target it cannot read in code at line 48 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 79:3: remark: cached copies are dropped here: kernel 'device_call' calls 'bump' in code at line 52 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 80:3: remark: cached copies are dropped here: kernel 'device_variable' assigns 'counter' in code at line 58 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 23:2: remark: the code of 'fetch' that only the device compilation sees (__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host compilation's
+// WHY: remark: range site in 'own_branch' not transformed: its body has code only the device compilation sees (__CUDA_ARCH__ at line 68)
+// WHY: 78:3: remark: cached copies are dropped here: kernel 'halve' has a store through memory ('*=') in code at line 42 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 79:3: remark: cached copies are dropped here: kernel 'through_macro' has a store ('=') whose target it cannot read in code at line 49 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 80:3: remark: cached copies are dropped here: kernel 'device_call' calls 'bump' in code at line 53 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 81:3: remark: cached copies are dropped here: kernel 'device_variable' assigns 'counter' in code at line 59 that only the device compilation sees (__CUDA_ARCH__)
