@@ -11,7 +11,12 @@
 
 namespace irregfix {
 
+// Everything irregfix decides about a kernel (KernelAnalysis.cpp).
 KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+
+// The pattern sites (range, two-level range, gathers, neighbour lists) of
+// Info.Kernel, added to Info.Sites with their verdicts.
+void findPatternSites(KernelInfo &Info, clang::ASTContext &Ctx, const WriteSet &W);
 
 // The launch-time checks before S's copies of Sources are served: each array
 // the kernel writes against each source (unless both are __restrict__), each

@@ -1,0 +1,138 @@
+// A kernel's analysis as a whole: its pattern sites (SiteFinder.cpp), then
+// every indirect read no pattern takes (IndexedSites.cpp); a kernel template
+// through its instantiations; then what the kernel as a whole allows
+// (permuted threads, chunks, sharing, field pieces).
+#include "Analysis/Chunkability.h"
+#include "Analysis/DeviceOnlyCode.h"
+#include "Analysis/FieldUse.h"
+#include "Analysis/IndexedSites.h"
+#include "Analysis/Permutability.h"
+#include "Analysis/Shareability.h"
+#include "Analysis/SiteFinder.h"
+#include "Analysis/ThreadIndex.h"
+
+#include "clang/AST/DeclTemplate.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  KernelInfo Info;
+  Info.Kernel = Kernel;
+  if (!Kernel->hasBody())
+    return Info;
+  if (isa<CXXMethodDecl>(Kernel))
+    Info.RefusedBecause = "the kernel is a class member";
+  // The tool rewrites the host compilation's text of the kernel: code the
+  // device compilation reads instead would be left as it was, or break.
+  if (const DeviceOnlyCode *D = DeviceOnlyCode::current(); D && Info.RefusedBecause.empty())
+    if (const std::vector<const DeviceOnlyCode::Region *> R = D->within(Kernel); !R.empty())
+      Info.RefusedBecause =
+          "its body has code only the device compilation sees (__CUDA_ARCH__ at line " +
+          std::to_string(Ctx.getSourceManager().getExpansionLineNumber(R.front()->Range.getBegin())) + ")";
+  WriteSet W = WriteSet::of(Kernel);
+  Info.RequiredBlockX = kernelBlockSize(Kernel);
+  if (Info.RequiredBlockX == ~0u)
+    Info.RefusedBecause = "its thread index is written with two different block sizes";
+  findPatternSites(Info, Ctx, W);
+  // Every indirect read: those no pattern site takes go to indexed sites where
+  // their indices can be computed outside the kernel, and all get a verdict.
+  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx), W, Ctx);
+  return Info;
+}
+
+// What must agree between two instantiations for one rewrite of the template to
+// serve both: where each site is, its pattern, what is remapped and why not.
+std::string siteSignature(const KernelInfo &Info) {
+  std::string Sig = Info.RefusedBecause;
+  for (const Site &S : Info.Sites) {
+    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + patternName(S.Pattern) + S.RefusedBecause;
+    for (const SiteArray &A : S.Arrays)
+      Sig += "," + std::to_string(A.Array.param()->getFunctionScopeIndex()) + A.Array.spelling() + A.RefusedBecause;
+  }
+  return Sig;
+}
+
+// A field path through a class template's specialization (`Grid<T>::x`).
+bool fieldOfTemplate(const ArrayRef &A) {
+  return llvm::any_of(A.fields(), [](const FieldDecl *F) {
+    for (const DeclContext *DC = F->getParent(); DC; DC = DC->getParent())
+      if (isa<ClassTemplateSpecializationDecl>(DC) || DC->isDependentContext())
+        return true;
+    return false;
+  });
+}
+
+// A kernel template is analysed through its instantiations in the file: their
+// ASTs are complete (no dependent types) and share the template's locations.
+KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx) {
+  std::vector<KernelInfo> Instances;
+  for (const FunctionDecl *Spec : FT->specializations())
+    if (Spec->hasBody() && Spec->isTemplateInstantiation())
+      Instances.push_back(analyzeOne(Spec, Ctx));
+  KernelInfo Info;
+  // `auto A` (C++20) invents a template parameter that has no name to write in
+  // the launcher's `template <...>` nor in its explicit template arguments.
+  bool Abbreviated = llvm::any_of(*FT->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); });
+  if (Instances.empty()) {
+    // Nothing to analyse: report the sites of the pattern, refused.
+    Info = analyzeOne(Pattern, Ctx);
+    Info.RefusedBecause = "the kernel template is not instantiated in this file";
+  } else {
+    const std::string First = siteSignature(Instances.front());
+    bool Agree = llvm::all_of(Instances, [&](const KernelInfo &I) { return siteSignature(I) == First; });
+    Info = std::move(Instances.front());
+    if (!Agree)
+      Info.RefusedBecause = "the kernel template's instantiations differ in what can be transformed";
+    // A field of a class template's specialization may be another field in
+    // another instantiation; a plain struct's is the same in all of them.
+    for (const Site &S : Info.Sites)
+      for (const SiteArray &A : S.Arrays)
+        if (A.Array.isField() && Info.RefusedBecause.empty() && fieldOfTemplate(A.Array))
+          Info.RefusedBecause = "arrays in fields of class templates in kernel templates are not supported yet";
+  }
+  if (Abbreviated)
+    Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";
+  // The launcher mirrors the kernel's parameters one by one: a pack has none.
+  else if (llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); }))
+    Info.RefusedBecause = "kernel templates with a function parameter pack are not supported";
+  Info.Template = Pattern;
+  return Info;
+}
+
+} // namespace
+
+
+KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  KernelInfo Info;
+  if (const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate())
+    Info = analyzeTemplate(Kernel, FT, Ctx);
+  else if (Kernel->isTemplated())
+    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+  else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+    // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
+    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "explicit specializations of kernel templates are not supported";
+  else
+    Info = analyzeOne(Kernel, Ctx);
+  if (!Info.RefusedBecause.empty())
+    for (Site &S : Info.Sites) {
+      S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
+    }
+  analyzeFieldUse(Info, Ctx);
+  Info.Perm = analyzePermutability(Info, Ctx);
+  Info.Chunks = analyzeChunkability(Info, Ctx);
+  Info.Share = analyzeShareability(Info, Ctx);
+  // An indexed site's copies are built whole, in the kernel's thread order.
+  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == SitePattern::Indexed; })) {
+    const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
+    Info.Perm = Permutability{false, Why, nullptr, nullptr};
+    Info.Chunks = Chunkability{false, Why, {}};
+    Info.Share = Shareability{false, Why, 0};
+  }
+  return Info;
+}
+
+} // namespace irregfix
