@@ -414,7 +414,19 @@ private:
     }
   }
 
+  // A parameter of a function declared inside Fn (a local class's method, a
+  // lambda): not one Fn's caller or launch can name.
+  bool foreign(const ParmVarDecl *P) const {
+    const FunctionDecl *Def = Fn->getDefinition() ? Fn->getDefinition() : Fn;
+    return P && P->getDeclContext() != Def && P->getDeclContext() != Fn;
+  }
+
   void record(const Target &T, const Stmt *Store) {
+    if ((T.K == Target::Array && foreign(T.A.param())) ||
+        (T.K == Target::Reference && foreign(dyn_cast<ParmVarDecl>(T.Var))))
+      return untraced(Store, "it stores through '" +
+                                 (T.K == Target::Array ? T.A.spelling() : T.Var->getNameAsString()) +
+                                 "', a parameter of a function declared inside it");
     switch (T.K) {
     case Target::Array:
       W.WrittenArrays.insert(T.A);
