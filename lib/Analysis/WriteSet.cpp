@@ -415,10 +415,17 @@ private:
   }
 
   // A parameter of a function declared inside Fn (a local class's method, a
-  // lambda): not one Fn's caller or launch can name.
+  // lambda): not one Fn's caller or launch can name. (A lambda's own stores
+  // through the parameters of the function around it are that function's.)
   bool foreign(const ParmVarDecl *P) const {
+    if (!P)
+      return false;
     const FunctionDecl *Def = Fn->getDefinition() ? Fn->getDefinition() : Fn;
-    return P && P->getDeclContext() != Def && P->getDeclContext() != Fn;
+    const DeclContext *Own = P->getDeclContext();
+    for (const DeclContext *DC = Own->getLexicalParent(); DC; DC = DC->getLexicalParent())
+      if (DC == Def || DC == Fn)
+        return true;
+    return false;
   }
 
   void record(const Target &T, const Stmt *Store) {
