@@ -7,6 +7,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 
+#include <cctype>
 #include <map>
 
 using namespace clang;
@@ -220,7 +221,7 @@ public:
   void Ifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &) override { open(Loc, name(Name)); }
   void Ifndef(SourceLocation Loc, const Token &Name, const MacroDefinition &) override { open(Loc, name(Name)); }
   void Elif(SourceLocation, SourceRange Cond, ConditionValueKind, SourceLocation) override {
-    if (!Open.empty() && mentionsArch(text(Cond)))
+    if (!Open.empty() && tests(text(Cond)))
       Open.back().Arch = true;
   }
   // The preprocessor reports a block skipped up to #endif after the Endif
@@ -291,7 +292,28 @@ private:
     int Region = -1; // its region, when it tests __CUDA_ARCH__
   };
 
-  void open(SourceLocation Loc, const std::string &Cond) { Open.push_back({Loc, mentionsArch(Cond), {}}); }
+  void open(SourceLocation Loc, const std::string &Cond) { Open.push_back({Loc, tests(Cond), {}}); }
+  // Whether a condition tells the compilations apart: it names __CUDA_ARCH__,
+  // or a macro of the program's defined under a conditional that does
+  // (`#ifdef __CUDA_ARCH__ #define ON_DEVICE 1 #endif ... #if ON_DEVICE`).
+  bool tests(StringRef Cond) const {
+    if (mentionsArch(Cond))
+      return true;
+    for (size_t I = 0; I < Cond.size();) {
+      if (!(std::isalpha(static_cast<unsigned char>(Cond[I])) || Cond[I] == '_')) {
+        ++I;
+        continue;
+      }
+      size_t J = I;
+      while (J < Cond.size() && (std::isalnum(static_cast<unsigned char>(Cond[J])) || Cond[J] == '_'))
+        ++J;
+      const std::string Name = Cond.substr(I, J - I).str();
+      if (DeviceMacros.count(Name) || HostMacros.count(Name))
+        return true;
+      I = J;
+    }
+    return false;
+  }
   // A block of R's conditional the host pass skipped: what the device runs.
   void device(DeviceOnlyCode::Region &R, SourceRange Skipped) {
     const std::string Text = text(Skipped);

@@ -1,7 +1,8 @@
 // Code only the device compilation sees (__CUDA_ARCH__): irregfix reads the
 // host compilation, so a kernel whose device-only code may store — through
-// memory, by a call of the program's, to a __device__ variable, or through a
-// macro defined differently for the device — drops every copy at its launch,
+// memory, by a call of the program's, to a __device__ variable, through a
+// macro defined differently for the device, or under a condition on such a
+// macro — drops every copy at its launch,
 // and a kernel whose own body has such code is not transformed. Reads only
 // the device sees (an __ldg branch of a helper) change nothing; a remark says
 // they are not analysed.
@@ -73,6 +74,19 @@ __global__ void own_branch(int n, const int *rp, const float *val, float *y) {
   }
 }
 
+#ifdef __CUDA_ARCH__
+#define ON_DEVICE 1
+#else
+#define ON_DEVICE 0
+#endif
+
+__global__ void through_flag(int nnz, float *val) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#if ON_DEVICE
+  if (i < nnz) val[i] += 1.0f;
+#endif
+}
+
 void run(int n, int nnz, const int *rp, float *val, const float *x, float *y) {
   spmv<<<n / 128 + 1, 128>>>(n, rp, val, x, y);
   halve<<<nnz / 128 + 1, 128>>>(nnz, val);
@@ -80,23 +94,27 @@ void run(int n, int nnz, const int *rp, float *val, const float *x, float *y) {
   device_call<<<1, 1>>>(val);
   device_variable<<<1, 1>>>(n);
   own_branch<<<n / 128 + 1, 128>>>(n, rp, val, y);
+  through_flag<<<nnz / 128 + 1, 128>>>(nnz, val);
 }
 // CHECK-LABEL: void run(
 // CHECK:         spmv_irregfix_launch(n / 128 + 1, 128, 0, 0, n, rp, val, x, y);
-// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:78");
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:92");
 // CHECK-NEXT:    halve<<<nnz / 128 + 1, 128>>>(nnz, val);
-// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:79");
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:93");
 // CHECK-NEXT:    through_macro<<<nnz / 128 + 1, 128>>>(nnz, val);
-// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:80");
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:94");
 // CHECK-NEXT:    device_call<<<1, 1>>>(val);
-// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:81");
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:95");
 // CHECK-NEXT:    device_variable<<<1, 1>>>(n);
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    own_branch<<<n / 128 + 1, 128>>>(n, rp, val, y);
+// CHECK-NEXT:    irregfix_invalidate_all(IRREGFIX_CAUSE_UNTRACED_KERNEL, "invalidate-device-only-code.cu:97");
+// CHECK-NEXT:    through_flag<<<nnz / 128 + 1, 128>>>(nnz, val);
 // WHY: remark: range site in 'spmv' transformed: 'val' read through a coalesced copy indexed by 'rp'
-// WHY: 23:2: remark: the code of 'fetch' that only the device compilation sees (__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host compilation's
-// WHY: remark: range site in 'own_branch' not transformed: its body has code only the device compilation sees (__CUDA_ARCH__ at line 68)
-// WHY: 78:3: remark: cached copies are dropped here: kernel 'halve' has a store through memory ('*=') in code at line 42 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 79:3: remark: cached copies are dropped here: kernel 'through_macro' has a store ('=') whose target it cannot read in code at line 49 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 80:3: remark: cached copies are dropped here: kernel 'device_call' calls 'bump' in code at line 53 that only the device compilation sees (__CUDA_ARCH__)
-// WHY: 81:3: remark: cached copies are dropped here: kernel 'device_variable' assigns 'counter' in code at line 59 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 24:2: remark: the code of 'fetch' that only the device compilation sees (__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host compilation's
+// WHY: remark: range site in 'own_branch' not transformed: its body has code only the device compilation sees (__CUDA_ARCH__ at line 69)
+// WHY: 92:3: remark: cached copies are dropped here: kernel 'halve' has a store through memory ('*=') in code at line 43 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 93:3: remark: cached copies are dropped here: kernel 'through_macro' has a store ('=') whose target it cannot read in code at line 50 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 94:3: remark: cached copies are dropped here: kernel 'device_call' calls 'bump' in code at line 54 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 95:3: remark: cached copies are dropped here: kernel 'device_variable' assigns 'counter' in code at line 60 that only the device compilation sees (__CUDA_ARCH__)
+// WHY: 97:3: remark: cached copies are dropped here: kernel 'through_flag' has a store through memory ('+=') in code at line 85 that only the device compilation sees (__CUDA_ARCH__)
