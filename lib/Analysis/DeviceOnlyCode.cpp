@@ -261,6 +261,10 @@ public:
         Open.back().Skipped.insert(Open.back().Skipped.end(), O.Skipped.begin(), O.Skipped.end());
       return;
     }
+    // CUDA's and the system's headers hold no function the analyses read
+    // through (their functions are library calls): their conditionals are not kept.
+    if (SM.isInSystemHeader(O.If))
+      return;
     DeviceOnlyCode::Region R;
     R.Range = SourceRange(O.If, Loc);
     C.Regions.push_back(std::move(R));
