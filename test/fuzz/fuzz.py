@@ -721,9 +721,11 @@ def run(cmd, timeout, cwd):
         return None, (e.stdout or b"").decode("utf-8", "replace"), (e.stderr or b"").decode("utf-8", "replace")
 
 
-def compiles(cfg, seed, path, cwd):
-    rc, _, err = run(compile_command(cfg, seed, path), cfg.timeout * 2, cwd)
-    return rc == 0, err
+def compiles(cfg, seed, path, cwd, timeout=None):
+    """Whether Clang accepts the file; also the seconds it took (None: out of time)."""
+    start = time.time()
+    rc, _, err = run(compile_command(cfg, seed, path), timeout or cfg.timeout * 2, cwd)
+    return rc == 0, err, (None if rc is None else time.time() - start)
 
 
 # The last ones are a sanitizer build's (ASan exits 1 by default); each is
@@ -797,18 +799,25 @@ def classify(cfg, seed, text, options, workdir, name="mutant.cu"):
         details["stats"]["rewritten"] = rewritten
         if not rewritten:
             return None, "", details
-        ok, _ = compiles(cfg, seed, name, workdir)
+        ok, _, seconds = compiles(cfg, seed, name, workdir)
         details["stats"]["input compiles"] = ok
         if not ok:
             return None, "", details
-        ok, cerr = compiles(cfg, seed, "output.cu", workdir)
+        # The output holds the input and the code generated from it (index
+        # kernels repeat the index expressions): its check gets four times the
+        # input's time, and running out of it is said as such.
+        budget = max(cfg.timeout * 2, 4 * seconds + 30)
+        ok, cerr, out_seconds = compiles(cfg, seed, "output.cu", workdir, budget)
         details["compile"] = cerr
+        if out_seconds is None:
+            return "uncompilable", "the syntax check of the output ran out of time (%.0f s; the input's: %.0f s)" % (
+                budget, seconds), details
         if not ok:
             return "uncompilable", error_signature(cerr), details
         return None, "", details
     # Exit 1: fine for a mutant that does not compile; for one that does, only
     # the tool's own documented refusals are (bad option, missing file, ...).
-    ok, _ = compiles(cfg, seed, name, workdir)
+    ok, _, _ = compiles(cfg, seed, name, workdir)
     details["stats"]["input compiles"] = ok
     if ok:
         return "rejected", error_signature(err), details
