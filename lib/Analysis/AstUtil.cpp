@@ -142,4 +142,11 @@ bool writtenInside(const VarDecl *V, const Stmt *St) {
   return false;
 }
 
+std::vector<const Expr *> callArguments(const CallExpr *C, const FunctionDecl *F) {
+  std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
+  if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(F) && !Args.empty())
+    Args.erase(Args.begin());
+  return Args;
+}
+
 } // namespace irregfix

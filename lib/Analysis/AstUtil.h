@@ -9,6 +9,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <string>
+#include <vector>
 
 namespace irregfix {
 
@@ -36,6 +37,10 @@ bool isAnyMacro(const clang::Stmt *S);
 
 // How many times St refers to V.
 size_t countRefs(const clang::VarDecl *V, const clang::Stmt *St);
+
+// The arguments of a call in the order of F's parameters (a member operator's
+// object is not one of them).
+std::vector<const clang::Expr *> callArguments(const clang::CallExpr *C, const clang::FunctionDecl *F);
 
 // Whether St assigns V, increments it or takes its address.
 bool writtenInside(const clang::VarDecl *V, const clang::Stmt *St);

@@ -28,13 +28,6 @@ const char *causeMacro(DropCause C) {
   return "0";
 }
 
-std::vector<const Expr *> callArguments(const CallExpr *C, const FunctionDecl *F) {
-  std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
-  if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(F) && !Args.empty())
-    Args.erase(Args.begin());
-  return Args;
-}
-
 namespace {
 
 std::string quotedName(const FunctionDecl *F) {

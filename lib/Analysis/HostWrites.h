@@ -17,6 +17,7 @@
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ASTContext.h"
+#include "Analysis/AstUtil.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -106,9 +107,5 @@ private:
   std::map<const clang::FunctionDecl *, Summary> Summaries;
   std::set<const clang::FunctionDecl *> InProgress;
 };
-
-// The arguments of a call in the order of F's parameters (a member operator's
-// object is not one of them).
-std::vector<const clang::Expr *> callArguments(const clang::CallExpr *C, const clang::FunctionDecl *F);
 
 } // namespace irregfix

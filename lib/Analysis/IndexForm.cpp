@@ -1,4 +1,5 @@
 #include "Analysis/IndexForm.h"
+#include "Analysis/LibraryCalls.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
@@ -386,12 +387,7 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     std::vector<FormRef> Args;
     for (const Expr *A : C->arguments())
       Args.push_back(build(A, Depth + 1));
-    // Library functions (min, max, abs, math) compute from their arguments.
-    const SourceManager &SM = Ctx.getSourceManager();
-    bool Library = F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
-    // (A library function given no pointer computes from its arguments alone.)
-    bool Pointers = llvm::any_of(C->arguments(), [](const Expr *A) { return A->getType()->isPointerType(); });
-    if (Library && !Pointers)
+    if (computesFromArguments(C, F, Ctx.getSourceManager()))
       return op("call " + F->getNameAsString(), std::move(Args), S);
     // A function of the program: its value may come from memory it reads.
     const FunctionDecl *Def = F->getDefinition();
@@ -411,15 +407,14 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
 }
 
 FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vector<FormRef> Args, int Depth) {
-  const FunctionDecl *F = C->getDirectCallee();
   InlineScope Scope = enterCall(C, Writes, Frames.empty() ? nullptr : &Frames.back().Scope);
-  if (Frames.size() >= static_cast<size_t>(kMaxInlineDepth) ||
-      llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.Scope.Callee == Scope.Callee; }))
-    return unknown("it calls " + named(F) + " within calls nested too deeply", true, C);
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Scope.Callee); M && !M->isStatic() && !Scope.Object)
-    return unknown("it calls " + named(F) + " on an object the launch cannot name", true, C);
+  std::vector<const FunctionDecl *> Open;
+  for (const Frame &Fr : Frames)
+    Open.push_back(Fr.Scope.Callee);
+  if (std::string Why = inlineProblem(C, Scope, Open); !Why.empty())
+    return unknown(Why, true, C);
   if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Scope.Callee) && !Args.empty())
-    Args.erase(Args.begin()); // the object, not an argument
+    Args.erase(Args.begin()); // the object, not an argument (as callArguments)
   Frames.push_back(Frame{std::move(Scope), std::move(Args)});
   FormRef R = build(Returned, Depth + 1);
   Frames.pop_back();

@@ -128,12 +128,11 @@ private:
   // The callee's parameters this call gives a value loaded from memory: the
   // reads they index in the callee are indirect (`degree(dst[e])`).
   void noteLoadedArguments(const CallExpr *C, const FunctionDecl *Def, FormBuilder &B) {
-    const unsigned First = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Def) ? 1 : 0;
-    for (unsigned I = First; I < C->getNumArgs(); ++I) {
-      const unsigned P = I - First;
+    const std::vector<const Expr *> Args = callArguments(C, Def);
+    for (unsigned P = 0; P < Args.size(); ++P) {
       if (P >= Def->getNumParams() || !Def->getParamDecl(P)->getType()->isArithmeticType())
         continue;
-      FormRef A = B.of(C->getArg(I));
+      FormRef A = B.of(Args[P]);
       if (A->dependsOnLoad() || usesLoadBoundLoop(*A))
         LoadedParams.insert(Def->getParamDecl(P));
     }

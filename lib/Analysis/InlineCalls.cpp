@@ -1,5 +1,6 @@
 #include "Analysis/InlineCalls.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/LibraryCalls.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -29,11 +30,7 @@ bool storesNothing(const Stmt *S, int Depth) {
     const FunctionDecl *F = C->getDirectCallee();
     if (!F)
       return false;
-    const SourceManager &SM = F->getASTContext().getSourceManager();
-    const bool Library = F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
-    const bool Pointers =
-        llvm::any_of(C->arguments(), [](const Expr *A) { return A->getType()->isPointerType(); });
-    if (!(Library && !Pointers) && !(Depth < 16 && inlinableReturn(F)))
+    if (!computesFromArguments(C, F, F->getASTContext().getSourceManager()) && !(Depth < 16 && inlinableReturn(F)))
       return false;
   }
   for (const Stmt *Child : S->children())
@@ -121,7 +118,6 @@ InlineScope enterCall(const CallExpr *C, const WriteSet &W, const InlineScope *O
   S.Callee = C->getDirectCallee() ? C->getDirectCallee()->getDefinition() : nullptr;
   if (!S.Callee)
     return S;
-  unsigned First = 0;
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(C)) {
     const Expr *Object = M->getImplicitObjectArgument();
     const auto *Callee = dyn_cast<MemberExpr>(M->getCallee()->IgnoreParens());
@@ -130,15 +126,24 @@ InlineScope enterCall(const CallExpr *C, const WriteSet &W, const InlineScope *O
       S.Object = namedMemory(Object, W, Outer);
   } else if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(S.Callee)) {
     S.Object = namedMemory(C->getArg(0), W, Outer);
-    First = 1;
   }
+  const std::vector<const Expr *> Args = callArguments(C, S.Callee);
   for (const ParmVarDecl *P : S.Callee->parameters()) {
-    const unsigned I = First + P->getFunctionScopeIndex();
+    const unsigned I = P->getFunctionScopeIndex();
     const QualType T = P->getType().getNonReferenceType();
     const bool Memory = T->isPointerType() || T->isArrayType() || T->isRecordType();
-    S.Params.push_back(Memory && I < C->getNumArgs() ? namedMemory(C->getArg(I), W, Outer) : ArrayRef());
+    S.Params.push_back(Memory && I < Args.size() ? namedMemory(Args[I], W, Outer) : ArrayRef());
   }
   return S;
+}
+
+std::string inlineProblem(const CallExpr *C, const InlineScope &S, const std::vector<const FunctionDecl *> &Open) {
+  const std::string Name = "'" + C->getDirectCallee()->getNameAsString() + "'";
+  if (Open.size() >= static_cast<size_t>(kMaxInlineDepth) || llvm::is_contained(Open, S.Callee))
+    return "it calls " + Name + " within calls nested too deeply";
+  if (const auto *M = dyn_cast<CXXMethodDecl>(S.Callee); M && !M->isStatic() && !S.Object)
+    return "it calls " + Name + " on an object the launch cannot name";
+  return "";
 }
 
 } // namespace irregfix

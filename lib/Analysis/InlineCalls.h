@@ -11,6 +11,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <string>
 #include <vector>
 
 namespace irregfix {
@@ -44,6 +45,12 @@ ArrayRef namedMemory(const clang::Expr *E, const WriteSet &W, const InlineScope 
 // The scope of inlining call C (whose callee is inlinable) from inside Outer
 // (null: from the kernel's body).
 InlineScope enterCall(const clang::CallExpr *C, const WriteSet &W, const InlineScope *Outer);
+
+// Why call C cannot be inlined in scope S from inside the calls Open (their
+// functions, outermost first): nested too deeply or recursively, or a member
+// function of an object the launch cannot name; "" when it can.
+std::string inlineProblem(const clang::CallExpr *C, const InlineScope &S,
+                          const std::vector<const clang::FunctionDecl *> &Open);
 
 // Whether V is a parameter of Scope's function: its position, or -1.
 int parameterIndex(const clang::VarDecl *V, const InlineScope *Scope);

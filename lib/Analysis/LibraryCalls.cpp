@@ -194,6 +194,11 @@ bool isLibraryFunction(const FunctionDecl *F, const SourceManager &SM) {
   return F->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
 }
 
+bool computesFromArguments(const CallExpr *C, const FunctionDecl *F, const SourceManager &SM) {
+  return isLibraryFunction(F, SM) &&
+         llvm::none_of(C->arguments(), [](const Expr *A) { return A->getType()->isPointerType(); });
+}
+
 LibraryCall classifyLibraryCall(const FunctionDecl *F, const SourceManager &SM) {
   LibraryCall C;
   if (!F->getIdentifier()) { // operators, conversions, constructors of library types

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace irregfix {
@@ -33,6 +34,10 @@ struct LibraryCall {
 
 // Whether F is a library function: a builtin, or declared in a system header.
 bool isLibraryFunction(const clang::FunctionDecl *F, const clang::SourceManager &SM);
+
+// A library function given no pointer (min, max, abs, math): its value comes
+// from its arguments alone, and it stores nothing.
+bool computesFromArguments(const clang::CallExpr *C, const clang::FunctionDecl *F, const clang::SourceManager &SM);
 
 // How a call of library function F acts on device memory.
 LibraryCall classifyLibraryCall(const clang::FunctionDecl *F, const clang::SourceManager &SM);

@@ -115,15 +115,14 @@ private:
   // parameters replaced by its arguments and its object's fields by name.
   std::string inlined(const CallExpr *C, const Expr *Returned, int Depth) {
     InlineScope Scope = enterCall(C, W, Frames.empty() ? nullptr : &Frames.back().Scope);
-    if (Frames.size() >= static_cast<size_t>(kMaxInlineDepth) ||
-        llvm::any_of(Frames, [&](const Frame &F) { return F.Scope.Callee == Scope.Callee; }))
-      return fail("calls are nested too deeply");
-    if (const auto *M = dyn_cast<CXXMethodDecl>(Scope.Callee); M && !M->isStatic() && !Scope.Object)
-      return fail("a member function is called on an object the launch cannot name");
+    std::vector<const FunctionDecl *> Open;
+    for (const Frame &F : Frames)
+      Open.push_back(F.Scope.Callee);
+    if (std::string Why = inlineProblem(C, Scope, Open); !Why.empty())
+      return fail(Why);
     std::vector<std::string> Args;
-    const unsigned First = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Scope.Callee) ? 1 : 0;
-    for (unsigned I = First; I < C->getNumArgs(); ++I)
-      Args.push_back(gen(C->getArg(I), Depth + 1));
+    for (const Expr *A : callArguments(C, Scope.Callee))
+      Args.push_back(gen(A, Depth + 1));
     Frames.push_back(Frame{std::move(Scope), std::move(Args)});
     std::string T = "(" + gen(Returned, Depth + 1) + ")";
     Frames.pop_back();
