@@ -5,6 +5,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -33,7 +34,6 @@ FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
   return make(std::move(F));
 }
 
-std::string named(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
 
 // Whether S reads memory (a subscript, a dereference, an arrow) or calls a
 // function outside the library: what a value computed by S may depend on.
@@ -51,7 +51,7 @@ bool isBuiltinRead(const Stmt *S) {
 bool readsMemory(const Stmt *S) {
   if (!S || isBuiltinRead(S))
     return false;
-  if (isa<ArraySubscriptExpr>(S))
+  if (isa<ArraySubscriptExpr>(S) || isa<AsmStmt>(S)) // inline assembly may load anything
     return true;
   if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref)
     return true;
@@ -123,6 +123,33 @@ const char *binaryName(BinaryOperatorKind K) {
   default:
     return nullptr;
   }
+}
+
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+// Whether a loop body leaves its loop (break, return, goto) under a condition
+// that Loaded says depends on memory. A break in an inner loop or switch
+// leaves that one; a return or goto in it leaves this one too.
+template <typename LoadedFn>
+bool leavesOnLoad(const Stmt *S, LoadedFn &Loaded, bool Guarded = false, bool Nested = false) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<BreakStmt>(S))
+    return Guarded && !Nested;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S))
+    return Guarded;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    const bool Inner = Guarded || Loaded(If->getCond());
+    return leavesOnLoad(If->getThen(), Loaded, Inner, Nested) || leavesOnLoad(If->getElse(), Loaded, Inner, Nested);
+  }
+  const bool Breakable = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (leavesOnLoad(C, Loaded, Guarded, Nested || Breakable))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -243,11 +270,11 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
   }
   if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
     if (P->getDeclContext() != Kernel)
-      return unknown("parameter " + named(P) + " of another function", true, At);
+      return unknown("parameter " + quoted(P) + " of another function", true, At);
     if (LoadedParams.count(P))
-      return unknown("parameter " + named(P) + " is given a value loaded from memory by a call", true, At);
+      return unknown("parameter " + quoted(P) + " is given a value loaded from memory by a call", true, At);
     if (Writes.writesScalar(P))
-      return unknown("parameter " + named(P) + " is assigned in the kernel",
+      return unknown("parameter " + quoted(P) + " is assigned in the kernel",
                      assignedFromMemory(P, Kernel->getBody()), At);
     Form F;
     F.K = Form::Invariant;
@@ -257,7 +284,7 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
   }
   if (isDeviceSymbol(V)) {
     if (Writes.writtenSymbols().count(V))
-      return unknown("__device__ variable " + named(V) + " is written in the kernel", true, At);
+      return unknown("__device__ variable " + quoted(V) + " is written in the kernel", true, At);
     Form F; // a value in memory that no thread changes during the launch
     F.K = Form::Invariant;
     F.Var = V;
@@ -265,7 +292,7 @@ FormRef FormBuilder::variable(const VarDecl *V, const Expr *At, int Depth) {
     return make(std::move(F));
   }
   if (!V->isLocalVarDecl())
-    return unknown("variable " + named(V) + " is not a local of the kernel", true, At);
+    return unknown("variable " + quoted(V) + " is not a local of the kernel", true, At);
   return local(V, At, At, Depth);
 }
 
@@ -275,9 +302,16 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
   if (L.K == LocalValue::None) {
     // Not one value: whether any of its values comes from memory.
     bool MayLoad = false;
-    for (const Expr *D : Values.definitions(V))
-      MayLoad |= readsMemory(D) || build(D, Depth + 8)->dependsOnLoad();
-    return unknown(L.Why, MayLoad, At);
+    std::string Why = L.Why;
+    for (const Expr *D : Values.definitions(V)) {
+      if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad()) {
+        MayLoad = true;
+      } else if (chosenByLoad(D, Depth)) {
+        MayLoad = true;
+        Why = "local " + quoted(V) + " is set under a condition on values loaded from memory";
+      }
+    }
+    return unknown(Why, MayLoad, At);
   }
   // A local may hold other values at other places: its forms are kept by definition.
   const LocalKey Key{V, L.Value, L.Cond, L.Then, L.ElseBefore};
@@ -294,6 +328,40 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
            At);
   Locals.emplace(Key, F);
   return F;
+}
+
+// Whether which value a definition gives depends on memory through control:
+// an if, switch or loop around it tests a loaded value, or a loop around it
+// stops on one (`for (x = 0; x < n; ++x) if (cdf[x] >= u) { i = x; break; }`).
+bool FormBuilder::chosenByLoad(const Expr *Def, int Depth) {
+  auto Loaded = [&](const Expr *Cond) {
+    return Cond && (readsMemory(Cond) || build(Cond, Depth + 8)->dependsOnLoad());
+  };
+  const Stmt *Child = Def;
+  for (const Stmt *P = parentStmt(Def, Ctx); P && P != Kernel->getBody(); Child = P, P = parentStmt(P, Ctx)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond() && Loaded(If->getCond()))
+      return true;
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P); CO && Child != CO->getCond() &&
+                                                                     Loaded(CO->getCond()))
+      return true;
+    if (const auto *Sw = dyn_cast<SwitchStmt>(P); Sw && Child != Sw->getCond() && Loaded(Sw->getCond()))
+      return true;
+    const Expr *LoopCond = nullptr;
+    const Stmt *LoopBody = nullptr;
+    if (const auto *F = dyn_cast<ForStmt>(P)) {
+      LoopCond = F->getCond();
+      LoopBody = F->getBody();
+    } else if (const auto *W = dyn_cast<WhileStmt>(P)) {
+      LoopCond = W->getCond();
+      LoopBody = W->getBody();
+    } else if (const auto *D = dyn_cast<DoStmt>(P)) {
+      LoopCond = D->getCond();
+      LoopBody = D->getBody();
+    }
+    if (LoopBody && (Loaded(LoopCond) || leavesOnLoad(LoopBody, Loaded)))
+      return true;
+  }
+  return false;
 }
 
 FormRef FormBuilder::build(const Expr *E, int Depth) {
@@ -327,7 +395,7 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
   if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       return variable(V, S, Depth);
-    return unknown("it names " + named(DR->getDecl()), false, S);
+    return unknown("it names " + quoted(DR->getDecl()), false, S);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S)) {
     // g.n: a field of a by-value struct parameter the kernel never assigns.
@@ -351,9 +419,9 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
         FormRef Local = variable(V, DR, Depth);
         if (!Local->known())
           return Local;
-        return unknown("a member of local " + named(V), Local->dependsOnLoad(), S);
+        return unknown("a member of local " + quoted(V), Local->dependsOnLoad(), S);
       }
-    return unknown("a member of " + std::string(DR ? named(DR->getDecl()) : "an expression"), true, S);
+    return unknown("a member of " + std::string(DR ? quoted(DR->getDecl()) : "an expression"), true, S);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->getOpcode() == BO_Comma)
@@ -395,7 +463,7 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
       return op("call " + F->getNameAsString(), std::move(Args), S);
     if (const Expr *Returned = inlinableReturn(F))
       return inlined(C, Returned, std::move(Args), Depth);
-    return unknown("it calls " + named(F) + ", which may read memory", true, S);
+    return unknown("it calls " + quoted(F) + ", which may read memory", true, S);
   }
   if (isa<IntegerLiteral>(S) || isa<CharacterLiteral>(S) || isa<CXXBoolLiteralExpr>(S)) {
     Form F;

@@ -96,6 +96,8 @@ private:
                const clang::FieldDecl *Field, int Depth);
   FormRef variable(const clang::VarDecl *V, const clang::Expr *At, int Depth);
   FormRef local(const clang::VarDecl *V, const clang::Stmt *Pos, const clang::Expr *At, int Depth);
+  // Whether a definition of a local runs under a condition on loaded values.
+  bool chosenByLoad(const clang::Expr *Def, int Depth);
   // A call of a small function (InlineCalls.h): the form of what it returns.
   FormRef inlined(const clang::CallExpr *C, const clang::Expr *Returned, std::vector<FormRef> Args, int Depth);
 
