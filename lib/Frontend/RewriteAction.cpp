@@ -37,6 +37,19 @@ namespace irregfix {
 
 namespace {
 
+// The program's own declarations (not those of system headers: the CUDA
+// wrappers, the C++ library): every kernel, callee and launch the tool reads is
+// among them. Parent look-ups and AST walks then build their maps over these
+// alone, not over the tens of thousands of header declarations.
+void limitTraversalToProgram(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> Program;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      Program.push_back(D);
+  Ctx.setTraversalScope(Program);
+}
+
 // The kernel a launch calls (the template, for a launch of an instantiation).
 const FunctionDecl *launchedKernel(const CUDAKernelCallExpr *Launch) {
   const FunctionDecl *Callee = Launch->getDirectCallee();
@@ -57,6 +70,7 @@ public:
     if (CI.getDiagnostics().hasErrorOccurred())
       return; // the tool reports the parse errors and writes nothing
     const SourceManager &SM = Ctx.getSourceManager();
+    limitTraversalToProgram(Ctx);
     Result.Files = Files.tree();
     MainFile Collector = collectMainFile(Ctx, Files);
 
