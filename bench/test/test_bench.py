@@ -189,7 +189,8 @@ class Parts(unittest.TestCase):
         try:
             fake = FakeRunner(out)
             corpus = os.path.join(out, "corpus-programs")
-            os.makedirs(corpus)
+            for program in ("shoc-spmv", "rodinia-bfs", "minife-ell"):
+                os.makedirs(os.path.join(corpus, program))
             open(os.path.join(corpus, "run_device.sh"), "w").close()
             parts = "spmv,cg,sp,md,hoist,remap,layouts,overhead,tests,nvtx,sectors,realworld"
             with redirect_stdout(io.StringIO()):
@@ -211,6 +212,9 @@ class Parts(unittest.TestCase):
             self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "ms"), 110.2)
             self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "identical"), 1.0)
             self.assertIsNone(r.value("realworld", "rodinia-bfs", "irregfix", "ms"))
+            # quick runs its programs that the corpus has, not the slow ones.
+            corpus_run = [c for n, c, e in fake.commands if n == "realworld/run_device"][0]
+            self.assertEqual(corpus_run[2:], ["rodinia-bfs", "shoc-spmv"])
             self.assertEqual(r.value("nvtx", "irregfix:chunk spmv_csr @ cg.cu:35:5 [1 of 4]", "cg offshore",
                                      "instances"), 4.0)
             self.assertEqual(r.value("sectors", "spmv grid 1x", "irregfix", "sectors"), 2313161.0)
