@@ -18,7 +18,8 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   layouts   an SpMV written against the View in each layout, with cuSPARSE
   overhead  host cost of a cached launch and of a launcher settled on the original; the first
             remap's module loads
-  tests     ctest (GPU tests run), every sample bit for bit under every layout, the e2e program
+  tests     ctest (GPU tests run), every sample bit for bit under every layout, the e2e program,
+            all with IRREGFIX_VERIFY=1
   nvtx      an Nsight Systems capture of CG with IRREGFIX_NVTX=1: the runtime's ranges
   sectors   global load sectors (Nsight Compute), original vs transformed
   tool      the tool's speed against clang++ -fsyntax-only (needs the tool: not on a GPU machine)
@@ -349,9 +350,12 @@ def part_overhead(ctx):
 
 def part_tests(ctx):
     r = ctx.results
-    # Four at a time: most of a GPU test's time is its process's CUDA start, and the
-    # tests hold for any timing (the selector's are given their margins).
-    run = ctx.run("tests/ctest", ["ctest", "--test-dir", ctx.build, "-j", "4", "--output-on-failure"], timeout=1500)
+    # In the checking mode (every cache hit checked against its sources), four at a time:
+    # most of a GPU test's time is its process's CUDA start, and the tests hold for any
+    # timing (the selector's are given their margins).
+    verify = {"IRREGFIX_VERIFY": "1"}
+    run = ctx.run("tests/ctest", ["ctest", "--test-dir", ctx.build, "-j", "4", "--output-on-failure"], env=verify,
+                  timeout=1500)
     c = parsers.ctest(run.output)
     if c:
         for k, v in c.items():
@@ -364,7 +368,7 @@ def part_tests(ctx):
             cmp_run = ctx.run("tests/compare-%s-%s" % (sample, mode),
                               ["sh", os.path.join(ROOT, "samples", "compare.sh"), sample,
                                ctx.program(sample + "_original"), ctx.program(sample), work],
-                              env={"IRREGFIX_LAYOUT": mode})
+                              env={"IRREGFIX_LAYOUT": mode, **verify})
             r.add("tests", "%s bit for bit" % sample, mode, "identical", 1.0 if cmp_run.ok else 0.0)
             if not cmp_run.ok and not ctx.run.dry:
                 ctx.fail("compare %s under %s: exit %d" % (sample, mode, cmp_run.rc))
@@ -376,7 +380,7 @@ def part_tests(ctx):
         built = ctx.run("tests/e2e-build", [nvcc, "-std=c++17", "-arch=sm_%s" % ctx.args.arch, "-I",
                                             os.path.join(ROOT, "runtime", "include"), e2e_src, lib, "-ldl", "-o", exe])
         a = ctx.run("tests/e2e-original", [exe, exe + ".original.bin"], env={"IRREGFIX_DISABLE": "1"})
-        b = ctx.run("tests/e2e-irregfix", [exe, exe + ".irregfix.bin"], env={"IRREGFIX_STATS": "1"})
+        b = ctx.run("tests/e2e-irregfix", [exe, exe + ".irregfix.bin"], env={"IRREGFIX_STATS": "1", **verify})
         same = built.ok and a.ok and b.ok and same_files(exe + ".original.bin", exe + ".irregfix.bin", ctx)
         r.add("tests", "e2e bit for bit", "auto", "identical", 1.0 if same else 0.0)
         if not same and not ctx.run.dry:
