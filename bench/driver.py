@@ -24,7 +24,7 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   sectors   global load sectors (Nsight Compute), original vs transformed
   tool      the tool's speed against clang++ -fsyntax-only (needs the tool: not on a GPU machine)
   realworld the corpus of real programs (corpus/run_device.sh), when corpus/ is there; quick runs
-            nine of them (one of each kind of code), full every one. Their builds start as soon
+            ten of them (one of each kind of code), full every one. Their builds start as soon
             as the runtime is built and overlap the benchmarks' build, and are waited for
             before any part runs: no part is timed beside a compiler.
 """
@@ -62,8 +62,8 @@ SIZES = {
         "sanitize": False, "sectors": [("grid", 1)],
         # Those quick to build and run; each shape once: particles (comd), survey propagation,
         # an unstructured mesh (lulesh, rodinia-cfd), graphs, a stencil, CSR and ELL SpMV.
-        "corpus": ["comd", "lonestar-sp", "lulesh", "pannotia-color", "pannotia-sssp", "rodinia-bfs",
-                   "rodinia-cfd", "rodinia-srad", "shoc-spmv"],
+        "corpus": ["comd", "lonestar-sp", "lulesh", "pannotia-color", "pannotia-pagerank", "pannotia-sssp",
+                   "rodinia-bfs", "rodinia-cfd", "rodinia-srad", "shoc-spmv"],
     },
     "full": {
         "classes": ["grid", "fem", "apache", "offshore", "grid-shuffled", "fem-shuffled"], "scales": [1, 8],
