@@ -1,8 +1,9 @@
 #include "Analysis/Chunkability.h"
 #include "Analysis/Calls.h"
+#include "Analysis/KernelWalk.h"
 #include "Analysis/ThreadIndex.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <map>
@@ -14,97 +15,45 @@ namespace irregfix {
 
 namespace {
 
-// Walks a kernel and the functions it calls, looking for what tells a block
-// how many blocks run with it, and for the kernel's own block-index reads.
-class BlockScan : public RecursiveASTVisitor<BlockScan> {
+// What tells a block how many blocks run with it, in a kernel and the
+// functions it calls, and the kernel's own block-index reads.
+class Judge : public KernelJudge {
 public:
-  explicit BlockScan(const SourceManager &SM) : SM(SM) {}
-
-  std::string Why;
   // The kernel's `blockIdx.x` reads, and every blockIdx reference, by location
-  // (the visitor may meet one expression twice: syntactic and semantic forms).
+  // (the walk may meet one expression twice: syntactic and semantic forms).
   std::map<SourceLocation, const Expr *> XReads;
   std::set<SourceLocation> BlockRefs;
 
-  void walk(const FunctionDecl *F, bool IsKernel) {
-    if (!F || !Seen.insert(F->getCanonicalDecl()).second || !Why.empty())
-      return;
-    const FunctionDecl *Def = F->getDefinition();
-    if (!Def || !Def->hasBody())
-      return;
-    const FunctionDecl *Saved = Current;
-    Current = IsKernel ? nullptr : Def;
-    TraverseStmt(Def->getBody());
-    Current = Saved;
+  std::string statement(const Stmt *S, const WalkPlace &At) override {
+    if (const auto *E = dyn_cast<DeclRefExpr>(S)) {
+      llvm::StringRef Name = E->getDecl()->getName();
+      if (Name == "gridDim")
+        return "it reads 'gridDim'";
+      if (Name == "blockIdx" && At.Callee)
+        return "it calls '" + At.Callee->getNameAsString() + "', which reads 'blockIdx'";
+      // A lambda's or local class's body is a function of its own: a blockIdx
+      // read there cannot take the chunk's offset, a parameter of the kernel
+      // it need not capture.
+      if (Name == "blockIdx" && At.Nested)
+        return "it reads 'blockIdx' in a lambda or a local class";
+      if (Name == "blockIdx")
+        BlockRefs.insert(E->getLocation());
+    }
+    if ((isa<MemberExpr>(S) || isa<MSPropertyRefExpr>(S)) && !At.Callee &&
+        isBuiltinIndexRead(cast<Expr>(S), "blockIdx", 'x'))
+      XReads.emplace(S->getBeginLoc(), cast<Expr>(S));
+    if (isa<GCCAsmStmt>(S))
+      return "it contains inline assembly";
+    return "";
   }
 
-  bool TraverseStmt(Stmt *S) {
-    if (!Why.empty())
-      return false;
-    return RecursiveASTVisitor::TraverseStmt(S);
-  }
-
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    llvm::StringRef Name = E->getDecl()->getName();
-    if (Name == "gridDim")
-      Why = "it reads 'gridDim'";
-    else if (Name == "blockIdx" && Current)
-      Why = "it calls '" + Current->getNameAsString() + "', which reads 'blockIdx'";
-    else if (Name == "blockIdx" && Nested)
-      Why = "it reads 'blockIdx' in a lambda or a local class";
-    else if (Name == "blockIdx")
-      BlockRefs.insert(E->getLocation());
-    return Why.empty();
-  }
-
-  // A lambda's or local class's body in the kernel's text is a function of its
-  // own: a blockIdx read there cannot take the chunk's offset, a parameter of
-  // the kernel it need not capture.
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    ++Nested;
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    --Nested;
-    return R;
-  }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *D) {
-    ++Nested;
-    bool R = RecursiveASTVisitor::TraverseCXXRecordDecl(D);
-    --Nested;
-    return R;
-  }
-
-  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) { return noteRead(E); }
-  bool VisitMemberExpr(MemberExpr *E) { return noteRead(E); }
-
-  bool VisitGCCAsmStmt(GCCAsmStmt *) {
-    Why = "it contains inline assembly";
-    return false;
-  }
-
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = nullptr;
-    const CallKind Kind = classifyCall(C, SM, &F);
+  std::string call(const CallExpr *, CallKind Kind, const FunctionDecl *F, const WalkPlace &,
+                   bool &Follow) override {
     if (F && inNamespace(F, "cooperative_groups"))
-      Why = "it calls '" + F->getNameAsString() + "' (cooperative groups)";
-    else
-      Why = unfollowable(Kind, F);
-    if (Kind != CallKind::Defined || !Why.empty())
-      return Why.empty();
-    walk(F, false);
-    return Why.empty();
+      return "it calls '" + F->getNameAsString() + "' (cooperative groups)";
+    Follow = true;
+    return unfollowable(Kind, F);
   }
-
-private:
-  bool noteRead(Expr *E) {
-    if (!Current && isBuiltinIndexRead(E, "blockIdx", 'x'))
-      XReads.emplace(E->getBeginLoc(), E);
-    return true;
-  }
-
-  const SourceManager &SM;
-  const FunctionDecl *Current = nullptr; // the callee being walked; null in the kernel
-  unsigned Nested = 0;                    // inside a lambda or local class of the kernel
-  std::set<const FunctionDecl *> Seen;
 };
 
 } // namespace
@@ -115,10 +64,9 @@ Chunkability analyzeChunkability(const KernelInfo &Info, ASTContext &Ctx) {
     C.NotBecause = "it has no transformed site";
     return C;
   }
-  BlockScan Scan(Ctx.getSourceManager());
-  Scan.walk(Info.Kernel, true);
-  if (!Scan.Why.empty()) {
-    C.NotBecause = Scan.Why;
+  Judge Scan;
+  if (std::string Why = walkKernel(Info.Kernel, Scan, Ctx.getSourceManager()); !Why.empty()) {
+    C.NotBecause = Why;
     return C;
   }
   // Every blockIdx reference must be the base of a `blockIdx.x` read written

@@ -1,4 +1,5 @@
 #include "Analysis/FieldUse.h"
+#include "Analysis/AstUtil.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -78,7 +79,7 @@ public:
       F.LocalReads.clear();
       F.WholeBecause = Why;
     };
-    const std::string Type = "'" + RD->getNameAsString() + "'";
+    const std::string Type = quoted(RD);
     if (S.Pattern != SitePattern::Gather && S.Pattern != SitePattern::Neighbors)
       return Whole("field pieces are built for gather and neighbour-list sites only");
     if (Info.Template || Info.Kernel->isTemplateInstantiation())

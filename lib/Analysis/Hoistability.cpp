@@ -1,12 +1,12 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/Calls.h"
+#include "Analysis/KernelWalk.h"
 #include "Analysis/WriteSet.h"
 #include "Analysis/AstUtil.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <functional>
@@ -17,7 +17,6 @@ using namespace clang;
 namespace irregfix {
 
 namespace {
-
 
 // The variable an lvalue is part of: v, v.x, v.a.b, v[i] of a local array.
 const VarDecl *lvalueBase(const Expr *E) {
@@ -49,95 +48,77 @@ const Expr *writtenBy(const Stmt *S) {
   return nullptr;
 }
 
-// Walks statements (and the bodies of the functions they call), recording the
-// first reason the statements cannot run more than once or from the host.
-class Scan : public RecursiveASTVisitor<Scan> {
+// Why statements (and the functions they call) cannot run more than once or
+// from the host.
+class Judge : public KernelJudge {
 public:
-  // The code before the loop, the loop, a function the loop calls, the whole kernel.
-  enum Part { Prefix, Loop, Callee, Kernel };
-  Scan(const SourceManager &SM, Part Where) : SM(SM), Where(Where) {}
+  // The code before the loop, the loop, the whole kernel (and, from the loop,
+  // the functions it calls).
+  enum Part { Prefix, Loop, Kernel };
+  explicit Judge(Part Where) : Where(Where) {}
 
-  std::string Why;
-
-  void walk(const Stmt *S) {
-    if (S && Why.empty())
-      TraverseStmt(const_cast<Stmt *>(S));
+  std::string statement(const Stmt *S, const WalkPlace &At) override {
+    if (isa<BreakStmt>(S) && Where == Loop && !At.Callee)
+      return "the loop contains 'break'";
+    if (isa<ReturnStmt>(S) && Where == Loop && !At.Callee)
+      return "the loop contains 'return'";
+    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+      return "the kernel contains 'goto'";
+    if (isa<AsmStmt>(S))
+      return here(At) + " contains inline assembly";
+    // Before the loop: a store to anything but a local is a side effect that
+    // every launch would repeat.
+    if (Where == Prefix)
+      if (const Expr *W = writtenBy(S)) {
+        const VarDecl *V = lvalueBase(W);
+        if (!V || !V->isLocalVarDecl() || V->getType()->isReferenceType())
+          return "the code before the loop stores to memory";
+      }
+    return "";
   }
 
-  bool TraverseStmt(Stmt *S) { return Why.empty() && RecursiveASTVisitor::TraverseStmt(S); }
-
-  bool VisitBreakStmt(BreakStmt *) { return Where != Loop || no("the loop contains 'break'"); }
-  bool VisitReturnStmt(ReturnStmt *) { return Where != Loop || no("the loop contains 'return'"); }
-  bool VisitGotoStmt(GotoStmt *) { return no("the kernel contains 'goto'"); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return no("the kernel contains 'goto'"); }
-  bool VisitAsmStmt(AsmStmt *) { return no(here() + " contains inline assembly"); }
-  bool VisitVarDecl(VarDecl *V) {
-    return !V->hasAttr<CUDASharedAttr>() || no("the kernel uses shared memory (" + quoted(V) + ")");
+  std::string variable(const VarDecl *V, const WalkPlace &) override {
+    if (V->hasAttr<CUDASharedAttr>())
+      return "the kernel uses shared memory (" + quoted(V) + ")";
+    return "";
   }
 
-  // Before the loop: a store to anything but a local is a side effect that
-  // every launch would repeat.
-  bool VisitStmt(Stmt *S) {
-    if (Where != Prefix)
-      return true;
-    if (const Expr *W = writtenBy(S)) {
-      const VarDecl *V = lvalueBase(W);
-      if (!V || !V->isLocalVarDecl() || V->getType()->isReferenceType())
-        return no("the code before the loop stores to memory");
-    }
-    return true;
-  }
-
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = nullptr;
-    const CallKind Kind = classifyCall(C, SM, &F);
+  std::string call(const CallExpr *, CallKind Kind, const FunctionDecl *F, const WalkPlace &At,
+                   bool &Follow) override {
     if (Kind == CallKind::Indirect)
-      return no(here() + " makes an indirect call");
+      return here(At) + " makes an indirect call";
     if (cooperativeCall(F))
-      return no(here() + " calls " + quoted(F));
+      return here(At) + " calls " + quoted(F);
     if (Where == Kernel)
-      return true; // elsewhere in the kernel, only barriers matter
+      return ""; // elsewhere in the kernel, only barriers matter
     // Math and other library functions: no side effects, and no cooperation
     // beyond the names above.
     if (Kind == CallKind::Library || F->isTrivial())
-      return true;
+      return "";
     if (Where == Prefix)
-      return no("the code before the loop calls " + quoted(F) + ", which may have side effects");
-    const FunctionDecl *Def = F->getDefinition();
-    if (Kind == CallKind::Unseen || !Def->hasBody())
-      return no("the loop calls " + quoted(F) + ", whose body the analysis cannot see");
-    if (Seen.insert(Def->getCanonicalDecl()).second) {
-      Part Saved = Where;
-      Where = Callee;
-      walk(Def->getBody());
-      Where = Saved;
-    }
-    return Why.empty();
+      return "the code before the loop calls " + quoted(F) + ", which may have side effects";
+    if (Kind == CallKind::Unseen || !F->getDefinition()->hasBody())
+      return "the loop calls " + quoted(F) + ", whose body the analysis cannot see";
+    Follow = true;
+    return "";
   }
 
 private:
-  bool no(const std::string &Reason) {
-    if (Why.empty())
-      Why = Reason;
-    return false;
-  }
-  std::string here() const {
+  std::string here(const WalkPlace &At) const {
+    if (At.Callee)
+      return "a function the loop calls";
     switch (Where) {
     case Prefix:
       return "the code before the loop";
     case Loop:
       return "the loop";
-    case Callee:
-      return "a function the loop calls";
     case Kernel:
       break;
     }
     return "the kernel";
   }
 
-  const SourceManager &SM;
   Part Where;
-  std::set<const FunctionDecl *> Seen;
 };
 
 // Every read through a pointer in S: the arrays it may read.
@@ -160,7 +141,7 @@ void arraysRead(const Stmt *S, const WriteSet &Writes, std::vector<std::pair<Arr
 
 class Analysis {
 public:
-  Analysis(KernelInfo &Info, ASTContext &Ctx) : Info(Info), Ctx(Ctx), H(Info.Hoist) {}
+  Analysis(const KernelInfo &Info, ASTContext &Ctx, Hoisting &H) : Info(Info), Ctx(Ctx), H(H) {}
 
   std::string run() {
     if (Info.Template || Info.Kernel->isTemplateInstantiation())
@@ -183,19 +164,14 @@ public:
       return Why;
 
     // The whole kernel: no goto, shared memory, barriers or inline assembly.
-    Scan Whole(Ctx.getSourceManager(), Scan::Kernel);
-    Whole.walk(Info.Kernel->getBody());
-    if (!Whole.Why.empty())
-      return Whole.Why;
-    Scan InLoop(Ctx.getSourceManager(), Scan::Loop);
-    InLoop.walk(H.Loop);
-    if (!InLoop.Why.empty())
-      return InLoop.Why;
-    Scan Before(Ctx.getSourceManager(), Scan::Prefix);
-    for (const Stmt *P : Prefix)
-      Before.walk(P);
-    if (!Before.Why.empty())
-      return Before.Why;
+    const SourceManager &SM = Ctx.getSourceManager();
+    Judge Whole(Judge::Kernel), InLoop(Judge::Loop), Before(Judge::Prefix);
+    if (std::string Why = walkCode({Info.Kernel->getBody()}, Whole, SM); !Why.empty())
+      return Why;
+    if (std::string Why = walkCode({H.Loop}, InLoop, SM); !Why.empty())
+      return Why;
+    if (std::string Why = walkCode(Prefix, Before, SM); !Why.empty())
+      return Why;
 
     const WriteSet &Writes = WriteSet::of(Info.Kernel);
     if (Writes.hasUntracedWrite())
@@ -378,7 +354,7 @@ private:
     return "";
   }
 
-  KernelInfo &Info;
+  const KernelInfo &Info;
   ASTContext &Ctx;
   Hoisting &H;
   std::vector<const Stmt *> Prefix;     // statements and conditions run before the loop
@@ -387,12 +363,10 @@ private:
 
 } // namespace
 
-void analyzeHoistability(KernelInfo &Info, ASTContext &Ctx) {
-  Hoisting &H = Info.Hoist;
-  bool Requested = H.Requested;
-  H = Hoisting();
-  H.Requested = Requested;
-  std::string Why = Analysis(Info, Ctx).run();
+Hoisting analyzeHoistability(const KernelInfo &Info, ASTContext &Ctx) {
+  Hoisting H;
+  H.Requested = true;
+  std::string Why = Analysis(Info, Ctx, H).run();
   // The hoisted strategy copies whole elements in slices of iterations.
   for (const Site &S : Info.Sites)
     for (const SiteArray &A : S.Arrays)
@@ -404,6 +378,7 @@ void analyzeHoistability(KernelInfo &Info, ASTContext &Ctx) {
     H.Live.clear();
     H.Enclosing.clear();
   }
+  return H;
 }
 
 } // namespace irregfix

@@ -25,8 +25,8 @@ namespace irregfix {
 //  - each local declared before the loop that the loop modifies is trivially
 //    copyable, not a reference or an array, and never has its address taken;
 //    the loop modifies no parameter.
-// Fills Info.Hoist (Hoistable, NotBecause, SiteIndex, Live, Enclosing);
-// Info.Hoist.Requested is the caller's.
-void analyzeHoistability(KernelInfo &Info, clang::ASTContext &Ctx);
+// The kernel's hoisting as --hoist asks for it (Requested set): Hoistable or
+// NotBecause, and the site, loop, live locals and enclosing blocks.
+Hoisting analyzeHoistability(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix

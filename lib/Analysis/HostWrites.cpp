@@ -253,7 +253,7 @@ HostEffect HostWriteAnalysis::ofLaunch(const CUDAKernelCallExpr *L) {
   if (!K)
     return dropAll(DropCause::LaunchApi, "it launches a kernel through a pointer");
   const FunctionDecl *Def = K->getDefinition();
-  std::string Name = "'" + K->getNameAsString() + "'";
+  std::string Name = quoted(K);
   if (!Def)
     return dropAll(DropCause::UntracedKernel, "kernel " + Name + " is defined in another file");
   const WriteSet &W = Kernels.of(Def);

@@ -138,7 +138,7 @@ InlineScope enterCall(const CallExpr *C, const WriteSet &W, const InlineScope *O
 }
 
 std::string inlineProblem(const CallExpr *C, const InlineScope &S, const std::vector<const FunctionDecl *> &Open) {
-  const std::string Name = "'" + C->getDirectCallee()->getNameAsString() + "'";
+  const std::string Name = quoted(C->getDirectCallee());
   if (Open.size() >= static_cast<size_t>(kMaxInlineDepth) || llvm::is_contained(Open, S.Callee))
     return "it calls " + Name + " within calls nested too deeply";
   if (const auto *M = dyn_cast<CXXMethodDecl>(S.Callee); M && !M->isStatic() && !S.Object)

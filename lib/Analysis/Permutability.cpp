@@ -1,15 +1,14 @@
 #include "Analysis/Permutability.h"
 #include "Analysis/Calls.h"
+#include "Analysis/KernelWalk.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <map>
-#include <set>
 
 using namespace clang;
 
@@ -17,78 +16,50 @@ namespace irregfix {
 
 namespace {
 
-// Walks a kernel and the functions it calls, looking for what permuting
-// threads would change.
-class Scan : public RecursiveASTVisitor<Scan> {
+// What permuting threads would change, in a kernel and the functions it calls.
+class Judge : public KernelJudge {
 public:
-  Scan(ASTContext &Ctx, const VarDecl *Thread)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Thread(Thread), ThreadInit(Thread->getInit()) {}
+  Judge(ASTContext &Ctx, const VarDecl *Thread) : Ctx(Ctx), Thread(Thread), ThreadInit(Thread->getInit()) {}
 
-  std::string Why;
+  // The one place that may read threadIdx and blockIdx.
+  bool enters(const Stmt *S) override { return S != ThreadInit; }
 
-  void walk(const FunctionDecl *F) {
-    if (!F || !Seen.insert(F->getCanonicalDecl()).second || !Why.empty())
-      return;
-    if (const FunctionDecl *Def = F->getDefinition(); Def && Def->hasBody())
-      TraverseStmt(Def->getBody());
-  }
-
-  bool TraverseStmt(Stmt *S) {
-    if (!Why.empty())
-      return false;
-    if (S == ThreadInit)
-      return true; // the one place that may read threadIdx and blockIdx
-    return RecursiveASTVisitor::TraverseStmt(S);
-  }
-
-  bool VisitVarDecl(VarDecl *V) {
+  std::string variable(const VarDecl *V, const WalkPlace &) override {
     if (V->hasAttr<CUDASharedAttr>())
-      Why = "it uses shared memory ('" + V->getNameAsString() + "')";
-    return Why.empty();
+      return "it uses shared memory ('" + V->getNameAsString() + "')";
+    return "";
   }
 
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const ValueDecl *D = E->getDecl();
-    if (const auto *V = dyn_cast<VarDecl>(D))
-      ++References[V];
-    if (D->getName() == "threadIdx" || D->getName() == "blockIdx")
-      Why = "it reads '" + D->getNameAsString() + "' other than in its thread index";
-    return Why.empty();
+  std::string statement(const Stmt *S, const WalkPlace &) override {
+    if (const auto *E = dyn_cast<DeclRefExpr>(S)) {
+      const ValueDecl *D = E->getDecl();
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        ++References[V];
+      if (D->getName() == "threadIdx" || D->getName() == "blockIdx")
+        return "it reads '" + D->getNameAsString() + "' other than in its thread index";
+    }
+    // The thread index is computed once: a write (a grid-stride step) or its
+    // address taken would let it reach other rows.
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && isThread(B->getLHS()))
+      return "its thread index is written";
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isThread(U->getSubExpr()))
+      return "its thread index is written or its address taken";
+    if (isa<GCCAsmStmt>(S))
+      return "it contains inline assembly";
+    return "";
   }
 
-  // The thread index is computed once: a write (a grid-stride step) or its
-  // address taken would let it reach other rows.
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp() && isThread(B->getLHS()))
-      Why = "its thread index is written";
-    return Why.empty();
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isThread(U->getSubExpr()))
-      Why = "its thread index is written or its address taken";
-    return Why.empty();
-  }
-
-  bool VisitGCCAsmStmt(GCCAsmStmt *) {
-    Why = "it contains inline assembly";
-    return false;
-  }
-
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = nullptr;
-    const CallKind Kind = classifyCall(C, SM, &F);
+  // Math and other library functions from system headers: the name check
+  // covers what they could do across threads.
+  std::string call(const CallExpr *C, CallKind Kind, const FunctionDecl *F, const WalkPlace &,
+                   bool &Follow) override {
     if (F && counterAtomic(C, F))
-      return true; // its target is checked once the walk is done (unreadTargets)
+      return ""; // its target is checked once the walk is done (unreadTargets)
     if (F && cooperativeCall(F))
-      Why = "it calls '" + F->getNameAsString() + "'";
-    else
-      Why = unfollowable(Kind, F);
-    // Math and other library functions from system headers: the name check
-    // above covers what they could do across threads.
-    if (Kind != CallKind::Defined || !Why.empty())
-      return Why.empty();
-    walk(F);
-    return Why.empty();
+      return "it calls '" + F->getNameAsString() + "'";
+    Follow = true;
+    return unfollowable(Kind, F);
   }
 
   // The counters' targets must not be read back: a thread that reads one
@@ -149,10 +120,8 @@ private:
   }
 
   ASTContext &Ctx;
-  const SourceManager &SM;
   const VarDecl *Thread;
   const Expr *ThreadInit;
-  std::set<const FunctionDecl *> Seen;
   std::map<const VarDecl *, unsigned> References, TargetRefs; // all uses; as a counter's target
 };
 
@@ -199,12 +168,12 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
   if (!InBlock)
     return No("its thread index is not declared directly in a block");
 
-  Scan Walk(Ctx, V);
-  Walk.walk(Info.Kernel);
-  if (Walk.Why.empty())
-    Walk.Why = Walk.unreadTargets();
-  if (!Walk.Why.empty())
-    return No(Walk.Why);
+  Judge Threads(Ctx, V);
+  std::string Why = walkKernel(Info.Kernel, Threads, Ctx.getSourceManager());
+  if (Why.empty())
+    Why = Threads.unreadTargets();
+  if (!Why.empty())
+    return No(Why);
   P.Permutable = true;
   P.ThreadVar = V;
   P.ThreadDecl = Decl;

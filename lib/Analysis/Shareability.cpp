@@ -1,11 +1,9 @@
 #include "Analysis/Shareability.h"
 #include "Analysis/Calls.h"
+#include "Analysis/KernelWalk.h"
 #include "Analysis/Overloads.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-
-#include <set>
 
 using namespace clang;
 
@@ -13,42 +11,22 @@ namespace irregfix {
 
 namespace {
 
-// Walks a kernel and the functions it calls for what the staged copy would
-// collide with: dynamic shared memory.
-class Scan : public RecursiveASTVisitor<Scan> {
+// What the staged copy would collide with, in a kernel and the functions it
+// calls: dynamic shared memory.
+class Judge : public KernelJudge {
 public:
-  explicit Scan(const SourceManager &SM) : SM(SM) {}
-
-  std::string Why;
-
-  void walk(const FunctionDecl *F) {
-    if (!F || !Seen.insert(F->getCanonicalDecl()).second || !Why.empty())
-      return;
-    if (const FunctionDecl *Def = F->getDefinition(); Def && Def->hasBody())
-      TraverseStmt(Def->getBody());
-  }
-
-  bool TraverseStmt(Stmt *S) { return Why.empty() && RecursiveASTVisitor::TraverseStmt(S); }
-
-  bool VisitVarDecl(VarDecl *V) {
+  std::string variable(const VarDecl *V, const WalkPlace &) override {
     if (V->hasAttr<CUDASharedAttr>() && V->hasExternalStorage())
-      Why = "it uses dynamic shared memory ('" + V->getNameAsString() + "')";
-    return Why.empty();
+      return "it uses dynamic shared memory ('" + V->getNameAsString() + "')";
+    return "";
   }
 
   // A body the analysis cannot see could declare dynamic shared memory.
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = nullptr;
-    const CallKind Kind = classifyCall(C, SM, &F);
-    Why = unfollowable(Kind, F);
-    if (Kind == CallKind::Defined && Why.empty())
-      walk(F);
-    return Why.empty();
+  std::string call(const CallExpr *, CallKind Kind, const FunctionDecl *F, const WalkPlace &,
+                   bool &Follow) override {
+    Follow = true;
+    return unfollowable(Kind, F);
   }
-
-private:
-  const SourceManager &SM;
-  std::set<const FunctionDecl *> Seen;
 };
 
 } // namespace
@@ -83,10 +61,9 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
   // The site's thread index is the 1-D global index, the arithmetic or a local
   // initialised with it and never written (isGlobalThreadIndex, which the site
   // finder required): thread t runs in block t / blockDim.x.
-  Scan Walk(Ctx.getSourceManager());
-  Walk.walk(Info.Kernel);
-  if (!Walk.Why.empty())
-    return No(Walk.Why);
+  Judge DynamicShared;
+  if (std::string Why = walkKernel(Info.Kernel, DynamicShared, Ctx.getSourceManager()); !Why.empty())
+    return No(Why);
   S.Shareable = true;
   return S;
 }

@@ -1,4 +1,5 @@
 #include "Analysis/WriteSet.h"
+#include "Analysis/StoreTargets.h"
 #include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
@@ -31,197 +32,6 @@ std::string symbolSpelling(const VarDecl *V) {
 
 namespace {
 
-// `g.f` or `g.a.f` with g a by-value struct parameter and f a pointer or array
-// field: the parameter and the field path, or none.
-ArrayRef fieldOfParam(const MemberExpr *ME) {
-  llvm::SmallVector<const FieldDecl *, 2> Fields;
-  const Expr *E = ME;
-  while (const auto *M = dyn_cast<MemberExpr>(strip(E))) {
-    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (!F || M->isArrow())
-      return ArrayRef();
-    Fields.insert(Fields.begin(), F);
-    E = M->getBase();
-  }
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
-  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
-  if (!P || !P->getType()->isRecordType() || Fields.empty())
-    return ArrayRef();
-  QualType Leaf = Fields.back()->getType();
-  if (!Leaf->isPointerType() && !Leaf->isArrayType())
-    return ArrayRef();
-  return ArrayRef(P, std::move(Fields));
-}
-
-bool isArrayParam(const ParmVarDecl *P) { return P->getType()->isPointerType() || P->getType()->isArrayType(); }
-
-std::string spelled(const Expr *E) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  PrintingPolicy Policy{LangOptions()};
-  Policy.SuppressImplicitBase = true;
-  strip(E)->printPretty(OS, nullptr, Policy);
-  if (S.size() > 40)
-    S = S.substr(0, 37) + "...";
-  return "'" + S + "'";
-}
-
-// The memory a store goes to, as the analysis can name it.
-struct Target {
-  enum Kind {
-    Array,     // an array parameter, or a pointer field of a by-value struct parameter
-    Symbol,    // a __device__ variable's own memory
-    Local,     // a local variable, local array, shared memory, a by-value parameter's copy
-    This,      // the object of the method being analysed
-    Reference, // what a reference parameter refers to
-    Unknown,   // anything else; Why says what
-  } K = Unknown;
-  ArrayRef A;
-  const VarDecl *Var = nullptr;
-  std::string Why;
-
-  static Target unknown(std::string Why) {
-    Target T;
-    T.Why = std::move(Why);
-    return T;
-  }
-  static Target of(Kind K, const VarDecl *V = nullptr) {
-    Target T;
-    T.K = K;
-    T.Var = V;
-    return T;
-  }
-  static Target array(ArrayRef A) {
-    Target T;
-    T.K = Array;
-    T.A = std::move(A);
-    return T;
-  }
-};
-
-Target lvalueTarget(const Expr *E, const WriteSet *W, int Depth = 0);
-
-// The memory a pointer value points into.
-Target pointerTarget(const Expr *E, const WriteSet *W, int Depth = 0) {
-  if (!E || Depth > 32)
-    return Target::unknown("a pointer the analysis cannot follow");
-  E = strip(E);
-  if (isa<CXXThisExpr>(E))
-    return Target::of(Target::This);
-  if (E->getType()->isArrayType()) // an array lvalue used as a pointer: its own memory
-    return lvalueTarget(E, W, Depth + 1);
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-    if (!V)
-      return Target::unknown("stores through " + spelled(E));
-    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-      if (W && W->writesScalar(P))
-        return Target::unknown("stores through " + spelled(E) + ", a parameter assigned in the function");
-      if (isArrayParam(P))
-        return Target::array(ArrayRef(P));
-      if (P->getType()->isReferenceType() && P->getType().getNonReferenceType()->isPointerType())
-        return Target::unknown("stores through " + spelled(E) + ", a pointer passed by reference");
-      return Target::unknown("stores through " + spelled(E));
-    }
-    if (isDeviceSymbol(V))
-      return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from a __device__ variable");
-    if (V->isLocalVarDecl() || V->isStaticLocal()) {
-      if (V->hasAttr<CUDASharedAttr>())
-        return Target::of(Target::Local, V);
-      if (V->hasInit() && W && !W->writesScalar(V) && !V->getType()->isReferenceType())
-        return pointerTarget(V->getInit(), W, Depth + 1);
-      if (V->hasInit() && V->getType()->isReferenceType())
-        return pointerTarget(V->getInit(), W, Depth + 1);
-      return Target::unknown("stores through " + spelled(E) + ", a pointer assigned in the function");
-    }
-    return Target::unknown("stores through " + spelled(E));
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
-      return pointerTarget(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS(), W, Depth + 1);
-    if (BO->getOpcode() == BO_Comma)
-      return pointerTarget(BO->getRHS(), W, Depth + 1);
-    return Target::unknown("stores through " + spelled(E));
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_AddrOf)
-      return lvalueTarget(UO->getSubExpr(), W, Depth + 1);
-    return Target::unknown("stores through " + spelled(E));
-  }
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    Target T = pointerTarget(CO->getTrueExpr(), W, Depth + 1);
-    Target F = pointerTarget(CO->getFalseExpr(), W, Depth + 1);
-    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
-      return T;
-    return Target::unknown("stores through " + spelled(E) + ", one of several pointers");
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (ArrayRef F = fieldOfParam(ME)) { // g.f: the struct parameter's array
-      if (W && W->writesScalar(F.param()))
-        return Target::unknown("stores through " + spelled(E) + ", a field of a parameter assigned in the function");
-      return Target::array(F);
-    }
-    return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from memory");
-  }
-  if (isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E) ||
-      (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
-    return Target::unknown("stores through " + spelled(E) + ", a pointer loaded from memory");
-  return Target::unknown("stores through " + spelled(E));
-}
-
-// The memory an lvalue lives in.
-Target lvalueTarget(const Expr *E, const WriteSet *W, int Depth) {
-  if (!E || Depth > 32)
-    return Target::unknown("a store the analysis cannot follow");
-  E = E->IgnoreParens();
-  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E); ICE && ICE->getCastKind() == CK_NoOp)
-    return lvalueTarget(ICE->getSubExpr(), W, Depth + 1);
-  if (isa<MaterializeTemporaryExpr>(E))
-    return Target::of(Target::Local);
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-    if (!V)
-      return Target::unknown("stores to " + spelled(E));
-    if (const auto *P = dyn_cast<ParmVarDecl>(V))
-      return P->getType()->isReferenceType() ? Target::of(Target::Reference, P) : Target::of(Target::Local, P);
-    if (V->getType()->isReferenceType())
-      return V->hasInit() ? lvalueTarget(V->getInit(), W, Depth + 1)
-                          : Target::unknown("stores through the reference " + spelled(E));
-    if (isDeviceSymbol(V))
-      return Target::of(Target::Symbol, V);
-    if (V->isLocalVarDecl() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>())
-      return Target::of(Target::Local, V);
-    return Target::unknown("stores to " + spelled(E) + ", a variable outside device memory the analysis knows");
-  }
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return pointerTarget(AS->getBase(), W, Depth + 1);
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref)
-      return pointerTarget(UO->getSubExpr(), W, Depth + 1);
-    if (UO->getOpcode() == UO_PreInc || UO->getOpcode() == UO_PreDec)
-      return lvalueTarget(UO->getSubExpr(), W, Depth + 1);
-    return Target::unknown("stores to " + spelled(E));
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->isArrow() ? pointerTarget(ME->getBase(), W, Depth + 1) : lvalueTarget(ME->getBase(), W, Depth + 1);
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    Target T = lvalueTarget(CO->getTrueExpr(), W, Depth + 1);
-    Target F = lvalueTarget(CO->getFalseExpr(), W, Depth + 1);
-    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
-      return T;
-    return Target::unknown("stores to " + spelled(E) + ", one of several places");
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma) // (a = b) = c, (x, a) = c
-      return lvalueTarget(BO->isAssignmentOp() ? BO->getLHS() : BO->getRHS(), W, Depth + 1);
-  }
-  if (isa<CompoundLiteralExpr>(E) || isa<CXXTemporaryObjectExpr>(E))
-    return Target::of(Target::Local);
-  if (isa<CallExpr>(E))
-    return Target::unknown("stores through " + spelled(E) + ", a reference returned by a call");
-  return Target::unknown("stores to " + spelled(E));
-}
-
 // The functions whose summaries are being computed (a call back into one is
 // recursion) and the summaries already known, for one top-level analysis.
 struct SummaryContext {
@@ -234,8 +44,8 @@ WriteSet analyse(const FunctionDecl *Fn, SummaryContext &Ctx);
 } // namespace
 
 ArrayRef WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) {
-  Target T = pointerTarget(E, Writes);
-  return T.K == Target::Array ? T.A : ArrayRef();
+  StoreTarget T = pointerTarget(E, Writes);
+  return T.K == StoreTarget::Array ? T.A : ArrayRef();
 }
 
 ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
@@ -428,28 +238,28 @@ private:
     return false;
   }
 
-  void record(const Target &T, const Stmt *Store) {
-    if ((T.K == Target::Array && foreign(T.A.param())) ||
-        (T.K == Target::Reference && foreign(dyn_cast<ParmVarDecl>(T.Var))))
+  void record(const StoreTarget &T, const Stmt *Store) {
+    if ((T.K == StoreTarget::Array && foreign(T.A.param())) ||
+        (T.K == StoreTarget::Reference && foreign(dyn_cast<ParmVarDecl>(T.Var))))
       return untraced(Store, "it stores through '" +
-                                 (T.K == Target::Array ? T.A.spelling() : T.Var->getNameAsString()) +
+                                 (T.K == StoreTarget::Array ? T.A.spelling() : T.Var->getNameAsString()) +
                                  "', a parameter of a function declared inside it");
     switch (T.K) {
-    case Target::Array:
+    case StoreTarget::Array:
       W.WrittenArrays.insert(T.A);
       return;
-    case Target::Symbol:
+    case StoreTarget::Symbol:
       W.WrittenSymbols.insert(T.Var);
       return;
-    case Target::Local:
+    case StoreTarget::Local:
       return;
-    case Target::This:
+    case StoreTarget::This:
       W.WritesThis = true;
       return;
-    case Target::Reference:
+    case StoreTarget::Reference:
       W.WrittenReferences.insert(cast<ParmVarDecl>(T.Var));
       return;
-    case Target::Unknown:
+    case StoreTarget::Unknown:
       untraced(Store, T.Why);
       return;
     }
@@ -533,7 +343,7 @@ private:
 
   // A call of a function whose body is visible: its writes, named in ours.
   void callDefined(const Stmt *Call, const FunctionDecl *Def, const std::vector<const Expr *> &Args, Object Obj) {
-    std::string Name = "'" + Def->getNameAsString() + "'";
+    std::string Name = quoted(Def);
     if (isa<CXXMethodDecl>(Def) && cast<CXXMethodDecl>(Def)->getParent()->isLambda())
       Name = "a lambda";
     if (Ctx.InProgress.count(Def->getCanonicalDecl()))

@@ -77,10 +77,12 @@ public:
     std::map<const FunctionDecl *, KernelInfo> Transformed;
     for (const FunctionDecl *K : Collector.Kernels) {
       std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
-      KernelInfo Info = kernelVerdicts(K, Ctx, &Updates);
-      Result.Kernels.push_back(K->getNameAsString());
-      if (Opts.hoists(K->getNameAsString()) && (Info.hasTransformableSite() || !Opts.HoistAll))
-        hoist(Info, Ctx);
+      const std::string Name = K->getNameAsString();
+      const HoistRequest Hoist = !Opts.hoists(Name) ? HoistRequest::None
+                                 : Opts.HoistAll    ? HoistRequest::Everywhere
+                                                    : HoistRequest::Named;
+      KernelInfo Info = kernelVerdicts(K, Ctx, &Updates, Hoist);
+      Result.Kernels.push_back(Name);
       report(Info, Ctx);
       reportScatters(Info, Updates, Ctx);
       reportReads(Info, Ctx);
@@ -337,21 +339,6 @@ private:
     return add(*R);
   }
 
-  // --hoist asked for this kernel. A hoisted kernel keeps its threads in order
-  // (its live buffers and early exits use the thread index as written).
-  void hoist(KernelInfo &Info, ASTContext &Ctx) {
-    Info.Hoist.Requested = true;
-    analyzeHoistability(Info, Ctx);
-    if (Info.Hoist.Hoistable && Info.Perm.Permutable) {
-      Info.Perm.Permutable = false;
-      Info.Perm.NotBecause = "its loop is hoisted";
-    }
-    if (Info.Hoist.Hoistable && Info.Share.Shareable) {
-      Info.Share.Shareable = false;
-      Info.Share.NotBecause = "its loop is hoisted";
-    }
-  }
-
   // Which fields a copy of structures holds and how they are grouped, or why
   // it holds whole elements.
   void remarkFields(const Site &S, const SiteArray &A) {
@@ -375,7 +362,7 @@ private:
   }
 
   void reportHoisting(const KernelInfo &Info) {
-    std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
+    std::string Kernel = quoted(Info.Kernel);
     if (!Info.Hoist.Hoistable) {
       SourceLocation At = Info.Hoist.SiteIndex < Info.Sites.size() ? Info.Sites[Info.Hoist.SiteIndex].Loc
                                                                    : Info.Kernel->getLocation();
@@ -392,7 +379,7 @@ private:
 
   void report(const KernelInfo &Info, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
-    std::string Kernel = "'" + Info.Kernel->getNameAsString() + "'";
+    std::string Kernel = quoted(Info.Kernel);
     for (const Site &S : Info.Sites) {
       SiteReport R = siteReport(S, Info, Ctx);
       std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;

@@ -1,4 +1,5 @@
 #include "Frontend/Verdicts.h"
+#include "Analysis/Hoistability.h"
 #include "Analysis/IndexForm.h"
 #include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
@@ -41,15 +42,33 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
     }
 }
 
+// The hoisting's say: a hoisted kernel's threads run in order, unstaged.
+void applyHoisting(KernelInfo &Info, ASTContext &Ctx) {
+  Info.Hoist = analyzeHoistability(Info, Ctx);
+  if (!Info.Hoist.Hoistable)
+    return;
+  if (Info.Perm.Permutable) {
+    Info.Perm.Permutable = false;
+    Info.Perm.NotBecause = "its loop is hoisted";
+  }
+  if (Info.Share.Shareable) {
+    Info.Share.Shareable = false;
+    Info.Share.NotBecause = "its loop is hoisted";
+  }
+}
+
 } // namespace
 
-KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters) {
+KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters,
+                          HoistRequest Hoist) {
   KernelInfo Info = analyzeKernel(Kernel, Ctx);
   indexed::validateSites(Info, Ctx);
   std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
   applyScatters(Info, Updates);
   if (Scatters)
     *Scatters = std::move(Updates);
+  if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
+    applyHoisting(Info, Ctx);
   return Info;
 }
 

@@ -17,8 +17,16 @@ namespace irregfix {
 // index arrays (scatter sites) go to *Scatters when given: the element each
 // adds to gets the update's verdict, and a kernel whose update is rewritten
 // keeps its reads as they are.
+// What --hoist asks of a kernel. A hoisted kernel keeps its threads in order
+// and stages nothing in shared memory (its live buffers and early exits use the
+// thread index as written).
+enum class HoistRequest {
+  None,
+  Named,      // its loop: --hoist names the kernel
+  Everywhere, // the loop of every kernel with a transformed site: --hoist alone
+};
 KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
-                          std::vector<ScatterSite> *Scatters = nullptr);
+                          std::vector<ScatterSite> *Scatters = nullptr, HoistRequest Hoist = HoistRequest::None);
 
 // The report's row of one site of Info, and of one of its reads.
 SiteReport siteReport(const Site &S, const KernelInfo &Info, clang::ASTContext &Ctx);
