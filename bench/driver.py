@@ -16,6 +16,8 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   hoist     hoisted loops (--hoist) and pipelined launches: CG and MD
   remap     remap kernels against a device copy of the same bytes
   layouts   an SpMV written against the View in each layout, with cuSPARSE
+  scatter   irregular reductions: a transposed SpMV through atomics against the inspector-executor,
+            uniform and power-law columns
   overhead  host cost of a cached launch and of a launcher settled on the original; the first
             remap's module loads
   tests     ctest (GPU tests run), every sample bit for bit under every layout, the e2e program,
@@ -46,7 +48,7 @@ from results import Results  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 
-PARTS = ["spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "overhead", "tests", "nvtx", "sectors",
+PARTS = ["spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "scatter", "overhead", "tests", "nvtx", "sectors",
          "tool", "realworld"]
 
 # What each size runs. quick: all parts in a few minutes on an H100 or H200;
@@ -92,6 +94,7 @@ TARGETS = {
     "hoist": ["cg", "cg_original", "cg_hoisted", "md", "md_original", "md_hoisted"],
     "remap": ["irregfix_remap_bench"],
     "layouts": ["irregfix_layouts_bench"],
+    "scatter": ["irregfix_scatter_bench"],
     "overhead": ["irregfix_launch_overhead_bench", "irregfix_module_load_bench"],
     "tests": ["all"],
     "nvtx": ["cg"],
@@ -328,6 +331,22 @@ def part_layouts(ctx):
                 ctx.results.add("layouts", case, column, "kernel_ms", v, "ms")
     if not run.ok and not ctx.run.dry:
         ctx.fail("layouts_bench: exit %d" % run.rc)
+
+
+def part_scatter(ctx):
+    run = ctx.run("scatter/scatter_bench", [ctx.program("irregfix_scatter_bench"), "--reps", "20"])
+    for matrix, v in parsers.scatter_bench(run.output):
+        r = ctx.results
+        for metric in ("segments", "longest"):
+            r.add("scatter", matrix, "matrix", metric, v[metric])
+        for variant in ("atomics", "executor"):
+            r.add("scatter", matrix, variant, "ms", v[variant + "_ms"], "ms")
+            r.add("scatter", matrix, variant, "max_rel_error", v[variant + "_error"])
+            r.add("scatter", matrix, variant, "same_bits", v[variant + "_same"])
+            r.add("scatter", matrix, "auto", variant + "_launches", v["auto_" + variant])
+        r.add("scatter", matrix, "with inspector", "ms", v["inspector_ms"], "ms")
+    if not run.ok and not ctx.run.dry:
+        ctx.fail("scatter_bench: exit %d" % run.rc)
 
 
 def part_overhead(ctx):

@@ -110,6 +110,27 @@ def remap_bench(text):
     return rows
 
 
+SCATTER_LINE = (r"^scatter matrix=(\S+) rows=\d+ nnz=\d+ segments=(\d+) longest=(\d+) \| atomics " + NUM +
+                r" ms \| executor " + NUM + r" ms .*?\| with inspector " + NUM + r" ms .*?\| max rel error executor " +
+                NUM + " atomics " + NUM + r" \| bit-identical runs: executor (yes|no) atomics (yes|no) \| auto after 64: "
+                r"executor (\d+), atomics (\d+)")
+
+
+def scatter_bench(text):
+    """bench/scatter_bench: per matrix, atomics against the inspector-executor.
+    Returns [(matrix, {"segments", "longest", "atomics_ms", "executor_ms", "inspector_ms", "executor_error",
+    "atomics_error", "executor_same", "atomics_same", "auto_executor", "auto_atomics"})]."""
+    rows = []
+    for m in re.finditer(SCATTER_LINE, text, re.MULTILINE):
+        g = m.groups()
+        rows.append((g[0], {"segments": float(g[1]), "longest": float(g[2]), "atomics_ms": float(g[3]),
+                            "executor_ms": float(g[4]), "inspector_ms": float(g[5]), "executor_error": float(g[6]),
+                            "atomics_error": float(g[7]), "executor_same": 1.0 if g[8] == "yes" else 0.0,
+                            "atomics_same": 1.0 if g[9] == "yes" else 0.0, "auto_executor": float(g[10]),
+                            "auto_atomics": float(g[11])}))
+    return rows
+
+
 def launch_overhead(text):
     """bench/launch_overhead_bench: host microseconds a launch, by kind, and the first miss."""
     out = {}

@@ -231,6 +231,24 @@ def table_layouts(p):
                                                                   "best layout vs cuSPARSE"], rows)
 
 
+def table_scatter(p):
+    rows = []
+    for case in p.cases("ms"):
+        a, x = p.v(case, "atomics", "ms"), p.v(case, "executor", "ms")
+        same = " / ".join("–" if p.v(case, v, "same_bits") is None else ("yes" if p.v(case, v, "same_bits") == 1
+                                                                           else "no") for v in ("executor", "atomics"))
+        err = " / ".join("%.1e" % e if isinstance(e, float) else "–"
+                         for e in (p.v(case, "executor", "max_rel_error"), p.v(case, "atomics", "max_rel_error")))
+        ea, aa = p.v(case, "auto", "executor_launches"), p.v(case, "auto", "atomics_launches")
+        keeps = "–" if ea is None or aa is None else ("executor" if ea > aa else "atomics") + \
+            " (%d of %d launches)" % (max(ea, aa), ea + aa)
+        rows.append([case, num(p.v(case, "matrix", "segments"), "int"), num(p.v(case, "matrix", "longest"), "int"),
+                     num(a), num(x), num(ratio(a, x), "x"), num(p.v(case, "with inspector", "ms")), err, same, keeps])
+    return "The transposed SpMV scatter `y[col[k]] += val[k] * x[row[k]]`, milliseconds, median of 20:\n\n" + table(
+        ["matrix", "segments", "longest", "atomics", "executor", "executor vs atomics", "with inspector",
+         "max rel. error executor / atomics", "same bits run to run: executor / atomics", "auto keeps"], rows)
+
+
 def table_overhead(p):
     rows = [[c, num(p.v(c, "host", "us")) if p.v(c, "host", "us") is not None else num(p.v(c, "host", "ms")) + " ms"]
             for c in p.cases() if p.v(c, "host", "us") is not None or p.v(c, "host", "ms") is not None]
@@ -295,7 +313,8 @@ def table_realworld(p):
 
 
 TABLES = {"spmv": table_spmv, "cg": table_cg, "sp": table_sp, "md": table_md, "hoist": table_hoist,
-          "remap": table_remap, "layouts": table_layouts, "overhead": table_overhead, "tests": table_tests,
+          "remap": table_remap, "layouts": table_layouts, "scatter": table_scatter, "overhead": table_overhead,
+          "tests": table_tests,
           "nvtx": table_nvtx, "sectors": table_sectors, "tool": table_tool, "realworld": table_realworld}
 
 

@@ -60,6 +60,8 @@ class FakeRunner(driver.Runner):
             text = fixture("remap_bench.log")
         elif prog == "irregfix_layouts_bench":
             text = fixture("layouts_bench.log")
+        elif prog == "irregfix_scatter_bench":
+            text = fixture("scatter_bench.log")
         elif prog == "irregfix_launch_overhead_bench":
             text = fixture("launch_overhead.log")
         elif prog == "irregfix_module_load_bench":
@@ -99,6 +101,11 @@ class Parsers(unittest.TestCase):
         self.assertEqual(c["alg1_error"], 6.6e-08)
 
     def test_benchmarks(self):
+        scatter = dict(parsers.scatter_bench(fixture("scatter_bench.log")))
+        self.assertEqual(list(scatter), ["uniform", "power-law"])
+        self.assertEqual(scatter["power-law"]["longest"], 82302.0)
+        self.assertEqual(scatter["uniform"]["executor_same"], 1.0)
+        self.assertEqual(scatter["uniform"]["atomics_same"], 0.0)
         rows = dict(parsers.remap_bench(fixture("remap_bench.log")))
         self.assertEqual(rows["1M rows, 5/row, 8 B"]["remap_gbs"], 2882.5)
         self.assertEqual(rows["neighbours 12288 x 128, random, nb[j*n+t], 16 B"]["copy_gbs"], 2516.6)
@@ -192,7 +199,7 @@ class Parts(unittest.TestCase):
             for program in ("shoc-spmv", "rodinia-bfs", "minife-ell"):
                 os.makedirs(os.path.join(corpus, program))
             open(os.path.join(corpus, "run_device.sh"), "w").close()
-            parts = "spmv,cg,sp,md,hoist,remap,layouts,overhead,tests,nvtx,sectors,realworld"
+            parts = "spmv,cg,sp,md,hoist,remap,layouts,scatter,overhead,tests,nvtx,sectors,realworld"
             with redirect_stdout(io.StringIO()):
                 status = driver.main(["--parts", parts, "--no-build", "--out", out, "--rewritten", FIXTURES,
                                       "--corpus", corpus], runner=fake, echo=lambda *_: None)
@@ -207,6 +214,8 @@ class Parts(unittest.TestCase):
             self.assertEqual(r.value("cg", "offshore 8x", "none", "ms_per_iter"), 0.0705)
             self.assertEqual(r.value("md", "262144 sorted", "sharing", "kernel_ms"), 0.16)
             self.assertEqual(r.value("overhead", "first remap", "eager", "ms"), 0.89)
+            self.assertEqual(r.value("scatter", "power-law", "executor", "ms"), 6.806)
+            self.assertEqual(r.value("scatter", "uniform", "auto", "atomics_launches"), 61.0)
             self.assertEqual(r.value("tests", "ctest", "all", "failed"), 0.0)
             self.assertEqual(r.value("tests", "md bit for bit", "sharing", "identical"), 1.0)
             self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "ms"), 110.2)
@@ -227,6 +236,7 @@ class Parts(unittest.TestCase):
                 tables = f.read()
             self.assertIn("| grid 8x |", tables)
             self.assertIn("## realworld", tables)
+            self.assertIn("| power-law | 1025735 | 82302 |", tables)
         finally:
             shutil.rmtree(out)
 

@@ -25,8 +25,6 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-std::size_t scatter_elem_size(int kind) { return kind == kScatterF64 ? sizeof(double) : sizeof(float); }
-
 CacheKey scatter_key(const SiteInfo &site, const void *f, int f_kind, long long n, void *A, int kind, int dev) {
   CacheKey key;
   key.device = dev;
@@ -181,7 +179,7 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
   }
   // Each launch writes its own contributions, from the stream-ordered pool:
   // launches of this site on other streams may run at the same time.
-  const std::size_t bytes = static_cast<std::size_t>(n) * scatter_elem_size(kind);
+  const std::size_t bytes = contributions_bytes(n, kind);
   void *contrib = nullptr;
   cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
   if (a != cudaSuccess) {

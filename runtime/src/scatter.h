@@ -41,9 +41,19 @@ cudaError_t inspect_segments(const ScatterIndex &index, void *temp, std::size_t 
 cudaError_t segment_firsts(const ScatterIndex &index, void *temp, std::size_t temp_bytes, int runs, int *first,
                            cudaStream_t stream);
 
-// The executor, one thread per segment: A[target_first + targets[s]] += the
-// sum, in thread order, of its threads' contributions. Segments whose target
-// is `extent` (indices outside A) are skipped.
+// Bytes of an element of A of the kind (a ScatterKind).
+inline std::size_t scatter_elem_size(int kind) { return kind == kScatterF64 ? sizeof(double) : sizeof(float); }
+
+// Bytes of one launch's contributions buffer (zeroed before the variant runs):
+// n elements of the kind, then, at a 256-byte boundary, the executor's list of
+// long segments (a count, then at most n / 257 segment numbers).
+std::size_t contributions_bytes(long long n, int kind);
+
+// The executor: A[target_first + targets[s]] += the sum of segment s's threads'
+// contributions, in thread order for a segment of at most 256 (one thread),
+// in a fixed strided-then-tree order for a longer one (a block): the same
+// order at every run. Segments whose target is `extent` (indices outside A)
+// are skipped.
 cudaError_t launch_executor(const ScatterPlan &plan, cudaStream_t stream);
 
 } // namespace detail

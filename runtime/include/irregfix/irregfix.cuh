@@ -350,9 +350,9 @@ bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const
 // inspector sorts the pairs (f[t], t) (a stable CUB radix sort: per element of A,
 // the threads that update it, in thread order) and keeps the result while f is
 // unchanged, with the invalidation and IRREGFIX_VERIFY checks of the copies; its
-// executor runs one thread per element of A that has updates, sums that
-// element's contributions in thread order and adds the sum to A once: no
-// atomics, the same bits at every run. Indices outside A's allocation
+// executor sums each updated element's contributions (a thread an element in
+// thread order, or a block for more than 256 in a fixed strided-then-tree
+// order) and adds the sum to A once: no contention, the same bits at every run. Indices outside A's allocation
 // (sentinels the kernel guards, such as -1) are left out.
 // The launcher:
 //   ScatterPlan plan;
