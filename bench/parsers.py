@@ -175,10 +175,11 @@ def layouts_bench(text):
 
 def ctest(text):
     """ctest's summary line: passed, failed, total."""
-    m = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", text)
+    # "100% tests passed, 0 tests failed out of 200"; newer CMake: "100% tests passed out of 241".
+    m = re.search(r"(\d+)% tests passed(?:, (\d+) tests failed)? out of (\d+)", text)
     if not m:
         return None
-    failed, total = int(m.group(2)), int(m.group(3))
+    failed, total = int(m.group(2) or 0), int(m.group(3))
     skipped = len(re.findall(r"\*\*\*Skipped", text)) or len(re.findall(r"\(Skipped\)", text))
     return {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "total": total}
 

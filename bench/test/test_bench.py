@@ -101,6 +101,8 @@ class Parsers(unittest.TestCase):
         self.assertEqual(c["alg1_error"], 6.6e-08)
 
     def test_benchmarks(self):
+        newer = parsers.ctest("        1 - Nvtx.OffByDefault (Skipped)\n100% tests passed out of 241\n")
+        self.assertEqual(newer, {"passed": 240, "failed": 0, "skipped": 1, "total": 241})
         scatter = dict(parsers.scatter_bench(fixture("scatter_bench.log")))
         self.assertEqual(list(scatter), ["uniform", "power-law"])
         self.assertEqual(scatter["power-law"]["longest"], 82302.0)
