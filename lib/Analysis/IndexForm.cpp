@@ -130,24 +130,28 @@ const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
   return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
 }
 
-// Whether a loop body leaves its loop (break, return, goto) under a condition
-// that Loaded says depends on memory. A break in an inner loop or switch
-// leaves that one; a return or goto in it leaves this one too.
+// Whether a loop body leaves its loop or an iteration (break, continue,
+// return, goto) under a condition that Loaded says depends on memory. A break
+// or continue in an inner loop (a break in a switch) is that one's; a return
+// or goto in it leaves this one too.
 template <typename LoadedFn>
-bool leavesOnLoad(const Stmt *S, LoadedFn &Loaded, bool Guarded = false, bool Nested = false) {
+bool leavesOnLoad(const Stmt *S, LoadedFn &Loaded, bool Guarded = false, bool InLoop = false, bool InSwitch = false) {
   if (!S || isa<LambdaExpr>(S))
     return false;
   if (isa<BreakStmt>(S))
-    return Guarded && !Nested;
+    return Guarded && !InLoop && !InSwitch;
+  if (isa<ContinueStmt>(S))
+    return Guarded && !InLoop;
   if (isa<ReturnStmt>(S) || isa<GotoStmt>(S))
     return Guarded;
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     const bool Inner = Guarded || Loaded(If->getCond());
-    return leavesOnLoad(If->getThen(), Loaded, Inner, Nested) || leavesOnLoad(If->getElse(), Loaded, Inner, Nested);
+    return leavesOnLoad(If->getThen(), Loaded, Inner, InLoop, InSwitch) ||
+           leavesOnLoad(If->getElse(), Loaded, Inner, InLoop, InSwitch);
   }
-  const bool Breakable = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<SwitchStmt>(S);
+  const bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S);
   for (const Stmt *C : S->children())
-    if (leavesOnLoad(C, Loaded, Guarded, Nested || Breakable))
+    if (leavesOnLoad(C, Loaded, Guarded, InLoop || Loop, InSwitch || isa<SwitchStmt>(S)))
       return true;
   return false;
 }

@@ -44,6 +44,22 @@ __global__ void last_below(int n, int m, const int *keys, const int *bound, cons
 // CHECK: index-chosen-by-search.cu:41:14: remark: indirect read of 'payload' in 'last_below' not rewritten: its index cannot be computed outside the kernel: local 'at' is set under a condition on values loaded from memory
 // REPORT-NEXT: index-chosen-by-search.cu:41:14: read kernel=last_below array=payload index="at" pattern=gather verdict=not-rewritten
 
+// Iterations skipped on a loaded value choose the position as a break does.
+__global__ void last_kept(int n, int m, const int *mask, const float *payload, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    int at = 0;
+    for (int k = 0; k < m; ++k) {
+      if (mask[k * n + t] == 0)
+        continue;
+      at = k;
+    }
+    out[t] = payload[at];
+  }
+}
+// CHECK: index-chosen-by-search.cu:[[@LINE-3]]:14: remark: indirect read of 'payload' in 'last_kept' not rewritten: its index cannot be computed outside the kernel: local 'at' is set under a condition on values loaded from memory
+// REPORT-NEXT: index-chosen-by-search.cu:[[@LINE-4]]:14: read kernel=last_kept array=payload index="at" pattern=gather verdict=not-rewritten
+
 // A position counted without looking at memory is not a search: payload[k]
 // below is a plain read, reported nowhere.
 // REPORT-NOT: kernel=last_slot
