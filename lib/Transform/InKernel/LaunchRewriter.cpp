@@ -348,7 +348,9 @@ llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Lau
   // `kernel<float><<<...>>>` keeps its explicit template arguments, and
   // `ns::kernel<<<...>>>` its qualifier: the launcher is declared beside the kernel.
   std::string TemplateArgs, Qualifier;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Launch->getCallee()->IgnoreImplicit())) {
+  // `(kernel)<<<...>>>` names the kernel as `kernel<<<...>>>` does.
+  const Expr *Callee = Launch->getCallee()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee)) {
     if (DRE->hasExplicitTemplateArgs()) {
       TemplateArgs = sourceText(SourceRange(DRE->getLAngleLoc(), DRE->getRAngleLoc()), SM, LO);
       if (TemplateArgs.empty())
@@ -362,7 +364,7 @@ llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Lau
       if (Qualifier.empty())
         return Fail("the kernel's qualifier is written through a macro");
     }
-  } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Launch->getCallee()->IgnoreImplicit())) {
+  } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee)) {
     // In a host template's text: the name as written, resolved in its instantiations.
     if (ULE->hasExplicitTemplateArgs()) {
       TemplateArgs = sourceText(SourceRange(ULE->getLAngleLoc(), ULE->getRAngleLoc()), SM, LO);
