@@ -43,6 +43,11 @@ const Expr *throughLdg(const Expr *E) {
   return Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : E;
 }
 
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
 // True when the subscript's value is only read: not stored to, its address not
 // taken — except by __ldg(&A[k]), which reads the element too.
 bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {

@@ -32,6 +32,9 @@ const clang::Expr *throughLdg(const clang::Expr *E);
 // taken — except by __ldg(&A[k]), which reads the element too.
 bool isPlainRead(const clang::ArraySubscriptExpr *AS, clang::ASTContext &Ctx);
 
+// The statement or expression S is a child of (its first parent), or null.
+const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 // Whether S begins or ends inside a macro expansion.
 bool isAnyMacro(const clang::Stmt *S);
 

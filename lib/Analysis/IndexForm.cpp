@@ -34,7 +34,6 @@ FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
   return make(std::move(F));
 }
 
-
 // Whether S reads memory (a subscript, a dereference, an arrow) or calls a
 // function outside the library: what a value computed by S may depend on.
 bool isBuiltinRead(const Stmt *S) {
@@ -123,11 +122,6 @@ const char *binaryName(BinaryOperatorKind K) {
   default:
     return nullptr;
   }
-}
-
-const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
-  auto Parents = Ctx.getParents(*S);
-  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
 }
 
 // Whether a loop body leaves its loop or an iteration (break, continue,

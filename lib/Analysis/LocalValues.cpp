@@ -20,15 +20,9 @@ const VarDecl *localOf(const Expr *E) {
   return V && V->isLocalVarDecl() ? V : nullptr;
 }
 
-// The statement S is, or its parent statement when S is an expression statement's expression.
-const Stmt *parentOf(const Stmt *S, ASTContext &Ctx) {
-  auto Parents = Ctx.getParents(*S);
-  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-}
-
 // The innermost loop around S (within the function), or null.
 const Stmt *innermostLoop(const Stmt *S, ASTContext &Ctx) {
-  for (const Stmt *P = parentOf(S, Ctx); P; P = parentOf(P, Ctx))
+  for (const Stmt *P = parentStmt(S, Ctx); P; P = parentStmt(P, Ctx))
     if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<CXXForRangeStmt>(P))
       return P;
   return nullptr;
@@ -43,10 +37,10 @@ bool within(const Stmt *Inner, const Stmt *Outer, const SourceManager &SM) {
 // or holds it directly in its braces.
 const IfStmt *branchOf(const BinaryOperator *A, ASTContext &Ctx, bool *Then) {
   const Stmt *S = A;
-  const Stmt *P = parentOf(S, Ctx);
+  const Stmt *P = parentStmt(S, Ctx);
   if (isa_and_nonnull<CompoundStmt>(P)) {
     S = P;
-    P = parentOf(P, Ctx);
+    P = parentStmt(P, Ctx);
   }
   const auto *If = dyn_cast_or_null<IfStmt>(P);
   if (!If)
@@ -133,7 +127,7 @@ namespace {
 // The statement of Block that holds S (S itself when it is one), or null.
 const Stmt *statementOf(const Stmt *S, const CompoundStmt *Block, ASTContext &Ctx) {
   for (const Stmt *P = S; P;) {
-    const Stmt *Up = parentOf(P, Ctx);
+    const Stmt *Up = parentStmt(P, Ctx);
     if (Up == Block)
       return P;
     P = Up;
@@ -177,7 +171,7 @@ LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext
     return Fail();
   auto Parents = Ctx.getParents(*V);
   const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentOf(Decl, Ctx)) : nullptr;
+  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentStmt(Decl, Ctx)) : nullptr;
   const Stmt *UseTop = Block ? statementOf(Use, Block, Ctx) : nullptr;
   if (!UseTop)
     return Fail();

@@ -91,7 +91,7 @@ StoreTarget pointerTarget(const Expr *E, const WriteSet *W, int Depth) {
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     StoreTarget T = pointerTarget(CO->getTrueExpr(), W, Depth + 1);
     StoreTarget F = pointerTarget(CO->getFalseExpr(), W, Depth + 1);
-    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
+    if (T.sameMemory(F))
       return T;
     return StoreTarget::unknown("stores through " + spelled(E) + ", one of several pointers");
   }
@@ -146,7 +146,7 @@ StoreTarget lvalueTarget(const Expr *E, const WriteSet *W, int Depth) {
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     StoreTarget T = lvalueTarget(CO->getTrueExpr(), W, Depth + 1);
     StoreTarget F = lvalueTarget(CO->getFalseExpr(), W, Depth + 1);
-    if (T.K == F.K && T.A == F.A && T.Var == F.Var)
+    if (T.sameMemory(F))
       return T;
     return StoreTarget::unknown("stores to " + spelled(E) + ", one of several places");
   }

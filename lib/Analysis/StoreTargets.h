@@ -40,6 +40,9 @@ struct StoreTarget {
     T.Var = V;
     return T;
   }
+  // Whether both name the same memory (the two arms of a ?: agree).
+  bool sameMemory(const StoreTarget &O) const { return K == O.K && A == O.A && Var == O.Var; }
+
   static StoreTarget array(ArrayRef A) {
     StoreTarget T;
     T.K = Array;
