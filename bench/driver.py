@@ -381,7 +381,8 @@ def part_tests(ctx):
         for k, v in c.items():
             r.add("tests", "ctest", "all", k, float(v))
     if not run.ok and not ctx.run.dry:
-        ctx.fail("ctest: exit %d" % run.rc)
+        failed = parsers.ctest_failed(run.output)
+        ctx.fail("ctest: exit %d%s" % (run.rc, " (failed: %s)" % ", ".join(failed) if failed else ""))
     # The comparisons time nothing: four at a time, each in its own directory.
     def compare(sample, mode):
         work = os.path.join(ctx.args.out, "tmp", "compare-%s-%s" % (sample, mode))

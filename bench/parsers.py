@@ -184,6 +184,14 @@ def ctest(text):
     return {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "total": total}
 
 
+def ctest_failed(text):
+    """The tests ctest lists after "The following tests FAILED:" (names only)."""
+    tail = text.split("The following tests FAILED:", 1)
+    if len(tail) < 2:
+        return []
+    return re.findall(r"^\s*\d+ - (\S+)", tail[1], re.M)
+
+
 def markdown_table(text):
     """The first markdown table in text: a list of dicts by header."""
     lines = [l.strip() for l in text.splitlines() if l.strip().startswith("|")]

@@ -244,7 +244,9 @@ def table_scatter(p):
             " (%d of %d launches)" % (max(ea, aa), ea + aa)
         rows.append([case, num(p.v(case, "matrix", "segments"), "int"), num(p.v(case, "matrix", "longest"), "int"),
                      num(a), num(x), num(ratio(a, x), "x"), num(p.v(case, "with inspector", "ms")), err, same, keeps])
-    return "The transposed SpMV scatter `y[col[k]] += val[k] * x[row[k]]`, milliseconds, median of 20:\n\n" + table(
+    return ("The transposed SpMV scatter `y[col[k]] += val[k] * x[row[k]]` (uniform and power-law columns) and, on "
+            "mesh-edges, an edge flux adding to both ends of each edge (two updates a thread), milliseconds, "
+            "median of 20:\n\n") + table(
         ["matrix", "segments", "longest", "atomics", "executor", "executor vs atomics", "with inspector",
          "max rel. error executor / atomics", "same bits run to run: executor / atomics", "auto keeps"], rows)
 

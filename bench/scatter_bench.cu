@@ -1,8 +1,9 @@
 // Irregular reductions: the transposed SpMV scatter y[col[k]] += val[k] * x[row[k]]
-// (one thread a non-zero) through atomics (the original kernel) against the
+// (one thread a non-zero), and an edge flux on a mesh adding to both ends of
+// each edge (two updates a thread), through atomics (the original kernel) against the
 // runtime's inspector-executor (the variant writing contributions, then the
-// executor), on a matrix whose columns are uniform and on one whose column
-// counts follow a power law (a few columns take most updates). Medians of
+// executor), on a matrix whose columns are uniform, on one whose column
+// counts follow a power law (a few columns take most updates), and on a mesh. Medians of
 // --reps runs by CUDA events after a warm-up; x rotates over 4 vectors. Prints,
 // per matrix, the atomics, the executor with its segments cached, the
 // inspector (a launch after f changed), the largest segment, the result's
@@ -41,6 +42,29 @@ __global__ void spmv_t_irregfix(int nnz, const int *row, const int *col, const f
 
 const irregfix::SiteInfo kSite = {"scatter_bench.cu:30:5", "spmv_t", "scatter", 0, nullptr, "y,col"};
 
+// Two updates a thread: edge k of a mesh (row[k], col[k]) adds its flux to both ends.
+__global__ void edge_flux(int edges, const int *a, const int *b, const float *w, const float *x, float *y) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < edges) {
+    const float flux = w[k] * (x[b[k]] - x[a[k]]);
+    atomicAdd(&y[a[k]], flux);
+    atomicAdd(&y[b[k]], -flux);
+  }
+}
+
+// What irregfix generates for it (test/rewrite/scatter-two-updates.cu).
+__global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *w, const float *x, float *y,
+                                   float *__restrict__ contrib) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < edges) {
+    const float flux = w[k] * (x[b[k]] - x[a[k]]);
+    contrib[(k) * 2 + 0] = (flux);
+    contrib[(k) * 2 + 1] = (-flux);
+  }
+}
+
+const irregfix::SiteInfo kEdgeSite = {"scatter_bench.cu:edge", "edge_flux", "scatter", 0, nullptr, "y,a,b"};
+
 void launch(int nnz, const int *row, const int *col, const float *val, const float *x, float *y) {
   const dim3 grid((nnz + 255) / 256), block(256);
   irregfix::ScatterPlan plan;
@@ -58,8 +82,28 @@ void launch(int nnz, const int *row, const int *col, const float *val, const flo
   irregfix::end_original_launch(kSite, 0);
 }
 
+void launch_edges(int edges, const int *a, const int *b, const float *w, const float *x, float *y) {
+  const dim3 grid((edges + 255) / 256), block(256);
+  irregfix::ScatterPlan plan;
+  if (irregfix::begin_launch(kEdgeSite, 0, grid, block) && irregfix::disjoint(kEdgeSite, y, a) &&
+      irregfix::disjoint(kEdgeSite, y, b) && irregfix::disjoint(kEdgeSite, y, w) &&
+      irregfix::disjoint(kEdgeSite, y, x) &&
+      irregfix::prepare_scatter(kEdgeSite, irregfix::scatter_indices(a, b), (long long)(edges), y,
+                                irregfix::scatter_kind(y), &plan, 0)) {
+    edge_flux_irregfix<<<grid, block>>>(edges, a, b, w, x, y, static_cast<float *>(plan.contrib));
+    if (irregfix::execute_scatter(kEdgeSite, plan, 0)) {
+      irregfix::end_transformed_launch(kEdgeSite, 0);
+      return;
+    }
+  }
+  edge_flux<<<grid, block>>>(edges, a, b, w, x, y);
+  irregfix::end_original_launch(kEdgeSite, 0);
+}
+
+// A matrix, or (edges) a mesh whose edge k joins cells row[k] and col[k].
 struct Matrix {
   std::string name;
+  bool edges = false;
   int rows = 0, nnz = 0;
   std::vector<int> row, col;
   std::vector<float> val;
@@ -107,19 +151,32 @@ void run(const Matrix &m, int reps) {
   float *y = upload(std::vector<float>(m.rows, 0.0f));
   int rot = 0;
   auto next_x = [&] { return x[rot++ % 4]; };
+  const irregfix::SiteInfo &site = m.edges ? kEdgeSite : kSite;
+  // The original kernel, and the launcher irregfix generates.
+  auto original = [&](const float *xv) {
+    if (m.edges)
+      edge_flux<<<(m.nnz + 255) / 256, 256>>>(m.nnz, row, col, val, xv, y);
+    else
+      spmv_t<<<(m.nnz + 255) / 256, 256>>>(m.nnz, row, col, val, xv, y);
+  };
+  auto transformed = [&](const float *xv) {
+    if (m.edges)
+      launch_edges(m.nnz, row, col, val, xv, y);
+    else
+      launch(m.nnz, row, col, val, xv, y);
+  };
 
   irregfix::testing::reset();
   irregfix::testing::set_deterministic(true);
-  const float atomics = median_ms([&] { spmv_t<<<(m.nnz + 255) / 256, 256>>>(m.nnz, row, col, val, next_x(), y); },
-                                  reps);
+  const float atomics = median_ms([&] { original(next_x()); }, reps);
   // Segments cached: each launch writes y, which makes the entry stale, and its refresh computes nothing.
-  const float executor = median_ms([&] { launch(m.nnz, row, col, val, next_x(), y); }, reps,
+  const float executor = median_ms([&] { transformed(next_x()); }, reps,
                                    [&](int) { irregfix_invalidate(y); });
   // f changed before each launch: the inspector runs (with its one round trip).
-  const float inspected = median_ms([&] { launch(m.nnz, row, col, val, next_x(), y); }, reps,
+  const float inspected = median_ms([&] { transformed(next_x()); }, reps,
                                     [&](int) { irregfix_invalidate(col); irregfix_invalidate(y); });
-  const irregfix::testing::SiteCounters c = irregfix::testing::site_counters(kSite.id);
-  const irregfix::testing::ScatterSegments s = irregfix::testing::scatter_segments(kSite.id);
+  const irregfix::testing::SiteCounters c = irregfix::testing::site_counters(site.id);
+  const irregfix::testing::ScatterSegments s = irregfix::testing::scatter_segments(site.id);
   int longest = 0;
   for (size_t i = 0; i + 1 < s.first.size(); ++i)
     longest = std::max(longest, s.first[i + 1] - s.first[i]);
@@ -127,15 +184,21 @@ void run(const Matrix &m, int reps) {
   // Accuracy and run-to-run identity, from y = 0 with x[0].
   std::vector<double> ref(m.rows, 0.0);
   for (int k = 0; k < m.nnz; ++k)
-    ref[m.col[k]] += static_cast<double>(m.val[k]) * hx[0][m.row[k]];
-  auto once = [&](bool transformed) {
+    if (m.edges) {
+      const double flux = static_cast<double>(m.val[k]) * (hx[0][m.col[k]] - hx[0][m.row[k]]);
+      ref[m.row[k]] += flux;
+      ref[m.col[k]] -= flux;
+    } else {
+      ref[m.col[k]] += static_cast<double>(m.val[k]) * hx[0][m.row[k]];
+    }
+  auto once = [&](bool rewritten) {
     irregfix_invalidate(y);
     CK(cudaMemset(y, 0, m.rows * sizeof(float)));
     irregfix_invalidate(y);
-    if (transformed)
-      launch(m.nnz, row, col, val, x[0], y);
+    if (rewritten)
+      transformed(x[0]);
     else
-      spmv_t<<<(m.nnz + 255) / 256, 256>>>(m.nnz, row, col, val, x[0], y);
+      original(x[0]);
     CK(cudaDeviceSynchronize());
     std::vector<float> h(m.rows);
     CK(cudaMemcpy(h.data(), y, m.rows * sizeof(float), cudaMemcpyDeviceToHost));
@@ -155,10 +218,10 @@ void run(const Matrix &m, int reps) {
   irregfix::testing::reset();
   for (int i = 0; i < 64; ++i) {
     irregfix_invalidate(y);
-    launch(m.nnz, row, col, val, next_x(), y);
+    transformed(next_x());
   }
   CK(cudaDeviceSynchronize());
-  const irregfix::testing::SiteCounters a = irregfix::testing::site_counters(kSite.id);
+  const irregfix::testing::SiteCounters a = irregfix::testing::site_counters(site.id);
 
   std::printf("scatter matrix=%s rows=%d nnz=%d segments=%zu longest=%d | atomics %.4f ms | executor %.4f ms "
               "(%.2fx) | with inspector %.4f ms | executor launches=%lld fallbacks=%lld | max rel error executor "
@@ -198,5 +261,9 @@ int main(int argc, char **argv) {
   std::printf("device %s\n", prop.name);
   run(make("uniform", rows, per_row, false, 1), reps);
   run(make("power-law", rows, per_row, true, 2), reps);
+  // A mesh of `rows` cells with per_row / 2 edges a cell (each edge adds to two cells).
+  Matrix mesh = make("mesh-edges", rows, std::max(1, per_row / 2), false, 3);
+  mesh.edges = true;
+  run(mesh, reps);
   return 0;
 }

@@ -103,6 +103,10 @@ class Parsers(unittest.TestCase):
     def test_benchmarks(self):
         newer = parsers.ctest("        1 - Nvtx.OffByDefault (Skipped)\n100% tests passed out of 241\n")
         self.assertEqual(newer, {"passed": 240, "failed": 0, "skipped": 1, "total": 241})
+        self.assertEqual(parsers.ctest_failed("100% tests passed out of 241\n"), [])
+        failing = ("99% tests passed, 2 tests failed out of 241\n\nThe following tests FAILED:\n"
+                   "\t 12 - RuntimeGpu.Stale (Failed)\n\t 40 - scatter_gpu (Timeout)\nErrors while running CTest\n")
+        self.assertEqual(parsers.ctest_failed(failing), ["RuntimeGpu.Stale", "scatter_gpu"])
         scatter = dict(parsers.scatter_bench(fixture("scatter_bench.log")))
         self.assertEqual(list(scatter), ["uniform", "power-law"])
         self.assertEqual(scatter["power-law"]["longest"], 82302.0)
@@ -342,8 +346,8 @@ class Report(unittest.TestCase):
             written, why = plots.write_all(Results.load(SEED), out)
             self.assertEqual(why, "")
             names = sorted(os.path.basename(w) for w in written)
-            self.assertEqual(names, ["cg_speedup.png", "layouts_speedup.png", "md_step.png", "remap_bandwidth.png",
-                                     "spmv_speedup.png"])
+            self.assertEqual(names, ["cg_speedup.png", "layouts_speedup.png", "md_step.png", "realworld_speedup.png",
+                                     "remap_bandwidth.png", "spmv_speedup.png"])
             for w in written:
                 with open(w, "rb") as f:
                     self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")

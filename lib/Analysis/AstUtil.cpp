@@ -33,6 +33,15 @@ bool isIntLiteral(const Expr *E, uint64_t V) {
   return IL && IL->getValue() == V;
 }
 
+bool sameExpression(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  if (!A || !B)
+    return A == B;
+  llvm::FoldingSetNodeID IdA, IdB;
+  strip(A)->Profile(IdA, Ctx, /*Canonical=*/true);
+  strip(B)->Profile(IdB, Ctx, /*Canonical=*/true);
+  return IdA == IdB;
+}
+
 // __ldg(&P[e]) reads P[e].
 const Expr *throughLdg(const Expr *E) {
   const auto *Call = dyn_cast<CallExpr>(strip(E));

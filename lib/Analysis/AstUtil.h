@@ -25,6 +25,10 @@ const clang::VarDecl *refToVar(const clang::Expr *E);
 // Whether E is the integer literal V (beneath casts).
 bool isIntLiteral(const clang::Expr *E, uint64_t V);
 
+// Whether two expressions are the same computation (the same tree over the
+// same declarations, casts and parentheses around them aside).
+bool sameExpression(const clang::Expr *A, const clang::Expr *B, const clang::ASTContext &Ctx);
+
 // __ldg(&P[e]) → P[e]; anything else as it is.
 const clang::Expr *throughLdg(const clang::Expr *E);
 

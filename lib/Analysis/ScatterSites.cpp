@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <set>
 
@@ -209,7 +210,8 @@ std::string otherWrites(const FunctionDecl *K, const ArrayRef &Target, const Wri
   return "";
 }
 
-std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, const WriteSet &W, ASTContext &Ctx) {
+std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, const WriteSet &W, ASTContext &Ctx,
+                    const std::vector<Candidate> &All) {
   const PrintingPolicy &Policy = Ctx.getPrintingPolicy();
   S.Target = WriteSet::exactPointer(C.Element->getBase(), W);
   if (!S.Target)
@@ -237,7 +239,7 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
   if (const VarDecl *T = refToVar(S.ThreadIndex))
     GridStride = W.gridStrideLoop(T);
   if (inLoop(C.Update, GridStride, Ctx))
-    return "the update is inside a loop (one update a thread is supported)";
+    return "the update is inside a loop (a fixed number of updates a thread is supported)";
   S.ActiveThreads = findActiveThreads(C.Update, Ctx, W);
   if (!S.ActiveThreads)
     return "no guard bounds the thread index";
@@ -245,7 +247,10 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
     return "the guard's bound cannot be evaluated at the launch";
   if (W.writesThrough(S.Index))
     return S.Index.quoted() + " is written in the kernel";
-  if (refsTo(S.Target.param(), K->getBody()).size() != 1)
+  // A's references: the kernel's updates of it, nothing else.
+  const auto Updates = llvm::count_if(
+      All, [&](const Candidate &U) { return WriteSet::exactPointer(U.Element->getBase(), W) == S.Target; });
+  if (refsTo(S.Target.param(), K->getBody()).size() != static_cast<std::size_t>(Updates))
     return S.Target.quoted() + " is also read or written elsewhere in the kernel";
   ContributionReads Reads(W);
   Reads.TraverseStmt(const_cast<Expr *>(C.Contribution));
@@ -263,6 +268,34 @@ std::vector<ArrayRef> otherArrays(const FunctionDecl *K, const ArrayRef &Target)
   return Out;
 }
 
+// Why the kernel's updates cannot be rewritten together, from what they are:
+// too many, or of more than one array. Empty when they may be.
+std::string updatesVerdict(const std::vector<Candidate> &All, const WriteSet &W) {
+  if (All.size() > static_cast<std::size_t>(kMaxScatterUpdates))
+    return "the kernel has " + std::to_string(All.size()) + " updates through index arrays (at most " +
+           std::to_string(kMaxScatterUpdates) + " are supported)";
+  const ArrayRef First = WriteSet::exactPointer(All.front().Element->getBase(), W);
+  for (const Candidate &C : All)
+    if (const ArrayRef A = WriteSet::exactPointer(C.Element->getBase(), W); A != First)
+      return "the kernel updates both " + (First ? First.quoted() : std::string("an array")) + " and " +
+             (A ? A.quoted() : std::string("another array")) +
+             " through index arrays (one updated array is supported)";
+  return "";
+}
+
+// Why updates each rewritable alone cannot be rewritten together: they read
+// their index arrays at different thread indices, or are under different guards.
+std::string groupVerdict(const std::vector<ScatterSite> &Sites, ASTContext &Ctx) {
+  const ScatterSite &First = Sites.front();
+  for (const ScatterSite &S : Sites) {
+    if (!sameExpression(S.ThreadIndex, First.ThreadIndex, Ctx))
+      return "the kernel's updates read their index arrays at different thread indices";
+    if (!sameExpression(S.ActiveThreads, First.ActiveThreads, Ctx))
+      return "the kernel's updates are under different guards";
+  }
+  return "";
+}
+
 } // namespace
 
 std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext &Ctx) {
@@ -276,6 +309,8 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
   const WriteSet W = WriteSet::of(Kernel);
   const bool Templated = Kernel->isTemplated() || Kernel->isTemplateInstantiation() ||
                          Kernel->getTemplateSpecializationKind() != TSK_Undeclared;
+  const int Updates = static_cast<int>(Finder.Found.size());
+  const std::string Together = updatesVerdict(Finder.Found, W);
   for (const Candidate &C : Finder.Found) {
     ScatterSite S;
     S.Kernel = Kernel;
@@ -284,18 +319,31 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
     S.Element = C.Element;
     S.Contribution = C.Contribution;
     S.Atomic = C.Atomic;
+    S.Slot = static_cast<int>(Sites.size());
+    S.Updates = Updates;
     if (Templated)
       S.RefusedBecause = "kernel templates are not supported by the scatter strategy yet";
-    else if (Finder.Found.size() > 1)
-      S.RefusedBecause = "the kernel has " + std::to_string(Finder.Found.size()) +
-                         " updates through index arrays (one is supported)";
+    else if (!Together.empty())
+      S.RefusedBecause = Together;
     else if (isAnyMacro(C.Update))
       S.RefusedBecause = "the update is written through a macro";
     else
-      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx);
+      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx, Finder.Found);
+    Sites.push_back(std::move(S));
+  }
+  // Rewritten together or not at all: one refused update keeps the others.
+  std::string Why;
+  for (const ScatterSite &S : Sites)
+    if (!S.transformable() && Why.empty() && Updates > 1)
+      Why = "another update of the kernel (line " +
+            std::to_string(Ctx.getSourceManager().getSpellingLineNumber(S.Loc)) + ") is not transformed";
+  if (Why.empty() && Updates > 1)
+    Why = groupVerdict(Sites, Ctx);
+  for (ScatterSite &S : Sites) {
+    if (S.transformable() && !Why.empty())
+      S.RefusedBecause = Why;
     if (S.transformable())
       S.AliasChecks = otherArrays(Kernel, S.Target);
-    Sites.push_back(std::move(S));
   }
   return Sites;
 }

@@ -28,6 +28,10 @@ struct ScatterSite {
   ArrayRef Target;                             // A
   ArrayRef Index;                              // f
   bool Atomic = false;                         // atomicAdd rather than +=
+  // The kernel's updates of A are rewritten together: this one is update Slot
+  // of Updates, and writes contribution t * Updates + Slot.
+  int Slot = 0;
+  int Updates = 1;
   // Arrays the kernel reads or writes besides A: checked at each launch not
   // to share A's allocation.
   std::vector<ArrayRef> AliasChecks;
@@ -35,12 +39,26 @@ struct ScatterSite {
   bool transformable() const { return RefusedBecause.empty(); }
 };
 
+// The most updates a thread may make (the runtime's ScatterIndices::kMax).
+constexpr int kMaxScatterUpdates = 4;
+
 // Every update of the kernel that adds to an element chosen by a loaded index
-// (`A[g[...]] += e`, `atomicAdd(&A[g[...]], e)`), each with its verdict. At
-// most one per kernel is rewritten: a kernel with two refuses both.
+// (`A[g[...]] += e`, `atomicAdd(&A[g[...]], e)`), each with its verdict. The
+// updates of one kernel are rewritten together or not at all: up to four, all
+// of one array, at one thread index under one guard (an edge adding to both
+// its ends: `atomicAdd(&r[a[t]], x); atomicAdd(&r[b[t]], -x);`).
 std::vector<ScatterSite> findScatterSites(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
-// The one that is rewritten, or null.
+// The updates that are rewritten (all of the kernel's, or none), in slot order.
+inline std::vector<const ScatterSite *> transformableScatters(const std::vector<ScatterSite> &Sites) {
+  std::vector<const ScatterSite *> Out;
+  for (const ScatterSite &S : Sites)
+    if (S.transformable())
+      Out.push_back(&S);
+  return Out;
+}
+
+// The first of the updates that are rewritten, or null.
 inline const ScatterSite *transformableScatter(const std::vector<ScatterSite> &Sites) {
   for (const ScatterSite &S : Sites)
     if (S.transformable())

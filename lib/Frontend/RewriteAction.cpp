@@ -253,9 +253,10 @@ private:
       File.Edits = tooling::Replacements();
   }
 
-  bool emitScatterKernel(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+  bool emitScatterKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
-    llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, S, Ctx);
+    const ScatterSite &S = *Updates.front();
+    llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, Updates, Ctx);
     if (!Variant) {
       Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
                                                 "': " + llvm::toString(Variant.takeError()));
@@ -266,14 +267,14 @@ private:
                        "' writing each thread's contribution to a buffer instead of updating " + S.Target.quoted() +
                        "; the runtime adds them per element, in thread order. The original above is the "
                        "fallback.\n" +
-                       *Variant + "\n\n" + scatter::launcherDefinition(Info, S, Ctx) + "\n";
+                       *Variant + "\n\n" + scatter::launcherDefinition(Info, Updates, Ctx) + "\n";
     ++Result.KernelsRewritten;
     return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
   }
 
   bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
-    if (const ScatterSite *S = transformableScatter(Scatters[Info.Kernel->getCanonicalDecl()]))
-      return emitScatterKernel(Info, *S, Ctx);
+    if (const auto Updates = transformableScatters(Scatters[Info.Kernel->getCanonicalDecl()]); !Updates.empty())
+      return emitScatterKernel(Info, Updates, Ctx);
     const SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
     llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);

@@ -24,14 +24,17 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
         V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
         V.Reason = S.RefusedBecause;
       }
-  const ScatterSite *Scatter = transformableScatter(Updates);
-  if (!Scatter)
+  const std::vector<const ScatterSite *> Rewritten = transformableScatters(Updates);
+  if (Rewritten.empty())
     return;
-  const std::string Why = "the kernel's update of " + Scatter->Target.quoted() +
+  const std::string Target = Rewritten.front()->Target.quoted();
+  const std::string Why = "the kernel's update of " + Target +
                           " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
   for (Site &S : Info.Sites) {
-    if (S.Loc == Scatter->Element->getBeginLoc())
-      S.RefusedBecause = "it is the update of " + Scatter->Target.quoted() + ", which the scatter strategy rewrites";
+    const bool Update = llvm::any_of(
+        Rewritten, [&](const ScatterSite *U) { return S.Loc == U->Element->getBeginLoc(); });
+    if (Update)
+      S.RefusedBecause = "it is the update of " + Target + ", which the scatter strategy rewrites";
     else if (S.transformable())
       S.RefusedBecause = Why;
   }

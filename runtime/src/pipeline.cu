@@ -32,15 +32,6 @@ void destroy_all(std::vector<cudaEvent_t> &events) {
   cudaGetLastError();
 }
 
-// The device's multiprocessor count (asked once).
-cudaError_t device_sms(State &st, int dev, int *sms) {
-  DeviceQueues &q = st.queues[dev];
-  const cudaError_t e =
-      q.sms ? cudaSuccess : cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
-  *sms = q.sms;
-  return e;
-}
-
 // The remap stream to copy on next (created on first use).
 cudaError_t remap_stream(State &st, int dev, cudaStream_t *remap) {
   DeviceQueues &q = st.queues[dev];
@@ -166,6 +157,15 @@ int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::str
 }
 
 } // namespace
+
+// The device's multiprocessor count (asked once).
+cudaError_t device_sms(State &st, int dev, int *sms) {
+  DeviceQueues &q = st.queues[dev];
+  const cudaError_t e =
+      q.sms ? cudaSuccess : cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
+  *sms = q.sms;
+  return e;
+}
 
 bool pipeline_accepts(const Pipeline &p) {
   return p.hoisted || (p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0);

@@ -25,17 +25,20 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-CacheKey scatter_key(const SiteInfo &site, const void *f, int f_kind, long long n, void *A, int kind, int dev) {
+CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, int kind, int dev) {
   CacheKey key;
   key.device = dev;
   key.site = site.id ? site.id : "?";
   key.pattern = kPatternScatter;
-  key.B = f;
-  key.b_kind = f_kind;
+  key.B = f.f[0];
+  key.b_kind = f.kind[0];
+  key.index_arrays.assign(f.f + 1, f.f + f.count); // a thread's other updates
   key.n = n;
   key.sources = {A};
   key.elem_sizes = {scatter_elem_size(kind)};
-  key.params = {kind};
+  key.params = {kind, f.count};
+  for (int k = 1; k < f.count; ++k)
+    key.params.push_back(f.kind[k]);
   key.layout = kLayoutNone; // the contributions are written in thread order: no layout to choose
   return key;
 }
@@ -43,29 +46,32 @@ CacheKey scatter_key(const SiteInfo &site, const void *f, int f_kind, long long 
 // Runs the inspector into e (a miss, or a refresh after f or A's allocation
 // changed); a refresh after a write to A only marks e valid again. *inspected:
 // whether it ran (what the selector counts as this launch's remap).
-std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, const void *f,
-                          int f_kind, long long n, void *A, int kind, cudaStream_t stream, bool *inspected) {
+std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, const ScatterIndices &f,
+                          long long n, void *A, int kind, cudaStream_t stream, bool *inspected) {
   *inspected = false;
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
   if (e.shape_valid && e.scatter_threads && e.scatter_targets && e.scatter_first)
     return copies_enqueued(ss, site, e, 0, stream);
-  if (n > INT_MAX)
-    return "scatter: more than INT_MAX threads";
+  const long long updates = n * f.count; // the contributions
+  if (updates > INT_MAX)
+    return "scatter: more than INT_MAX updates";
   const std::size_t esz = scatter_elem_size(kind);
-  std::vector<SourceRange> sources(2); // A (by its allocation), then f
+  std::vector<SourceRange> sources(1 + f.count); // A (by its allocation), then the index arrays
   long long lo = 0, hi = 0;
   std::string why = gather_source(A, esz, &sources[0], &lo, &hi);
   if (!why.empty())
     return "scatter: the updated array is not device memory";
   sources[0].extent = Range{sources[0].ptr, 0};
-  why = whole_index_source(f, f_kind, n, "f", &sources[1]);
-  if (!why.empty())
-    return why;
+  for (int k = 0; k < f.count; ++k) {
+    why = whole_index_source(f.f[k], f.kind[k], n, "f", &sources[1 + k]);
+    if (!why.empty())
+      return why;
+  }
   if (hi - lo >= static_cast<long long>(UINT_MAX))
     return "scatter: the updated array has 2^32 - 1 elements or more";
 
-  const std::size_t items = static_cast<std::size_t>(n);
+  const std::size_t items = static_cast<std::size_t>(updates);
   const std::size_t threads_bytes = items * sizeof(int), targets_bytes = items * sizeof(unsigned),
                     first_bytes = (items + 1) * sizeof(int), contrib_bytes = items * esz;
   if (!Cache::fits(st.cache.total_bytes(), e.bytes(), threads_bytes + targets_bytes + first_bytes + contrib_bytes,
@@ -81,7 +87,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   if (!why.empty())
     return why;
 
-  const ScatterIndex index{f, f_kind, n, lo, static_cast<unsigned>(hi - lo)};
+  const ScatterIndex index{f, n, lo, static_cast<unsigned>(hi - lo)};
   std::size_t temp_bytes = 0;
   IRREGFIX_TRY(inspect_temp_bytes(index, &temp_bytes));
   Scratch *sc = nullptr;
@@ -100,11 +106,11 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   IRREGFIX_TRY(segment_firsts(index, sc->temp, sc->temp_bytes, runs, static_cast<int *>(e.scatter_first), stream));
   stop_timing(ss, stream, t0, t1);
   e.sources = std::move(sources);
-  e.index_sources = 1;
+  e.index_sources = f.count;
   e.idx_lo = lo;
   e.idx_hi = hi;
   e.segments = runs;
-  e.nnz = n;
+  e.nnz = updates;
   e.max_len = 1;
   e.shape_valid = true;
   *inspected = true;
@@ -114,7 +120,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
   plan->target = const_cast<void *>(e.key.sources[0]);
   plan->kind = kind;
-  plan->n = e.key.n;
+  plan->n = e.nnz; // contributions
   plan->targets = static_cast<const unsigned *>(e.scatter_targets);
   plan->first = static_cast<const int *>(e.scatter_first);
   plan->threads = static_cast<const int *>(e.scatter_threads);
@@ -134,7 +140,7 @@ const char *scatter_declined(const Config &cfg) {
 } // namespace
 } // namespace detail
 
-bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A, ScatterKind kind,
+bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, ScatterKind kind,
                      ScatterPlan *plan, cudaStream_t stream) {
   using namespace detail;
   int dev = 0;
@@ -151,7 +157,10 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
     record_fallback(ss, no);
     return false;
   }
-  if (n <= 0 || !f || !A) {
+  bool indices = f.count >= 1 && f.count <= ScatterIndices::kMax;
+  for (int k = 0; indices && k < f.count; ++k)
+    indices = f.f[k] != nullptr;
+  if (n <= 0 || !indices || !A) {
     record_fallback(ss, "no threads, no index array or no updated array");
     return false;
   }
@@ -160,7 +169,7 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
     return false;
   }
   Launch *launch = this_thread_launch(st);
-  const CacheKey key = scatter_key(site, f, f_kind, n, A, kind, dev);
+  const CacheKey key = scatter_key(site, f, n, A, kind, dev);
   Entry *e = nullptr;
   const Cache::Lookup found = st.cache.lookup(key, &e);
   View view{};
@@ -171,7 +180,7 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
   } else {
     e = &entry_to_build(st, ss, key, e);
     bool inspected = false;
-    const std::string why = build_scatter(st, ss, site, *e, dev, f, f_kind, n, A, kind, stream, &inspected);
+    const std::string why = build_scatter(st, ss, site, *e, dev, f, n, A, kind, stream, &inspected);
     if (!why.empty())
       return build_failed(st, ss, key, why);
     if (!serve_built(st, site, rec, launch, dev, *e, &view, copies, stream))
@@ -179,7 +188,7 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
   }
   // Each launch writes its own contributions, from the stream-ordered pool:
   // launches of this site on other streams may run at the same time.
-  const std::size_t bytes = contributions_bytes(n, kind);
+  const std::size_t bytes = contributions_bytes(e->nnz, kind);
   void *contrib = nullptr;
   cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
   if (a != cudaSuccess) {
@@ -195,6 +204,12 @@ bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long
   }
   fill_plan(*e, kind, plan);
   plan->contrib = contrib;
+  if (const cudaError_t m = device_sms(st, dev, &plan->sms); m != cudaSuccess) {
+    record_fallback(ss, cuda_failure("cudaDeviceGetAttribute", site, m));
+    cudaFreeAsync(contrib, stream);
+    cudaGetLastError();
+    return false;
+  }
   return true;
 }
 
@@ -232,7 +247,7 @@ ScatterSegments scatter_segments(const char *site_id) {
         r.last->key.pattern != kPatternScatter || !r.last->shape_valid)
       continue;
     const Entry &e = *r.last;
-    const std::size_t segments = static_cast<std::size_t>(e.segments), n = static_cast<std::size_t>(e.key.n);
+    const std::size_t segments = static_cast<std::size_t>(e.segments), n = static_cast<std::size_t>(e.nnz);
     out.targets.resize(segments);
     out.first.resize(segments + 1);
     out.threads.resize(n);

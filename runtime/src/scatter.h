@@ -15,29 +15,31 @@
 namespace irregfix {
 namespace detail {
 
-// What the inspector reads: f[0..n) of kind f_kind; an index i is a target
-// when lo <= i < lo + extent (A's allocation), and is then key i - lo.
+// What the inspector reads: the index arrays of the updates, f_k[0..n) each;
+// update k of thread t is item t * updates + k. An index i is a target when
+// lo <= i < lo + extent (A's allocation), and is then key i - lo.
 struct ScatterIndex {
-  const void *f = nullptr;
-  int f_kind = kIndexI32;
-  long long n = 0;        // at most INT_MAX (thread ids are ints)
+  ScatterIndices f;
+  long long n = 0;        // threads
   long long lo = 0;
   unsigned extent = 0;    // below UINT_MAX: the key `extent` marks indices outside A
+  // Items (updates of all threads): at most INT_MAX (item ids are ints).
+  long long items() const { return n * f.count; }
 };
 
 // Temporary bytes the inspector needs for `index` (keys, their sorted copy,
-// thread ids, run lengths, CUB's storage).
+// item ids, run lengths, CUB's storage).
 cudaError_t inspect_temp_bytes(const ScatterIndex &index, std::size_t *bytes);
 
-// First pass, on `stream`: sorts (key(f[t]), t) by key, stably (CUB radix
-// sort), into threads[0..n); the distinct keys in order into targets; the
+// First pass, on `stream`: sorts (key of item p, p) by key, stably (CUB radix
+// sort), into threads[0..items); the distinct keys in order into targets; the
 // number of distinct keys into *runs (device memory); each key's count into
 // the temporary storage, for segment_firsts.
 cudaError_t inspect_segments(const ScatterIndex &index, void *temp, std::size_t temp_bytes, unsigned *targets,
                              int *threads, int *runs, cudaStream_t stream);
 
 // Second pass, once the host knows `runs`: first[s] = the position of segment
-// s's first thread, first[runs] = n (an exclusive sum of the counts).
+// s's first item, first[runs] = items (an exclusive sum of the counts).
 cudaError_t segment_firsts(const ScatterIndex &index, void *temp, std::size_t temp_bytes, int runs, int *first,
                            cudaStream_t stream);
 

@@ -90,13 +90,7 @@ template <class T> cudaError_t launch_typed(const ScatterPlan &p, cudaStream_t s
   const long long most = max_long_segments(p.n);
   if (most == 0)
     return cudaSuccess;
-  int device = 0, sms = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (e != cudaSuccess)
-    return e;
-  const unsigned long_blocks = static_cast<unsigned>(std::min<long long>(most, 4LL * sms));
+  const unsigned long_blocks = static_cast<unsigned>(std::min<long long>(most, 4LL * std::max(p.sms, 1)));
   execute_long_segments<T><<<long_blocks, kThreads, 0, stream>>>(p.targets, p.first, p.threads, contrib, base,
                                                                  long_list);
   return cudaPeekAtLastError();

@@ -18,7 +18,7 @@ constexpr std::size_t kAlign = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 // The temporary storage, carved in this order: unsorted keys, sorted keys,
-// thread ids in order, run counts (n + 1), then CUB's own storage.
+// item ids in order, run counts (items + 1), then CUB's own storage.
 struct InspectTemp {
   unsigned *keys = nullptr, *sorted = nullptr;
   int *ids = nullptr, *counts = nullptr;
@@ -56,12 +56,14 @@ int key_bits(unsigned extent) {
   return bits;
 }
 
+// The keys of update k of every thread: items t * updates + k.
 template <class I>
-__global__ void __launch_bounds__(kThreads)
-    make_keys(const I *f, long long n, long long lo, unsigned extent, unsigned *keys, int *ids) {
+__global__ void __launch_bounds__(kThreads) make_keys(const I *f, long long n, int updates, int k, long long lo,
+                                                      unsigned extent, unsigned *keys, int *ids) {
   const long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (t >= n)
     return;
+  const long long p = t * updates + k;
   const I raw = f[t];
   bool inside = true;
   long long i = 0;
@@ -72,37 +74,44 @@ __global__ void __launch_bounds__(kThreads)
     i = static_cast<long long>(raw);
   }
   const bool target = inside && i >= lo && i - lo < static_cast<long long>(extent);
-  keys[t] = target ? static_cast<unsigned>(i - lo) : extent;
-  ids[t] = static_cast<int>(t);
+  keys[p] = target ? static_cast<unsigned>(i - lo) : extent;
+  ids[p] = static_cast<int>(p);
 }
 
 cudaError_t launch_make_keys(const ScatterIndex &x, unsigned *keys, int *ids, cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>((x.n + kThreads - 1) / kThreads);
-  switch (x.f_kind) {
-  case kIndexI32:
-    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const int *>(x.f), x.n, x.lo, x.extent, keys, ids);
-    break;
-  case kIndexU32:
-    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned *>(x.f), x.n, x.lo, x.extent, keys, ids);
-    break;
-  case kIndexI64:
-    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const long long *>(x.f), x.n, x.lo, x.extent, keys,
-                                               ids);
-    break;
-  case kIndexU64:
-    make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned long long *>(x.f), x.n, x.lo, x.extent,
-                                               keys, ids);
-    break;
-  default:
-    return cudaErrorInvalidValue;
+  const int u = x.f.count;
+  for (int k = 0; k < u; ++k) {
+    const void *f = x.f.f[k];
+    switch (x.f.kind[k]) {
+    case kIndexI32:
+      make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const int *>(f), x.n, u, k, x.lo, x.extent, keys, ids);
+      break;
+    case kIndexU32:
+      make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned *>(f), x.n, u, k, x.lo, x.extent, keys,
+                                                 ids);
+      break;
+    case kIndexI64:
+      make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const long long *>(f), x.n, u, k, x.lo, x.extent, keys,
+                                                 ids);
+      break;
+    case kIndexU64:
+      make_keys<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned long long *>(f), x.n, u, k, x.lo,
+                                                 x.extent, keys, ids);
+      break;
+    default:
+      return cudaErrorInvalidValue;
+    }
+    if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess)
+      return e;
   }
-  return cudaPeekAtLastError();
+  return cudaSuccess;
 }
 
 } // namespace
 
 cudaError_t inspect_temp_bytes(const ScatterIndex &x, std::size_t *bytes) {
-  const int n = static_cast<int>(x.n);
+  const int n = static_cast<int>(x.items());
   std::size_t sort = 0, encode = 0, scan = 0;
   cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, sort, static_cast<const unsigned *>(nullptr),
                                                   static_cast<unsigned *>(nullptr), static_cast<const int *>(nullptr),
@@ -114,30 +123,30 @@ cudaError_t inspect_temp_bytes(const ScatterIndex &x, std::size_t *bytes) {
   if (e == cudaSuccess)
     e = cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
                                       n + 1);
-  *bytes = arrays_bytes(x.n) + std::max(sort, std::max(encode, scan));
+  *bytes = arrays_bytes(x.items()) + std::max(sort, std::max(encode, scan));
   return e;
 }
 
 cudaError_t inspect_segments(const ScatterIndex &x, void *temp, std::size_t temp_bytes, unsigned *targets,
                              int *threads, int *runs, cudaStream_t stream) {
-  const InspectTemp t = carve(x.n, temp, temp_bytes);
+  const InspectTemp t = carve(x.items(), temp, temp_bytes);
   cudaError_t e = launch_make_keys(x, t.keys, t.ids, stream);
   std::size_t bytes = t.cub_bytes;
   // LSD radix sort is stable: a target's threads stay in thread order.
   if (e == cudaSuccess)
-    e = cub::DeviceRadixSort::SortPairs(t.cub, bytes, t.keys, t.sorted, t.ids, threads, static_cast<int>(x.n), 0,
+    e = cub::DeviceRadixSort::SortPairs(t.cub, bytes, t.keys, t.sorted, t.ids, threads, static_cast<int>(x.items()), 0,
                                         key_bits(x.extent), stream);
   bytes = t.cub_bytes;
   if (e == cudaSuccess)
-    e = cub::DeviceRunLengthEncode::Encode(t.cub, bytes, t.sorted, targets, t.counts, runs, static_cast<int>(x.n),
-                                           stream);
+    e = cub::DeviceRunLengthEncode::Encode(t.cub, bytes, t.sorted, targets, t.counts, runs,
+                                           static_cast<int>(x.items()), stream);
   return e;
 }
 
 cudaError_t segment_firsts(const ScatterIndex &x, void *temp, std::size_t temp_bytes, int runs, int *first,
                            cudaStream_t stream) {
-  const InspectTemp t = carve(x.n, temp, temp_bytes);
-  // counts[runs] = 0, so that the exclusive sum ends with first[runs] = n.
+  const InspectTemp t = carve(x.items(), temp, temp_bytes);
+  // counts[runs] = 0, so that the exclusive sum ends with first[runs] = items.
   cudaError_t e = cudaMemsetAsync(t.counts + runs, 0, sizeof(int), stream);
   std::size_t bytes = t.cub_bytes;
   if (e == cudaSuccess)

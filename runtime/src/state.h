@@ -174,6 +174,8 @@ struct State {
 };
 
 State &state();
+// The multiprocessor count of device dev (asked of CUDA once, kept in st.queues).
+cudaError_t device_sms(State &st, int dev, int *sms);
 // Reads the environment on first use (and registers the stats report).
 void ensure_loaded(State &st);
 SiteStats &site_stats(State &st, const SiteInfo &site);

@@ -217,6 +217,115 @@ TEST_F(DeterministicScatter, SameBitsAtEveryRun) {
   EXPECT_EQ(c.bytes_remapped, segments_bytes); // one inspection
 }
 
+// ---- two updates a thread: an edge adds its flux to both its end cells ----
+
+__global__ void edge_flux(int edges, const int *a, const int *b, const float *u, float *r) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < edges) {
+    const float flux = u[b[e]] - u[a[e]];
+    atomicAdd(&r[a[e]], flux);
+    atomicAdd(&r[b[e]], -flux);
+  }
+}
+
+// The variant the tool generates: update k of edge e writes contribution e * 2 + k.
+__global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *u, float *r,
+                                   float *__restrict__ contrib) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < edges) {
+    const float flux = u[b[e]] - u[a[e]];
+    contrib[(e) * 2 + 0] = (flux);
+    contrib[(e) * 2 + 1] = (-flux);
+  }
+}
+
+const irregfix::SiteInfo kEdgeSite = {"scatter_gpu_test.cu:edge", "edge_flux", "scatter", 0, nullptr, "r,a,b"};
+
+bool launch_edges(int edges, const int *a, const int *b, const float *u, float *r) {
+  const dim3 grid((edges + 255) / 256), block(256);
+  irregfix::ScatterPlan plan;
+  if (irregfix::begin_launch(kEdgeSite, 0, grid, block) &&
+      irregfix::prepare_scatter(kEdgeSite, irregfix::scatter_indices(a, b), (long long)(edges), r,
+                                irregfix::scatter_kind(r), &plan, 0)) {
+    edge_flux_irregfix<<<grid, block>>>(edges, a, b, u, r, static_cast<float *>(plan.contrib));
+    if (irregfix::execute_scatter(kEdgeSite, plan, 0)) {
+      irregfix::end_transformed_launch(kEdgeSite, 0);
+      return true;
+    }
+  }
+  edge_flux<<<grid, block>>>(edges, a, b, u, r);
+  irregfix::end_original_launch(kEdgeSite, 0);
+  return false;
+}
+
+// A mesh of cells whose edges join random pairs (each cell on a few edges:
+// every segment is summed by one thread, in item order). The executor's result
+// is, bit for bit, a CPU loop that sums each cell's contributions in the order
+// of the edges (edge e's update of a before its update of b) and adds the sum
+// to the cell; the segments are those of that order; a second run from the same
+// r gives the same bits, and the segments are found in the cache.
+TEST_F(DeterministicScatter, TwoUpdatesAThreadSumInEdgeOrder) {
+  const int cells = 20000, edges = 60000;
+  std::mt19937 rng(61);
+  std::vector<int> ha(edges), hb(edges);
+  for (int e = 0; e < edges; ++e) {
+    ha[e] = static_cast<int>(rng() % cells);
+    hb[e] = static_cast<int>((ha[e] + 1 + rng() % (cells - 1)) % cells);
+  }
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<float> hu(cells), hr(cells);
+  for (int c = 0; c < cells; ++c) {
+    hu[c] = unit(rng) * 1000.0f;
+    hr[c] = unit(rng);
+  }
+  const int *a = upload(ha), *b = upload(hb);
+  const float *u = upload(hu);
+  float *r = upload(hr);
+
+  // The CPU model: items e * 2 + k, per cell in item order.
+  std::vector<std::vector<int>> items(cells);
+  std::vector<float> contrib(2 * static_cast<size_t>(edges));
+  for (int e = 0; e < edges; ++e) {
+    const float flux = hu[hb[e]] - hu[ha[e]];
+    contrib[2 * e] = flux;
+    contrib[2 * e + 1] = -flux;
+    items[ha[e]].push_back(2 * e);
+    items[hb[e]].push_back(2 * e + 1);
+  }
+  std::vector<float> expected = hr;
+  std::vector<int> first{0}, order;
+  for (int c = 0; c < cells; ++c) {
+    if (items[c].empty())
+      continue;
+    ASSERT_LE(items[c].size(), 256u) << "the model is one thread's sum";
+    float sum = contrib[items[c][0]];
+    for (size_t i = 1; i < items[c].size(); ++i)
+      sum += contrib[items[c][i]];
+    expected[c] += sum;
+    order.insert(order.end(), items[c].begin(), items[c].end());
+    first.push_back(static_cast<int>(order.size()));
+  }
+
+  ASSERT_TRUE(launch_edges(edges, a, b, u, r)) << site_counters(kEdgeSite.id).last_fallback;
+  CK(cudaDeviceSynchronize());
+  const std::vector<float> got = download(r, cells);
+  EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), cells * sizeof(float)));
+  const irregfix::testing::ScatterSegments s = irregfix::testing::scatter_segments(kEdgeSite.id);
+  EXPECT_EQ(s.first, first);
+  EXPECT_EQ(s.threads, order);
+
+  irregfix_invalidate(r);
+  CK(cudaMemcpy(r, hr.data(), cells * sizeof(float), cudaMemcpyHostToDevice));
+  irregfix_invalidate(r);
+  ASSERT_TRUE(launch_edges(edges, a, b, u, r));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(0, std::memcmp(download(r, cells).data(), expected.data(), cells * sizeof(float)));
+  const irregfix::testing::SiteCounters c = site_counters(kEdgeSite.id);
+  EXPECT_EQ(c.launches, 2);
+  EXPECT_EQ(c.misses, 1) << "the segments are computed once";
+  EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
+}
+
 // Launches of one site on two streams at once, into one array: each has its
 // own contributions and the executors' adds do not lose each other's.
 TEST_F(DeterministicScatter, ConcurrentLaunchesOnTwoStreams) {

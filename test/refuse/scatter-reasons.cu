@@ -8,15 +8,47 @@
 
 #define TID (blockIdx.x * blockDim.x + threadIdx.x)
 
-__global__ void two_targets(int n, const int *a, const int *b, const float *x, float *r) {
+__global__ void two_arrays(int n, const int *a, const int *b, const float *x, float *r, float *q) {
   int t = TID;
   if (t < n) {
     atomicAdd(&r[a[t]], x[t]);
-    atomicAdd(&r[b[t]], -x[t]);
+    atomicAdd(&q[b[t]], -x[t]);
   }
 }
-// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'two_targets' not transformed: the kernel has 2 updates through index arrays (one is supported)
-// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'two_targets' not transformed: the kernel has 2 updates through index arrays (one is supported)
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'two_arrays' not transformed: the kernel updates both 'r' and 'q' through index arrays (one updated array is supported)
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'two_arrays' not transformed: the kernel updates both 'r' and 'q' through index arrays (one updated array is supported)
+
+__global__ void five_updates(int n, const int *f, const float *x, float *r) {
+  int t = TID;
+  if (t < n) {
+    r[f[t]] += x[t];
+    r[f[t]] += x[t];
+    r[f[t]] += x[t];
+    r[f[t]] += x[t];
+    r[f[t]] += x[t];
+  }
+}
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-3]]:5: remark: scatter site in 'five_updates' not transformed: the kernel has 5 updates through index arrays (at most 4 are supported)
+
+__global__ void two_guards(int n, int m, const int *a, const int *b, const float *x, float *r) {
+  int t = TID;
+  if (t < n)
+    atomicAdd(&r[a[t]], x[t]);
+  if (t < m)
+    atomicAdd(&r[b[t]], -x[t]);
+}
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'two_guards' not transformed: the kernel's updates are under different guards
+
+__global__ void one_update_refused(int n, int m, const int *a, const int *b, const float *w, float *r) {
+  int t = TID;
+  if (t < n) {
+    atomicAdd(&r[a[t]], w[t]);
+    for (int j = 0; j < m; ++j)
+      atomicAdd(&r[b[t]], w[t]);
+  }
+}
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-5]]:5: remark: scatter site in 'one_update_refused' not transformed: another update of the kernel (line [[@LINE-3]]) is not transformed
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:7: remark: scatter site in 'one_update_refused' not transformed: the update is inside a loop (a fixed number of updates a thread is supported)
 
 __global__ void in_loop(int n, int m, const int *f, const float *w, float *A) {
   int t = TID;
@@ -24,7 +56,7 @@ __global__ void in_loop(int n, int m, const int *f, const float *w, float *A) {
     for (int j = 0; j < m; ++j)
       A[f[t]] += w[j];
 }
-// CHECK-DAG: scatter-reasons.cu:[[@LINE-2]]:7: remark: scatter site in 'in_loop' not transformed: the update is inside a loop (one update a thread is supported)
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-2]]:7: remark: scatter site in 'in_loop' not transformed: the update is inside a loop (a fixed number of updates a thread is supported)
 
 __global__ void next_thread(int n, const int *f, const float *w, float *A) {
   int t = TID;

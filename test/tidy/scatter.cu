@@ -18,8 +18,18 @@ __global__ void twice(int n, const int *f, const float *w, float *A) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
     A[f[t]] += w[t];
-    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'A' in kernel 'twice': irregfix cannot rewrite it (pattern scatter): the kernel has 2 updates through index arrays (one is supported) [irregfix-indirect-read]
+    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'A' in kernel 'twice': irregfix can rewrite its update into an inspector-executor (pattern scatter) [irregfix-indirect-read]
     A[f[t]] += 2.0f * w[t];
-    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'A' in kernel 'twice': irregfix cannot rewrite it (pattern scatter): the kernel has 2 updates through index arrays (one is supported) [irregfix-indirect-read]
+    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'A' in kernel 'twice': irregfix can rewrite its update into an inspector-executor (pattern scatter) [irregfix-indirect-read]
+  }
+}
+
+__global__ void two_arrays(int n, const int *f, const float *w, float *A, float *B) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    A[f[t]] += w[t];
+    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'A' in kernel 'two_arrays': irregfix cannot rewrite it (pattern scatter): the kernel updates both 'A' and 'B' through index arrays (one updated array is supported) [irregfix-indirect-read]
+    B[f[t]] += w[t];
+    // CHECK: scatter.cu:[[@LINE-1]]:5: warning: indirect read of 'B' in kernel 'two_arrays': irregfix cannot rewrite it (pattern scatter): the kernel updates both 'A' and 'B' through index arrays (one updated array is supported) [irregfix-indirect-read]
   }
 }

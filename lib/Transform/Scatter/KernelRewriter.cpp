@@ -10,25 +10,31 @@ using namespace clang;
 
 namespace irregfix::scatter {
 
-llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
+                                          ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   auto Fail = [](const std::string &Why) { return llvm::createStringError(llvm::inconvertibleErrorCode(), Why); };
   const FunctionDecl *K = Info.Kernel;
   SnippetEditor Editor(fileRange(inkernel::declarationRange(Info), SM, LO), SM, LO);
   Editor.replace(K->getLocation(), inkernel::transformedKernelName(K));
-  const std::string Thread = sourceText(S.ThreadIndex->getSourceRange(), SM, LO);
-  const std::string Contribution = sourceText(S.Contribution->getSourceRange(), SM, LO);
-  if (Thread.empty() || Contribution.empty())
-    return Fail("the update is written through a macro");
-  // The value the original adds, converted to A's type as the update converts it.
-  if (!Editor.replace(S.Update->getSourceRange(), contributionsName() + "[" + Thread + "] = (" + Contribution + ")"))
-    return Fail("cannot replace the update");
+  for (const ScatterSite *S : Updates) {
+    const std::string Thread = sourceText(S->ThreadIndex->getSourceRange(), SM, LO);
+    const std::string Contribution = sourceText(S->Contribution->getSourceRange(), SM, LO);
+    if (Thread.empty() || Contribution.empty())
+      return Fail("the update is written through a macro");
+    const std::string Item = S->Updates == 1 ? Thread
+                                             : "(" + Thread + ") * " + std::to_string(S->Updates) + " + " +
+                                                   std::to_string(S->Slot);
+    // The value the original adds, converted to A's type as the update converts it.
+    if (!Editor.replace(S->Update->getSourceRange(), contributionsName() + "[" + Item + "] = (" + Contribution + ")"))
+      return Fail("cannot replace the update");
+  }
   FunctionTypeLoc FTL = K->getFunctionTypeLoc();
   if (!FTL)
     return Fail("cannot locate the parameter list of the kernel");
   inkernel::dropDefaultArgumentsOf(K, Editor, SM, LO);
-  const std::string Element = S.Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  const std::string Element = Updates.front()->Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   Editor.insertBefore(FTL.getRParenLoc(), ", " + Element + " *__restrict__ " + contributionsName());
   return Editor.result();
 }

@@ -1,7 +1,9 @@
 // Kernel side of the scatter strategy (irregular reductions): a variant of the
 // kernel, `<kernel>_irregfix`, whose scatter update `A[f[t]] += e` (or
 // `atomicAdd(&A[f[t]], e)`) becomes `__irregfix_contrib[t] = e`, the buffer a
-// parameter of its own. Everything else of the kernel stays as written.
+// parameter of its own; with several updates a thread, update k becomes
+// `__irregfix_contrib[(t) * updates + k] = e_k`. Everything else of the kernel
+// stays as written.
 #pragma once
 
 #include "Analysis/ScatterSites.h"
@@ -11,10 +13,13 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace irregfix::scatter {
 
-// The variant's text, from the kernel's first token to its last.
-llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const ScatterSite &S, clang::ASTContext &Ctx);
+// The variant's text, from the kernel's first token to its last. `Updates`: the
+// kernel's scatter updates, all transformable, in the order of their slots.
+llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
+                                          clang::ASTContext &Ctx);
 
 } // namespace irregfix::scatter

@@ -10,17 +10,25 @@ using namespace clang;
 
 namespace irregfix::scatter {
 
-std::string launcherDefinition(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+std::string launcherDefinition(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
+                               ASTContext &Ctx) {
+  const ScatterSite &S = *Updates.front();
   const FunctionDecl *K = Info.Kernel;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   const std::string Site = inkernel::siteInfoName(K, 0);
-  const std::string A = S.Target.spelling(), F = S.Index.spelling();
+  const std::string A = S.Target.spelling();
+  std::string Indices, Names; // the index arrays, in the order of the updates
+  for (const ScatterSite *U : Updates) {
+    Indices += (Indices.empty() ? "" : ", ") + U->Index.spelling();
+    Names += "," + U->Index.spelling();
+  }
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  // The sources as the runtime orders them (A by its allocation, then f), for its messages.
+  // The sources as the runtime orders them (A by its allocation, then the index arrays), for its
+  // messages.
   OS << "static const irregfix::SiteInfo " << Site << " = {\"" << inkernel::siteId(S.Loc, Ctx) << "\", \""
-     << K->getName() << "\", \"scatter\", 0, nullptr, \"" << A << "," << F << "\"};\n";
+     << K->getName() << "\", \"scatter\", 0, nullptr, \"" << A << Names << "\"};\n";
   OS << "// irregfix: launches " << inkernel::transformedKernelName(K)
      << ", which writes each thread's contribution to a buffer, and the runtime's executor, which adds them to '"
      << A << "' in thread order; or the original kernel when the runtime declines or times it faster.\n";
@@ -30,8 +38,12 @@ std::string launcherDefinition(const KernelInfo &Info, const ScatterSite &S, AST
   for (const ArrayRef &Other : S.AliasChecks)
     OS << " &&\n      irregfix::disjoint(" << Site << ", " << A << ", " << Other.spelling() << ")";
   const std::string N = sourceText(S.ActiveThreads->getSourceRange(), SM, LO);
-  OS << " &&\n      irregfix::prepare_scatter(" << Site << ", " << F << ", irregfix::index_kind(" << F
-     << "), (long long)(" << N << "), " << A << ", irregfix::scatter_kind(" << A << "), &" << planName()
+  OS << " &&\n      irregfix::prepare_scatter(" << Site << ", ";
+  if (Updates.size() == 1)
+    OS << Indices << ", irregfix::index_kind(" << Indices << ")";
+  else
+    OS << "irregfix::scatter_indices(" << Indices << ")";
+  OS << ", (long long)(" << N << "), " << A << ", irregfix::scatter_kind(" << A << "), &" << planName()
      << ", __irregfix_stream)) {\n";
   const std::string Qualifier = inkernel::kernelQualifier(K);
   const std::string Args = inkernel::argumentList(K);

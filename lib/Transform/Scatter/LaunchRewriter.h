@@ -12,10 +12,13 @@
 #include "clang/AST/ASTContext.h"
 
 #include <string>
+#include <vector>
 
 namespace irregfix::scatter {
 
 // The site description and the launcher definition, to follow the variant.
-std::string launcherDefinition(const KernelInfo &Info, const ScatterSite &S, clang::ASTContext &Ctx);
+// `Updates` as rewriteKernel's.
+std::string launcherDefinition(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
+                               clang::ASTContext &Ctx);
 
 } // namespace irregfix::scatter

@@ -368,6 +368,11 @@ bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const
 // cap, an allocation, a CUDA error) runs the original kernel, which repeats
 // the variant's other writes (the tool allows only stores of a thread's own
 // elements, which rewriting leaves as they were).
+// A thread may make up to four updates of A (an edge adding to both its ends,
+// `atomicAdd(&r[a[t]], x); atomicAdd(&r[b[t]], -x);`): the launcher passes
+// scatter_indices(a, b), and update k of thread t writes contrib[t * count + k],
+// so that an element's contributions are summed in the order a sequential loop
+// over the threads would add them.
 
 // Element type of the array A a scatter site adds to.
 enum ScatterKind : int { kScatterF32 = 0, kScatterF64 = 1, kScatterI32 = 2 };
@@ -385,7 +390,7 @@ struct ScatterPlan {
   void *contrib = nullptr;         // n elements of A's type, zeroed, this launch's own: the variant writes contrib[t]
   void *target = nullptr;          // A
   int kind = kScatterF32;          // a ScatterKind
-  long long n = 0;
+  long long n = 0;                 // contributions: threads * updates a thread
   // The inspector's result: segment s updates A[target_first + targets[s]]
   // (targets[s] == extent: indices outside A's allocation, skipped) with the
   // contributions of threads[first[s]], ..., threads[first[s+1] - 1].
@@ -395,12 +400,39 @@ struct ScatterPlan {
   long long segments = 0;
   long long target_first = 0;      // A's allocation's first element, as an index of A (<= 0)
   unsigned long long extent = 0;   // elements of A's allocation: targets[s] < extent
+  int sms = 0;                     // the device's multiprocessors: the executor's grid for long segments
 };
 
-// On true, *plan holds a zeroed contrib buffer and the segments of f's current
-// contents (cached, or computed now). On false, launch the original kernel.
-bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A,
-                     ScatterKind kind, ScatterPlan *plan, cudaStream_t stream);
+// The index arrays of a scatter site's updates, in the order of its updates.
+struct ScatterIndices {
+  static constexpr int kMax = 4;
+  const void *f[kMax] = {};
+  IndexKind kind[kMax] = {};
+  int count = 0;
+};
+
+template <class... I> ScatterIndices scatter_indices(const I *...f) {
+  static_assert(sizeof...(I) >= 1 && sizeof...(I) <= ScatterIndices::kMax, "one to four index arrays");
+  ScatterIndices out;
+  ((out.f[out.count] = f, out.kind[out.count] = index_kind(f), ++out.count), ...);
+  return out;
+}
+
+// On true, *plan holds a zeroed contrib buffer (n * indices.count elements)
+// and the segments of the index arrays' current contents (cached, or computed
+// now). On false, launch the original kernel.
+bool prepare_scatter(const SiteInfo &site, const ScatterIndices &indices, long long n, void *A, ScatterKind kind,
+                     ScatterPlan *plan, cudaStream_t stream);
+
+// One update a thread, through f.
+inline bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A,
+                            ScatterKind kind, ScatterPlan *plan, cudaStream_t stream) {
+  ScatterIndices one;
+  one.f[0] = f;
+  one.kind[0] = f_kind;
+  one.count = 1;
+  return prepare_scatter(site, one, n, A, kind, plan, stream);
+}
 
 // After the variant's launch: the executor, on `stream`. False (the variant's
 // launch failed, or the executor's; the error cleared and counted): launch the

@@ -154,8 +154,8 @@ void set_hoist_always(bool always);
 // The inspector's result of a scatter site (by SiteInfo::id) on the current
 // device, as its latest prepare_scatter left it: segment s updates
 // A[target_first + targets[s]] (targets[s] == extent: indices outside A's
-// allocation, skipped) with the contributions of threads threads[first[s]],
-// ..., threads[first[s+1] - 1]. Empty when there is none.
+// allocation, skipped) with the contributions threads[first[s]], ...,
+// threads[first[s+1] - 1] (items t * updates + k). Empty when there is none.
 struct ScatterSegments {
   std::vector<unsigned> targets;
   std::vector<int> first; // segments + 1 entries
