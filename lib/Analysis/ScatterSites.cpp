@@ -39,6 +39,7 @@ struct Candidate {
   const ArraySubscriptExpr *Load = nullptr;    // f[t]
   const Expr *Contribution = nullptr;
   bool Atomic = false;
+  bool Assign = false;
 };
 
 class CandidateFinder : public RecursiveASTVisitor<CandidateFinder> {
@@ -55,14 +56,19 @@ public:
       add(C, addressedElement(C->getArg(0)), C->getArg(1), true);
     return true;
   }
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->getOpcode() == BO_Assign)
+      add(Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), Op->getRHS(), false, true);
+    return true;
+  }
 
 private:
-  void add(const Expr *Update, const ArraySubscriptExpr *Element, const Expr *E, bool Atomic) {
+  void add(const Expr *Update, const ArraySubscriptExpr *Element, const Expr *E, bool Atomic, bool Assign = false) {
     if (!Element)
       return;
     const auto *Load = dyn_cast<ArraySubscriptExpr>(strip(Element->getIdx()));
     if (Load)
-      Found.push_back({Update, Element, Load, E, Atomic});
+      Found.push_back({Update, Element, Load, E, Atomic, Assign});
   }
 };
 
@@ -275,11 +281,14 @@ std::string updatesVerdict(const std::vector<Candidate> &All, const WriteSet &W)
     return "the kernel has " + std::to_string(All.size()) + " updates through index arrays (at most " +
            std::to_string(kMaxScatterUpdates) + " are supported)";
   const ArrayRef First = WriteSet::exactPointer(All.front().Element->getBase(), W);
-  for (const Candidate &C : All)
+  for (const Candidate &C : All) {
     if (const ArrayRef A = WriteSet::exactPointer(C.Element->getBase(), W); A != First)
       return "the kernel updates both " + (First ? First.quoted() : std::string("an array")) + " and " +
              (A ? A.quoted() : std::string("another array")) +
              " through index arrays (one updated array is supported)";
+    if (C.Assign != All.front().Assign)
+      return "the kernel both adds to and assigns elements chosen through index arrays";
+  }
   return "";
 }
 
@@ -319,6 +328,7 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
     S.Element = C.Element;
     S.Contribution = C.Contribution;
     S.Atomic = C.Atomic;
+    S.Assign = C.Assign;
     S.Slot = static_cast<int>(Sites.size());
     S.Updates = Updates;
     if (Templated)

@@ -1,8 +1,9 @@
-// Irregular reductions: a kernel whose threads each add one value to an
-// element chosen through an index array, `A[f[t]] += e;` or
-// `atomicAdd(&A[f[t]], e);`. Such a scatter update is rewritten by the scatter
+// Irregular reductions and assignments: a kernel whose threads each add one
+// value to an element chosen through an index array, `A[f[t]] += e;` or
+// `atomicAdd(&A[f[t]], e);`, or assign it, `A[f[t]] = e;`. Such a scatter update is rewritten by the scatter
 // strategy (an inspector-executor: the kernel writes e to contrib[t], the
-// runtime sums each element's contributions in thread order). The analysis
+// runtime sums each element's contributions in thread order, or keeps the
+// highest thread's value of an assigned element). The analysis
 // finds the updates and proves the rewrite safe, or says why not.
 #pragma once
 
@@ -28,6 +29,7 @@ struct ScatterSite {
   ArrayRef Target;                             // A
   ArrayRef Index;                              // f
   bool Atomic = false;                         // atomicAdd rather than +=
+  bool Assign = false;                         // `A[f[t]] = e`: the highest thread's value is kept
   // The kernel's updates of A are rewritten together: this one is update Slot
   // of Updates, and writes contribution t * Updates + Slot.
   int Slot = 0;
@@ -42,10 +44,12 @@ struct ScatterSite {
 // The most updates a thread may make (the runtime's ScatterIndices::kMax).
 constexpr int kMaxScatterUpdates = 4;
 
-// Every update of the kernel that adds to an element chosen by a loaded index
-// (`A[g[...]] += e`, `atomicAdd(&A[g[...]], e)`), each with its verdict. The
+// Every update of the kernel that adds to or assigns an element chosen by a
+// loaded index (`A[g[...]] += e`, `atomicAdd(&A[g[...]], e)`, `A[g[...]] = e`),
+// each with its verdict. The
 // updates of one kernel are rewritten together or not at all: up to four, all
-// of one array, at one thread index under one guard (an edge adding to both
+// of one array and all adds or all assignments, at one thread index under one
+// guard (an edge adding to both
 // its ends: `atomicAdd(&r[a[t]], x); atomicAdd(&r[b[t]], -x);`).
 std::vector<ScatterSite> findScatterSites(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 

@@ -263,10 +263,11 @@ private:
       return false;
     }
     CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, Ctx.getLangOpts());
+    const std::string Executor = S.Assign ? "keeps the highest thread's value of each element"
+                                          : "adds them per element, in thread order";
     std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
                        "' writing each thread's contribution to a buffer instead of updating " + S.Target.quoted() +
-                       "; the runtime adds them per element, in thread order. The original above is the "
-                       "fallback.\n" +
+                       "; the runtime " + Executor + ". The original above is the fallback.\n" +
                        *Variant + "\n\n" + scatter::launcherDefinition(Info, Updates, Ctx) + "\n";
     ++Result.KernelsRewritten;
     return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
@@ -463,7 +464,11 @@ private:
   void reportScatters(const KernelInfo &Info, const std::vector<ScatterSite> &Updates, ASTContext &Ctx) {
     const std::string What = "scatter site in '" + Info.Kernel->getNameAsString() + "'";
     for (const ScatterSite &S : Updates) {
-      if (S.transformable())
+      if (S.transformable() && S.Assign)
+        Msg.remark(S.Loc, What + " transformed: assignments of " + S.Target.quoted() + " through " +
+                              S.Index.quoted() + " run as an inspector-executor (each thread's value written to a "
+                              "buffer, the highest thread's kept per element, as a loop over the threads would)");
+      else if (S.transformable())
         Msg.remark(S.Loc, What + " transformed: updates of " + S.Target.quoted() + " through " + S.Index.quoted() +
                               " run as an inspector-executor (each thread's contribution written to a buffer, "
                               "added per element in thread order, without atomics)");

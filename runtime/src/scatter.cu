@@ -25,7 +25,8 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, int kind, int dev) {
+CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, int kind, bool assign,
+                     int dev) {
   CacheKey key;
   key.device = dev;
   key.site = site.id ? site.id : "?";
@@ -36,7 +37,7 @@ CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n,
   key.n = n;
   key.sources = {A};
   key.elem_sizes = {scatter_elem_size(kind)};
-  key.params = {kind, f.count};
+  key.params = {kind, f.count, assign ? 1 : 0};
   for (int k = 1; k < f.count; ++k)
     key.params.push_back(f.kind[k]);
   key.layout = kLayoutNone; // the contributions are written in thread order: no layout to choose
@@ -137,12 +138,9 @@ const char *scatter_declined(const Config &cfg) {
   return cfg.layout == kLayoutChoiceNone && !cfg.deterministic ? "IRREGFIX_LAYOUT=none" : nullptr;
 }
 
-} // namespace
-} // namespace detail
-
-bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, ScatterKind kind,
-                     ScatterPlan *plan, cudaStream_t stream) {
-  using namespace detail;
+// prepare_scatter and prepare_scatter_assign.
+bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, ScatterKind kind, bool assign,
+             ScatterPlan *plan, cudaStream_t stream) {
   int dev = 0;
   const cudaError_t err = cudaGetDevice(&dev);
   State &st = state();
@@ -169,7 +167,7 @@ bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n,
     return false;
   }
   Launch *launch = this_thread_launch(st);
-  const CacheKey key = scatter_key(site, f, n, A, kind, dev);
+  const CacheKey key = scatter_key(site, f, n, A, kind, assign, dev);
   Entry *e = nullptr;
   const Cache::Lookup found = st.cache.lookup(key, &e);
   View view{};
@@ -188,7 +186,7 @@ bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n,
   }
   // Each launch writes its own contributions, from the stream-ordered pool:
   // launches of this site on other streams may run at the same time.
-  const std::size_t bytes = contributions_bytes(e->nnz, kind);
+  const std::size_t bytes = contributions_bytes(e->nnz, kind, assign);
   void *contrib = nullptr;
   cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
   if (a != cudaSuccess) {
@@ -204,6 +202,7 @@ bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n,
   }
   fill_plan(*e, kind, plan);
   plan->contrib = contrib;
+  plan->written = assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, kind) : nullptr;
   if (const cudaError_t m = device_sms(st, dev, &plan->sms); m != cudaSuccess) {
     record_fallback(ss, cuda_failure("cudaDeviceGetAttribute", site, m));
     cudaFreeAsync(contrib, stream);
@@ -211,6 +210,19 @@ bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n,
     return false;
   }
   return true;
+}
+
+} // namespace
+} // namespace detail
+
+bool prepare_scatter(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, ScatterKind kind,
+                     ScatterPlan *plan, cudaStream_t stream) {
+  return detail::prepare(site, f, n, A, kind, false, plan, stream);
+}
+
+bool prepare_scatter_assign(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, ScatterKind kind,
+                            ScatterPlan *plan, cudaStream_t stream) {
+  return detail::prepare(site, f, n, A, kind, true, plan, stream);
 }
 
 bool execute_scatter(const SiteInfo &site, const ScatterPlan &plan, cudaStream_t stream) {

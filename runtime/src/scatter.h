@@ -48,14 +48,17 @@ inline std::size_t scatter_elem_size(int kind) { return kind == kScatterF64 ? si
 
 // Bytes of one launch's contributions buffer (zeroed before the variant runs):
 // n elements of the kind, then, at a 256-byte boundary, the executor's list of
-// long segments (a count, then at most n / 257 segment numbers).
-std::size_t contributions_bytes(long long n, int kind);
+// long segments (a count, then at most n / 257 segment numbers); for
+// assignments, n flags instead (written_offset).
+std::size_t contributions_bytes(long long n, int kind, bool assign);
+std::size_t written_offset(long long n, int kind);
 
 // The executor: A[target_first + targets[s]] += the sum of segment s's threads'
 // contributions, in thread order for a segment of at most 256 (one thread),
 // in a fixed strided-then-tree order for a longer one (a block): the same
 // order at every run. Segments whose target is `extent` (indices outside A)
-// are skipped.
+// are skipped. For assignments (plan.written), one thread a segment stores the
+// value of its highest written item, if any.
 cudaError_t launch_executor(const ScatterPlan &plan, cudaStream_t stream);
 
 } // namespace detail

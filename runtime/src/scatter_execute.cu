@@ -77,10 +77,36 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Assignments: one thread a segment, from its highest item down to the first
+// that was written (usually the highest: every thread that reached its store).
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    execute_assignments(const unsigned *targets, const int *first, const int *threads, long long segments,
+                        unsigned long long extent, const T *contrib, const unsigned char *written, T *base) {
+  const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (s >= segments)
+    return;
+  const unsigned target = targets[s];
+  if (target >= extent)
+    return;
+  for (int i = first[s + 1] - 1; i >= first[s]; --i) {
+    const int item = threads[i];
+    if (written[item]) {
+      base[target] = contrib[item];
+      return;
+    }
+  }
+}
+
 template <class T> cudaError_t launch_typed(const ScatterPlan &p, cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>((p.segments + kThreads - 1) / kThreads);
   T *base = static_cast<T *>(p.target) + p.target_first;
   const T *contrib = static_cast<const T *>(p.contrib);
+  if (p.written) {
+    execute_assignments<T><<<blocks, kThreads, 0, stream>>>(p.targets, p.first, p.threads, p.segments, p.extent,
+                                                            contrib, p.written, base);
+    return cudaPeekAtLastError();
+  }
   int *long_list = reinterpret_cast<int *>(static_cast<unsigned char *>(p.contrib) + list_offset(p.n, p.kind));
   execute_segments<T><<<blocks, kThreads, 0, stream>>>(p.targets, p.first, p.threads, p.segments, p.extent, contrib,
                                                        base, long_list);
@@ -98,9 +124,13 @@ template <class T> cudaError_t launch_typed(const ScatterPlan &p, cudaStream_t s
 
 } // namespace
 
-std::size_t contributions_bytes(long long n, int kind) {
+std::size_t contributions_bytes(long long n, int kind, bool assign) {
+  if (assign)
+    return written_offset(n, kind) + static_cast<std::size_t>(n);
   return list_offset(n, kind) + static_cast<std::size_t>(1 + max_long_segments(n)) * sizeof(int);
 }
+
+std::size_t written_offset(long long n, int kind) { return list_offset(n, kind); }
 
 cudaError_t launch_executor(const ScatterPlan &plan, cudaStream_t stream) {
   if (plan.segments <= 0)

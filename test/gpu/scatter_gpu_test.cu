@@ -1,4 +1,5 @@
-// GPU tests of scatter sites (irregular reductions, the inspector-executor):
+// GPU tests of scatter sites (irregular reductions and assignments, the
+// inspector-executor):
 // the inspector's segments against a CPU model, the executor's sums against a
 // double-precision reference, the same bits at every run under
 // IRREGFIX_DETERMINISTIC, the segments recomputed after f changes (a copy, a
@@ -323,6 +324,79 @@ TEST_F(DeterministicScatter, TwoUpdatesAThreadSumInEdgeOrder) {
   const irregfix::testing::SiteCounters c = site_counters(kEdgeSite.id);
   EXPECT_EQ(c.launches, 2);
   EXPECT_EQ(c.misses, 1) << "the segments are computed once";
+  EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
+}
+
+// ---- assignments: the highest thread's value is kept ----
+
+__global__ void relabel(int n, const int *f, const int *v, int *label) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n && v[t] >= 0)
+    label[f[t]] = v[t];
+}
+
+// The variant the tool generates (test/rewrite/scatter-assign.cu).
+__global__ void relabel_irregfix(int n, const int *f, const int *v, int *label, int *__restrict__ contrib,
+                                 unsigned char *__restrict__ written) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n && v[t] >= 0)
+    contrib[t] = (v[t]), written[t] = 1;
+}
+
+const irregfix::SiteInfo kAssignSite = {"scatter_gpu_test.cu:assign", "relabel", "scatter", 0, nullptr, "label,f"};
+
+bool launch_relabel(int n, const int *f, const int *v, int *label) {
+  const dim3 grid((n + 255) / 256), block(256);
+  irregfix::ScatterPlan plan;
+  if (irregfix::begin_launch(kAssignSite, 0, grid, block) &&
+      irregfix::prepare_scatter_assign(kAssignSite, irregfix::scatter_indices(f), (long long)(n), label,
+                                       irregfix::scatter_kind(label), &plan, 0)) {
+    relabel_irregfix<<<grid, block>>>(n, f, v, label, static_cast<int *>(plan.contrib), plan.written);
+    if (irregfix::execute_scatter(kAssignSite, plan, 0)) {
+      irregfix::end_transformed_launch(kAssignSite, 0);
+      return true;
+    }
+  }
+  relabel<<<grid, block>>>(n, f, v, label);
+  irregfix::end_original_launch(kAssignSite, 0);
+  return false;
+}
+
+// Many threads assign each element (a power law: some elements by thousands,
+// more than a block), a third of them skip their store, and some elements are
+// assigned by no thread: the result is the sequential loop's, element for
+// element (the highest storing thread's value, or the old value), at every run,
+// and the segments are found in the cache at the second.
+TEST_F(DeterministicScatter, AssignmentsKeepTheHighestThreadsValue) {
+  const int n = 200000, m = 30000;
+  std::mt19937 rng(71);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<int> hf(n), hv(n), hl(m);
+  for (int t = 0; t < n; ++t) {
+    hf[t] = static_cast<int>(std::pow(unit(rng), 3.0) * (m - 1000)); // elements m - 1000.. are never assigned
+    hv[t] = t % 3 == 1 ? -1 : static_cast<int>(rng() % 1000000);
+  }
+  for (int i = 0; i < m; ++i)
+    hl[i] = -7 - i;
+  std::vector<int> expected = hl;
+  for (int t = 0; t < n; ++t)
+    if (hv[t] >= 0)
+      expected[hf[t]] = hv[t];
+  const int *f = upload(hf), *v = upload(hv);
+  int *label = upload(hl);
+  for (int run = 0; run < 2; ++run) {
+    irregfix_invalidate(label);
+    CK(cudaMemcpy(label, hl.data(), m * sizeof(int), cudaMemcpyHostToDevice));
+    irregfix_invalidate(label);
+    ASSERT_TRUE(launch_relabel(n, f, v, label)) << site_counters(kAssignSite.id).last_fallback;
+    CK(cudaDeviceSynchronize());
+    const std::vector<int> got = download(label, m);
+    for (int i = 0; i < m; ++i)
+      ASSERT_EQ(got[i], expected[i]) << "element " << i << ", run " << run;
+  }
+  const irregfix::testing::SiteCounters c = site_counters(kAssignSite.id);
+  EXPECT_EQ(c.launches, 2);
+  EXPECT_EQ(c.misses, 1);
   EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
 }
 

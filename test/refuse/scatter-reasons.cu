@@ -50,6 +50,15 @@ __global__ void one_update_refused(int n, int m, const int *a, const int *b, con
 // CHECK-DAG: scatter-reasons.cu:[[@LINE-5]]:5: remark: scatter site in 'one_update_refused' not transformed: another update of the kernel (line [[@LINE-3]]) is not transformed
 // CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:7: remark: scatter site in 'one_update_refused' not transformed: the update is inside a loop (a fixed number of updates a thread is supported)
 
+__global__ void add_and_assign(int n, const int *a, const int *b, const float *x, float *r) {
+  int t = TID;
+  if (t < n) {
+    r[a[t]] += x[t];
+    r[b[t]] = x[t];
+  }
+}
+// CHECK-DAG: scatter-reasons.cu:[[@LINE-4]]:5: remark: scatter site in 'add_and_assign' not transformed: the kernel both adds to and assigns elements chosen through index arrays
+
 __global__ void in_loop(int n, int m, const int *f, const float *w, float *A) {
   int t = TID;
   if (t < n)

@@ -26,8 +26,11 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
     const std::string Item = S->Updates == 1 ? Thread
                                              : "(" + Thread + ") * " + std::to_string(S->Updates) + " + " +
                                                    std::to_string(S->Slot);
-    // The value the original adds, converted to A's type as the update converts it.
-    if (!Editor.replace(S->Update->getSourceRange(), contributionsName() + "[" + Item + "] = (" + Contribution + ")"))
+    // The value the original adds or assigns, converted to A's type as the update converts it.
+    std::string Store = contributionsName() + "[" + Item + "] = (" + Contribution + ")";
+    if (S->Assign)
+      Store += ", " + writtenName() + "[" + Item + "] = 1";
+    if (!Editor.replace(S->Update->getSourceRange(), Store))
       return Fail("cannot replace the update");
   }
   FunctionTypeLoc FTL = K->getFunctionTypeLoc();
@@ -35,7 +38,10 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
     return Fail("cannot locate the parameter list of the kernel");
   inkernel::dropDefaultArgumentsOf(K, Editor, SM, LO);
   const std::string Element = Updates.front()->Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-  Editor.insertBefore(FTL.getRParenLoc(), ", " + Element + " *__restrict__ " + contributionsName());
+  std::string Params = ", " + Element + " *__restrict__ " + contributionsName();
+  if (Updates.front()->Assign)
+    Params += ", unsigned char *__restrict__ " + writtenName();
+  Editor.insertBefore(FTL.getRParenLoc(), Params);
   return Editor.result();
 }
 

@@ -2,8 +2,9 @@
 // kernel, `<kernel>_irregfix`, whose scatter update `A[f[t]] += e` (or
 // `atomicAdd(&A[f[t]], e)`) becomes `__irregfix_contrib[t] = e`, the buffer a
 // parameter of its own; with several updates a thread, update k becomes
-// `__irregfix_contrib[(t) * updates + k] = e_k`. Everything else of the kernel
-// stays as written.
+// `__irregfix_contrib[(t) * updates + k] = e_k`; an assignment `A[f[t]] = e`
+// also sets its flag, `__irregfix_written[t] = 1`, a second buffer parameter.
+// Everything else of the kernel stays as written.
 #pragma once
 
 #include "Analysis/ScatterSites.h"

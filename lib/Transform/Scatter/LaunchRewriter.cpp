@@ -30,16 +30,18 @@ std::string launcherDefinition(const KernelInfo &Info, const std::vector<const S
   OS << "static const irregfix::SiteInfo " << Site << " = {\"" << inkernel::siteId(S.Loc, Ctx) << "\", \""
      << K->getName() << "\", \"scatter\", 0, nullptr, \"" << A << Names << "\"};\n";
   OS << "// irregfix: launches " << inkernel::transformedKernelName(K)
-     << ", which writes each thread's contribution to a buffer, and the runtime's executor, which adds them to '"
-     << A << "' in thread order; or the original kernel when the runtime declines or times it faster.\n";
+     << ", which writes each thread's contribution to a buffer, and the runtime's executor, which "
+     << (S.Assign ? "keeps the highest thread's value of each element of '" : "adds them to '") << A
+     << (S.Assign ? "'" : "' in thread order") << "; or the original kernel when the runtime declines or times it "
+     << "faster.\n";
   OS << inkernel::launcherSignature(Info, Ctx) << " {\n";
   OS << "  irregfix::ScatterPlan " << planName() << ";\n";
   OS << "  if (irregfix::begin_launch(" << Site << ", __irregfix_stream, __irregfix_grid, __irregfix_block)";
   for (const ArrayRef &Other : S.AliasChecks)
     OS << " &&\n      irregfix::disjoint(" << Site << ", " << A << ", " << Other.spelling() << ")";
   const std::string N = sourceText(S.ActiveThreads->getSourceRange(), SM, LO);
-  OS << " &&\n      irregfix::prepare_scatter(" << Site << ", ";
-  if (Updates.size() == 1)
+  OS << " &&\n      irregfix::" << (S.Assign ? "prepare_scatter_assign(" : "prepare_scatter(") << Site << ", ";
+  if (Updates.size() == 1 && !S.Assign)
     OS << Indices << ", irregfix::index_kind(" << Indices << ")";
   else
     OS << "irregfix::scatter_indices(" << Indices << ")";
@@ -50,7 +52,8 @@ std::string launcherDefinition(const KernelInfo &Info, const std::vector<const S
   const std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
   const std::string Element = S.Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   OS << "    " << Qualifier << inkernel::transformedKernelName(K) << Config << "(" << Args << (Args.empty() ? "" : ", ")
-     << "static_cast<" << Element << " *>(" << planName() << ".contrib));\n";
+     << "static_cast<" << Element << " *>(" << planName() << ".contrib)"
+     << (S.Assign ? ", " + planName() + ".written" : std::string()) << ");\n";
   OS << "    if (irregfix::execute_scatter(" << Site << ", " << planName() << ", __irregfix_stream)) {\n";
   OS << "      irregfix::end_transformed_launch(" << Site << ", __irregfix_stream);\n";
   OS << "      return;\n    }\n  }\n";

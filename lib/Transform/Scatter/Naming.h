@@ -8,6 +8,8 @@ namespace irregfix::scatter {
 
 // The variant's parameter: the buffer each thread writes its contribution to.
 inline std::string contributionsName() { return "__irregfix_contrib"; }
+// Assignments: the variant's flags, 1 where a thread wrote its value.
+inline std::string writtenName() { return "__irregfix_written"; }
 // The launcher's local: what prepare_scatter returns.
 inline std::string planName() { return "__irregfix_plan"; }
 

@@ -401,6 +401,9 @@ struct ScatterPlan {
   long long target_first = 0;      // A's allocation's first element, as an index of A (<= 0)
   unsigned long long extent = 0;   // elements of A's allocation: targets[s] < extent
   int sms = 0;                     // the device's multiprocessors: the executor's grid for long segments
+  // Assignments: n flags, zeroed, the variant setting written[i] = 1 beside
+  // contribution i; null for adds.
+  unsigned char *written = nullptr;
 };
 
 // The index arrays of a scatter site's updates, in the order of its updates.
@@ -423,6 +426,13 @@ template <class... I> ScatterIndices scatter_indices(const I *...f) {
 // now). On false, launch the original kernel.
 bool prepare_scatter(const SiteInfo &site, const ScatterIndices &indices, long long n, void *A, ScatterKind kind,
                      ScatterPlan *plan, cudaStream_t stream);
+
+// Assignments, `A[f[t]] = e`: as prepare_scatter, with plan->written. The
+// executor stores in each element the value of the highest contribution that
+// wrote it (item t * count + k: the last store a loop over the threads would
+// make) and leaves the elements no thread wrote as they were.
+bool prepare_scatter_assign(const SiteInfo &site, const ScatterIndices &indices, long long n, void *A,
+                            ScatterKind kind, ScatterPlan *plan, cudaStream_t stream);
 
 // One update a thread, through f.
 inline bool prepare_scatter(const SiteInfo &site, const void *f, IndexKind f_kind, long long n, void *A,
