@@ -13,9 +13,16 @@ namespace {
 
 // The scatter sites' say over the kernel's other verdicts.
 void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
-  for (ScatterSite &S : Updates)
+  // An assignment gains only an order of the writes (a permuted store has none
+  // to gain): the kernel's reads come first.
+  const bool ReadsRewritten = Info.hasTransformableSite();
+  for (ScatterSite &S : Updates) {
     if (!Info.RefusedBecause.empty())
       S.RefusedBecause = Info.RefusedBecause;
+    else if (S.transformable() && S.Assign && ReadsRewritten)
+      S.RefusedBecause = "the kernel's indirect reads are rewritten instead (an assignment through an index array "
+                         "is rewritten only in a kernel with nothing else to rewrite)";
+  }
   // The element each update adds to is read too: its verdict is the update's.
   for (const ScatterSite &S : Updates)
     for (ReadVerdict &V : Info.Reads)
