@@ -27,12 +27,18 @@ const ArraySubscriptExpr *addressedElement(const Expr *E) {
   return dyn_cast<ArraySubscriptExpr>(strip(U->getSubExpr()));
 }
 
-bool isAtomicAdd(const CallExpr *C) {
+// The atomic a call is, by name: atomicAdd, atomicSub or atomicExch of two
+// arguments (the CUDA intrinsics), or empty.
+llvm::StringRef atomicUpdate(const CallExpr *C) {
   const FunctionDecl *F = C->getDirectCallee();
-  return F && F->getIdentifier() && F->getName() == "atomicAdd" && C->getNumArgs() == 2;
+  if (!F || !F->getIdentifier() || C->getNumArgs() != 2)
+    return "";
+  const llvm::StringRef Name = F->getName();
+  return Name == "atomicAdd" || Name == "atomicSub" || Name == "atomicExch" ? Name : "";
 }
 
-// An update that adds to an element chosen by a loaded index.
+// An update that adds to (or subtracts from, or assigns) an element chosen by
+// a loaded index.
 struct Candidate {
   const Expr *Update = nullptr;
   const ArraySubscriptExpr *Element = nullptr; // A[f[t]]
@@ -40,6 +46,7 @@ struct Candidate {
   const Expr *Contribution = nullptr;
   bool Atomic = false;
   bool Assign = false;
+  bool Negated = false; // `-=`, atomicSub: the contribution is -e
 };
 
 class CandidateFinder : public RecursiveASTVisitor<CandidateFinder> {
@@ -47,28 +54,30 @@ public:
   std::vector<Candidate> Found;
 
   bool VisitCompoundAssignOperator(CompoundAssignOperator *Op) {
-    if (Op->getOpcode() == BO_AddAssign)
-      add(Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), Op->getRHS(), false);
+    if (Op->getOpcode() == BO_AddAssign || Op->getOpcode() == BO_SubAssign)
+      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), false, false,
+           Op->getOpcode() == BO_SubAssign});
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
-    if (isAtomicAdd(C))
-      add(C, addressedElement(C->getArg(0)), C->getArg(1), true);
+    if (const llvm::StringRef Name = atomicUpdate(C); !Name.empty())
+      add({C, addressedElement(C->getArg(0)), nullptr, C->getArg(1), true, Name == "atomicExch",
+           Name == "atomicSub"});
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->getOpcode() == BO_Assign)
-      add(Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), Op->getRHS(), false, true);
+      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), false, true, false});
     return true;
   }
 
 private:
-  void add(const Expr *Update, const ArraySubscriptExpr *Element, const Expr *E, bool Atomic, bool Assign = false) {
-    if (!Element)
+  void add(Candidate C) {
+    if (!C.Element)
       return;
-    const auto *Load = dyn_cast<ArraySubscriptExpr>(strip(Element->getIdx()));
-    if (Load)
-      Found.push_back({Update, Element, Load, E, Atomic, Assign});
+    C.Load = dyn_cast<ArraySubscriptExpr>(strip(C.Element->getIdx()));
+    if (C.Load)
+      Found.push_back(C);
   }
 };
 
@@ -329,6 +338,7 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
     S.Contribution = C.Contribution;
     S.Atomic = C.Atomic;
     S.Assign = C.Assign;
+    S.Negated = C.Negated;
     S.Slot = static_cast<int>(Sites.size());
     S.Updates = Updates;
     if (Templated)

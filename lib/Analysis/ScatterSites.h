@@ -1,6 +1,7 @@
 // Irregular reductions and assignments: a kernel whose threads each add one
 // value to an element chosen through an index array, `A[f[t]] += e;` or
-// `atomicAdd(&A[f[t]], e);`, or assign it, `A[f[t]] = e;`. Such a scatter update is rewritten by the scatter
+// `atomicAdd(&A[f[t]], e);` (or subtract it: `-=`, atomicSub), or assign it,
+// `A[f[t]] = e;` or `atomicExch(&A[f[t]], e);`. Such a scatter update is rewritten by the scatter
 // strategy (an inspector-executor: the kernel writes e to contrib[t], the
 // runtime sums each element's contributions in thread order, or keeps the
 // highest thread's value of an assigned element). The analysis
@@ -30,6 +31,7 @@ struct ScatterSite {
   ArrayRef Index;                              // f
   bool Atomic = false;                         // atomicAdd rather than +=
   bool Assign = false;                         // `A[f[t]] = e`: the highest thread's value is kept
+  bool Negated = false;                        // `A[f[t]] -= e`, atomicSub: the contribution is -e
   // The kernel's updates of A are rewritten together: this one is update Slot
   // of Updates, and writes contribution t * Updates + Slot.
   int Slot = 0;

@@ -27,7 +27,7 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
                                              : "(" + Thread + ") * " + std::to_string(S->Updates) + " + " +
                                                    std::to_string(S->Slot);
     // The value the original adds or assigns, converted to A's type as the update converts it.
-    std::string Store = contributionsName() + "[" + Item + "] = (" + Contribution + ")";
+    std::string Store = contributionsName() + "[" + Item + "] = " + (S->Negated ? "-" : "") + "(" + Contribution + ")";
     if (S->Assign)
       Store += ", " + writtenName() + "[" + Item + "] = 1";
     if (!Editor.replace(S->Update->getSourceRange(), Store))

@@ -89,5 +89,8 @@ extern "C" __device__ float expf(float a);
 __device__ float atomicAdd(float *p, float v);
 __device__ int atomicAdd(int *p, int v);
 __device__ double atomicAdd(double *p, double v);
+__device__ int atomicSub(int *p, int v);
+__device__ int atomicExch(int *p, int v);
+__device__ float atomicExch(float *p, float v);
 template <class T> __device__ T __ldg(const T *p) { return *p; }
 __device__ float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32);
