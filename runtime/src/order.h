@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <tuple>
 
 namespace irregfix {
 namespace detail {
@@ -102,6 +103,51 @@ cudaError_t permute_ints(const int *in, const int *perm, long long n, int *out, 
 // index kind `kind`): whether a range site's array holds thread indices.
 cudaError_t count_thread_indices(const void *arr, int kind, long long first, long long last, long long n,
                                  unsigned long long *count, cudaStream_t stream);
+
+// A locality order, per device and per access graph: the index
+// arrays it was computed from and how they are read, the threads, and the
+// region size. Sites whose threads read through the same arrays share it.
+struct OrderKey {
+  int device = 0;
+  long long n = 0;
+  int kind = 0; // AccessList::Kind
+  const void *idx = nullptr;
+  int idx_kind = 0;
+  long long sj = 0, st = 0;
+  const void *counts = nullptr;
+  const void *B = nullptr;
+  int region = 0;
+  bool operator<(const OrderKey &o) const {
+    return std::tie(device, n, kind, idx, idx_kind, sj, st, counts, B, region) <
+           std::tie(o.device, o.n, o.kind, o.idx, o.idx_kind, o.sj, o.st, o.counts, o.B, o.region);
+  }
+  // Whether it was computed from memory at p (irregfix_release forgets it).
+  bool reads(const void *p) const { return p && (p == idx || p == counts || p == B); }
+};
+
+// The order itself and what the runtime measured of it. Any permutation is
+// correct, so an order is never stale, only less good: it is checked (the
+// sampled measure, order.h) when the lists it was computed from change, and
+// computed again when it has decayed (order_decayed).
+struct Order {
+  void *perm = nullptr; // int[n]: physical thread -> logical thread
+  std::size_t perm_bytes = 0;
+  void *inv = nullptr;  // int[n]: logical thread -> physical thread
+  std::size_t inv_bytes = 0;
+  bool ready = false;   // perm and inv hold a permutation (a failed computation leaves them not)
+  double identity = -1; // sampled sectors per read in the threads' own order
+  double fresh = -1;    // ... in this order when computed
+  double last = -1;     // ... in this order at its latest check
+  double build_ms = 0;  // GPU time of its latest computation
+  int region = 0, sweeps = 0;
+  bool converged = true;
+  long long computed = 0, kept = 0; // computations; checks that kept it
+  // The sampled measure's scratch and its two counts (device), kept: a check
+  // runs at every change of the lists.
+  void *sample = nullptr;
+  std::size_t sample_bytes = 0;
+  unsigned long long *counts = nullptr;
+};
 
 } // namespace detail
 } // namespace irregfix

@@ -1,8 +1,8 @@
-// irregfix runtime: the process-wide state behind one mutex (the configuration,
-// the cache, the statistics, the allocations and symbols asked of CUDA so far)
-// and the records that make a cached launch cheap: per site and device the
-// entry it used last, per launcher and device the selector and its pending
-// timings. The launch between begin_launch and end_*_launch is launch.h's.
+// irregfix runtime: the process-wide state behind one mutex: the configuration,
+// the cache, the statistics, the allocations and symbols asked of CUDA so far,
+// the records of sites and launchers (records.h), the locality orders
+// (order.h) and each device's streams and scratch. The launch between
+// begin_launch and end_*_launch is launch.h's.
 #pragma once
 
 #include <irregfix/irregfix.cuh>
@@ -12,7 +12,8 @@
 #include "config.h"
 #include "invalidation_stats.h"
 #include "layout_policy.h"
-#include "selector.h"
+#include "order.h"
+#include "records.h"
 #include "stats.h"
 
 #include <atomic>
@@ -33,109 +34,6 @@ struct Scratch {
   void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
   void *fingerprints = nullptr; // IRREGFIX_VERIFY: one sum per source of the entry checked
   std::size_t fingerprint_bytes = 0;
-};
-
-// One site on one device: the entry its latest prepare used, and per layout
-// key the latest entry of that layout (the hit path compares the call's
-// arguments with that entry's key instead of hashing a key, also while the
-// selector switches between candidate layouts), and the entry's write count
-// when a launch last looked.
-struct SiteRecord {
-  SiteStats *stats = nullptr;
-  Entry *last = nullptr;
-  Entry *recent[kLayoutKeySlots] = {};
-  // Under auto, the entry each of its launcher's candidate layouts read last:
-  // what a settled selector frees for the candidates it did not choose.
-  Entry *candidate_copy[Selector::kMaxCandidates] = {};
-  unsigned long long seen_writes = 0;
-  // Per candidate, the copy and its write count when a launch last looked
-  // (each candidate's own reuse: Selector::decide's `observed`).
-  const Entry *candidate_seen[Selector::kMaxCandidates] = {};
-  unsigned long long candidate_seen_writes[Selector::kMaxCandidates] = {};
-};
-
-// A timed launch waiting for its events: start (before any remap), mid (after
-// the last prepare: the kernel starts), end (after the kernel).
-struct LaunchSample {
-  Selector::Run run = Selector::kRunOriginal;
-  cudaEvent_t start = nullptr, mid = nullptr, end = nullptr;
-  bool built = false; // a prepare remapped: start..mid is a remap
-  bool pipelined = false; // the remap ran in chunks beside the kernel: start..end is both
-  int candidate = 0;      // kRunTransformed: the selector's candidate layout
-  // GPU time of one-time work inside the remap (a locality order computed):
-  // not a cost of each copy, so not counted in the remap's sample.
-  double setup_ms = 0;
-};
-
-// A launcher settled on the original kernel: the launches until its next
-// watched one run the original without taking the lock (begin_launch's fast
-// path). budget: launches it may still take; taken: launches taken since the
-// lock last counted them. A copy of a record starts empty.
-struct FastPath {
-  std::atomic<long long> budget{0}, taken{0};
-  FastPath() = default;
-  FastPath(const FastPath &) {}
-  FastPath &operator=(const FastPath &) {
-    budget = 0;
-    taken = 0;
-    return *this;
-  }
-};
-
-// One launcher (named by its first site) on one device.
-struct LaunchRecord {
-  SiteStats *stats = nullptr;
-  Selector selector;
-  std::vector<SiteRecord *> sites; // the sites its latest transformed launch prepared
-  std::vector<LaunchSample> pending;
-  FastPath fast;
-};
-
-using RecordKey = std::pair<const SiteInfo *, int>; // (site, device)
-
-// A locality order (order.h), per device and per access graph: the index
-// arrays it was computed from and how they are read, the threads, and the
-// region size. Sites whose threads read through the same arrays share it.
-struct OrderKey {
-  int device = 0;
-  long long n = 0;
-  int kind = 0; // AccessList::Kind
-  const void *idx = nullptr;
-  int idx_kind = 0;
-  long long sj = 0, st = 0;
-  const void *counts = nullptr;
-  const void *B = nullptr;
-  int region = 0;
-  bool operator<(const OrderKey &o) const {
-    return std::tie(device, n, kind, idx, idx_kind, sj, st, counts, B, region) <
-           std::tie(o.device, o.n, o.kind, o.idx, o.idx_kind, o.sj, o.st, o.counts, o.B, o.region);
-  }
-  // Whether it was computed from memory at p (irregfix_release forgets it).
-  bool reads(const void *p) const { return p && (p == idx || p == counts || p == B); }
-};
-
-// The order itself and what the runtime measured of it. Any permutation is
-// correct, so an order is never stale, only less good: it is checked (the
-// sampled measure, order.h) when the lists it was computed from change, and
-// computed again when it has decayed (order_decayed).
-struct Order {
-  void *perm = nullptr; // int[n]: physical thread -> logical thread
-  std::size_t perm_bytes = 0;
-  void *inv = nullptr;  // int[n]: logical thread -> physical thread
-  std::size_t inv_bytes = 0;
-  bool ready = false;   // perm and inv hold a permutation (a failed computation leaves them not)
-  double identity = -1; // sampled sectors per read in the threads' own order
-  double fresh = -1;    // ... in this order when computed
-  double last = -1;     // ... in this order at its latest check
-  double build_ms = 0;  // GPU time of its latest computation
-  int region = 0, sweeps = 0;
-  bool converged = true;
-  long long computed = 0, kept = 0; // computations; checks that kept it
-  // The sampled measure's scratch and its two counts (device), kept: a check
-  // runs at every change of the lists.
-  void *sample = nullptr;
-  std::size_t sample_bytes = 0;
-  unsigned long long *counts = nullptr;
 };
 
 // Per device: the streams pipelined launches copy on (created on first use,
