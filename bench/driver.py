@@ -397,19 +397,26 @@ def part_tests(ctx):
         r.add("tests", "%s bit for bit" % sample, mode, "identical", 1.0 if cmp_run.ok else 0.0)
         if not cmp_run.ok and not ctx.run.dry:
             ctx.fail("compare %s under %s: exit %d" % (sample, mode, cmp_run.rc))
-    e2e_src = os.path.join(ctx.args.rewritten or os.path.join(ROOT, ".devgen"), "spmv-main.irregfix.cu")
-    if os.path.exists(e2e_src) or ctx.run.dry:
-        exe = os.path.join(ctx.args.out, "tmp", "e2e")
+    # The rewritten e2e programs (scripts/pregenerate.sh) against their originals (IRREGFIX_DISABLE=1);
+    # scatter-main under IRREGFIX_DETERMINISTIC=1, so that every launch takes the executor.
+    for program, mode, env in (("spmv-main", "auto", {}), ("scatter-main", "deterministic", {"IRREGFIX_DETERMINISTIC": "1"})):
+        src = os.path.join(ctx.args.rewritten or os.path.join(ROOT, ".devgen"), program + ".irregfix.cu")
+        if not (os.path.exists(src) or ctx.run.dry):
+            continue
+        exe = os.path.join(ctx.args.out, "tmp", program)
         lib = os.path.join(ctx.build, "runtime", "libirregfix_runtime.a")
         nvcc = ctx.run.which("nvcc") or "nvcc"
-        built = ctx.run("tests/e2e-build", [nvcc, "-std=c++17", "-arch=sm_%s" % ctx.args.arch, "-I",
-                                            os.path.join(ROOT, "runtime", "include"), e2e_src, lib, "-ldl", "-o", exe])
-        a = ctx.run("tests/e2e-original", [exe, exe + ".original.bin"], env={"IRREGFIX_DISABLE": "1"})
-        b = ctx.run("tests/e2e-irregfix", [exe, exe + ".irregfix.bin"], env={"IRREGFIX_STATS": "1", **verify})
+        built = ctx.run("tests/%s-build" % program, [nvcc, "-std=c++17", "-arch=sm_%s" % ctx.args.arch, "-I",
+                                                     os.path.join(ROOT, "runtime", "include"), src, lib, "-ldl", "-o",
+                                                     exe])
+        a = ctx.run("tests/%s-original" % program, [exe, exe + ".original.bin"], env={"IRREGFIX_DISABLE": "1"})
+        b = ctx.run("tests/%s-irregfix" % program, [exe, exe + ".irregfix.bin"],
+                    env={"IRREGFIX_STATS": "1", **verify, **env})
         same = built.ok and a.ok and b.ok and same_files(exe + ".original.bin", exe + ".irregfix.bin", ctx)
-        r.add("tests", "e2e bit for bit", "auto", "identical", 1.0 if same else 0.0)
+        case = "e2e bit for bit" if program == "spmv-main" else program + " bit for bit"
+        r.add("tests", case, mode, "identical", 1.0 if same else 0.0)
         if not same and not ctx.run.dry:
-            ctx.fail("e2e program: not bit-identical (or failed)")
+            ctx.fail("%s: not bit-identical (or failed)" % program)
     if ctx.size["sanitize"] and ctx.run.which("compute-sanitizer"):
         for binary in ("irregfix_runtime_gpu_tests", "irregfix_sharing_gpu_tests"):
             san = ctx.run("tests/memcheck-" + binary, ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites the samples (CG, SP, MD; also with --hoist) and the e2e test with this tree's irregfix
+# Rewrites the samples (CG, SP, MD; also with --hoist) and the e2e programs with this tree's irregfix
 # into .devgen/, and copies GoogleTest's sources there, for a GPU machine that has nvcc but no
 # Clang 19 (and perhaps no GoogleTest): carry .devgen/ there and run bench/run.sh, which configures
 # with -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_REWRITTEN_DIR=$PWD/.devgen.
@@ -14,6 +14,7 @@ for s in cg sp md; do
   "$tool" --quiet --hoist "samples/$s/$s.cu" -o "$out/hoist/$s.irregfix.cu" -- "-Isamples/$s"
 done
 "$tool" --quiet test/e2e/spmv-main.cu -o "$out/spmv-main.irregfix.cu"
+"$tool" --quiet test/e2e/scatter-main.cu -o "$out/scatter-main.irregfix.cu"
 "$tool" --quiet test/channels/channels.cu -o "$out/channels.irregfix.cu" -- -Itest/channels
 "$tool" --quiet test/indexed/shapes.cu -o "$out/shapes.irregfix.cu" -- -Itest/indexed
 if [ -d /usr/src/googletest ]; then

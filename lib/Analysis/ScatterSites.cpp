@@ -316,7 +316,10 @@ std::string groupVerdict(const std::vector<ScatterSite> &Sites, ASTContext &Ctx)
 
 } // namespace
 
-std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext &Ctx) {
+namespace {
+
+// One kernel, or one instantiation of a kernel template (its AST complete).
+std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
   std::vector<ScatterSite> Sites;
   if (!Kernel->getBody())
     return Sites;
@@ -325,8 +328,9 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
   if (Finder.Found.empty())
     return Sites;
   const WriteSet W = WriteSet::of(Kernel);
-  const bool Templated = Kernel->isTemplated() || Kernel->isTemplateInstantiation() ||
-                         Kernel->getTemplateSpecializationKind() != TSK_Undeclared;
+  // An explicit specialization is a kernel of its own text, not launched
+  // through the template's launcher.
+  const bool Explicit = Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
   const int Updates = static_cast<int>(Finder.Found.size());
   const std::string Together = updatesVerdict(Finder.Found, W);
   for (const Candidate &C : Finder.Found) {
@@ -341,8 +345,8 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
     S.Negated = C.Negated;
     S.Slot = static_cast<int>(Sites.size());
     S.Updates = Updates;
-    if (Templated)
-      S.RefusedBecause = "kernel templates are not supported by the scatter strategy yet";
+    if (Explicit)
+      S.RefusedBecause = "explicit specializations of kernel templates are not supported by the scatter strategy";
     else if (!Together.empty())
       S.RefusedBecause = Together;
     else if (isAnyMacro(C.Update))
@@ -365,6 +369,33 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
     if (S.transformable())
       S.AliasChecks = otherArrays(Kernel, S.Target);
   }
+  return Sites;
+}
+
+// What a template's instantiations must agree on: the same updates, the same verdicts.
+std::string verdicts(const std::vector<ScatterSite> &Sites) {
+  std::string Out;
+  for (const ScatterSite &S : Sites)
+    Out += std::to_string(S.Loc.getRawEncoding()) + ":" + S.RefusedBecause + (S.Assign ? ":=" : ":+") + "\n";
+  return Out;
+}
+
+} // namespace
+
+std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  const FunctionTemplateDecl *FT = Kernel->getPrimaryTemplate();
+  if (!FT || !Kernel->isTemplateInstantiation())
+    return sitesOf(Kernel, Ctx);
+  // A kernel template: through every instantiation in the file (their types
+  // complete), which must agree; the variant and its launcher are templates.
+  std::vector<ScatterSite> Sites = sitesOf(Kernel, Ctx);
+  const std::string First = verdicts(Sites);
+  for (const FunctionDecl *Spec : FT->specializations())
+    if (Spec != Kernel && Spec->hasBody() && Spec->isTemplateInstantiation() && verdicts(sitesOf(Spec, Ctx)) != First) {
+      for (ScatterSite &S : Sites)
+        S.RefusedBecause = "the kernel template's instantiations differ in what the scatter strategy can do";
+      break;
+    }
   return Sites;
 }
 

@@ -274,8 +274,14 @@ private:
   }
 
   bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
-    if (const auto Updates = transformableScatters(Scatters[Info.Kernel->getCanonicalDecl()]); !Updates.empty())
+    // (Keyed by the kernel as collected: a template's pattern, whose instantiation Info.Kernel is.)
+    if (const auto Updates = transformableScatters(Scatters[Info.source()->getCanonicalDecl()]); !Updates.empty())
       return emitScatterKernel(Info, Updates, Ctx);
+    if (!Info.hasTransformableSite()) {
+      Msg.error(Info.Kernel->getLocation(), "internal error: nothing to rewrite in kernel '" +
+                                                Info.Kernel->getNameAsString() + "'");
+      return false;
+    }
     const SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
     llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);

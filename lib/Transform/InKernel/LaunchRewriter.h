@@ -42,6 +42,10 @@ std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
 // the launcher's head, which every strategy's launcher shares.
 std::string launcherSignature(const KernelInfo &Info, clang::ASTContext &Ctx);
 
+// `<T, N>`: a kernel template's parameters as explicit template arguments, for
+// the calls inside the launcher ("" for a plain kernel).
+std::string templateArguments(const KernelInfo &Info);
+
 // "file.cu:LINE:COL" of a site at Loc: its SiteInfo::id.
 std::string siteId(clang::SourceLocation Loc, clang::ASTContext &Ctx);
 

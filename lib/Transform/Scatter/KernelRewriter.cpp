@@ -10,6 +10,16 @@ using namespace clang;
 
 namespace irregfix::scatter {
 
+std::string contributionType(const KernelInfo &Info, const ScatterSite &S, ASTContext &Ctx) {
+  QualType T = S.Target.elementType();
+  if (Info.Template && S.Target.param()) {
+    const unsigned Index = S.Target.param()->getFunctionScopeIndex();
+    if (Index < Info.Template->getNumParams())
+      T = Info.Template->getParamDecl(Index)->getType()->getPointeeType();
+  }
+  return T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+}
+
 llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
                                           ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -37,7 +47,7 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
   if (!FTL)
     return Fail("cannot locate the parameter list of the kernel");
   inkernel::dropDefaultArgumentsOf(K, Editor, SM, LO);
-  const std::string Element = Updates.front()->Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  const std::string Element = contributionType(Info, *Updates.front(), Ctx);
   std::string Params = ", " + Element + " *__restrict__ " + contributionsName();
   if (Updates.front()->Assign)
     Params += ", unsigned char *__restrict__ " + writtenName();

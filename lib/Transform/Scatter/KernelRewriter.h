@@ -18,6 +18,10 @@
 
 namespace irregfix::scatter {
 
+// The element type of the updated array as the kernel's source spells it (`T`
+// in a kernel template): the type of the variant's contributions buffer.
+std::string contributionType(const KernelInfo &Info, const ScatterSite &S, clang::ASTContext &Ctx);
+
 // The variant's text, from the kernel's first token to its last. `Updates`: the
 // kernel's scatter updates, all transformable, in the order of their slots.
 llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,

@@ -1,4 +1,5 @@
 #include "Transform/Scatter/LaunchRewriter.h"
+#include "Transform/Scatter/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Scatter/Naming.h"
@@ -50,14 +51,15 @@ std::string launcherDefinition(const KernelInfo &Info, const std::vector<const S
   const std::string Qualifier = inkernel::kernelQualifier(K);
   const std::string Args = inkernel::argumentList(K);
   const std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
-  const std::string Element = S.Target.elementType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-  OS << "    " << Qualifier << inkernel::transformedKernelName(K) << Config << "(" << Args << (Args.empty() ? "" : ", ")
+  const std::string Element = contributionType(Info, S, Ctx);
+  const std::string TemplateArgs = inkernel::templateArguments(Info);
+  OS << "    " << Qualifier << inkernel::transformedKernelName(K) << TemplateArgs << Config << "(" << Args << (Args.empty() ? "" : ", ")
      << "static_cast<" << Element << " *>(" << planName() << ".contrib)"
      << (S.Assign ? ", " + planName() + ".written" : std::string()) << ");\n";
   OS << "    if (irregfix::execute_scatter(" << Site << ", " << planName() << ", __irregfix_stream)) {\n";
   OS << "      irregfix::end_transformed_launch(" << Site << ", __irregfix_stream);\n";
   OS << "      return;\n    }\n  }\n";
-  OS << "  " << Qualifier << K->getName() << Config << "(" << Args << ");\n";
+  OS << "  " << Qualifier << K->getName() << TemplateArgs << Config << "(" << Args << ");\n";
   OS << "  irregfix::end_original_launch(" << Site << ", __irregfix_stream);\n";
   OS << "}";
   return Out;
