@@ -314,10 +314,6 @@ std::string groupVerdict(const std::vector<ScatterSite> &Sites, ASTContext &Ctx)
   return "";
 }
 
-} // namespace
-
-namespace {
-
 // One kernel, or one instantiation of a kernel template (its AST complete).
 std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
   std::vector<ScatterSite> Sites;
