@@ -212,6 +212,13 @@ int parse_order_region(const char *text) {
   return parse_in(text, 32, 4096, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
 }
 
+int parse_profile_after_ms(const char *text) {
+  if (!text || !*text)
+    return kProfileAfterMsDefault;
+  long long v = 0;
+  return parse_in(text, 0, 1000000, &v) ? static_cast<int>(v) : -1;
+}
+
 Config config_from_env() {
   Config c = parse_config(std::getenv("IRREGFIX_DISABLE"), std::getenv("IRREGFIX_MAX_BYTES"),
                           std::getenv("IRREGFIX_STATS"), std::getenv("IRREGFIX_FAIL_ALLOC"),
@@ -243,6 +250,13 @@ Config config_from_env() {
     c.order_region = 128;
   }
   c.deterministic = parse_flag(std::getenv("IRREGFIX_DETERMINISTIC"));
+  const char *after = std::getenv("IRREGFIX_PROFILE_AFTER_MS");
+  c.profile_after_ms = parse_profile_after_ms(after);
+  if (c.profile_after_ms < 0) {
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_PROFILE_AFTER_MS='%s' (expected milliseconds, 0 to 1000000)\n",
+                 after);
+    c.profile_after_ms = kProfileAfterMsDefault;
+  }
   return c;
 }
 

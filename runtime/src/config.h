@@ -18,6 +18,8 @@ constexpr int kLayoutChoiceNone = -1;
 // Most chunks a pipelined launch is cut into (IRREGFIX_CHUNKS).
 constexpr int kMaxChunks = 64;
 
+constexpr int kProfileAfterMsDefault = 50;
+
 struct Config {
   bool disabled = false;              // IRREGFIX_DISABLE=1
   // IRREGFIX_DISABLE=<name>[,<name>...]: the launches of these kernels, or of
@@ -53,6 +55,10 @@ struct Config {
   // Testing only (irregfix::testing::set_original_time_scale): the original
   // kernel's timed launches count this many times their measured time.
   double original_time_scale = 1.0;
+  // IRREGFIX_PROFILE_AFTER_MS: under auto, a launcher runs the original kernel
+  // until its launches have taken this much GPU time, and only then profiles
+  // (copies and timed launches a short run would not earn back); 0: at once.
+  int profile_after_ms = kProfileAfterMsDefault;
   // IRREGFIX_DETERMINISTIC=1: scatter sites always run the inspector-executor,
   // whose sums do not depend on the order threads run in (the selector may
   // otherwise keep the original kernel's atomics).
@@ -90,6 +96,8 @@ int parse_hoist_group(const char *text);
 // IRREGFIX_ORDER_REGION: a power of two from 32 to 4096 -> that; null or "" ->
 // 128 (the default); anything else -> -1 (the caller warns).
 int parse_order_region(const char *text);
+// IRREGFIX_PROFILE_AFTER_MS: milliseconds, 0 to 10^6 (unset: the default); -1 when invalid.
+int parse_profile_after_ms(const char *text);
 // IRREGFIX_HOIST_ALWAYS: "1" -> true; null, "", "0" or anything else -> false
 // (the caller warns about anything else).
 bool parse_hoist_always(const char *text);

@@ -435,6 +435,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
 
   resolve(r, false, st.cfg.original_time_scale);
   count_fast_launches(r);
+  r.selector.set_warm_up(st.cfg.profile_after_ms);
   // The copies this launcher read last time: all still valid (no remap now)?
   // Any written since the previous launch (the selector's reuse estimate)?
   // A copy of managed or host memory is rebuilt at every launch: never reused.

@@ -212,9 +212,34 @@ void Selector::settle() {
   }
 }
 
+// Before profiling: the original, its first kProbes launches timed (the
+// samples profiling then starts from), until median x launches reaches the
+// warm-up time.
+Selector::Decision Selector::warm_up() {
+  Decision d;
+  d.run = kRunOriginal;
+  ++warm_up_launches_;
+  if (original_.count + original_outstanding_ < kProbes) {
+    d.timed = true;
+    ++original_outstanding_;
+  }
+  char why[160];
+  std::snprintf(why, sizeof why, "warming up: the original kernel until its launches have taken %.0f ms",
+                warm_up_ms_);
+  why_ = why;
+  return d;
+}
+
 Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const int *observed) {
-  count_launch(data_changed, observed);
   last_original_ = false;
+  // (Warm-up launches are not counted for reuse: no copy exists to see a write.)
+  if (profiling_ && !warm_) {
+    warm_ = warm_up_ms_ <= 0 ||
+            (original_.count > 0 && original_.median() * static_cast<double>(warm_up_launches_) >= warm_up_ms_);
+    if (!warm_)
+      return warm_up();
+  }
+  count_launch(data_changed, observed);
   Decision d;
   if (profiling_) {
     if (!profiled())

@@ -36,6 +36,13 @@ public:
   static constexpr double kHopeless = 1.5;
   static constexpr double kHopelessWithRemap = 3.0;
 
+  // Profiling costs copies and timed launches, which a short run cannot earn
+  // back: a launcher first runs the original until its launches have taken
+  // `ms` of GPU time in all (the median of its first timed launches times
+  // their count), and only then builds and times the candidates (0: at once).
+  void set_warm_up(double ms) { warm_up_ms_ = ms; }
+  bool warming_up() const { return profiling_ && !warm_; }
+
   // The next launch. copy_valid: every copy the launch reads is cached and
   // valid (nothing to remap); data_changed: a source of the copies was written
   // (or there was no copy) since the previous launch. observed (optional, one
@@ -111,6 +118,7 @@ private:
     long long launches = 0, changes = 0; // observed while its copy existed (reuse(c))
   };
   Decision probe();
+  Decision warm_up();
   bool profiled() const;
   void settle();
   void count_launch(bool data_changed, const int *observed);
@@ -132,6 +140,9 @@ private:
   // decided (no source written since the first launch).
   double settled_reuse_ = 0;
   std::string why_ = "profiling";
+  double warm_up_ms_ = 0;
+  bool warm_ = false;
+  long long warm_up_launches_ = 0; // launches of the original while warming up
 };
 
 } // namespace detail

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 class DeviceTest : public ::testing::Test {
@@ -20,6 +21,9 @@ protected:
       cudaGetLastError();
       GTEST_SKIP() << "no CUDA device";
     }
+    // The selector's tests drive its profiling from the first launch (no
+    // warm-up: IRREGFIX_PROFILE_AFTER_MS=0), unless the environment says otherwise.
+    setenv("IRREGFIX_PROFILE_AFTER_MS", "0", 0);
     irregfix::testing::reset();
   }
   void TearDown() override {

@@ -189,6 +189,19 @@ TEST(LocalityConfig, LayoutAndRegionParse) {
   unsetenv("IRREGFIX_ORDER_REGION");
 }
 
+TEST(Config, ProfileAfterMs) {
+  EXPECT_EQ(parse_profile_after_ms(nullptr), kProfileAfterMsDefault);
+  EXPECT_EQ(parse_profile_after_ms("0"), 0);
+  EXPECT_EQ(parse_profile_after_ms("200"), 200);
+  EXPECT_EQ(parse_profile_after_ms("-1"), -1);
+  EXPECT_EQ(parse_profile_after_ms("soon"), -1);
+  setenv("IRREGFIX_PROFILE_AFTER_MS", "0", 1);
+  EXPECT_EQ(config_from_env().profile_after_ms, 0);
+  setenv("IRREGFIX_PROFILE_AFTER_MS", "later", 1); // warns, the default
+  EXPECT_EQ(config_from_env().profile_after_ms, kProfileAfterMsDefault);
+  unsetenv("IRREGFIX_PROFILE_AFTER_MS");
+}
+
 // ---- the selector -----------------------------------------------------------
 
 namespace {

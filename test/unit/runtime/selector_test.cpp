@@ -429,3 +429,45 @@ TEST(SelectorLayouts, SummaryOfOneUnnamedVariantIsAsBefore) {
 }
 
 } // namespace
+
+namespace {
+
+// A short run cannot earn back its profiling: with a warm-up of 5 ms, a
+// launcher whose original takes 1 ms runs it (the first three timed) for five
+// launches, then profiles as without a warm-up, from its original samples.
+TEST(SelectorWarmUp, RunsTheOriginalUntilItsLaunchesTookTheWarmUpTime) {
+  Program p{1.0, 0.5, 0.1};
+  p.sel.set_warm_up(5.0);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(p.launch(i == 0), Selector::kRunOriginal) << "launch " << i;
+    EXPECT_TRUE(p.sel.warming_up());
+  }
+  EXPECT_NE(p.sel.why().find("warming up"), std::string::npos) << p.sel.why();
+  EXPECT_NEAR(p.sel.original_ms(), 1.0, 1e-12); // its three timed launches
+  // Warm: the candidate is built and timed (the original's samples are in hand).
+  EXPECT_EQ(p.launch(false), Selector::kRunTransformed);
+  EXPECT_FALSE(p.sel.warming_up());
+  EXPECT_TRUE(p.sel.profiling());
+  for (int i = 0; i < 3; ++i)
+    p.launch(false);
+  EXPECT_FALSE(p.sel.profiling());
+  EXPECT_EQ(p.launch(false), Selector::kRunTransformed); // 2x faster, its copy cached
+}
+
+// A warm-up longer than the run: only the original, and no copy is ever built.
+TEST(SelectorWarmUp, AShortRunNeverBuildsACopy) {
+  Program p{0.03, 0.01, 1.0};
+  p.sel.set_warm_up(50.0);
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(p.launch(i == 0), Selector::kRunOriginal);
+  EXPECT_EQ(p.transformeds, 0);
+}
+
+// No warm-up: the first launch builds and times the candidate, as before.
+TEST(SelectorWarmUp, ZeroProfilesAtOnce) {
+  Program p{1.0, 0.5, 0.1};
+  p.sel.set_warm_up(0);
+  EXPECT_EQ(p.launch(true), Selector::kRunTransformed);
+}
+
+} // namespace
