@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -113,6 +114,8 @@ protected:
   void SetUp() override {
     if (device_count() == 0)
       GTEST_SKIP() << "no CUDA device";
+    // The selector profiles from the first launch (no warm-up), unless a test says otherwise.
+    setenv("IRREGFIX_PROFILE_AFTER_MS", "0", 1);
     irregfix::testing::reset();
     irregfix::testing::set_layout(0); // auto: the selector runs
   }
@@ -146,6 +149,40 @@ TEST_F(Launch, SelectorKeepsACachedCopyThatIsFaster) {
   EXPECT_GE(c.candidates, 1);
   EXPECT_EQ(c.misses, c.candidates);
   EXPECT_EQ(c.remaps, c.candidates);
+  p.release();
+}
+
+// The warm-up (IRREGFIX_PROFILE_AFTER_MS): until the original's launches have
+// taken that long, a launcher under auto runs the original and builds no copy;
+// past it, it profiles as usual.
+TEST_F(Launch, AutoWarmsUpOnTheOriginalBeforeItProfiles) {
+  setenv("IRREGFIX_PROFILE_AFTER_MS", "100000", 1); // longer than the test
+  irregfix::testing::reset();
+  irregfix::testing::set_layout(0);
+  RowSum p;
+  p.make(1 << 16, 64, 5);
+  irregfix::SiteInfo site{"select:warm", "row_sum", "range"};
+  for (int i = 0; i < 20; ++i) {
+    CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+    EXPECT_FALSE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0));
+    CK(cudaDeviceSynchronize());
+    p.check();
+  }
+  auto c = site_counters("select:warm");
+  EXPECT_EQ(c.launches, 0);
+  EXPECT_EQ(c.chosen_original, 20);
+  EXPECT_EQ(irregfix::testing::cached_entries(), 0u);
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("warming up"), std::string::npos) << report;
+
+  setenv("IRREGFIX_PROFILE_AFTER_MS", "0", 1); // no warm-up: the next launch builds and times a copy
+  irregfix::testing::reset();
+  irregfix::testing::set_layout(0);
+  CK(cudaMemset(p.y, 0xff, p.n * sizeof(float)));
+  EXPECT_TRUE(row_sum::launch(site, p.n, p.B, p.A, p.y, 0));
+  CK(cudaDeviceSynchronize());
+  p.check();
+  EXPECT_EQ(site_counters("select:warm").misses, 1);
   p.release();
 }
 
