@@ -44,7 +44,6 @@ struct Candidate {
   const ArraySubscriptExpr *Element = nullptr; // A[f[t]]
   const ArraySubscriptExpr *Load = nullptr;    // f[t]
   const Expr *Contribution = nullptr;
-  bool Atomic = false;
   bool Assign = false;
   bool Negated = false; // `-=`, atomicSub: the contribution is -e
 };
@@ -55,19 +54,18 @@ public:
 
   bool VisitCompoundAssignOperator(CompoundAssignOperator *Op) {
     if (Op->getOpcode() == BO_AddAssign || Op->getOpcode() == BO_SubAssign)
-      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), false, false,
+      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), false,
            Op->getOpcode() == BO_SubAssign});
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
     if (const llvm::StringRef Name = atomicUpdate(C); !Name.empty())
-      add({C, addressedElement(C->getArg(0)), nullptr, C->getArg(1), true, Name == "atomicExch",
-           Name == "atomicSub"});
+      add({C, addressedElement(C->getArg(0)), nullptr, C->getArg(1), Name == "atomicExch", Name == "atomicSub"});
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->getOpcode() == BO_Assign)
-      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), false, true, false});
+      add({Op, dyn_cast<ArraySubscriptExpr>(strip(Op->getLHS())), nullptr, Op->getRHS(), true, false});
     return true;
   }
 
@@ -225,8 +223,9 @@ std::string otherWrites(const FunctionDecl *K, const ArrayRef &Target, const Wri
   return "";
 }
 
+// Updates: how many the kernel makes, all of one array (updatesVerdict).
 std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, const WriteSet &W, ASTContext &Ctx,
-                    const std::vector<Candidate> &All) {
+                    std::size_t Updates) {
   const PrintingPolicy &Policy = Ctx.getPrintingPolicy();
   S.Target = WriteSet::exactPointer(C.Element->getBase(), W);
   if (!S.Target)
@@ -263,9 +262,7 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
   if (W.writesThrough(S.Index))
     return S.Index.quoted() + " is written in the kernel";
   // A's references: the kernel's updates of it, nothing else.
-  const auto Updates = llvm::count_if(
-      All, [&](const Candidate &U) { return WriteSet::exactPointer(U.Element->getBase(), W) == S.Target; });
-  if (refsTo(S.Target.param(), K->getBody()).size() != static_cast<std::size_t>(Updates))
+  if (refsTo(S.Target.param(), K->getBody()).size() != Updates)
     return S.Target.quoted() + " is also read or written elsewhere in the kernel";
   ContributionReads Reads(W);
   Reads.TraverseStmt(const_cast<Expr *>(C.Contribution));
@@ -336,7 +333,6 @@ std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
     S.Update = C.Update;
     S.Element = C.Element;
     S.Contribution = C.Contribution;
-    S.Atomic = C.Atomic;
     S.Assign = C.Assign;
     S.Negated = C.Negated;
     S.Slot = static_cast<int>(Sites.size());
@@ -348,7 +344,7 @@ std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
     else if (isAnyMacro(C.Update))
       S.RefusedBecause = "the update is written through a macro";
     else
-      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx, Finder.Found);
+      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx, Finder.Found.size());
     Sites.push_back(std::move(S));
   }
   // Rewritten together or not at all: one refused update keeps the others.

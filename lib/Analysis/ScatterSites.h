@@ -29,7 +29,6 @@ struct ScatterSite {
   const clang::Expr *ActiveThreads = nullptr;  // n, from the guard
   ArrayRef Target;                             // A
   ArrayRef Index;                              // f
-  bool Atomic = false;                         // atomicAdd rather than +=
   bool Assign = false;                         // `A[f[t]] = e`: the highest thread's value is kept
   bool Negated = false;                        // `A[f[t]] -= e`, atomicSub: the contribution is -e
   // The kernel's updates of A are rewritten together: this one is update Slot
@@ -64,12 +63,5 @@ inline std::vector<const ScatterSite *> transformableScatters(const std::vector<
   return Out;
 }
 
-// The first of the updates that are rewritten, or null.
-inline const ScatterSite *transformableScatter(const std::vector<ScatterSite> &Sites) {
-  for (const ScatterSite &S : Sites)
-    if (S.transformable())
-      return &S;
-  return nullptr;
-}
 
 } // namespace irregfix

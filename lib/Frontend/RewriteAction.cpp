@@ -86,7 +86,7 @@ public:
       report(Info, Ctx);
       reportScatters(Info, Updates, Ctx);
       reportReads(Info, Ctx);
-      if (Info.hasTransformableSite() || transformableScatter(Updates))
+      if (Info.hasTransformableSite() || !transformableScatters(Updates).empty())
         Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
     }
     Result.Parsed = true;

@@ -166,6 +166,11 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
     record_fallback(ss, "scatter: unknown element type");
     return false;
   }
+  // The executor's grid for long segments: the device's multiprocessors, asked once.
+  if (const cudaError_t m = device_sms(st, dev, &plan->sms); m != cudaSuccess) {
+    record_fallback(ss, cuda_failure("cudaDeviceGetAttribute", site, m));
+    return false;
+  }
   Launch *launch = this_thread_launch(st);
   const CacheKey key = scatter_key(site, f, n, A, kind, assign, dev);
   Entry *e = nullptr;
@@ -203,12 +208,6 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   fill_plan(*e, kind, plan);
   plan->contrib = contrib;
   plan->written = assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, kind) : nullptr;
-  if (const cudaError_t m = device_sms(st, dev, &plan->sms); m != cudaSuccess) {
-    record_fallback(ss, cuda_failure("cudaDeviceGetAttribute", site, m));
-    cudaFreeAsync(contrib, stream);
-    cudaGetLastError();
-    return false;
-  }
   return true;
 }
 

@@ -212,6 +212,18 @@ void Selector::settle() {
   }
 }
 
+// The reason is written when the warm-up time is set, not at each launch.
+void Selector::set_warm_up(double ms) {
+  if (ms == warm_up_ms_)
+    return;
+  warm_up_ms_ = ms;
+  if (warming_up() && ms > 0) {
+    char why[160];
+    std::snprintf(why, sizeof why, "warming up: the original kernel until its launches have taken %.0f ms", ms);
+    why_ = why;
+  }
+}
+
 // Before profiling: the original, its first kProbes launches timed (the
 // samples profiling then starts from), until median x launches reaches the
 // warm-up time.
@@ -223,10 +235,6 @@ Selector::Decision Selector::warm_up() {
     d.timed = true;
     ++original_outstanding_;
   }
-  char why[160];
-  std::snprintf(why, sizeof why, "warming up: the original kernel until its launches have taken %.0f ms",
-                warm_up_ms_);
-  why_ = why;
   return d;
 }
 

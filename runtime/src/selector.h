@@ -40,7 +40,7 @@ public:
   // back: a launcher first runs the original until its launches have taken
   // `ms` of GPU time in all (the median of its first timed launches times
   // their count), and only then builds and times the candidates (0: at once).
-  void set_warm_up(double ms) { warm_up_ms_ = ms; }
+  void set_warm_up(double ms);
   bool warming_up() const { return profiling_ && !warm_; }
 
   // The next launch. copy_valid: every copy the launch reads is cached and
