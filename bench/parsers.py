@@ -116,18 +116,26 @@ SCATTER_LINE = (r"^scatter matrix=(\S+) rows=\d+ nnz=\d+ segments=(\d+) longest=
                 r"executor (\d+), atomics (\d+)")
 
 
+SCATTER_STREAM = r"\| in a stream: atomics " + NUM + " ms executor " + NUM + " ms"
+
+
 def scatter_bench(text):
     """bench/scatter_bench: per matrix, atomics against the inspector-executor.
     Returns [(matrix, {"segments", "longest", "atomics_ms", "executor_ms", "inspector_ms", "executor_error",
-    "atomics_error", "executor_same", "atomics_same", "auto_executor", "auto_atomics"})]."""
+    "atomics_error", "executor_same", "atomics_same", "auto_executor", "auto_atomics"[, "atomics_stream_ms",
+    "executor_stream_ms"]})] (the stream's times where the line has them)."""
     rows = []
     for m in re.finditer(SCATTER_LINE, text, re.MULTILINE):
         g = m.groups()
+        stream = re.search(SCATTER_STREAM, text[m.start():].split("\n", 1)[0])
         rows.append((g[0], {"segments": float(g[1]), "longest": float(g[2]), "atomics_ms": float(g[3]),
                             "executor_ms": float(g[4]), "inspector_ms": float(g[5]), "executor_error": float(g[6]),
                             "atomics_error": float(g[7]), "executor_same": 1.0 if g[8] == "yes" else 0.0,
                             "atomics_same": 1.0 if g[9] == "yes" else 0.0, "auto_executor": float(g[10]),
                             "auto_atomics": float(g[11])}))
+        if stream:
+            rows[-1][1].update({"atomics_stream_ms": float(stream.group(1)),
+                                "executor_stream_ms": float(stream.group(2))})
     return rows
 
 

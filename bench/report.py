@@ -242,13 +242,17 @@ def table_scatter(p):
         ea, aa = p.v(case, "auto", "executor_launches"), p.v(case, "auto", "atomics_launches")
         keeps = "–" if ea is None or aa is None else ("executor" if ea > aa else "atomics") + \
             " (%d of %d launches)" % (max(ea, aa), ea + aa)
+        sa, sx = p.v(case, "atomics", "stream_ms"), p.v(case, "executor", "stream_ms")
         rows.append([case, num(p.v(case, "matrix", "segments"), "int"), num(p.v(case, "matrix", "longest"), "int"),
-                     num(a), num(x), num(ratio(a, x), "x"), num(p.v(case, "with inspector", "ms")), err, same, keeps])
+                     num(a), num(x), num(ratio(a, x), "x"), num(sa), num(sx), num(ratio(sa, sx), "x"),
+                     num(p.v(case, "with inspector", "ms")), err, same, keeps])
     return ("The transposed SpMV scatter `y[col[k]] += val[k] * x[row[k]]` (uniform and power-law columns) and, on "
             "mesh-edges, an edge flux adding to both ends of each edge (two updates a thread), milliseconds, "
-            "median of 20:\n\n") + table(
-        ["matrix", "segments", "longest", "atomics", "executor", "executor vs atomics", "with inspector",
-         "max rel. error executor / atomics", "same bits run to run: executor / atomics", "auto keeps"], rows)
+            "median of 20: a launch alone (the launcher's host work included), and per launch in a stream of 10 "
+            "back to back (host work overlapping the GPU's):\n\n") + table(
+        ["matrix", "segments", "longest", "atomics", "executor", "executor vs atomics", "stream: atomics",
+         "stream: executor", "stream: executor vs atomics", "with inspector", "max rel. error executor / atomics",
+         "same bits run to run: executor / atomics", "auto keeps"], rows)
 
 
 def table_overhead(p):

@@ -34,10 +34,10 @@ __global__ void spmv_t(int nnz, const int *row, const int *col, const float *val
 
 // What irregfix generates for it (test/rewrite/scatter-atomic.cu).
 __global__ void spmv_t_irregfix(int nnz, const int *row, const int *col, const float *val, const float *x, float *y,
-                                float *__restrict__ contrib) {
+                                float *__restrict__ contrib, const int *__restrict__ slots) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < nnz)
-    contrib[k] = (val[k] * x[row[k]]);
+    contrib[slots[k]] = (val[k] * x[row[k]]);
 }
 
 const irregfix::SiteInfo kSite = {"scatter_bench.cu:30:5", "spmv_t", "scatter", 0, nullptr, "y,col"};
@@ -54,12 +54,12 @@ __global__ void edge_flux(int edges, const int *a, const int *b, const float *w,
 
 // What irregfix generates for it (test/rewrite/scatter-two-updates.cu).
 __global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *w, const float *x, float *y,
-                                   float *__restrict__ contrib) {
+                                   float *__restrict__ contrib, const int *__restrict__ slots) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < edges) {
     const float flux = w[k] * (x[b[k]] - x[a[k]]);
-    contrib[(k) * 2 + 0] = (flux);
-    contrib[(k) * 2 + 1] = (-flux);
+    contrib[slots[(k) * 2 + 0]] = (flux);
+    contrib[slots[(k) * 2 + 1]] = (-flux);
   }
 }
 
@@ -72,7 +72,7 @@ void launch(int nnz, const int *row, const int *col, const float *val, const flo
       irregfix::disjoint(kSite, y, col) && irregfix::disjoint(kSite, y, val) && irregfix::disjoint(kSite, y, x) &&
       irregfix::prepare_scatter(kSite, col, irregfix::index_kind(col), (long long)(nnz), y, irregfix::scatter_kind(y),
                                 &plan, 0)) {
-    spmv_t_irregfix<<<grid, block>>>(nnz, row, col, val, x, y, static_cast<float *>(plan.contrib));
+    spmv_t_irregfix<<<grid, block>>>(nnz, row, col, val, x, y, static_cast<float *>(plan.contrib), plan.slots);
     if (irregfix::execute_scatter(kSite, plan, 0)) {
       irregfix::end_transformed_launch(kSite, 0);
       return;
@@ -90,7 +90,7 @@ void launch_edges(int edges, const int *a, const int *b, const float *w, const f
       irregfix::disjoint(kEdgeSite, y, x) &&
       irregfix::prepare_scatter(kEdgeSite, irregfix::scatter_indices(a, b), (long long)(edges), y,
                                 irregfix::scatter_kind(y), &plan, 0)) {
-    edge_flux_irregfix<<<grid, block>>>(edges, a, b, w, x, y, static_cast<float *>(plan.contrib));
+    edge_flux_irregfix<<<grid, block>>>(edges, a, b, w, x, y, static_cast<float *>(plan.contrib), plan.slots);
     if (irregfix::execute_scatter(kEdgeSite, plan, 0)) {
       irregfix::end_transformed_launch(kEdgeSite, 0);
       return;
@@ -169,10 +169,23 @@ void run(const Matrix &m, int reps) {
   irregfix::testing::reset();
   irregfix::testing::set_deterministic(true);
   const float atomics = median_ms([&] { original(next_x()); }, reps);
-  // Segments cached: each launch writes y, which makes the entry stale, and its refresh computes nothing.
+  // Segments cached: each launch writes y, which leaves them valid (they depend on col alone).
   const float executor = median_ms([&] { transformed(next_x()); }, reps,
                                    [&](int) { irregfix_invalidate(y); });
-  // f changed before each launch: the inspector runs (with its one round trip).
+  // In a stream of launches, as an iterative program makes them: kStream back
+  // to back, so that a launcher's host work overlaps the GPU's; per launch.
+  constexpr int kStream = 10;
+  const float atomics_stream = median_ms([&] {
+    for (int i = 0; i < kStream; ++i)
+      original(next_x());
+  }, reps) / kStream;
+  const float executor_stream = median_ms([&] {
+    for (int i = 0; i < kStream; ++i) {
+      irregfix_invalidate(y);
+      transformed(next_x());
+    }
+  }, reps, [&](int) { irregfix_invalidate(y); }) / kStream;
+  // f changed before each launch: the inspector runs (with its round trips).
   const float inspected = median_ms([&] { transformed(next_x()); }, reps,
                                     [&](int) { irregfix_invalidate(col); irregfix_invalidate(y); });
   const irregfix::testing::SiteCounters c = irregfix::testing::site_counters(site.id);
@@ -214,22 +227,28 @@ void run(const Matrix &m, int reps) {
   const bool executor_same = std::memcmp(e1.data(), e2.data(), m.rows * sizeof(float)) == 0;
   const bool atomics_same = std::memcmp(a1.data(), a2.data(), m.rows * sizeof(float)) == 0;
 
-  // Under auto: what the selector keeps.
+  // Under auto: what the selector keeps, each launch waited for as an
+  // iterative program waits for its residual (without it the host enqueues
+  // all 64 before the first timings come back, and the selector, which never
+  // blocks on them, runs the original meanwhile).
   irregfix::testing::reset();
   for (int i = 0; i < 64; ++i) {
     irregfix_invalidate(y);
     transformed(next_x());
+    CK(cudaStreamSynchronize(0));
   }
   CK(cudaDeviceSynchronize());
   const irregfix::testing::SiteCounters a = irregfix::testing::site_counters(site.id);
+  if (std::getenv("IRREGFIX_STATS")) // the selector's view of the run under auto
+    std::fprintf(stderr, "%s", irregfix::testing::stats_report().c_str());
 
   std::printf("scatter matrix=%s rows=%d nnz=%d segments=%zu longest=%d | atomics %.4f ms | executor %.4f ms "
               "(%.2fx) | with inspector %.4f ms | executor launches=%lld fallbacks=%lld | max rel error executor "
               "%.2e atomics %.2e | bit-identical runs: executor %s atomics %s | auto after 64: executor %lld, "
-              "atomics %lld\n",
+              "atomics %lld | in a stream: atomics %.4f ms executor %.4f ms\n",
               m.name.c_str(), m.rows, m.nnz, s.targets.size(), longest, atomics, executor, atomics / executor,
               inspected, c.launches, c.fallbacks, max_error(e1), max_error(a1), executor_same ? "yes" : "no",
-              atomics_same ? "yes" : "no", a.launches, a.chosen_original);
+              atomics_same ? "yes" : "no", a.launches, a.chosen_original, atomics_stream, executor_stream);
   irregfix::testing::reset();
   for (void *p : {static_cast<void *>(row), static_cast<void *>(col), static_cast<void *>(val),
                   static_cast<void *>(y), static_cast<void *>(x[0]), static_cast<void *>(x[1]),
@@ -243,6 +262,7 @@ void run(const Matrix &m, int reps) {
 
 int main(int argc, char **argv) {
   int rows = 1 << 20, per_row = 8, reps = 20;
+  std::string only; // --matrix: one of the three inputs
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--rows")
@@ -251,19 +271,27 @@ int main(int argc, char **argv) {
       per_row = std::atoi(argv[i + 1]);
     else if (a == "--reps")
       reps = std::atoi(argv[i + 1]);
+    else if (a == "--matrix")
+      only = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: irregfix_scatter_bench [--rows N] [--per-row D] [--reps R]\n");
+      std::fprintf(stderr, "usage: irregfix_scatter_bench [--rows N] [--per-row D] [--reps R] "
+                           "[--matrix uniform|power-law|mesh-edges]\n");
       return 2;
     }
   }
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s\n", prop.name);
-  run(make("uniform", rows, per_row, false, 1), reps);
-  run(make("power-law", rows, per_row, true, 2), reps);
-  // A mesh of `rows` cells with per_row / 2 edges a cell (each edge adds to two cells).
-  Matrix mesh = make("mesh-edges", rows, std::max(1, per_row / 2), false, 3);
-  mesh.edges = true;
-  run(mesh, reps);
+  auto wanted = [&](const char *name) { return only.empty() || only == name; };
+  if (wanted("uniform"))
+    run(make("uniform", rows, per_row, false, 1), reps);
+  if (wanted("power-law"))
+    run(make("power-law", rows, per_row, true, 2), reps);
+  if (wanted("mesh-edges")) {
+    // A mesh of `rows` cells with per_row / 2 edges a cell (each edge adds to two cells).
+    Matrix mesh = make("mesh-edges", rows, std::max(1, per_row / 2), false, 3);
+    mesh.edges = true;
+    run(mesh, reps);
+  }
   return 0;
 }

@@ -112,6 +112,8 @@ class Parsers(unittest.TestCase):
         self.assertEqual(scatter["power-law"]["longest"], 82302.0)
         self.assertEqual(scatter["uniform"]["executor_same"], 1.0)
         self.assertEqual(scatter["uniform"]["atomics_same"], 0.0)
+        self.assertEqual(scatter["uniform"]["executor_stream_ms"], 0.18)
+        self.assertNotIn("executor_stream_ms", scatter["power-law"])  # a line without the stream's times
         rows = dict(parsers.remap_bench(fixture("remap_bench.log")))
         self.assertEqual(rows["1M rows, 5/row, 8 B"]["remap_gbs"], 2882.5)
         self.assertEqual(rows["neighbours 12288 x 128, random, nb[j*n+t], 16 B"]["copy_gbs"], 2516.6)

@@ -258,6 +258,11 @@ std::string range_graph_array(State &st, const SiteInfo &site, int dev, long lon
                               const void *const *arrays, const std::size_t *elem_sizes, long long lo,
                               long long hi, cudaStream_t stream, int *chosen);
 
+// For auto's proposals: whether n elements of esz bytes fit the share of the
+// device's L2 an order needs (order_fits_cache); when not, the reason goes to
+// the site's statistics (an unknown L2 size does not bound).
+bool order_in_cache(State &st, SiteStats &ss, int dev, long long n, std::size_t esz);
+
 // For auto's proposals: the sampled measure of the threads in their own order
 // (order.h; whether a locality order is worth timing is locality_pays'). One
 // round trip, remembered with the order's record.

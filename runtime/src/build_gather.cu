@@ -180,9 +180,11 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   // Under auto, a launch being profiled proposes its candidates: sharing when
   // asked, the locality order when it may permute and its threads, as
   // numbered, read far-apart elements (measured once the list is validated).
+  // (Not where its scattered direct accesses would leave the L2: order_fits_cache;
+  // a thread's own, its output, taken as wide as the element it gathers.)
   double sectors = 0;
   if (request.may_permute && request.wish == kLayoutKeyAuto && n <= INT_MAX &&
-      launch_profiling(this_thread_launch(st)) &&
+      launch_profiling(this_thread_launch(st)) && order_in_cache(st, ss, dev, n, esz) &&
       (why = neighbor_order_sectors(st, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream, &sectors)) != "")
     return why;
   built->proposals = neighbor_candidates(st.cfg, request, locality_pays(sectors), built->proposed);

@@ -210,6 +210,20 @@ std::string range_graph_array(State &st, const SiteInfo &site, int dev, long lon
   return "";
 }
 
+bool order_in_cache(State &st, SiteStats &ss, int dev, long long n, std::size_t esz) {
+  int l2 = 0;
+  if (device_l2_bytes(st, dev, &l2) != cudaSuccess) {
+    cudaGetLastError();
+    l2 = 0;
+  }
+  if (order_fits_cache(n, esz, l2))
+    return true;
+  ss.order = "not timed: " + std::to_string(n) + " elements of " + std::to_string(esz) +
+             " bytes fill more than half the L2 (" + std::to_string(l2 >> 20) +
+             " MiB), where the order's scattered direct accesses cost more than it saves";
+  return false;
+}
+
 std::string range_order_sectors(State &st, const SiteInfo &site, int dev, const void *B, int b_kind, long long n,
                                 const void *arr, std::size_t esz, cudaStream_t stream, double *sectors) {
   *sectors = 0;

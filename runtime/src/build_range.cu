@@ -191,16 +191,24 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   // Under auto, a launch being profiled that may permute its threads also
   // times the locality order when they, as numbered, read far-apart elements
   // (the array holding thread indices measured in their order).
+  // (Not where its scattered direct accesses would leave the L2: order_fits_cache.)
   if (built->proposals > 0 && built->proposals < kMaxLayoutCandidates && request.may_permute && n <= INT_MAX &&
       launch_profiling(this_thread_launch(st))) {
     int g = -1;
     double sectors = 0;
     why = range_graph_array(st, site, dev, n, count, arrays, elem_sizes, h.lo, h.hi, stream, &g);
-    if (why.empty() && g >= 0)
-      why = range_order_sectors(st, site, dev, B, b_kind, n, arrays[g], elem_sizes[g], stream, &sectors);
+    bool fits = true;
+    if (why.empty() && g >= 0) {
+      // A thread's direct accesses: its row's bounds in B, and its output,
+      // taken as wide as the widest array the site reads.
+      const std::size_t direct = index_size(b_kind) + *std::max_element(elem_sizes, elem_sizes + count);
+      fits = order_in_cache(st, ss, dev, n, direct);
+      if (fits)
+        why = range_order_sectors(st, site, dev, B, b_kind, n, arrays[g], elem_sizes[g], stream, &sectors);
+    }
     if (!why.empty())
       return why;
-    if (range_proposes_locality(request, n, sectors))
+    if (fits && range_proposes_locality(request, n, sectors))
       built->proposed[built->proposals++] = kLayoutLocality;
   }
   if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))

@@ -83,6 +83,10 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.scatter_targets, e.scatter_targets_bytes);
   free_buffer(e.scatter_first, e.scatter_first_bytes);
   free_buffer(e.scatter_threads, e.scatter_threads_bytes);
+  free_buffer(e.scatter_slots, e.scatter_slots_bytes);
+  free_buffer(e.scatter_region_first, e.scatter_region_first_bytes);
+  free_buffer(e.scatter_chunk_first, e.scatter_chunk_first_bytes);
+  free_buffer(e.scatter_chunk_segment, e.scatter_chunk_segment_bytes);
   e.index_ptrs.clear();
   for (void *b : e.bufs)
     if (b)

@@ -112,15 +112,27 @@ struct Entry {
   unsigned long long builder = 0;
   // Scatter sites (prepare_scatter): the inspector's segments, one per distinct
   // target (segments of them): targets (unsigned[n]), their first positions
-  // in threads (int[n + 1]), the thread ids sorted by target (int[n]); the
-  // variant's contributions are bufs[0]. Kept while the index array is unchanged.
+  // in segment order (int[n + 1]), the item ids in that order (int[n]), each
+  // item's slot, where the variant writes its contribution (int[n]), and per
+  // segment its first slot in the region of long segments (int[n + 1]; the
+  // region holds scatter_region slots) and its first chunk (int[n + 1]), and
+  // per chunk its segment (scatter_chunks of them). Kept while the index
+  // arrays are unchanged.
   void *scatter_targets = nullptr;
   std::size_t scatter_targets_bytes = 0;
   void *scatter_first = nullptr;
   std::size_t scatter_first_bytes = 0;
   void *scatter_threads = nullptr;
   std::size_t scatter_threads_bytes = 0;
-  long long segments = 0;
+  void *scatter_slots = nullptr;
+  std::size_t scatter_slots_bytes = 0;
+  void *scatter_region_first = nullptr;
+  std::size_t scatter_region_first_bytes = 0;
+  void *scatter_chunk_first = nullptr;
+  std::size_t scatter_chunk_first_bytes = 0;
+  void *scatter_chunk_segment = nullptr;
+  std::size_t scatter_chunk_segment_bytes = 0;
+  long long segments = 0, scatter_region = 0, scatter_chunks = 0;
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;

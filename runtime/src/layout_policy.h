@@ -178,6 +178,18 @@ inline int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int ou
 constexpr double kOrderWorthSectors = 0.3;
 bool locality_pays(double sectors_per_read);
 
+// Running the threads in an order scatters each thread's direct accesses (the
+// kernel's out[t], its row's bounds): cheap while the arrays they fall in stay
+// in the L2, dear beyond. n threads of elem_size bytes of them each must fill
+// at most half the L2. Measured on an H100 (50 MiB of L2): the order gains on
+// the renumbered fem at 525,825 rows (4 + 4 bytes a row: 4 MB; SpMV 1.13x)
+// and MD's lj_forces at 1M atoms (a float4 each: 16 MB; 1.22x), and loses on
+// the renumbered grid and fem at 8x (8M and 4.2M rows: 64 and 34 MB; SpMV
+// 0.63-0.79x), where its computation (9-17 ms) also weighs most. Not proposed
+// there. l2_bytes <= 0 (unknown): no bound.
+constexpr double kOrderCacheShare = 0.5;
+bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes);
+
 // Whether a range site's launch proposes the locality order beside the
 // padding layouts: auto's own survey of a launch that may permute (n fits an
 // int), its threads spread as locality_pays says.

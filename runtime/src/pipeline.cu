@@ -167,6 +167,14 @@ cudaError_t device_sms(State &st, int dev, int *sms) {
   return e;
 }
 
+cudaError_t device_l2_bytes(State &st, int dev, int *bytes) {
+  DeviceQueues &q = st.queues[dev];
+  const cudaError_t e =
+      q.l2_bytes ? cudaSuccess : cudaDeviceGetAttribute(&q.l2_bytes, cudaDevAttrL2CacheSize, dev);
+  *bytes = q.l2_bytes;
+  return e;
+}
+
 bool pipeline_accepts(const Pipeline &p) {
   return p.hoisted || (p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0);
 }

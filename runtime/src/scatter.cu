@@ -3,10 +3,10 @@
 // by (site, f, n, A, element type), built from f (its index array) and from A's
 // allocation, made stale by the same invalidations, checked by IRREGFIX_VERIFY
 // at hits. Only f's bytes decide the segments: A is a source by its allocation
-// alone (a write to A makes the entry stale, and its refresh computes nothing;
-// freeing A makes the inspector run again, as A's extent may have changed),
-// and its bytes are never fingerprinted. The entry also owns the buffer of
-// contributions the variant writes.
+// alone (a write to A leaves the entry valid, Cache::invalidate; freeing A
+// makes the inspector run again, as A's extent may have changed),
+// and its bytes are never fingerprinted. Each launch's contributions are its
+// own (prepare).
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
@@ -52,11 +52,11 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   *inspected = false;
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  if (e.shape_valid && e.scatter_threads && e.scatter_targets && e.scatter_first)
+  if (e.shape_valid && e.scatter_slots && e.scatter_targets && e.scatter_first)
     return copies_enqueued(ss, site, e, 0, stream);
   const long long updates = n * f.count; // the contributions
-  if (updates > INT_MAX)
-    return "scatter: more than INT_MAX updates";
+  if (updates > INT_MAX / 2) // (slots are ints, and up to twice the items)
+    return "scatter: more than INT_MAX / 2 updates";
   const std::size_t esz = scatter_elem_size(kind);
   std::vector<SourceRange> sources(1 + f.count); // A (by its allocation), then the index arrays
   long long lo = 0, hi = 0;
@@ -73,16 +73,26 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return "scatter: the updated array has 2^32 - 1 elements or more";
 
   const std::size_t items = static_cast<std::size_t>(updates);
-  const std::size_t threads_bytes = items * sizeof(int), targets_bytes = items * sizeof(unsigned),
+  const std::size_t ids_bytes = items * sizeof(int), targets_bytes = items * sizeof(unsigned),
                     first_bytes = (items + 1) * sizeof(int), contrib_bytes = items * esz;
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), threads_bytes + targets_bytes + first_bytes + contrib_bytes,
-                   st.cfg.max_bytes))
+  const std::size_t chunks_bytes = static_cast<std::size_t>(most_chunks(updates)) * sizeof(int);
+  // threads, slots; first, region_first, chunk_first; chunk_segment
+  const std::size_t kept = 2 * ids_bytes + targets_bytes + 3 * first_bytes + chunks_bytes;
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), kept + contrib_bytes, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.scatter_threads, &e.scatter_threads_bytes, threads_bytes);
+  why = ensure_buffer(st, site, &e.scatter_threads, &e.scatter_threads_bytes, ids_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_slots, &e.scatter_slots_bytes, ids_bytes);
   if (why.empty())
     why = ensure_buffer(st, site, &e.scatter_targets, &e.scatter_targets_bytes, targets_bytes);
   if (why.empty())
     why = ensure_buffer(st, site, &e.scatter_first, &e.scatter_first_bytes, first_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_region_first, &e.scatter_region_first_bytes, first_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_chunk_first, &e.scatter_chunk_first_bytes, first_bytes);
+  if (why.empty())
+    why = ensure_buffer(st, site, &e.scatter_chunk_segment, &e.scatter_chunk_segment_bytes, chunks_bytes);
   // (The contributions are the launch's own, allocated by prepare_scatter: the
   // cap counts them too.)
   if (!why.empty())
@@ -97,25 +107,36 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return why;
   cudaEvent_t t0 = nullptr, t1 = nullptr;
   start_timing(ss, stream, &t0, &t1);
-  int *runs_on_device = static_cast<int *>(sc->summary);
-  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, static_cast<unsigned *>(e.scatter_targets),
-                                static_cast<int *>(e.scatter_threads), runs_on_device, stream));
-  // The executor's grid is one thread per segment: one round trip, once per contents of f.
-  int runs = 0;
-  IRREGFIX_TRY(cudaMemcpyAsync(&runs, runs_on_device, sizeof runs, cudaMemcpyDeviceToHost, stream));
+  int *on_device = static_cast<int *>(sc->summary); // runs, then the region's size and the chunks'
+  int *threads = static_cast<int *>(e.scatter_threads), *first = static_cast<int *>(e.scatter_first),
+      *region_first = static_cast<int *>(e.scatter_region_first),
+      *chunk_first = static_cast<int *>(e.scatter_chunk_first);
+  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, static_cast<unsigned *>(e.scatter_targets), threads,
+                                on_device, stream));
+  // The executor's grid is one thread per segment, and the launches' buffers
+  // hold the region and the chunks' sums: two round trips, once per contents of f.
+  int runs = 0, sizes[2] = {};
+  IRREGFIX_TRY(cudaMemcpyAsync(&runs, on_device, sizeof runs, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
-  IRREGFIX_TRY(segment_firsts(index, sc->temp, sc->temp_bytes, runs, static_cast<int *>(e.scatter_first), stream));
+  IRREGFIX_TRY(
+      segment_firsts(index, sc->temp, sc->temp_bytes, runs, first, region_first, chunk_first, on_device + 1, stream));
+  IRREGFIX_TRY(assign_slots(index, sc->temp, sc->temp_bytes, runs, first, threads, region_first, chunk_first,
+                            static_cast<int *>(e.scatter_slots), static_cast<int *>(e.scatter_chunk_segment), stream));
+  IRREGFIX_TRY(cudaMemcpyAsync(sizes, on_device + 1, sizeof sizes, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
   stop_timing(ss, stream, t0, t1);
   e.sources = std::move(sources);
   e.index_sources = f.count;
   e.idx_lo = lo;
   e.idx_hi = hi;
   e.segments = runs;
+  e.scatter_region = sizes[0];
+  e.scatter_chunks = sizes[1];
   e.nnz = updates;
   e.max_len = 1;
   e.shape_valid = true;
   *inspected = true;
-  return copies_enqueued(ss, site, e, threads_bytes + targets_bytes + first_bytes, stream);
+  return copies_enqueued(ss, site, e, kept, stream);
 }
 
 void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
@@ -125,7 +146,13 @@ void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
   plan->targets = static_cast<const unsigned *>(e.scatter_targets);
   plan->first = static_cast<const int *>(e.scatter_first);
   plan->threads = static_cast<const int *>(e.scatter_threads);
+  plan->slots = static_cast<const int *>(e.scatter_slots);
+  plan->region_first = static_cast<const int *>(e.scatter_region_first);
+  plan->chunk_first = static_cast<const int *>(e.scatter_chunk_first);
+  plan->chunk_segment = static_cast<const int *>(e.scatter_chunk_segment);
   plan->segments = e.segments;
+  plan->region = e.scatter_region;
+  plan->chunks = e.scatter_chunks;
   plan->target_first = e.idx_lo;
   plan->extent = static_cast<unsigned long long>(e.idx_hi - e.idx_lo);
 }
@@ -191,7 +218,7 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   }
   // Each launch writes its own contributions, from the stream-ordered pool:
   // launches of this site on other streams may run at the same time.
-  const std::size_t bytes = contributions_bytes(e->nnz, kind, assign);
+  const std::size_t bytes = contributions_bytes(e->nnz, e->scatter_region, e->scatter_chunks, kind, assign);
   void *contrib = nullptr;
   cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
   if (a != cudaSuccess) {
@@ -207,7 +234,7 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   }
   fill_plan(*e, kind, plan);
   plan->contrib = contrib;
-  plan->written = assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, kind) : nullptr;
+  plan->written = assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, e->scatter_region, kind) : nullptr;
   return true;
 }
 
@@ -262,11 +289,13 @@ ScatterSegments scatter_segments(const char *site_id) {
     out.targets.resize(segments);
     out.first.resize(segments + 1);
     out.threads.resize(n);
+    out.slots.resize(n);
     if (cudaMemcpy(out.targets.data(), e.scatter_targets, segments * sizeof(unsigned), cudaMemcpyDeviceToHost) !=
             cudaSuccess ||
         cudaMemcpy(out.first.data(), e.scatter_first, (segments + 1) * sizeof(int), cudaMemcpyDeviceToHost) !=
             cudaSuccess ||
-        cudaMemcpy(out.threads.data(), e.scatter_threads, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaMemcpy(out.threads.data(), e.scatter_threads, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess ||
+        cudaMemcpy(out.slots.data(), e.scatter_slots, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) {
       cudaGetLastError();
       return ScatterSegments{};
     }

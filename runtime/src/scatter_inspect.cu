@@ -17,8 +17,9 @@ constexpr std::size_t kAlign = 256;
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-// The temporary storage, carved in this order: unsorted keys, sorted keys,
-// item ids in order, run counts (items + 1), then CUB's own storage.
+// The temporary storage, carved in this order: unsorted keys (items + 1: the
+// second pass reuses them for the long segments' lengths), sorted keys, item
+// ids in order, run counts (items + 1), then CUB's own storage.
 struct InspectTemp {
   unsigned *keys = nullptr, *sorted = nullptr;
   int *ids = nullptr, *counts = nullptr;
@@ -28,7 +29,8 @@ struct InspectTemp {
 
 std::size_t arrays_bytes(long long n) {
   const std::size_t items = static_cast<std::size_t>(n);
-  return 3 * aligned(items * sizeof(unsigned)) + aligned((items + 1) * sizeof(int));
+  return aligned((items + 1) * sizeof(unsigned)) + 2 * aligned(items * sizeof(unsigned)) +
+         aligned((items + 1) * sizeof(int));
 }
 
 InspectTemp carve(long long n, void *temp, std::size_t temp_bytes) {
@@ -36,7 +38,7 @@ InspectTemp carve(long long n, void *temp, std::size_t temp_bytes) {
   auto *p = static_cast<unsigned char *>(temp);
   InspectTemp t;
   t.keys = reinterpret_cast<unsigned *>(p);
-  p += aligned(items * sizeof(unsigned));
+  p += aligned((items + 1) * sizeof(unsigned));
   t.sorted = reinterpret_cast<unsigned *>(p);
   p += aligned(items * sizeof(unsigned));
   t.ids = reinterpret_cast<int *>(p);
@@ -108,6 +110,56 @@ cudaError_t launch_make_keys(const ScatterIndex &x, unsigned *keys, int *ids, cu
   return cudaSuccess;
 }
 
+unsigned grid(long long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
+
+// long_counts[s] = counts[s] for a long segment, 0 for a short one; 0 at runs.
+__global__ void __launch_bounds__(kThreads) long_lengths(const int *counts, int runs, int *long_counts) {
+  const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (s < runs)
+    long_counts[s] = counts[s] > kShortSegment ? counts[s] : 0;
+  else if (s == runs)
+    long_counts[s] = 0;
+}
+
+// chunk_counts[s] = the chunks of a segment a block sums, 0 for others; 0 at runs.
+__global__ void __launch_bounds__(kThreads) chunk_counts_of(const int *counts, int runs, int *chunk_counts) {
+  const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (s < runs)
+    chunk_counts[s] = counts[s] > kBlockSegment ? (counts[s] + kChunk - 1) / kChunk : 0;
+  else if (s == runs)
+    chunk_counts[s] = 0;
+}
+
+// chunk_segment[c] = the segment chunk c belongs to.
+__global__ void __launch_bounds__(kThreads) chunk_segments(int runs, const int *chunk_first, int *chunk_segment) {
+  const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (s >= runs)
+    return;
+  for (int c = chunk_first[s]; c < chunk_first[s + 1]; ++c)
+    chunk_segment[c] = static_cast<int>(s);
+}
+
+// heads[p] = 1 where position p of the segment order starts a segment (p > 0).
+__global__ void __launch_bounds__(kThreads) segment_heads(const unsigned *sorted, long long items, int *heads) {
+  const long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (p < items)
+    heads[p] = p > 0 && sorted[p] != sorted[p - 1];
+}
+
+// A thread a position p of the segment order (segment[p]: its segment): item
+// threads[p] keeps its own slot in a short segment; in a long one it takes the
+// region's slot of its place in the segment (a thread a position, not a
+// segment, so that a hot segment of tens of thousands of items spreads over
+// the grid).
+__global__ void __launch_bounds__(kThreads) place_slots(long long items, const int *segment, const int *first,
+                                                        const int *threads, const int *region_first, int *slots) {
+  const long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (p >= items)
+    return;
+  const int s = segment[p], begin = first[s], item = threads[p];
+  slots[item] = first[s + 1] - begin > kShortSegment ? static_cast<int>(items + region_first[s] + (p - begin)) : item;
+}
+
 } // namespace
 
 cudaError_t inspect_temp_bytes(const ScatterIndex &x, std::size_t *bytes) {
@@ -120,10 +172,14 @@ cudaError_t inspect_temp_bytes(const ScatterIndex &x, std::size_t *bytes) {
     e = cub::DeviceRunLengthEncode::Encode(nullptr, encode, static_cast<const unsigned *>(nullptr),
                                            static_cast<unsigned *>(nullptr), static_cast<int *>(nullptr),
                                            static_cast<int *>(nullptr), n);
+  std::size_t inclusive = 0;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::InclusiveSum(nullptr, inclusive, static_cast<const int *>(nullptr),
+                                      static_cast<int *>(nullptr), n);
   if (e == cudaSuccess)
     e = cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
                                       n + 1);
-  *bytes = arrays_bytes(x.items()) + std::max(sort, std::max(encode, scan));
+  *bytes = arrays_bytes(x.items()) + std::max({sort, encode, scan, inclusive});
   return e;
 }
 
@@ -144,13 +200,61 @@ cudaError_t inspect_segments(const ScatterIndex &x, void *temp, std::size_t temp
 }
 
 cudaError_t segment_firsts(const ScatterIndex &x, void *temp, std::size_t temp_bytes, int runs, int *first,
-                           cudaStream_t stream) {
+                           int *region_first, int *chunk_first, int *sizes, cudaStream_t stream) {
   const InspectTemp t = carve(x.items(), temp, temp_bytes);
   // counts[runs] = 0, so that the exclusive sum ends with first[runs] = items.
   cudaError_t e = cudaMemsetAsync(t.counts + runs, 0, sizeof(int), stream);
   std::size_t bytes = t.cub_bytes;
   if (e == cudaSuccess)
     e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, t.counts, first, runs + 1, stream);
+  // The long segments' lengths (the unsorted keys' storage is free by now),
+  // summed into their first slots in the region.
+  int *long_counts = reinterpret_cast<int *>(t.keys);
+  if (e == cudaSuccess) {
+    long_lengths<<<grid(runs + 1LL), kThreads, 0, stream>>>(t.counts, runs, long_counts);
+    e = cudaPeekAtLastError();
+  }
+  bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, long_counts, region_first, runs + 1, stream);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(sizes, region_first + runs, sizeof(int), cudaMemcpyDeviceToDevice, stream);
+  // The chunks of the segments a block sums, numbered in segment order (the
+  // lengths' storage reused, stream-ordered).
+  if (e == cudaSuccess) {
+    chunk_counts_of<<<grid(runs + 1LL), kThreads, 0, stream>>>(t.counts, runs, long_counts);
+    e = cudaPeekAtLastError();
+  }
+  bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, long_counts, chunk_first, runs + 1, stream);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(sizes + 1, chunk_first + runs, sizeof(int), cudaMemcpyDeviceToDevice, stream);
+  return e;
+}
+
+cudaError_t assign_slots(const ScatterIndex &x, void *temp, std::size_t temp_bytes, int runs, const int *first,
+                         const int *threads, const int *region_first, const int *chunk_first, int *slots,
+                         int *chunk_segment, cudaStream_t stream) {
+  const long long items = x.items();
+  if (runs <= 0)
+    return cudaSuccess;
+  // Each position's segment: a running count of the segments' heads, over the
+  // sorted keys the first pass left (into the item ids' storage, free since).
+  const InspectTemp t = carve(items, temp, temp_bytes);
+  segment_heads<<<grid(items), kThreads, 0, stream>>>(t.sorted, items, t.ids);
+  cudaError_t e = cudaPeekAtLastError();
+  std::size_t bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::InclusiveSum(t.cub, bytes, t.ids, t.ids, static_cast<int>(items), stream);
+  if (e == cudaSuccess) {
+    place_slots<<<grid(items), kThreads, 0, stream>>>(items, t.ids, first, threads, region_first, slots);
+    e = cudaPeekAtLastError();
+  }
+  if (e == cudaSuccess) {
+    chunk_segments<<<grid(runs), kThreads, 0, stream>>>(runs, chunk_first, chunk_segment);
+    e = cudaPeekAtLastError();
+  }
   return e;
 }
 

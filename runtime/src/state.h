@@ -44,6 +44,7 @@ struct DeviceQueues {
   cudaStream_t remap[kRemapStreams] = {};
   unsigned next = 0;
   int sms = 0;
+  int l2_bytes = 0;
 };
 
 struct State {
@@ -74,6 +75,8 @@ struct State {
 State &state();
 // The multiprocessor count of device dev (asked of CUDA once, kept in st.queues).
 cudaError_t device_sms(State &st, int dev, int *sms);
+// Its L2 size in bytes, likewise.
+cudaError_t device_l2_bytes(State &st, int dev, int *bytes);
 // Reads the environment on first use (and registers the stats report).
 void ensure_loaded(State &st);
 SiteStats &site_stats(State &st, const SiteInfo &site);

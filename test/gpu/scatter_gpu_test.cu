@@ -37,11 +37,13 @@ template <class T> __global__ void scatter_add(int n, const int *f, const T *w, 
     atomicAdd(&A[f[t]], w[t]);
 }
 
-// The variant the tool generates: the contribution goes to contrib[t].
-template <class T> __global__ void scatter_add_irregfix(int n, const int *f, const T *w, T *A, T *__restrict__ contrib) {
+// The variant the tool generates: thread t's contribution goes to its slot, contrib[slots[t]].
+template <class T>
+__global__ void scatter_add_irregfix(int n, const int *f, const T *w, T *A, T *__restrict__ contrib,
+                                     const int *__restrict__ slots) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n && f[t] >= 0 && w[t] != T(0))
-    contrib[t] = w[t];
+    contrib[slots[t]] = w[t];
 }
 
 const irregfix::SiteInfo kSite = {"scatter_gpu_test.cu:33:5", "scatter_add", "scatter", 0, nullptr, "A,f"};
@@ -54,7 +56,7 @@ bool launch(const irregfix::SiteInfo &site, int n, const int *f, const T *w, T *
   if (irregfix::begin_launch(site, stream, grid, block) &&
       irregfix::prepare_scatter(site, f, irregfix::index_kind(f), (long long)(n), A, irregfix::scatter_kind(A), &plan,
                                 stream)) {
-    scatter_add_irregfix<T><<<grid, block, 0, stream>>>(n, f, w, A, static_cast<T *>(plan.contrib));
+    scatter_add_irregfix<T><<<grid, block, 0, stream>>>(n, f, w, A, static_cast<T *>(plan.contrib), plan.slots);
     if (irregfix::execute_scatter(site, plan, stream)) {
       irregfix::end_transformed_launch(site, stream);
       return true;
@@ -130,6 +132,14 @@ template <class T> struct Problem {
 
 using Scatter = DeviceTest;
 
+// What an inspection of n items keeps: the item ids in segment order and
+// their slots, the targets (n each), the segments' first positions, first
+// slots in the region and first chunks (n + 1 each), and room for the chunks'
+// segments (2n / 4096 + 1).
+unsigned long long inspection_bytes(int n) {
+  return (6ull * n + 3 + 2ull * n / 4096 + 1) * sizeof(int);
+}
+
 class DeterministicScatter : public DeviceTest {
 protected:
   void SetUp() override {
@@ -167,6 +177,18 @@ TEST_F(DeterministicScatter, InspectorMatchesTheCpuModel) {
   EXPECT_EQ(s.targets, targets);
   EXPECT_EQ(s.first, first);
   EXPECT_EQ(s.threads, threads);
+  // The slots: a thread's own, but for a segment of more than 32 (the hot
+  // elements, the sentinels), whose threads take consecutive slots after the n,
+  // segment after segment.
+  std::vector<int> slots(p.n);
+  int region = p.n;
+  for (std::size_t k = 0; k + 1 < first.size(); ++k) {
+    const bool long_segment = first[k + 1] - first[k] > 32;
+    for (int i = first[k]; i < first[k + 1]; ++i)
+      slots[threads[i]] = long_segment ? region++ : threads[i];
+  }
+  EXPECT_GT(region, p.n); // (the power law has long segments)
+  EXPECT_EQ(s.slots, slots);
 }
 
 TEST_F(DeterministicScatter, ExecutorMatchesADoubleReference) {
@@ -196,7 +218,7 @@ TEST_F(DeterministicScatter, DoublesAndIntegers) {
 }
 
 // Three runs from the same A give the same bits; the inspector ran once (the
-// writes to A made the entry stale, and its refreshes computed nothing).
+// writes to A leave the segments valid: the later launches are hits).
 TEST_F(DeterministicScatter, SameBitsAtEveryRun) {
   Problem<float> p;
   p.make(this, 300000, 2000, 21);
@@ -214,8 +236,8 @@ TEST_F(DeterministicScatter, SameBitsAtEveryRun) {
   const irregfix::testing::SiteCounters c = site_counters(kSite.id);
   EXPECT_EQ(c.launches, 3);
   EXPECT_EQ(c.misses, 1);
-  const unsigned long long segments_bytes = 3ull * p.n * sizeof(int) + sizeof(int);
-  EXPECT_EQ(c.bytes_remapped, segments_bytes); // one inspection
+  EXPECT_EQ(c.hits, 2);
+  EXPECT_EQ(c.bytes_remapped, inspection_bytes(p.n)); // one inspection
 }
 
 // ---- two updates a thread: an edge adds its flux to both its end cells ----
@@ -229,14 +251,14 @@ __global__ void edge_flux(int edges, const int *a, const int *b, const float *u,
   }
 }
 
-// The variant the tool generates: update k of edge e writes contribution e * 2 + k.
+// The variant the tool generates: update k of edge e is item e * 2 + k.
 __global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *u, float *r,
-                                   float *__restrict__ contrib) {
+                                   float *__restrict__ contrib, const int *__restrict__ slots) {
   int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e < edges) {
     const float flux = u[b[e]] - u[a[e]];
-    contrib[(e) * 2 + 0] = (flux);
-    contrib[(e) * 2 + 1] = (-flux);
+    contrib[slots[(e) * 2 + 0]] = (flux);
+    contrib[slots[(e) * 2 + 1]] = (-flux);
   }
 }
 
@@ -248,7 +270,7 @@ bool launch_edges(int edges, const int *a, const int *b, const float *u, float *
   if (irregfix::begin_launch(kEdgeSite, 0, grid, block) &&
       irregfix::prepare_scatter(kEdgeSite, irregfix::scatter_indices(a, b), (long long)(edges), r,
                                 irregfix::scatter_kind(r), &plan, 0)) {
-    edge_flux_irregfix<<<grid, block>>>(edges, a, b, u, r, static_cast<float *>(plan.contrib));
+    edge_flux_irregfix<<<grid, block>>>(edges, a, b, u, r, static_cast<float *>(plan.contrib), plan.slots);
     if (irregfix::execute_scatter(kEdgeSite, plan, 0)) {
       irregfix::end_transformed_launch(kEdgeSite, 0);
       return true;
@@ -337,10 +359,11 @@ __global__ void relabel(int n, const int *f, const int *v, int *label) {
 
 // The variant the tool generates (test/rewrite/scatter-assign.cu).
 __global__ void relabel_irregfix(int n, const int *f, const int *v, int *label, int *__restrict__ contrib,
+                                 const int *__restrict__ slots,
                                  unsigned char *__restrict__ written) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n && v[t] >= 0)
-    contrib[t] = (v[t]), written[t] = 1;
+    contrib[slots[t]] = (v[t]), written[slots[t]] = 1;
 }
 
 const irregfix::SiteInfo kAssignSite = {"scatter_gpu_test.cu:assign", "relabel", "scatter", 0, nullptr, "label,f"};
@@ -351,7 +374,7 @@ bool launch_relabel(int n, const int *f, const int *v, int *label) {
   if (irregfix::begin_launch(kAssignSite, 0, grid, block) &&
       irregfix::prepare_scatter_assign(kAssignSite, irregfix::scatter_indices(f), (long long)(n), label,
                                        irregfix::scatter_kind(label), &plan, 0)) {
-    relabel_irregfix<<<grid, block>>>(n, f, v, label, static_cast<int *>(plan.contrib), plan.written);
+    relabel_irregfix<<<grid, block>>>(n, f, v, label, static_cast<int *>(plan.contrib), plan.slots, plan.written);
     if (irregfix::execute_scatter(kAssignSite, plan, 0)) {
       irregfix::end_transformed_launch(kAssignSite, 0);
       return true;
@@ -486,7 +509,7 @@ TEST_F(DeterministicScatter, NewTargetsAfterACopyOrAKernelWritesF) {
   ASSERT_TRUE(launch(kSite, p.n, p.f, p.w, p.A));
   CK(cudaDeviceSynchronize());
   p.expect_near(download(p.A, p.m), p.reference());
-  EXPECT_EQ(site_counters(kSite.id).bytes_remapped, 3 * (3ull * p.n * sizeof(int) + sizeof(int)));
+  EXPECT_EQ(site_counters(kSite.id).bytes_remapped, 3 * inspection_bytes(p.n));
 }
 
 // A kernel rewrites f and nobody says so: IRREGFIX_VERIFY aborts at the next
@@ -547,7 +570,7 @@ TEST_F(DeterministicScatter, FailedVariantLaunchIsNotExecuted) {
   p.make(this, 1000, 100, 63);
   irregfix::ScatterPlan plan;
   ASSERT_TRUE(irregfix::prepare_scatter(kSite, p.f, irregfix::kIndexI32, p.n, p.A, irregfix::kScatterF32, &plan, 0));
-  scatter_add_irregfix<float><<<1, 4096>>>(p.n, p.f, p.w, p.A, static_cast<float *>(plan.contrib));
+  scatter_add_irregfix<float><<<1, 4096>>>(p.n, p.f, p.w, p.A, static_cast<float *>(plan.contrib), plan.slots);
   EXPECT_FALSE(irregfix::execute_scatter(kSite, plan, 0));
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   CK(cudaDeviceSynchronize());

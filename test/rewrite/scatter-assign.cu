@@ -14,10 +14,10 @@ __global__ void relabel(int n, const int *f, const int *v, int *label) {
   if (t < n && v[t] >= 0)
     label[f[t]] = v[t];
 }
-// CHECK-LABEL: __global__ void relabel_irregfix(int n, const int *f, const int *v, int *label, int *__restrict__ __irregfix_contrib, unsigned char *__restrict__ __irregfix_written) {
+// CHECK-LABEL: __global__ void relabel_irregfix(int n, const int *f, const int *v, int *label, int *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots, unsigned char *__restrict__ __irregfix_written) {
 // CHECK-NEXT:    int t = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK-NEXT:    if (t < n && v[t] >= 0)
-// CHECK-NEXT:      __irregfix_contrib[t] = (v[t]), __irregfix_written[t] = 1;
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[t]] = (v[t]), __irregfix_written[__irregfix_slots[t]] = 1;
 // CHECK-NEXT:  }
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_relabel_0 = {"scatter-assign.cu:15:5", "relabel", "scatter", 0, nullptr, "label,f"};
 // CHECK:       static void relabel_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *f, const int *v, int *label) {
@@ -26,7 +26,7 @@ __global__ void relabel(int n, const int *f, const int *v, int *label) {
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_relabel_0, label, f) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_relabel_0, label, v) &&
 // CHECK-NEXT:        irregfix::prepare_scatter_assign(__irregfix_site_relabel_0, irregfix::scatter_indices(f), (long long)(n), label, irregfix::scatter_kind(label), &__irregfix_plan, __irregfix_stream)) {
-// CHECK-NEXT:      relabel_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, f, v, label, static_cast<int *>(__irregfix_plan.contrib), __irregfix_plan.written);
+// CHECK-NEXT:      relabel_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, f, v, label, static_cast<int *>(__irregfix_plan.contrib), __irregfix_plan.slots, __irregfix_plan.written);
 // CHECK-NEXT:      if (irregfix::execute_scatter(__irregfix_site_relabel_0, __irregfix_plan, __irregfix_stream)) {
 // CHECK-NEXT:        irregfix::end_transformed_launch(__irregfix_site_relabel_0, __irregfix_stream);
 // CHECK-NEXT:        return;

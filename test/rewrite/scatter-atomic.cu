@@ -13,10 +13,10 @@ __global__ void spmv_t(int nnz, const int *row, const int *col, const float *val
   if (k < nnz)
     atomicAdd(&y[col[k]], val[k] * x[row[k]]);
 }
-// CHECK-LABEL: __global__ void spmv_t_irregfix(int nnz, const int *row, const int *col, const float *val, const float *x, float *y, float *__restrict__ __irregfix_contrib) {
+// CHECK-LABEL: __global__ void spmv_t_irregfix(int nnz, const int *row, const int *col, const float *val, const float *x, float *y, float *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots) {
 // CHECK-NEXT:    int k = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK-NEXT:    if (k < nnz)
-// CHECK-NEXT:      __irregfix_contrib[k] = (val[k] * x[row[k]]);
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[k]] = (val[k] * x[row[k]]);
 // CHECK-NEXT:  }
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_t_0 = {"scatter-atomic.cu:14:5", "spmv_t", "scatter", 0, nullptr, "y,col"};
 // CHECK:       static void spmv_t_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int nnz, const int *row, const int *col, const float *val, const float *x, float *y) {
@@ -27,7 +27,7 @@ __global__ void spmv_t(int nnz, const int *row, const int *col, const float *val
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_t_0, y, val) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_t_0, y, x) &&
 // CHECK-NEXT:        irregfix::prepare_scatter(__irregfix_site_spmv_t_0, col, irregfix::index_kind(col), (long long)(nnz), y, irregfix::scatter_kind(y), &__irregfix_plan, __irregfix_stream)) {
-// CHECK-NEXT:      spmv_t_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(nnz, row, col, val, x, y, static_cast<float *>(__irregfix_plan.contrib));
+// CHECK-NEXT:      spmv_t_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(nnz, row, col, val, x, y, static_cast<float *>(__irregfix_plan.contrib), __irregfix_plan.slots);
 // CHECK-NEXT:      if (irregfix::execute_scatter(__irregfix_site_spmv_t_0, __irregfix_plan, __irregfix_stream)) {
 // CHECK-NEXT:        irregfix::end_transformed_launch(__irregfix_site_spmv_t_0, __irregfix_stream);
 // CHECK-NEXT:        return;

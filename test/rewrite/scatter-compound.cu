@@ -14,9 +14,9 @@ __global__ void deposit(int n, const int *cell, const double *charge, double *rh
     rho[cell[t]] += q * q;
   seen[t] = 1;
 }
-// CHECK-LABEL: __global__ void deposit_irregfix(int n, const int *cell, const double *charge, double *rho, int *seen, double *__restrict__ __irregfix_contrib) {
+// CHECK-LABEL: __global__ void deposit_irregfix(int n, const int *cell, const double *charge, double *rho, int *seen, double *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots) {
 // CHECK:         if (q != 0.0)
-// CHECK-NEXT:      __irregfix_contrib[t] = (q * q);
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[t]] = (q * q);
 // CHECK-NEXT:    seen[t] = 1;
 // CHECK:         irregfix::ScatterPlan __irregfix_plan;
 // CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_deposit_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
@@ -24,7 +24,7 @@ __global__ void deposit(int n, const int *cell, const double *charge, double *rh
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_deposit_0, rho, charge) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_deposit_0, rho, seen) &&
 // CHECK-NEXT:        irregfix::prepare_scatter(__irregfix_site_deposit_0, cell, irregfix::index_kind(cell), (long long)(n), rho, irregfix::scatter_kind(rho), &__irregfix_plan, __irregfix_stream)) {
-// CHECK-NEXT:      deposit_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, cell, charge, rho, seen, static_cast<double *>(__irregfix_plan.contrib));
+// CHECK-NEXT:      deposit_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, cell, charge, rho, seen, static_cast<double *>(__irregfix_plan.contrib), __irregfix_plan.slots);
 
 void step(int n, const int *cell, const double *charge, double *rho, int *seen) {
   deposit<<<(n + 127) / 128, 128>>>(n, cell, charge, rho, seen);

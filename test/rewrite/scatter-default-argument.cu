@@ -12,4 +12,4 @@ __global__ void histogram(int n, const unsigned *bin, int *counts = nullptr) {
 
 void run(int n, const unsigned *bin, int *counts) { histogram<<<64, 256>>>(n, bin, counts); }
 // CHECK: __global__ void histogram(int n, const unsigned *bin, int *counts = nullptr) {
-// CHECK: __global__ void histogram_irregfix(int n, const unsigned *bin, int *counts, int *__restrict__ __irregfix_contrib) {
+// CHECK: __global__ void histogram_irregfix(int n, const unsigned *bin, int *counts, int *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots) {

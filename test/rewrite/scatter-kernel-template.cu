@@ -17,11 +17,11 @@ __global__ void scatter_add(int n, const int *f, const T *w, T *A) {
 }
 // CHECK-LABEL: // irregfix: 'scatter_add' writing each thread's contribution to a buffer
 // CHECK-NEXT:  template <class T>
-// CHECK-NEXT:  __global__ void scatter_add_irregfix(int n, const int *f, const T *w, T *A, T *__restrict__ __irregfix_contrib) {
-// CHECK:           __irregfix_contrib[t] = (w[t]);
+// CHECK-NEXT:  __global__ void scatter_add_irregfix(int n, const int *f, const T *w, T *A, T *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots) {
+// CHECK:           __irregfix_contrib[__irregfix_slots[t]] = (w[t]);
 // CHECK:       template <class T>
 // CHECK-NEXT:  static void scatter_add_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *f, const T *w, T *A) {
-// CHECK:           scatter_add_irregfix<T><<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, f, w, A, static_cast<T *>(__irregfix_plan.contrib));
+// CHECK:           scatter_add_irregfix<T><<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, f, w, A, static_cast<T *>(__irregfix_plan.contrib), __irregfix_plan.slots);
 // CHECK:         scatter_add<T><<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, f, w, A);
 
 template <class T>

@@ -15,8 +15,8 @@ __global__ void outflow(int edges, const int *from, const int *to, const float *
   }
 }
 // CHECK-LABEL: __global__ void outflow_irregfix(
-// CHECK:           __irregfix_contrib[(e) * 2 + 0] = -(q[e]);
-// CHECK-NEXT:      __irregfix_contrib[(e) * 2 + 1] = (q[e]);
+// CHECK:           __irregfix_contrib[__irregfix_slots[(e) * 2 + 0]] = -(q[e]);
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[(e) * 2 + 1]] = (q[e]);
 // CHECK:         irregfix::prepare_scatter(__irregfix_site_outflow_0, irregfix::scatter_indices(from, to), (long long)(edges), mass,
 
 __global__ void release(int n, const int *owner, const int *held, int *count) {
@@ -25,7 +25,7 @@ __global__ void release(int n, const int *owner, const int *held, int *count) {
     atomicSub(&count[owner[t]], held[t]);
 }
 // CHECK-LABEL: __global__ void release_irregfix(
-// CHECK:           __irregfix_contrib[t] = -(held[t]);
+// CHECK:           __irregfix_contrib[__irregfix_slots[t]] = -(held[t]);
 // CHECK:         irregfix::prepare_scatter(__irregfix_site_release_0, owner, irregfix::index_kind(owner), (long long)(n), count,
 
 __global__ void claim(int n, const int *slot, const int *id, int *owner) {
@@ -34,7 +34,7 @@ __global__ void claim(int n, const int *slot, const int *id, int *owner) {
     atomicExch(&owner[slot[t]], id[t]);
 }
 // CHECK-LABEL: __global__ void claim_irregfix(
-// CHECK:           __irregfix_contrib[t] = (id[t]), __irregfix_written[t] = 1;
+// CHECK:           __irregfix_contrib[__irregfix_slots[t]] = (id[t]), __irregfix_written[__irregfix_slots[t]] = 1;
 // CHECK:         irregfix::prepare_scatter_assign(__irregfix_site_claim_0, irregfix::scatter_indices(slot), (long long)(n), owner,
 
 __global__ void claim_and_tell(int n, const int *slot, const int *id, int *owner, int *previous) {

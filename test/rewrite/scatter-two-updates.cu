@@ -16,11 +16,11 @@ __global__ void edge_flux(int edges, const int *a, const int *b, const float *u,
     atomicAdd(&r[b[e]], -flux);
   }
 }
-// CHECK-LABEL: __global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *u, const float *k, float *r, float *__restrict__ __irregfix_contrib) {
+// CHECK-LABEL: __global__ void edge_flux_irregfix(int edges, const int *a, const int *b, const float *u, const float *k, float *r, float *__restrict__ __irregfix_contrib, const int *__restrict__ __irregfix_slots) {
 // CHECK-NEXT:    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < edges; e += gridDim.x * blockDim.x) {
 // CHECK-NEXT:      const float flux = k[e] * (u[b[e]] - u[a[e]]);
-// CHECK-NEXT:      __irregfix_contrib[(e) * 2 + 0] = (flux);
-// CHECK-NEXT:      __irregfix_contrib[(e) * 2 + 1] = (-flux);
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[(e) * 2 + 0]] = (flux);
+// CHECK-NEXT:      __irregfix_contrib[__irregfix_slots[(e) * 2 + 1]] = (-flux);
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_edge_flux_0 = {"scatter-two-updates.cu:15:5", "edge_flux", "scatter", 0, nullptr, "r,a,b"};
@@ -32,7 +32,7 @@ __global__ void edge_flux(int edges, const int *a, const int *b, const float *u,
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_edge_flux_0, r, u) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_edge_flux_0, r, k) &&
 // CHECK-NEXT:        irregfix::prepare_scatter(__irregfix_site_edge_flux_0, irregfix::scatter_indices(a, b), (long long)(edges), r, irregfix::scatter_kind(r), &__irregfix_plan, __irregfix_stream)) {
-// CHECK-NEXT:      edge_flux_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(edges, a, b, u, k, r, static_cast<float *>(__irregfix_plan.contrib));
+// CHECK-NEXT:      edge_flux_irregfix<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(edges, a, b, u, k, r, static_cast<float *>(__irregfix_plan.contrib), __irregfix_plan.slots);
 // CHECK-NEXT:      if (irregfix::execute_scatter(__irregfix_site_edge_flux_0, __irregfix_plan, __irregfix_stream)) {
 
 void residual(int edges, const int *a, const int *b, const float *u, const float *k, float *r) {

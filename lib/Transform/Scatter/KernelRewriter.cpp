@@ -37,9 +37,10 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
                                              : "(" + Thread + ") * " + std::to_string(S->Updates) + " + " +
                                                    std::to_string(S->Slot);
     // The value the original adds or assigns, converted to A's type as the update converts it.
-    std::string Store = contributionsName() + "[" + Item + "] = " + (S->Negated ? "-" : "") + "(" + Contribution + ")";
+    const std::string Slot = slotsName() + "[" + Item + "]";
+    std::string Store = contributionsName() + "[" + Slot + "] = " + (S->Negated ? "-" : "") + "(" + Contribution + ")";
     if (S->Assign)
-      Store += ", " + writtenName() + "[" + Item + "] = 1";
+      Store += ", " + writtenName() + "[" + Slot + "] = 1";
     if (!Editor.replace(S->Update->getSourceRange(), Store))
       return Fail("cannot replace the update");
   }
@@ -48,7 +49,8 @@ llvm::Expected<std::string> rewriteKernel(const KernelInfo &Info, const std::vec
     return Fail("cannot locate the parameter list of the kernel");
   inkernel::dropDefaultArgumentsOf(K, Editor, SM, LO);
   const std::string Element = contributionType(Info, *Updates.front(), Ctx);
-  std::string Params = ", " + Element + " *__restrict__ " + contributionsName();
+  std::string Params =
+      ", " + Element + " *__restrict__ " + contributionsName() + ", const int *__restrict__ " + slotsName();
   if (Updates.front()->Assign)
     Params += ", unsigned char *__restrict__ " + writtenName();
   Editor.insertBefore(FTL.getRParenLoc(), Params);

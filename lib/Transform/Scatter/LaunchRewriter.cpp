@@ -54,7 +54,7 @@ std::string launcherDefinition(const KernelInfo &Info, const std::vector<const S
   const std::string Element = contributionType(Info, S, Ctx);
   const std::string TemplateArgs = inkernel::templateArguments(Info);
   OS << "    " << Qualifier << inkernel::transformedKernelName(K) << TemplateArgs << Config << "(" << Args << (Args.empty() ? "" : ", ")
-     << "static_cast<" << Element << " *>(" << planName() << ".contrib)"
+     << "static_cast<" << Element << " *>(" << planName() << ".contrib), " << planName() << ".slots"
      << (S.Assign ? ", " + planName() + ".written" : std::string()) << ");\n";
   OS << "    if (irregfix::execute_scatter(" << Site << ", " << planName() << ", __irregfix_stream)) {\n";
   OS << "      irregfix::end_transformed_launch(" << Site << ", __irregfix_stream);\n";

@@ -8,6 +8,9 @@ namespace irregfix::scatter {
 
 // The variant's parameter: the buffer each thread writes its contribution to.
 inline std::string contributionsName() { return "__irregfix_contrib"; }
+// The variant's parameter: each update's slot in the contributions buffer (the
+// inspector's order, which puts an element's contributions together).
+inline std::string slotsName() { return "__irregfix_slots"; }
 // Assignments: the variant's flags, 1 where a thread wrote its value.
 inline std::string writtenName() { return "__irregfix_written"; }
 // The launcher's local: what prepare_scatter returns.

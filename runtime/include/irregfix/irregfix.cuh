@@ -346,19 +346,22 @@ bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const
 // ---- irregular reductions: the inspector-executor -----------------------------
 // A scatter site: each thread t < n adds one contribution e(t) to A[f[t]]
 // (`A[f[t]] += e`, `atomicAdd(&A[f[t]], e)`). The tool generates a variant of
-// the kernel that writes e(t) to contrib[t] instead of updating A. The runtime's
-// inspector sorts the pairs (f[t], t) (a stable CUB radix sort: per element of A,
-// the threads that update it, in thread order) and keeps the result while f is
-// unchanged, with the invalidation and IRREGFIX_VERIFY checks of the copies; its
-// executor sums each updated element's contributions (a thread an element in
-// thread order, or a block for more than 256 in a fixed strided-then-tree
-// order) and adds the sum to A once: no contention, the same bits at every run. Indices outside A's allocation
+// the kernel that writes e(t) to contrib[slots[t]] instead of updating A. The
+// runtime's inspector sorts the pairs (f[t], t) (a stable CUB radix sort: per
+// element of A, the threads that update it, in thread order), gives each
+// thread its slot (its own, t, or, when its element has more than 32 updates,
+// one of consecutive slots after the n that the element's updates share), and
+// keeps the result while f is unchanged, with the invalidation and
+// IRREGFIX_VERIFY checks of the copies; its executor sums each updated
+// element's contributions (a thread an element in thread order; a warp or a
+// block a chunk for more than 32, in a fixed strided-then-tree order) and adds the sum
+// to A once: no contention, the same bits at every run. Indices outside A's allocation
 // (sentinels the kernel guards, such as -1) are left out.
 // The launcher:
 //   ScatterPlan plan;
 //   if (begin_launch(site, stream, grid, block) &&
 //       prepare_scatter(site, f, index_kind(f), n, A, scatter_kind(A), &plan, stream)) {
-//     <variant><<<grid, block, shmem, stream>>>(..., (T *)plan.contrib);
+//     <variant><<<grid, block, shmem, stream>>>(..., (T *)plan.contrib, plan.slots);
 //     if (execute_scatter(site, plan, stream)) { end_transformed_launch(site, stream); return; }
 //   }
 //   <original kernel><<<...>>>(...); end_original_launch(site, stream);
@@ -370,8 +373,8 @@ bool continue_indexed(const SiteInfo &site, IndexedWork *work, View *view, const
 // elements, which rewriting leaves as they were).
 // A thread may make up to four updates of A (an edge adding to both its ends,
 // `atomicAdd(&r[a[t]], x); atomicAdd(&r[b[t]], -x);`): the launcher passes
-// scatter_indices(a, b), and update k of thread t writes contrib[t * count + k],
-// so that an element's contributions are summed in the order a sequential loop
+// scatter_indices(a, b), and update k of thread t is item t * count + k, so
+// that an element's contributions are summed in the order a sequential loop
 // over the threads would add them.
 
 // Element type of the array A a scatter site adds to.
@@ -387,22 +390,31 @@ template <class T> constexpr ScatterKind scatter_kind(const T *) { return Scatte
 
 // What prepare_scatter hands the launcher and execute_scatter.
 struct ScatterPlan {
-  void *contrib = nullptr;         // n elements of A's type, zeroed, this launch's own: the variant writes contrib[t]
+  void *contrib = nullptr;         // n + region elements of A's type, zeroed, this launch's own
   void *target = nullptr;          // A
   int kind = kScatterF32;          // a ScatterKind
-  long long n = 0;                 // contributions: threads * updates a thread
+  long long n = 0;                 // contributions (items): threads * updates a thread
   // The inspector's result: segment s updates A[target_first + targets[s]]
   // (targets[s] == extent: indices outside A's allocation, skipped) with the
-  // contributions of threads[first[s]], ..., threads[first[s+1] - 1].
+  // contributions of items threads[first[s]], ..., threads[first[s+1] - 1];
+  // item i's contribution goes to contrib[slots[i]], which is contrib[i] but
+  // for the items of a segment of more than 32: theirs are consecutive, from
+  // contrib[n + region_first[s]] (n + region slots in all). A segment of
+  // more than 4096 is summed in chunks: chunk_first[s] is its first,
+  // chunk_segment[c] the segment of chunk c (chunks in all).
   const unsigned *targets = nullptr;
   const int *first = nullptr;
   const int *threads = nullptr;
-  long long segments = 0;
+  const int *slots = nullptr;
+  const int *region_first = nullptr;
+  const int *chunk_first = nullptr;
+  const int *chunk_segment = nullptr;
+  long long segments = 0, region = 0, chunks = 0;
   long long target_first = 0;      // A's allocation's first element, as an index of A (<= 0)
   unsigned long long extent = 0;   // elements of A's allocation: targets[s] < extent
   int sms = 0;                     // the device's multiprocessors: the executor's grid for long segments
-  // Assignments: n flags, zeroed, the variant setting written[i] = 1 beside
-  // contribution i; null for adds.
+  // Assignments: a flag a slot, zeroed, the variant setting written[slots[i]] = 1
+  // beside item i's contribution; null for adds.
   unsigned char *written = nullptr;
 };
 

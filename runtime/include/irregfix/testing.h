@@ -155,11 +155,13 @@ void set_hoist_always(bool always);
 // device, as its latest prepare_scatter left it: segment s updates
 // A[target_first + targets[s]] (targets[s] == extent: indices outside A's
 // allocation, skipped) with the contributions threads[first[s]], ...,
-// threads[first[s+1] - 1] (items t * updates + k). Empty when there is none.
+// threads[first[s+1] - 1] (items t * updates + k), and each item's slot in
+// the contributions buffer. Empty when there is none.
 struct ScatterSegments {
   std::vector<unsigned> targets;
   std::vector<int> first; // segments + 1 entries
   std::vector<int> threads;
+  std::vector<int> slots;
   long long target_first = 0;
   unsigned long long extent = 0;
 };

@@ -221,6 +221,31 @@ TEST(Cache, WriteToIndexArrayInvalidatesTheShape) {
   EXPECT_FALSE(e->shape_valid);
 }
 
+// A scatter site's segments (the updated array A by its allocation, then the
+// index array f): a write to A leaves them valid, a free of A or a write to f
+// does not.
+TEST(Cache, ScatterSegmentsIgnoreWritesToTheUpdatedArray) {
+  Cache c;
+  CacheKey k = key("scatter");
+  k.pattern = kPatternScatter;
+  Entry *e = c.insert(k);
+  e->valid = e->shape_valid = true;
+  e->index_sources = 1;
+  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0}},    // A
+                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}}}; // f
+  EXPECT_EQ(c.invalidate(0x10010, Range{}), 0);
+  EXPECT_TRUE(e->valid);
+  EXPECT_TRUE(e->shape_valid);
+  EXPECT_EQ(e->writes, 0u);
+  EXPECT_EQ(c.invalidate(0x10000, Range{0x10000, 0x1000}, /*freed=*/true), 1);
+  EXPECT_FALSE(e->valid);
+  EXPECT_FALSE(e->shape_valid);
+  e->valid = e->shape_valid = true;
+  EXPECT_EQ(c.invalidate(0x20004, Range{}), 1);
+  EXPECT_FALSE(e->valid);
+  EXPECT_FALSE(e->shape_valid);
+}
+
 // With several index arrays (range2/gather2: B and C; neighbours: NB and
 // counts), a write to any of them clears shape_valid; a write to a data array
 // does not.
@@ -596,7 +621,7 @@ TEST(Cache, ScatterEntryKeepsItsSegmentsAcrossWritesToTheTarget) {
   e->valid = e->shape_valid = true;
   EXPECT_EQ(c.invalidate(0x20010, Range{}), 1);
   EXPECT_FALSE(e->shape_valid);
-  e->scatter_threads_bytes = 400;
+  e->scatter_slots_bytes = 400;
   e->scatter_targets_bytes = 400;
   e->scatter_first_bytes = 404;
   e->buf_bytes = {400};

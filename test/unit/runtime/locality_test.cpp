@@ -122,6 +122,16 @@ TEST(LocalityPolicy, AutoProposesTheOrderOnlyWhereTheReadsLieFarApart) {
   EXPECT_FALSE(range_proposes_locality(range, 1000, 0.8));
 }
 
+TEST(LocalityPolicy, TheOrderIsTimedOnlyWhereItsDataFitsHalfTheL2) {
+  const long long l2 = 50LL << 20; // an H100's
+  EXPECT_TRUE(order_fits_cache(1LL << 20, 8, l2));  // 8 MiB: 1M rows, 4-byte bounds and output
+  EXPECT_TRUE(order_fits_cache(1LL << 20, 16, l2)); // 16 MiB: MD's forces at 1M atoms
+  EXPECT_TRUE(order_fits_cache(25LL << 17, 8, l2)); // exactly half
+  EXPECT_FALSE(order_fits_cache((25LL << 17) + 1, 8, l2));
+  EXPECT_FALSE(order_fits_cache(8LL << 20, 8, l2)); // 64 MiB: 8M rows
+  EXPECT_TRUE(order_fits_cache(8LL << 20, 8, 0));   // the L2 unknown: no bound
+}
+
 TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   Entry e;
   e.key.n = 64;
