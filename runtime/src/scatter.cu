@@ -234,7 +234,8 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   }
   fill_plan(*e, kind, plan);
   plan->contrib = contrib;
-  plan->written = assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, e->scatter_region, kind) : nullptr;
+  plan->written =
+      assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, e->scatter_region, kind) : nullptr;
   return true;
 }
 

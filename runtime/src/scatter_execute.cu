@@ -28,7 +28,8 @@ template <class T> T *chunk_sums(const ScatterPlan &p) {
   return reinterpret_cast<T *>(static_cast<unsigned char *>(p.contrib) + sums_offset(p.n + p.region, p.kind));
 }
 int *warp_list(const ScatterPlan &p) {
-  return reinterpret_cast<int *>(static_cast<unsigned char *>(p.contrib) + list_offset(p.n + p.region, p.chunks, p.kind));
+  auto *bytes = static_cast<unsigned char *>(p.contrib);
+  return reinterpret_cast<int *>(bytes + list_offset(p.n + p.region, p.chunks, p.kind));
 }
 
 // One thread per short segment: the sum of its contributions (in their own
@@ -36,10 +37,9 @@ int *warp_list(const ScatterPlan &p) {
 // turn a lone -0.0 into +0.0), added to the element once. A long segment goes
 // to a list (count first) for a warp, or, past kBlockSegment, is left to the
 // chunks: the hot elements of a power law would leave one thread summing tens
-// of thousands of terms. Each element
-// gets one add a launch: the same bits as a plain add; atomic because launches
-// on other streams may update A at the same time, as the original kernel's
-// atomics allow.
+// of thousands of terms. Each element gets one add a launch: the same bits as
+// a plain add; atomic because launches on other streams may update A at the
+// same time, as the original kernel's atomics allow.
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     execute_segments(const unsigned *targets, const int *first, const int *threads, long long segments,
@@ -94,15 +94,19 @@ __global__ void __launch_bounds__(kThreads)
 
 // A block per chunk of the segments cut in chunks, the blocks striding over
 // the chunks: thread i sums slots i, i + kThreads, ... of the chunk, then the
-// partial sums meet in a fixed tree; the chunk's sum goes to sums[c].
+// partial sums meet in a fixed tree; the chunk's sum goes to sums[c]. (The
+// chunks of indices outside A are skipped, as their sums would be.)
 template <class T>
 __global__ void __launch_bounds__(kThreads)
-    sum_chunks(const int *first, const int *region_first, const int *chunk_first, const int *chunk_segment,
-               long long chunks, long long items, const T *contrib, T *sums) {
+    sum_chunks(const unsigned *targets, const int *first, const int *region_first, const int *chunk_first,
+               const int *chunk_segment, long long chunks, unsigned long long extent, long long items,
+               const T *contrib, T *sums) {
   __shared__ T partial[kThreads];
   for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
     // The segment cut evenly: each of its chunks has kChunk / 2 items or more.
     const int s = chunk_segment[c];
+    if (targets[s] >= extent) // the same for the whole block
+      continue;
     const long long j = c - chunk_first[s], cuts = chunk_first[s + 1] - chunk_first[s];
     const long long total = first[s + 1] - first[s];
     const int begin = static_cast<int>(j * total / cuts), length = static_cast<int>((j + 1) * total / cuts) - begin;
@@ -193,7 +197,7 @@ template <class T> cudaError_t launch_typed(const ScatterPlan &p, cudaStream_t s
   if (p.chunks > 0) {
     T *sums = chunk_sums<T>(p);
     sum_chunks<T><<<static_cast<unsigned>(std::min(p.chunks, fill)), kThreads, 0, stream>>>(
-        p.first, p.region_first, p.chunk_first, p.chunk_segment, p.chunks, p.n, contrib, sums);
+        p.targets, p.first, p.region_first, p.chunk_first, p.chunk_segment, p.chunks, p.extent, p.n, contrib, sums);
     if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess)
       return e;
     add_chunk_sums<T><<<blocks_for(p.chunks), kThreads, 0, stream>>>(p.targets, p.chunk_first, p.chunk_segment,

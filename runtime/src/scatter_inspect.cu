@@ -19,7 +19,8 @@ std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * 
 
 // The temporary storage, carved in this order: unsorted keys (items + 1: the
 // second pass reuses them for the long segments' lengths), sorted keys, item
-// ids in order, run counts (items + 1), then CUB's own storage.
+// ids in order (the third pass reuses them for each position's segment), run
+// counts (items + 1), then CUB's own storage.
 struct InspectTemp {
   unsigned *keys = nullptr, *sorted = nullptr;
   int *ids = nullptr, *counts = nullptr;
