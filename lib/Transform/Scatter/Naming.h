@@ -8,8 +8,8 @@ namespace irregfix::scatter {
 
 // The variant's parameter: the buffer each thread writes its contribution to.
 inline std::string contributionsName() { return "__irregfix_contrib"; }
-// The variant's parameter: each update's slot in the contributions buffer (the
-// inspector's order, which puts an element's contributions together).
+// The variant's parameter: each update's slot in the contributions buffer (its
+// own item's, or, for an element of many updates, one of consecutive slots).
 inline std::string slotsName() { return "__irregfix_slots"; }
 // Assignments: the variant's flags, 1 where a thread wrote its value.
 inline std::string writtenName() { return "__irregfix_written"; }
