@@ -132,6 +132,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   e.segments = runs;
   e.scatter_region = sizes[0];
   e.scatter_chunks = sizes[1];
+  ss.inspector = describe_segments(runs, updates, sizes[0], sizes[1]);
   e.nnz = updates;
   e.max_len = 1;
   e.shape_valid = true;

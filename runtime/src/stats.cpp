@@ -15,6 +15,15 @@ long long SiteStats::fallback_count() const {
   return c;
 }
 
+std::string describe_segments(long long elements, long long updates, long long region, long long chunks) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%lld elements updated by %lld updates; %lld of the updates to elements of more than 32 "
+                "(summed a warp an element, %lld chunks of blocks for those of more than 4096)",
+                elements, updates, region, chunks);
+  return line;
+}
+
 std::string format_stats(const std::map<std::string, SiteStats> &stats) {
   std::string out;
   char line[512];
@@ -43,6 +52,8 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     }
     if (!s.order.empty())
       out += "irregfix:   locality order: " + s.order + "\n";
+    if (!s.inspector.empty())
+      out += "irregfix:   inspector: " + s.inspector + "\n";
     if (s.shared_max > 0) {
       std::snprintf(line, sizeof line,
                     "irregfix:   sharing: distinct elements a block %.1f on average, %lld at most "

@@ -45,6 +45,9 @@ struct SiteStats {
   // The locality order its latest locality build used: what it measured, how
   // it was computed and kept ("" when none).
   std::string order;
+  // A scatter site: what its latest inspection found (describe_segments; ""
+  // when none).
+  std::string inspector;
   // Hoisted loops: launches planned by begin_hoisted, their steps, the latest
   // group (iterations a step), the launches that ran the in-kernel loop because
   // there was no remap to overlap (cached copies, one step), and the calls that
@@ -66,6 +69,11 @@ struct SiteStats {
 };
 
 // The IRREGFIX_STATS report, one block per site, sorted by id.
+// A scatter inspection's result for the report: the elements updated, how
+// many of the updates go to elements of many (summed a warp, or in chunks of
+// blocks, each), and the chunks.
+std::string describe_segments(long long elements, long long updates, long long region, long long chunks);
+
 std::string format_stats(const std::map<std::string, SiteStats> &stats);
 
 } // namespace detail

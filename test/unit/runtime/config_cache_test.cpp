@@ -363,6 +363,17 @@ TEST(Stats, Report) {
   EXPECT_NE(r.find("bytes remapped 4096"), std::string::npos);
   EXPECT_NE(r.find("0.250 ms"), std::string::npos);
   EXPECT_NE(r.find("ell-colmajor"), std::string::npos);
+  EXPECT_EQ(r.find("inspector:"), std::string::npos); // not a scatter site
+
+  SiteStats &scatter = m["k.cu:9:1"];
+  scatter.pattern = "scatter";
+  scatter.inspector = describe_segments(1000, 8000, 2500, 3);
+  r = format_stats(m);
+  EXPECT_NE(r.find("inspector-executor"), std::string::npos);
+  EXPECT_NE(r.find("irregfix:   inspector: 1000 elements updated by 8000 updates; 2500 of the updates to "
+                   "elements of more than 32 (summed a warp an element, 3 chunks of blocks for those of "
+                   "more than 4096)"),
+            std::string::npos);
 }
 
 TEST(ParseConfig, Layout) {
