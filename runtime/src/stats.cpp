@@ -17,10 +17,17 @@ long long SiteStats::fallback_count() const {
 
 std::string describe_segments(long long elements, long long updates, long long region, long long chunks) {
   char line[256];
-  std::snprintf(line, sizeof line,
-                "%lld elements updated by %lld updates; %lld of the updates to elements of more than 32 "
-                "(summed a warp an element, %lld chunks of blocks for those of more than 4096)",
-                elements, updates, region, chunks);
+  int at = std::snprintf(line, sizeof line, "%lld elements updated by %lld updates", elements, updates);
+  if (region == 0)
+    std::snprintf(line + at, sizeof line - at, ", none by more than 32");
+  else if (chunks == 0)
+    std::snprintf(line + at, sizeof line - at, "; %lld of the updates to elements of more than 32 (a warp each)",
+                  region);
+  else
+    std::snprintf(line + at, sizeof line - at,
+                  "; %lld of the updates to elements of more than 32 (a warp each; %lld chunks of blocks for "
+                  "those of more than 4096)",
+                  region, chunks);
   return line;
 }
 

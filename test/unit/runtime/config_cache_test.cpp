@@ -371,9 +371,11 @@ TEST(Stats, Report) {
   r = format_stats(m);
   EXPECT_NE(r.find("inspector-executor"), std::string::npos);
   EXPECT_NE(r.find("irregfix:   inspector: 1000 elements updated by 8000 updates; 2500 of the updates to "
-                   "elements of more than 32 (summed a warp an element, 3 chunks of blocks for those of "
-                   "more than 4096)"),
+                   "elements of more than 32 (a warp each; 3 chunks of blocks for those of more than 4096)"),
             std::string::npos);
+  EXPECT_EQ(describe_segments(1000, 1500, 0, 0), "1000 elements updated by 1500 updates, none by more than 32");
+  EXPECT_EQ(describe_segments(10, 800, 700, 0),
+            "10 elements updated by 800 updates; 700 of the updates to elements of more than 32 (a warp each)");
 }
 
 TEST(ParseConfig, Layout) {
