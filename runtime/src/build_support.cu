@@ -80,13 +80,8 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.local, e.local_bytes);
   free_buffer(e.indices, e.indices_bytes);
   free_buffer(e.order_index, e.order_index_bytes);
-  free_buffer(e.scatter_targets, e.scatter_targets_bytes);
-  free_buffer(e.scatter_first, e.scatter_first_bytes);
-  free_buffer(e.scatter_threads, e.scatter_threads_bytes);
-  free_buffer(e.scatter_slots, e.scatter_slots_bytes);
-  free_buffer(e.scatter_region_first, e.scatter_region_first_bytes);
-  free_buffer(e.scatter_chunk_first, e.scatter_chunk_first_bytes);
-  free_buffer(e.scatter_chunk_segment, e.scatter_chunk_segment_bytes);
+  for (int k = 0; k < kScatterTables; ++k)
+    free_buffer(e.scatter[k], e.scatter_bytes[k]);
   e.index_ptrs.clear();
   for (void *b : e.bufs)
     if (b)

@@ -42,9 +42,9 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 
 std::size_t Entry::bytes() const {
   std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes +
-                  indices_bytes + order_index_bytes + scatter_targets_bytes + scatter_first_bytes +
-                  scatter_threads_bytes + scatter_slots_bytes + scatter_region_first_bytes +
-                  scatter_chunk_first_bytes + scatter_chunk_segment_bytes;
+                  indices_bytes + order_index_bytes;
+  for (std::size_t x : scatter_bytes)
+    b += x;
   for (std::size_t x : buf_bytes)
     b += x;
   return b;
@@ -100,12 +100,9 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation, bool freed) {
     Entry &e = *kv.second;
     bool match = false;
     const std::size_t first_index = first_index_source(e);
-    // A scatter site's segments depend on its updated array's allocation, not
-    // its values: only a free of it reaches them.
-    const bool values_unread = e.key.pattern == kPatternScatter && !freed;
     for (std::size_t i = 0; i < e.sources.size(); ++i) {
       const SourceRange &s = e.sources[i];
-      if (values_unread && i < first_index)
+      if (!s.values_read && !freed) // the entry depends on where it lies alone
         continue;
       const bool hit = write_reaches(p, allocation, s.ptr, s.allocation, s.extent);
       match |= hit;

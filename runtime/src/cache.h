@@ -55,6 +55,26 @@ struct SourceRange {
   Range allocation;
   Range extent;
   int memory = 0;
+  // false: the entry depends on where the source lies, not on its values (a
+  // scatter site's updated array): a write does not reach it, a free does.
+  bool values_read = true;
+};
+
+// The tables a scatter site's inspection keeps (Entry::scatter): targets
+// (unsigned[n]), the segments' first positions in segment order (int[n + 1]),
+// the item ids in that order (int[n]), each item's slot, where the variant
+// writes its contribution (int[n]), per segment its first slot in the region
+// of long segments (int[n + 1]) and its first chunk (int[n + 1]), and per
+// chunk its segment (most_chunks(n)).
+enum ScatterTable : int {
+  kScatterTargets,
+  kScatterFirst,
+  kScatterThreads,
+  kScatterSlots,
+  kScatterRegionFirst,
+  kScatterChunkFirst,
+  kScatterChunkSegment,
+  kScatterTables
 };
 
 // Whether a copy built from memory of this type (cudaPointerAttributes::type)
@@ -110,28 +130,11 @@ struct Entry {
   long long cells = 0;
   std::vector<long long *> index_ptrs;
   unsigned long long builder = 0;
-  // Scatter sites (prepare_scatter): the inspector's segments, one per distinct
-  // target (segments of them): targets (unsigned[n]), their first positions
-  // in segment order (int[n + 1]), the item ids in that order (int[n]), each
-  // item's slot, where the variant writes its contribution (int[n]), and per
-  // segment its first slot in the region of long segments (int[n + 1]; the
-  // region holds scatter_region slots) and its first chunk (int[n + 1]), and
-  // per chunk its segment (scatter_chunks of them). Kept while the index
-  // arrays are unchanged.
-  void *scatter_targets = nullptr;
-  std::size_t scatter_targets_bytes = 0;
-  void *scatter_first = nullptr;
-  std::size_t scatter_first_bytes = 0;
-  void *scatter_threads = nullptr;
-  std::size_t scatter_threads_bytes = 0;
-  void *scatter_slots = nullptr;
-  std::size_t scatter_slots_bytes = 0;
-  void *scatter_region_first = nullptr;
-  std::size_t scatter_region_first_bytes = 0;
-  void *scatter_chunk_first = nullptr;
-  std::size_t scatter_chunk_first_bytes = 0;
-  void *scatter_chunk_segment = nullptr;
-  std::size_t scatter_chunk_segment_bytes = 0;
+  // Scatter sites (prepare_scatter): the inspector's tables (ScatterTable),
+  // kept while the index arrays are unchanged: `segments` distinct targets,
+  // a region of scatter_region slots, scatter_chunks chunks.
+  void *scatter[kScatterTables] = {};
+  std::size_t scatter_bytes[kScatterTables] = {};
   long long segments = 0, scatter_region = 0, scatter_chunks = 0;
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.

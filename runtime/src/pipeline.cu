@@ -156,23 +156,20 @@ int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::str
   return p.chunks;
 }
 
+// A device attribute, asked of CUDA once and kept in *kept (0: not asked yet).
+cudaError_t kept_attribute(int *kept, cudaDeviceAttr attr, int dev, int *value) {
+  const cudaError_t e = *kept ? cudaSuccess : cudaDeviceGetAttribute(kept, attr, dev);
+  *value = *kept;
+  return e;
+}
 } // namespace
 
-// The device's multiprocessor count (asked once).
 cudaError_t device_sms(State &st, int dev, int *sms) {
-  DeviceQueues &q = st.queues[dev];
-  const cudaError_t e =
-      q.sms ? cudaSuccess : cudaDeviceGetAttribute(&q.sms, cudaDevAttrMultiProcessorCount, dev);
-  *sms = q.sms;
-  return e;
+  return kept_attribute(&st.queues[dev].sms, cudaDevAttrMultiProcessorCount, dev, sms);
 }
 
 cudaError_t device_l2_bytes(State &st, int dev, int *bytes) {
-  DeviceQueues &q = st.queues[dev];
-  const cudaError_t e =
-      q.l2_bytes ? cudaSuccess : cudaDeviceGetAttribute(&q.l2_bytes, cudaDevAttrL2CacheSize, dev);
-  *bytes = q.l2_bytes;
-  return e;
+  return kept_attribute(&st.queues[dev].l2_bytes, cudaDevAttrL2CacheSize, dev, bytes);
 }
 
 bool pipeline_accepts(const Pipeline &p) {

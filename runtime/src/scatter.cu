@@ -16,6 +16,7 @@
 #include "scatter.h"
 #include "state.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <mutex>
@@ -44,6 +45,8 @@ CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n,
   return key;
 }
 
+template <class T> T *table(const Entry &e, ScatterTable k) { return static_cast<T *>(e.scatter[k]); }
+
 // Runs the inspector into e (a miss, or a refresh after f or A's allocation
 // changed); a refresh after a write to A only marks e valid again. *inspected:
 // whether it ran (what the selector counts as this launch's remap).
@@ -52,7 +55,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   *inspected = false;
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  if (e.shape_valid && e.scatter_slots && e.scatter_targets && e.scatter_first)
+  if (e.shape_valid && std::all_of(e.scatter, e.scatter + kScatterTables, [](void *t) { return t != nullptr; }))
     return copies_enqueued(ss, site, e, 0, stream);
   const long long updates = n * f.count; // the contributions
   if (updates > INT_MAX / 2) // (slots are ints, and up to twice the items)
@@ -64,6 +67,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   if (!why.empty())
     return "scatter: the updated array is not device memory";
   sources[0].extent = Range{sources[0].ptr, 0};
+  sources[0].values_read = false;
   for (int k = 0; k < f.count; ++k) {
     why = whole_index_source(f.f[k], f.kind[k], n, "f", &sources[1 + k]);
     if (!why.empty())
@@ -73,28 +77,19 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return "scatter: the updated array has 2^32 - 1 elements or more";
 
   const std::size_t items = static_cast<std::size_t>(updates);
-  const std::size_t ids_bytes = items * sizeof(int), targets_bytes = items * sizeof(unsigned),
-                    first_bytes = (items + 1) * sizeof(int), contrib_bytes = items * esz;
-  const std::size_t chunks_bytes = static_cast<std::size_t>(most_chunks(updates)) * sizeof(int);
-  // threads, slots; first, region_first, chunk_first; chunk_segment
-  const std::size_t kept = 2 * ids_bytes + targets_bytes + 3 * first_bytes + chunks_bytes;
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), kept + contrib_bytes, st.cfg.max_bytes))
-    return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.scatter_threads, &e.scatter_threads_bytes, ids_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_slots, &e.scatter_slots_bytes, ids_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_targets, &e.scatter_targets_bytes, targets_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_first, &e.scatter_first_bytes, first_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_region_first, &e.scatter_region_first_bytes, first_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_chunk_first, &e.scatter_chunk_first_bytes, first_bytes);
-  if (why.empty())
-    why = ensure_buffer(st, site, &e.scatter_chunk_segment, &e.scatter_chunk_segment_bytes, chunks_bytes);
+  const std::size_t ids = items * sizeof(int), firsts = (items + 1) * sizeof(int);
+  const std::size_t need[kScatterTables] = {
+      items * sizeof(unsigned), firsts, ids, ids, firsts, firsts,
+      static_cast<std::size_t>(most_chunks(updates)) * sizeof(int)}; // in ScatterTable's order
+  std::size_t kept = 0;
+  for (std::size_t b : need)
+    kept += b;
   // (The contributions are the launch's own, allocated by prepare_scatter: the
   // cap counts them too.)
+  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), kept + items * esz, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  for (int k = 0; k < kScatterTables && why.empty(); ++k)
+    why = ensure_buffer(st, site, &e.scatter[k], &e.scatter_bytes[k], need[k]);
   if (!why.empty())
     return why;
 
@@ -108,10 +103,9 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   cudaEvent_t t0 = nullptr, t1 = nullptr;
   start_timing(ss, stream, &t0, &t1);
   int *on_device = static_cast<int *>(sc->summary); // runs, then the region's size and the chunks'
-  int *threads = static_cast<int *>(e.scatter_threads), *first = static_cast<int *>(e.scatter_first),
-      *region_first = static_cast<int *>(e.scatter_region_first),
-      *chunk_first = static_cast<int *>(e.scatter_chunk_first);
-  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, static_cast<unsigned *>(e.scatter_targets), threads,
+  int *threads = table<int>(e, kScatterThreads), *first = table<int>(e, kScatterFirst),
+      *region_first = table<int>(e, kScatterRegionFirst), *chunk_first = table<int>(e, kScatterChunkFirst);
+  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, table<unsigned>(e, kScatterTargets), threads,
                                 on_device, stream));
   // The executor's grid is one thread per segment, and the launches' buffers
   // hold the region and the chunks' sums: two round trips, once per contents of f.
@@ -121,7 +115,7 @@ std::string build_scatter(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   IRREGFIX_TRY(
       segment_firsts(index, sc->temp, sc->temp_bytes, runs, first, region_first, chunk_first, on_device + 1, stream));
   IRREGFIX_TRY(assign_slots(index, sc->temp, sc->temp_bytes, runs, first, threads, region_first, chunk_first,
-                            static_cast<int *>(e.scatter_slots), static_cast<int *>(e.scatter_chunk_segment), stream));
+                            table<int>(e, kScatterSlots), table<int>(e, kScatterChunkSegment), stream));
   IRREGFIX_TRY(cudaMemcpyAsync(sizes, on_device + 1, sizeof sizes, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   stop_timing(ss, stream, t0, t1);
@@ -144,13 +138,13 @@ void fill_plan(const Entry &e, int kind, ScatterPlan *plan) {
   plan->target = const_cast<void *>(e.key.sources[0]);
   plan->kind = kind;
   plan->n = e.nnz; // contributions
-  plan->targets = static_cast<const unsigned *>(e.scatter_targets);
-  plan->first = static_cast<const int *>(e.scatter_first);
-  plan->threads = static_cast<const int *>(e.scatter_threads);
-  plan->slots = static_cast<const int *>(e.scatter_slots);
-  plan->region_first = static_cast<const int *>(e.scatter_region_first);
-  plan->chunk_first = static_cast<const int *>(e.scatter_chunk_first);
-  plan->chunk_segment = static_cast<const int *>(e.scatter_chunk_segment);
+  plan->targets = table<const unsigned>(e, kScatterTargets);
+  plan->first = table<const int>(e, kScatterFirst);
+  plan->threads = table<const int>(e, kScatterThreads);
+  plan->slots = table<const int>(e, kScatterSlots);
+  plan->region_first = table<const int>(e, kScatterRegionFirst);
+  plan->chunk_first = table<const int>(e, kScatterChunkFirst);
+  plan->chunk_segment = table<const int>(e, kScatterChunkSegment);
   plan->segments = e.segments;
   plan->region = e.scatter_region;
   plan->chunks = e.scatter_chunks;
@@ -292,12 +286,13 @@ ScatterSegments scatter_segments(const char *site_id) {
     out.first.resize(segments + 1);
     out.threads.resize(n);
     out.slots.resize(n);
-    if (cudaMemcpy(out.targets.data(), e.scatter_targets, segments * sizeof(unsigned), cudaMemcpyDeviceToHost) !=
-            cudaSuccess ||
-        cudaMemcpy(out.first.data(), e.scatter_first, (segments + 1) * sizeof(int), cudaMemcpyDeviceToHost) !=
-            cudaSuccess ||
-        cudaMemcpy(out.threads.data(), e.scatter_threads, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess ||
-        cudaMemcpy(out.slots.data(), e.scatter_slots, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) {
+    auto fetch = [&](void *to, ScatterTable k, std::size_t bytes) {
+      return cudaMemcpy(to, e.scatter[k], bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+    };
+    if (!fetch(out.targets.data(), kScatterTargets, segments * sizeof(unsigned)) ||
+        !fetch(out.first.data(), kScatterFirst, (segments + 1) * sizeof(int)) ||
+        !fetch(out.threads.data(), kScatterThreads, n * sizeof(int)) ||
+        !fetch(out.slots.data(), kScatterSlots, n * sizeof(int))) {
       cudaGetLastError();
       return ScatterSegments{};
     }

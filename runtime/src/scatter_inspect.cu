@@ -18,7 +18,7 @@ constexpr std::size_t kAlign = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 // The temporary storage, carved in this order: unsorted keys (items + 1: the
-// second pass reuses them for the long segments' lengths), sorted keys, item
+// second pass reuses them for the segments' weights), sorted keys, item
 // ids in order (the third pass reuses them for each position's segment), run
 // counts (items + 1), then CUB's own storage.
 struct InspectTemp {
@@ -113,22 +113,15 @@ cudaError_t launch_make_keys(const ScatterIndex &x, unsigned *keys, int *ids, cu
 
 unsigned grid(long long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
 
-// long_counts[s] = counts[s] for a long segment, 0 for a short one; 0 at runs.
-__global__ void __launch_bounds__(kThreads) long_lengths(const int *counts, int runs, int *long_counts) {
+// weights[s] = counts[s] / unit, rounded up, for a segment of more than
+// `above` items, 0 for the others; 0 at runs (for the exclusive sum's total).
+__global__ void __launch_bounds__(kThreads) segment_weights(const int *counts, int runs, int above, int unit,
+                                                            int *weights) {
   const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (s < runs)
-    long_counts[s] = counts[s] > kShortSegment ? counts[s] : 0;
+    weights[s] = counts[s] > above ? (counts[s] + unit - 1) / unit : 0;
   else if (s == runs)
-    long_counts[s] = 0;
-}
-
-// chunk_counts[s] = the chunks of a segment a block sums, 0 for others; 0 at runs.
-__global__ void __launch_bounds__(kThreads) chunk_counts_of(const int *counts, int runs, int *chunk_counts) {
-  const long long s = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-  if (s < runs)
-    chunk_counts[s] = counts[s] > kBlockSegment ? (counts[s] + kChunk - 1) / kChunk : 0;
-  else if (s == runs)
-    chunk_counts[s] = 0;
+    weights[s] = 0;
 }
 
 // chunk_segment[c] = the segment chunk c belongs to.
@@ -159,6 +152,22 @@ __global__ void __launch_bounds__(kThreads) place_slots(long long items, const i
     return;
   const int s = segment[p], begin = first[s], item = threads[p];
   slots[item] = first[s + 1] - begin > kShortSegment ? static_cast<int>(items + region_first[s] + (p - begin)) : item;
+}
+
+// firsts[s] = the weights of the segments before s (segment_weights), their
+// total at firsts[runs] and copied to *total (device memory). The unsorted
+// keys' storage holds the weights (free by the second pass).
+cudaError_t sum_weights(const InspectTemp &t, int runs, int above, int unit, int *firsts, int *total,
+                        cudaStream_t stream) {
+  int *weights = reinterpret_cast<int *>(t.keys);
+  segment_weights<<<grid(runs + 1LL), kThreads, 0, stream>>>(t.counts, runs, above, unit, weights);
+  cudaError_t e = cudaPeekAtLastError();
+  std::size_t bytes = t.cub_bytes;
+  if (e == cudaSuccess)
+    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, weights, firsts, runs + 1, stream);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(total, firsts + runs, sizeof(int), cudaMemcpyDeviceToDevice, stream);
+  return e;
 }
 
 } // namespace
@@ -208,29 +217,12 @@ cudaError_t segment_firsts(const ScatterIndex &x, void *temp, std::size_t temp_b
   std::size_t bytes = t.cub_bytes;
   if (e == cudaSuccess)
     e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, t.counts, first, runs + 1, stream);
-  // The long segments' lengths (the unsorted keys' storage is free by now),
-  // summed into their first slots in the region.
-  int *long_counts = reinterpret_cast<int *>(t.keys);
-  if (e == cudaSuccess) {
-    long_lengths<<<grid(runs + 1LL), kThreads, 0, stream>>>(t.counts, runs, long_counts);
-    e = cudaPeekAtLastError();
-  }
-  bytes = t.cub_bytes;
+  // The long segments' lengths, summed into their first slots in the region;
+  // the chunks of the segments a block sums, numbered in segment order.
   if (e == cudaSuccess)
-    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, long_counts, region_first, runs + 1, stream);
+    e = sum_weights(t, runs, kShortSegment, 1, region_first, sizes, stream);
   if (e == cudaSuccess)
-    e = cudaMemcpyAsync(sizes, region_first + runs, sizeof(int), cudaMemcpyDeviceToDevice, stream);
-  // The chunks of the segments a block sums, numbered in segment order (the
-  // lengths' storage reused, stream-ordered).
-  if (e == cudaSuccess) {
-    chunk_counts_of<<<grid(runs + 1LL), kThreads, 0, stream>>>(t.counts, runs, long_counts);
-    e = cudaPeekAtLastError();
-  }
-  bytes = t.cub_bytes;
-  if (e == cudaSuccess)
-    e = cub::DeviceScan::ExclusiveSum(t.cub, bytes, long_counts, chunk_first, runs + 1, stream);
-  if (e == cudaSuccess)
-    e = cudaMemcpyAsync(sizes + 1, chunk_first + runs, sizeof(int), cudaMemcpyDeviceToDevice, stream);
+    e = sum_weights(t, runs, kBlockSegment, kChunk, chunk_first, sizes + 1, stream);
   return e;
 }
 

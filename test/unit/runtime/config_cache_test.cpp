@@ -231,8 +231,8 @@ TEST(Cache, ScatterSegmentsIgnoreWritesToTheUpdatedArray) {
   Entry *e = c.insert(k);
   e->valid = e->shape_valid = true;
   e->index_sources = 1;
-  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0}},    // A
-                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}}}; // f
+  e->sources = {SourceRange{0x10000, Range{0x10000, 0x1000}, Range{0x10000, 0}, 0, false}, // A
+                SourceRange{0x20000, Range{0x20000, 0x1000}, Range{0x20000, 0x400}}};      // f
   EXPECT_EQ(c.invalidate(0x10010, Range{}), 0);
   EXPECT_TRUE(e->valid);
   EXPECT_TRUE(e->shape_valid);
@@ -614,10 +614,11 @@ TEST(Stats, PipelineLine) {
   EXPECT_NE(format_stats(m).find("pipelined launches 3 (latest in 6 slices of iterations)"), std::string::npos);
 }
 
-// A scatter entry (prepare_scatter) holds A by its allocation alone (no bytes
-// read) and f whole: a write anywhere in A's allocation makes it stale and
-// keeps its segments; a write to f, or A freed, makes the inspector run again.
-// Its segment buffers count against IRREGFIX_MAX_BYTES.
+// An entry holding a source by its allocation (no bytes read, but its values
+// counted) and f whole: a write anywhere in the source's allocation makes it
+// stale and keeps its shape; a write to f, or the source freed, does not. Its
+// scatter tables count against IRREGFIX_MAX_BYTES. (A scatter site's updated
+// array is not even read: ScatterSegmentsIgnoreWritesToTheUpdatedArray.)
 TEST(Cache, ScatterEntryKeepsItsSegmentsAcrossWritesToTheTarget) {
   Cache c;
   Entry *e = c.insert(key("scatter"));
@@ -634,9 +635,9 @@ TEST(Cache, ScatterEntryKeepsItsSegmentsAcrossWritesToTheTarget) {
   e->valid = e->shape_valid = true;
   EXPECT_EQ(c.invalidate(0x20010, Range{}), 1);
   EXPECT_FALSE(e->shape_valid);
-  e->scatter_slots_bytes = 400;
-  e->scatter_targets_bytes = 400;
-  e->scatter_first_bytes = 404;
+  e->scatter_bytes[kScatterSlots] = 400;
+  e->scatter_bytes[kScatterTargets] = 400;
+  e->scatter_bytes[kScatterFirst] = 404;
   e->buf_bytes = {400};
   EXPECT_EQ(e->bytes(), 1604u);
 }
