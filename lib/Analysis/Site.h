@@ -11,6 +11,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,6 +124,18 @@ struct Site {
   std::vector<std::pair<const clang::VarDecl *, ArrayRef>> SymbolAliasChecks;
 
   std::string RefusedBecause; // the whole site is refused, and why
+
+  // A range site's gathers `X[P[k]]` through one of its copies P whose values
+  // the kernel uses for nothing else, of an array X it reads nowhere else: the
+  // runtime may renumber P's copy in the locality order and have the kernel
+  // read X through a copy in that order (SiteInfo::renumbered). See
+  // RenumberedGathers.h.
+  struct RenumberedGather {
+    ArrayRef Gathered;                          // X
+    unsigned Through = 0;                       // P, by its position in remappedArrays()
+    std::vector<const clang::Expr *> Bases;     // `X` in each read, where the kernel spells it
+  };
+  std::optional<RenumberedGather> Renumbered;
 
   // Indexed sites: the arrays in Arrays are read at the indices of Indices (one
   // form each, in the same order), computed by generated kernels.

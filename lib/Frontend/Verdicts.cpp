@@ -1,6 +1,7 @@
 #include "Frontend/Verdicts.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/IndexForm.h"
+#include "Analysis/RenumberedGathers.h"
 #include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
 #include "Transform/SourceText.h"
@@ -79,6 +80,7 @@ KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vect
     *Scatters = std::move(Updates);
   if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
     applyHoisting(Info, Ctx);
+  findRenumberedGathers(Info, Ctx); // once the threads' order is known to be free
   return Info;
 }
 

@@ -251,6 +251,16 @@ std::string locality_range_shape(State &st, SiteStats &ss, const SiteInfo &site,
                                  const std::size_t *elem_sizes, long long lo, long long hi, cudaStream_t stream,
                                  unsigned long long *cells);
 
+// After a range entry's build or refresh in the locality order, for a site
+// that renumbers (SiteInfo::renumbered = r): when every value of arrays[r]
+// over [first, last) is a thread index (4-byte elements), the entry's
+// renumber table (each thread's position in the order) and the values' extent
+// are set and e.renumbered is true; otherwise false, and the site's
+// statistics say why. One round trip.
+std::string renumber_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, long long n,
+                           int count, const void *const *arrays, const std::size_t *elem_sizes, long long first,
+                           long long last, cudaStream_t stream);
+
 // Which of a range site's arrays (4- or 8-byte elements, the first 8) holds
 // thread indices: most of its values over [lo, hi) in [0, n) (a square
 // matrix's columns); *chosen -1 when none does. One round trip.

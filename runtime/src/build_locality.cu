@@ -2,6 +2,7 @@
 // orders they share (State::orders). See build.h and order.h.
 #include "build.h"
 #include "order.h"
+#include "verify_logic.h"
 
 #include <climits>
 #include <cstdio>
@@ -293,6 +294,67 @@ std::string locality_range_shape(State &st, SiteStats &ss, const SiteInfo &site,
   IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   *cells = static_cast<unsigned long long>(total > 0 ? total : 0);
+  return "";
+}
+
+std::string renumber_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, long long n,
+                           int count, const void *const *arrays, const std::size_t *elem_sizes, long long first,
+                           long long last, cudaStream_t stream) {
+  e.renumbered = false;
+  const int r = site.renumbered;
+  if (r < 0 || e.layout != kLayoutLocality || !e.perm)
+    return "";
+  const std::string name = source_name(site.sources, r);
+  e.renumber_first = first;
+  e.renumber_last = last;
+  if (r >= count || elem_sizes[r] != sizeof(int) || n > INT_MAX) {
+    ss.renumbered = "no: '" + name + "' is not an array of 4-byte indices";
+    return "";
+  }
+  unsigned long long copy_bytes = 0;
+  for (int i = 0; i < count; ++i)
+    copy_bytes += static_cast<unsigned long long>(e.nnz > 0 ? e.nnz : 0) * elem_sizes[i];
+  int l2 = 0;
+  if (device_l2_bytes(st, dev, &l2) != cudaSuccess) {
+    cudaGetLastError();
+    l2 = 0;
+  }
+  if (!renumber_pays(st.cfg.renumber, copy_bytes, l2)) {
+    ss.renumbered = st.cfg.renumber == kRenumberNever
+                        ? "no: IRREGFIX_RENUMBER=0"
+                        : "no: the copies (" + std::to_string(copy_bytes >> 20) + " MiB) fit the L2 (" +
+                              std::to_string(l2 >> 20) + " MiB), which keeps what '" + name +
+                              "' points to between its reads";
+    return "";
+  }
+  Scratch *sc = nullptr;
+  std::string why = ensure_scratch(st, site, dev, 0, &sc);
+  if (!why.empty())
+    return why;
+  auto *extent = static_cast<long long *>(sc->summary);
+  long long h[3] = {};
+  IRREGFIX_TRY(index_extent(static_cast<const int *>(arrays[r]), first, last, n, extent, stream));
+  IRREGFIX_TRY(cudaMemcpyAsync(h, extent, sizeof h, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaStreamSynchronize(stream));
+  if (h[0] > 0) {
+    ss.renumbered = "no: " + std::to_string(h[0]) + " of the values of '" + name + "' lie outside [0, " +
+                    std::to_string(n) + "), so are not thread indices";
+    return "";
+  }
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(int);
+  if (!Cache::fits(st.cache.total_bytes(), e.renumber_bytes, bytes, st.cfg.max_bytes)) {
+    ss.renumbered = "no: its table would pass IRREGFIX_MAX_BYTES";
+    return "";
+  }
+  if ((why = ensure_buffer(st, site, &e.renumber, &e.renumber_bytes, bytes)) != "")
+    return why;
+  IRREGFIX_TRY(invert_order(static_cast<const int *>(e.perm), n, static_cast<int *>(e.renumber), stream));
+  e.renumber_lo = h[1];
+  e.renumber_hi = h[2];
+  e.renumbered = true;
+  ss.renumbered = "'" + name + "' holds positions in the locality order; the array read at them is copied in " +
+                  "that order at each launch (elements " + std::to_string(h[1]) + " to " + std::to_string(h[2]) +
+                  ")";
   return "";
 }
 

@@ -1,5 +1,6 @@
 // irregfix runtime: builders of range and two-level range entries. See build.h.
 #include "build.h"
+#include "order.h"
 #include "remap.cuh"
 
 #include <climits>
@@ -16,13 +17,20 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void
                        long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
+  // A renumbering site's index copy then holds positions in the order (renumber_range).
+  const int *renumber = e.renumbered ? static_cast<const int *>(e.renumber) : nullptr;
+  const int renumbered = site.renumbered;
   if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality)
     return plan_copy(
         ss, site, e, count, n, "remap_sell",
         [=, &e](int i, Rows rows, cudaStream_t s) {
-          return remap_sell(B, b_kind, rows, static_cast<const int *>(e.len),
-                            static_cast<const long long *>(e.aux),
-                            static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i], s);
+          const cudaError_t c = remap_sell(B, b_kind, rows, static_cast<const int *>(e.len),
+                                           static_cast<const long long *>(e.aux),
+                                           static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i], s);
+          if (c != cudaSuccess || !renumber || i != renumbered)
+            return c;
+          return renumber_sell(rows, static_cast<const int *>(e.len), static_cast<const long long *>(e.aux), renumber,
+                               n, static_cast<int *>(e.bufs[i]), s);
         },
         bytes, built);
   return plan_copy(
@@ -53,8 +61,14 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
                         int count, const void *const *arrays, const std::size_t *elem_sizes,
                         cudaStream_t stream, Built *built) {
   // Only the arrays were written since the last build: B, and so the layout, hold.
-  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count) {
+    // The index array's values may have changed too: checked again.
+    const std::string why = renumber_range(st, ss, site, e, dev, n, count, arrays, elem_sizes, e.renumber_first,
+                                           e.renumber_last, stream);
+    if (!why.empty())
+      return why;
     return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+  }
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
@@ -221,6 +235,9 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
   e.max_len = h.max_len;
   e.nnz = h.hi - h.lo;
   e.shape_valid = true;
+  why = renumber_range(st, ss, site, e, dev, n, count, arrays, elem_sizes, h.lo, h.hi, stream);
+  if (!why.empty())
+    return why;
   return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
 }
 

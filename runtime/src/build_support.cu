@@ -80,6 +80,12 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.local, e.local_bytes);
   free_buffer(e.indices, e.indices_bytes);
   free_buffer(e.order_index, e.order_index_bytes);
+  free_buffer(e.renumber, e.renumber_bytes);
+  free_buffer(e.renumbered_copy, e.renumbered_copy_bytes);
+  e.renumbered = false;
+  if (e.renumbered_read)
+    cudaEventDestroy(e.renumbered_read);
+  e.renumbered_read = nullptr;
   for (int k = 0; k < kScatterTables; ++k)
     free_buffer(e.scatter[k], e.scatter_bytes[k]);
   e.index_ptrs.clear();

@@ -42,7 +42,7 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 
 std::size_t Entry::bytes() const {
   std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes +
-                  indices_bytes + order_index_bytes;
+                  indices_bytes + order_index_bytes + renumber_bytes + renumbered_copy_bytes;
   for (std::size_t x : scatter_bytes)
     b += x;
   for (std::size_t x : buf_bytes)

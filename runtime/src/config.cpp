@@ -205,6 +205,12 @@ int parse_hoist_group(const char *text) {
 
 bool parse_hoist_always(const char *text) { return text && std::strcmp(text, "1") == 0; }
 
+int parse_renumber(const char *text) {
+  if (!text || !*text || std::strcmp(text, "auto") == 0)
+    return 0;
+  return std::strcmp(text, "1") == 0 ? 1 : std::strcmp(text, "0") == 0 ? -1 : 2;
+}
+
 int parse_order_region(const char *text) {
   if (!text || !*text)
     return 128;
@@ -248,6 +254,12 @@ Config config_from_env() {
     std::fprintf(stderr, "irregfix: ignoring IRREGFIX_ORDER_REGION='%s' (expected a power of two from 32 to 4096)\n",
                  region);
     c.order_region = 128;
+  }
+  const char *renumber = std::getenv("IRREGFIX_RENUMBER");
+  c.renumber = parse_renumber(renumber);
+  if (c.renumber == 2) {
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_RENUMBER='%s' (expected auto, 1 or 0)\n", renumber);
+    c.renumber = 0;
   }
   c.deterministic = parse_flag(std::getenv("IRREGFIX_DETERMINISTIC"));
   const char *after = std::getenv("IRREGFIX_PROFILE_AFTER_MS");

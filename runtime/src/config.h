@@ -52,6 +52,10 @@ struct Config {
   // IRREGFIX_ORDER_REGION: threads a region of the locality order grows around
   // one seed (a power of two, 32 to 4096; order.h).
   int order_region = 128;
+  // IRREGFIX_RENUMBER: whether a site in the locality order reads its
+  // renumbered gather through a copy in that order (a RenumberChoice: auto,
+  // where its copies overflow the L2; 1 always; 0 never).
+  int renumber = 0;
   // Testing only (irregfix::testing::set_original_time_scale): the original
   // kernel's timed launches count this many times their measured time.
   double original_time_scale = 1.0;
@@ -101,6 +105,8 @@ int parse_profile_after_ms(const char *text);
 // IRREGFIX_HOIST_ALWAYS: "1" -> true; null, "", "0" or anything else -> false
 // (the caller warns about anything else).
 bool parse_hoist_always(const char *text);
+// IRREGFIX_RENUMBER: "auto" (or unset) 0, "1" 1, "0" -1 (a RenumberChoice); 2 on anything else.
+int parse_renumber(const char *text);
 // Every variable: parse_config(getenv(...)...), IRREGFIX_CHUNKS, IRREGFIX_AUTO_SHARING,
 // IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX,
 // IRREGFIX_ORDER_REGION and IRREGFIX_DETERMINISTIC;

@@ -292,6 +292,15 @@ bool defer_verification(Launch *l, const SiteInfo &site, SiteStats &ss, Entry &e
 }
 
 namespace {
+// After the kernels that read them: the renumbered copies this launch wrote
+// (entries of an earlier epoch are gone: testing::reset).
+void record_renumbered_reads(Launch &c, const State &st, cudaStream_t stream) {
+  for (Entry *e : c.epoch == st.epoch ? c.renumbered : std::vector<Entry *>{})
+    if (e->renumbered_read && cudaEventRecord(e->renumbered_read, stream) != cudaSuccess)
+      cudaGetLastError();
+  c.renumbered.clear();
+}
+
 // The deferred checks of the launch just ended (the transformed or the
 // original kernel: a copy built for a launch that fell back is checked too).
 void run_verification(State &st, std::vector<Launch::Check> checks, cudaStream_t stream) {
@@ -507,6 +516,7 @@ void end_transformed_launch(const SiteInfo &site, cudaStream_t stream) {
     c.record->sites.swap(c.sites); // abandon() clears what comes back
     finish_pipeline(c.pipeline, ss, stream);
   }
+  record_renumbered_reads(c, st, stream);
   std::vector<Launch::Check> checks;
   checks.swap(c.checks);
   finish(c, st, Selector::kRunTransformed, e == cudaSuccess, stream);
@@ -564,6 +574,7 @@ void end_original_launch(const SiteInfo &site, cudaStream_t stream) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   Launch &c = this_thread;
+  record_renumbered_reads(c, st, stream);
   std::vector<Launch::Check> checks;
   checks.swap(c.checks);
   if (c.epoch == st.epoch && c.site == &site)

@@ -41,6 +41,9 @@ struct Launch {
     bool built;
   };
   std::vector<Check> checks;
+  // Entries whose renumbered copy this launch wrote (prepare_renumbered): at
+  // its end each records renumbered_read after the kernel that reads it.
+  std::vector<Entry *> renumbered;
   // IRREGFIX_NVTX: the range of a launch the selector times (until its end),
   // and of the chunk or hoisted step being launched (until the next, or the end).
   NvtxRange probe_range, part_range;

@@ -159,6 +159,12 @@ bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes) {
          static_cast<double>(n) * static_cast<double>(elem_size) <= kOrderCacheShare * static_cast<double>(l2_bytes);
 }
 
+bool renumber_pays(int choice, unsigned long long copy_bytes, long long l2_bytes) {
+  if (choice != kRenumberAuto)
+    return choice == kRenumberAlways;
+  return l2_bytes <= 0 || copy_bytes > static_cast<unsigned long long>(l2_bytes);
+}
+
 bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read) {
   return r.key == kLayoutKeyAuto && r.may_permute && n <= INT_MAX && locality_pays(sectors_per_read);
 }

@@ -190,6 +190,18 @@ bool locality_pays(double sectors_per_read);
 constexpr double kOrderCacheShare = 0.5;
 bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes);
 
+// Whether a range site in the locality order reads its renumbered gather
+// through a copy in that order (SiteInfo::renumbered): only where the copies
+// a launch streams (copy_bytes) overflow the L2, which then no longer keeps
+// the gathered array between its scattered reads. Measured on an H100 (50 MiB
+// of L2), SpMV in the locality order: the renumbered grid and fem at 8x (copies
+// of 320 and 236 MB) 0.86 -> 0.71 and 0.39 -> 0.31 ms with the copy; at 1x
+// (40 and 29 MB) 0.050 -> 0.059 and 0.033 -> 0.040 ms, the copy's gather
+// costing more than the L2 hits it replaces. always / never
+// (IRREGFIX_RENUMBER=1 / 0) override; l2_bytes <= 0 (unknown): renumbered.
+enum RenumberChoice { kRenumberAuto = 0, kRenumberAlways = 1, kRenumberNever = -1 };
+bool renumber_pays(int choice, unsigned long long copy_bytes, long long l2_bytes);
+
 // Whether a range site's launch proposes the locality order beside the
 // padding layouts: auto's own survey of a launch that may permute (n fits an
 // int), its threads spread as locality_pays says.

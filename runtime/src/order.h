@@ -104,6 +104,19 @@ cudaError_t permute_ints(const int *in, const int *perm, long long n, int *out, 
 cudaError_t count_thread_indices(const void *arr, int kind, long long first, long long last, long long n,
                                  unsigned long long *count, cudaStream_t stream);
 
+// Renumbered gathers (SiteInfo::renumbered). index_extent: out[0] = how many
+// of arr[first..last) lie outside [0, n), out[1] and out[2] their least and
+// greatest (device memory, three long longs, set first).
+cudaError_t index_extent(const int *arr, long long first, long long last, long long n, long long *out,
+                         cudaStream_t stream);
+// A SELL-32 int copy's slots of rows: a value v in [0, n) becomes renumber[v].
+cudaError_t renumber_sell(Rows rows, const int *len, const long long *slice_start, const int *renumber, long long n,
+                          int *copy, cudaStream_t stream);
+// out[p] = x[perm[p]] for p < n whose perm[p] lies in [lo, hi] (elements of
+// elem_size bytes; the others stay unwritten).
+cudaError_t gather_in_order(const int *perm, long long n, long long lo, long long hi, const void *x,
+                            std::size_t elem_size, void *out, cudaStream_t stream);
+
 // A locality order, per device and per access graph: the index
 // arrays it was computed from and how they are read, the threads, and the
 // region size. Sites whose threads read through the same arrays share it.

@@ -11,6 +11,7 @@
 #include "launch.h"
 #include "layout_policy.h"
 #include "nvtx.h"
+#include "order.h"
 #include "prepare.h"
 #include "state.h"
 #include "verify.h"
@@ -395,6 +396,54 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                    return build_range(st, ss, site, e, dev, r, B, b_kind, n, count, arrays,
                                       elem_sizes, stream, built);
                  });
+}
+
+bool prepare_renumbered(const SiteInfo &site, const void *gathered, size_t elem_size, const void **renumbered,
+                        cudaStream_t stream) {
+  using namespace detail;
+  *renumbered = gathered;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  SiteRecord &rec = site_record(st, site, dev);
+  Entry *e = rec.last; // the entry this launch's prepare_range served
+  if (!e || !e->renumbered || e->layout != kLayoutLocality)
+    return true;
+  SiteStats &ss = *rec.stats;
+  std::size_t bytes = 0;
+  std::string why = copy_bytes(static_cast<unsigned long long>(e->key.n), elem_size, &bytes);
+  if (why.empty() && !gathered)
+    why = "null source array";
+  if (why.empty() && bytes > e->renumbered_copy_bytes &&
+      !Cache::fits(st.cache.total_bytes(), e->renumbered_copy_bytes, bytes, st.cfg.max_bytes))
+    why = "over IRREGFIX_MAX_BYTES";
+  if (why.empty())
+    why = ensure_buffer(st, site, &e->renumbered_copy, &e->renumbered_copy_bytes, bytes);
+  if (why.empty() && !e->renumbered_read &&
+      cudaEventCreateWithFlags(&e->renumbered_read, cudaEventDisableTiming) != cudaSuccess) {
+    e->renumbered_read = nullptr;
+    why = cuda_failure("cudaEventCreateWithFlags", site, cudaGetLastError());
+  }
+  // The copy a launch on another stream may still read is overwritten only
+  // after it (an event never recorded waits for nothing).
+  cudaError_t c = cudaSuccess;
+  if (why.empty() && (c = cudaStreamWaitEvent(stream, e->renumbered_read, 0)) == cudaSuccess)
+    c = gather_in_order(static_cast<const int *>(e->perm), e->key.n, e->renumber_lo, e->renumber_hi, gathered,
+                        elem_size, e->renumbered_copy, stream);
+  if (why.empty() && c != cudaSuccess)
+    why = cuda_failure("gather_in_order", site, c);
+  if (!why.empty()) {
+    record_fallback(ss, why);
+    return false;
+  }
+  if (Launch *l = this_thread_launch(st))
+    l->renumbered.push_back(e);
+  *renumbered = e->renumbered_copy;
+  return true;
 }
 
 bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long long n,

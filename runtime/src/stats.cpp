@@ -59,6 +59,8 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     }
     if (!s.order.empty())
       out += "irregfix:   locality order: " + s.order + "\n";
+    if (!s.renumbered.empty())
+      out += "irregfix:   renumbered: " + s.renumbered + "\n";
     if (!s.inspector.empty())
       out += "irregfix:   inspector: " + s.inspector + "\n";
     if (s.shared_max > 0) {

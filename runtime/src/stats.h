@@ -45,6 +45,9 @@ struct SiteStats {
   // The locality order its latest locality build used: what it measured, how
   // it was computed and kept ("" when none).
   std::string order;
+  // A site that renumbers (SiteInfo::renumbered): what its latest locality
+  // build did, or why not ("" when none).
+  std::string renumbered;
   // A scatter site: what its latest inspection found (describe_segments; ""
   // when none).
   std::string inspector;

@@ -94,6 +94,13 @@ void set_verify(bool on) {
   st.cfg.verify = on;
 }
 
+void set_renumber(int choice) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.cfg.renumber = choice == 1 || choice == -1 ? choice : 0;
+}
+
 void set_deterministic(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

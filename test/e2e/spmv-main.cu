@@ -12,6 +12,11 @@
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.ell.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=sell32s IRREGFIX_SIGMA=64 %t.exe %t.sigma.bin %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.sigma.bin %}
+// In the locality order x is read through a copy renumbered like col (also where the L2 would hold x).
+// RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=locality IRREGFIX_RENUMBER=1 IRREGFIX_STATS=1 %t.exe %t.locality.bin 2> %t.locality.stats %}
+// RUN: %if cuda-device %{ cmp %t.original.bin %t.locality.bin %}
+// RUN: %if cuda-device %{ FileCheck %s --check-prefix=LOCALITY --input-file=%t.locality.stats %}
+// LOCALITY: renumbered: 'col' holds positions in the locality order
 // RUN: %if cuda-device %{ FileCheck %s --input-file=%t.stats %}
 // CHECK: spmv
 

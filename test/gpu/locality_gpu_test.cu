@@ -74,6 +74,46 @@ bool spmv_launch(const irregfix::SiteInfo &site, int n, const int *row, const in
   return false;
 }
 
+// A site that renumbers (SiteInfo::renumbered = 1, col): x is read through
+// what prepare_renumbered gives, at the values of col's copy.
+__global__ void spmv_renumbered_view(int n, float *y, irregfix::View v, const float *val_c, const int *col_c,
+                                     const float *x_r) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    float s = 0.0f;
+    for (int i = 0, len = irregfix::length(v, p); i < len; ++i) {
+      const long long k = irregfix::slot(v, p, i);
+      s += val_c[k] * x_r[col_c[k]];
+    }
+    y[t] = s;
+  }
+}
+
+bool spmv_renumbered_launch(const irregfix::SiteInfo &site, int n, const int *row, const int *col, const float *val,
+                            const float *x, float *y, const void **x_read = nullptr) {
+  irregfix::View v;
+  const void *out[2];
+  const void *const src[2] = {val, col};
+  const size_t size[2] = {sizeof(float), sizeof(int)};
+  const void *xr = nullptr;
+  const dim3 grid((n + 255) / 256), block(256);
+  if (irregfix::begin_launch(site, 0, grid, block) && irregfix::disjoint(site, y, row) &&
+      irregfix::disjoint(site, y, x) &&
+      irregfix::prepare_range(site, row, irregfix::index_kind(row), n, 2, src, size, &v, out, 0) &&
+      irregfix::prepare_renumbered(site, x, sizeof(float), &xr, 0)) {
+    spmv_renumbered_view<<<grid, block>>>(n, y, v, static_cast<const float *>(out[0]),
+                                          static_cast<const int *>(out[1]), static_cast<const float *>(xr));
+    irregfix::end_transformed_launch(site, 0);
+    if (x_read)
+      *x_read = xr;
+    return true;
+  }
+  spmv<<<grid, block>>>(n, row, col, val, x, y);
+  irregfix::end_original_launch(site, 0);
+  return false;
+}
+
 // A w x w grid's 5-point matrix (with its diagonal), renumbered at random.
 struct Csr {
   int n = 0;
@@ -203,6 +243,8 @@ using Locality = ForcedLayoutTest<irregfix::kLayoutLocality>;
 
 const irregfix::SiteInfo kSpmv{"locality:spmv", "spmv", "range", irregfix::kSitePermutable, nullptr,
                                "val,col,row"};
+const irregfix::SiteInfo kSpmvRenumbered{"locality:spmv-renumbered", "spmv", "range", irregfix::kSitePermutable,
+                                         nullptr, "val,col,row", 1};
 const irregfix::SiteInfo kPull{"locality:pull", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
                                "pos,nb,cnt"};
 const irregfix::SiteInfo kPullAgain{"locality:pull2", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
@@ -239,6 +281,95 @@ TEST_F(Locality, RangeSiteRunsInTheOrderTheHostModelComputesBitForBit) {
   EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
   const std::string report = irregfix::testing::stats_report();
   EXPECT_NE(report.find("locality order: sampled sectors per read"), std::string::npos) << report;
+}
+
+std::vector<float> random_vector(int n, unsigned seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  for (float &e : v)
+    e = u(rng);
+  return v;
+}
+
+TEST_F(Locality, RenumberedGatherReadsACopyInTheOrderBitForBit) {
+  irregfix::testing::set_renumber(1); // these copies fit the L2: by default not renumbered
+  Csr a = shuffled_grid(160, 13);
+  int *row = upload(a.row), *col = upload(a.col);
+  float *val = upload(a.val), *x = upload(random_vector(a.n, 4)), *y = upload(std::vector<float>(a.n, 0.f)),
+        *want = upload(std::vector<float>(a.n, 0.f));
+  auto expect_original = [&](const char *when) {
+    spmv<<<(a.n + 255) / 256, 256>>>(a.n, row, col, val, x, want);
+    CK(cudaDeviceSynchronize());
+    EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n))) << when;
+  };
+  const void *xr = nullptr;
+  ASSERT_TRUE(spmv_renumbered_launch(kSpmvRenumbered, a.n, row, col, val, x, y, &xr));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(site_counters(kSpmvRenumbered.id).layout, irregfix::kLayoutLocality);
+  ASSERT_NE(xr, nullptr);
+  ASSERT_NE(xr, static_cast<const void *>(x)) << irregfix::testing::stats_report();
+  expect_original("first launch");
+  // The copy is x in the order of the threads: xr[p] == x[perm[p]].
+  irregfix::View v{};
+  ASSERT_TRUE(spmv_launch(kSpmv, a.n, row, col, val, x, y, &v)); // the same order, through the plain site
+  CK(cudaDeviceSynchronize());
+  const std::vector<int> perm = download(v.perm, a.n);
+  const std::vector<float> xs = download(x, a.n), copy = download(static_cast<const float *>(xr), a.n);
+  int misplaced = 0;
+  for (int p = 0; p < a.n; ++p)
+    misplaced += std::memcmp(&copy[p], &xs[perm[p]], sizeof(float)) != 0;
+  EXPECT_EQ(misplaced, 0);
+  // x changes between launches: copied again at each (the matrix's copy is a hit).
+  CK(cudaMemcpy(x, random_vector(a.n, 5).data(), a.n * sizeof(float), cudaMemcpyHostToDevice));
+  ASSERT_TRUE(spmv_renumbered_launch(kSpmvRenumbered, a.n, row, col, val, x, y));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(site_counters(kSpmvRenumbered.id).hits, 1);
+  expect_original("after x changed");
+  // col changes (row 0's columns reversed), reported: the refresh renumbers the new values.
+  std::reverse(a.col.begin() + a.row[0], a.col.begin() + a.row[1]);
+  a.col[a.row[0]] = a.n - 1;
+  CK(cudaMemcpy(col, a.col.data(), a.col.size() * sizeof(int), cudaMemcpyHostToDevice));
+  irregfix_invalidate(col);
+  ASSERT_TRUE(spmv_renumbered_launch(kSpmvRenumbered, a.n, row, col, val, x, y));
+  CK(cudaDeviceSynchronize());
+  expect_original("after col changed");
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("renumbered: 'col' holds positions in the locality order"), std::string::npos) << report;
+}
+
+TEST_F(Locality, ARenumberingSiteWhoseValuesAreNotAllThreadsReadsTheArrayItself) {
+  irregfix::testing::set_renumber(1);
+  Csr a = shuffled_grid(96, 17);
+  a.col[a.row[7]] = a.n; // x has one element past the threads
+  int *row = upload(a.row), *col = upload(a.col);
+  float *val = upload(a.val), *x = upload(random_vector(a.n + 1, 6)), *y = upload(std::vector<float>(a.n, 0.f)),
+        *want = upload(std::vector<float>(a.n, 0.f));
+  spmv<<<(a.n + 255) / 256, 256>>>(a.n, row, col, val, x, want);
+  CK(cudaGetLastError());
+  const void *xr = nullptr;
+  ASSERT_TRUE(spmv_renumbered_launch(kSpmvRenumbered, a.n, row, col, val, x, y, &xr));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(xr, static_cast<const void *>(x));
+  EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("renumbered: no: 1 of the values of 'col' lie outside"), std::string::npos) << report;
+}
+
+TEST_F(Locality, ARenumberingSiteWhoseCopiesFitTheL2ReadsTheArrayItself) {
+  Csr a = shuffled_grid(96, 19);
+  int *row = upload(a.row), *col = upload(a.col);
+  float *val = upload(a.val), *x = upload(random_vector(a.n, 7)), *y = upload(std::vector<float>(a.n, 0.f)),
+        *want = upload(std::vector<float>(a.n, 0.f));
+  spmv<<<(a.n + 255) / 256, 256>>>(a.n, row, col, val, x, want);
+  CK(cudaGetLastError());
+  const void *xr = nullptr;
+  ASSERT_TRUE(spmv_renumbered_launch(kSpmvRenumbered, a.n, row, col, val, x, y, &xr));
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(xr, static_cast<const void *>(x));
+  EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("renumbered: no: the copies (0 MiB) fit the L2"), std::string::npos) << report;
 }
 
 TEST_F(Locality, NeighbourListReadsItsDataInPlace) {

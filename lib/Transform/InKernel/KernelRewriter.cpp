@@ -153,6 +153,9 @@ private:
         Out += ", const " + pieceTypeName(Info.Kernel, I, A->Array, P) + " *__restrict__ " +
                pieceName(I, A->Array, P);
     }
+    if (S.Renumbered)
+      Out += ", " + remappedPointerType(Info, S.Renumbered->Gathered, Ctx) + "__restrict__ " +
+             renumberedName(I, S.Renumbered->Gathered);
     return Out;
   }
 
@@ -286,6 +289,11 @@ private:
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
     }
+    if (S.Renumbered)
+      for (const Expr *Base : S.Renumbered->Bases) {
+        Editor.replace(Base->getSourceRange(), renumberedName(I, S.Renumbered->Gathered));
+        replaced(Base->getBeginLoc(), Base->getEndLoc());
+      }
     if (IndexedLoop)
       declareFirst(S, I);
     if (!isRangePattern(S.Pattern))

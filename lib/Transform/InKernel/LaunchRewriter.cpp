@@ -144,7 +144,10 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
         Names += (Names.empty() ? "" : ",") + A->Array.spelling();
       for (const ArrayRef &I : S.indexArrays())
         Names += "," + I.spelling();
-      OS << ", \"" << Names << "\"};\n";
+      OS << ", \"" << Names << "\"";
+      if (S.Renumbered)
+        OS << ", " << S.Renumbered->Through;
+      OS << "};\n";
     }
     ++Index;
   }
@@ -225,6 +228,12 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     case SitePattern::Range:
       Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
                            ", " + V + "_src, " + V + "_size, " + Tail);
+      if (S.Renumbered) {
+        const std::string X = S.Renumbered->Gathered.spelling(), Copy = renumberedName(I, S.Renumbered->Gathered);
+        OS << "  const void *" << Copy << " = nullptr;\n";
+        Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + X + ", sizeof(*" + X + "), &" + Copy +
+                             ", __irregfix_stream)");
+      }
       break;
     case SitePattern::Range2:
       Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
@@ -263,6 +272,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
         ExtraArgs.push_back("static_cast<const " + pieceTypeName(K, I, Arrays[J]->Array, P) + " *>(" + V + "_out[" +
                             std::to_string(Copy++) + "])");
     }
+    if (S.Renumbered)
+      ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, S.Renumbered->Gathered, Ctx) + ">(" +
+                          renumberedName(I, S.Renumbered->Gathered) + ")");
   }
 
   std::string Args = argumentList(K);

@@ -32,6 +32,9 @@ inline std::string remappedName(const Site &S, unsigned Site, const SiteArray &A
     return remappedName(Site, A.Array);
   return remappedName(Site, A.Array) + "_" + std::to_string(&A - S.Arrays.data());
 }
+// What the kernel reads in place of a site's renumbered gather X
+// (Site::Renumbered): X itself, or its copy in the locality order.
+inline std::string renumberedName(unsigned Site, const ArrayRef &X) { return remappedName(Site, X) + "_renumbered"; }
 inline std::string iterName(unsigned Site) { return "__irregfix_iter" + std::to_string(Site); }
 inline std::string lengthName(unsigned Site) { return "__irregfix_len" + std::to_string(Site); }
 // A permutable kernel's physical thread index (its own index is the logical one).

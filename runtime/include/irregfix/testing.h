@@ -99,6 +99,8 @@ void set_chunks(int chunks);
 void set_auto_sharing(bool on);
 // As IRREGFIX_VERIFY=1: fingerprint sources at builds, check them at every hit.
 void set_verify(bool on);
+// As IRREGFIX_RENUMBER: 1 always, -1 never, 0 where the copies overflow the L2.
+void set_renumber(int choice);
 // As IRREGFIX_DETERMINISTIC=1: scatter sites always run the inspector-executor.
 void set_deterministic(bool on);
 // As IRREGFIX_NVTX=1: NVTX ranges around the runtime's work.

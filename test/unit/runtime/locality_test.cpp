@@ -132,6 +132,22 @@ TEST(LocalityPolicy, TheOrderIsTimedOnlyWhereItsDataFitsHalfTheL2) {
   EXPECT_TRUE(order_fits_cache(8LL << 20, 8, 0));   // the L2 unknown: no bound
 }
 
+TEST(LocalityPolicy, AGatherIsRenumberedWhereTheCopiesOverflowTheL2) {
+  const long long l2 = 50LL << 20;
+  EXPECT_FALSE(renumber_pays(kRenumberAuto, 40ULL << 20, l2)); // the grid at 1x: 5M non-zeros, 8 bytes each
+  EXPECT_FALSE(renumber_pays(kRenumberAuto, 50ULL << 20, l2)); // exactly the L2
+  EXPECT_TRUE(renumber_pays(kRenumberAuto, (50ULL << 20) + 1, l2));
+  EXPECT_TRUE(renumber_pays(kRenumberAuto, 320ULL << 20, l2)); // the grid at 8x
+  EXPECT_TRUE(renumber_pays(kRenumberAuto, 1, 0));             // the L2 unknown
+  EXPECT_TRUE(renumber_pays(kRenumberAlways, 1, l2));
+  EXPECT_FALSE(renumber_pays(kRenumberNever, 320ULL << 20, l2));
+  EXPECT_EQ(parse_renumber(nullptr), kRenumberAuto);
+  EXPECT_EQ(parse_renumber("auto"), kRenumberAuto);
+  EXPECT_EQ(parse_renumber("1"), kRenumberAlways);
+  EXPECT_EQ(parse_renumber("0"), kRenumberNever);
+  EXPECT_EQ(parse_renumber("yes"), 2);
+}
+
 TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   Entry e;
   e.key.n = 64;

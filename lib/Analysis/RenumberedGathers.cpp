@@ -1,0 +1,154 @@
+#include "Analysis/RenumberedGathers.h"
+
+#include "clang/AST/ParentMapContext.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// E's nearest parent that is neither a parenthesis nor an implicit
+// conversion, and in *Top the outermost of those above E.
+DynTypedNode parentPastConversions(const Expr *E, ASTContext &Ctx, const Expr **Top) {
+  *Top = E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(**Top);
+    if (Parents.size() != 1)
+      return DynTypedNode();
+    const Expr *P = Parents[0].get<Expr>();
+    if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
+      return Parents[0];
+    *Top = P;
+  }
+}
+
+// Whether E (an lvalue) is read as a value: its parent, past parentheses,
+// converts it to an rvalue.
+bool readAsValue(const Expr *E, ASTContext &Ctx) {
+  const Expr *Cur = E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    if (Parents.size() != 1)
+      return false;
+    if (const auto *Paren = Parents[0].get<ParenExpr>()) {
+      Cur = Paren;
+      continue;
+    }
+    const auto *Cast = Parents[0].get<ImplicitCastExpr>();
+    return Cast && Cast->getCastKind() == CK_LValueToRValue;
+  }
+}
+
+// When Index is the whole subscript of a read `X[Index]` with X a pointer
+// parameter of the kernel: that read, and X's reference in *Base.
+const ArraySubscriptExpr *gatherAt(const Expr *Index, const FunctionDecl *Kernel, ASTContext &Ctx,
+                                   const DeclRefExpr **Base) {
+  const Expr *Top = nullptr;
+  const auto *Sub = parentPastConversions(Index, Ctx, &Top).get<ArraySubscriptExpr>();
+  if (!Sub || Sub->getIdx() != Top || !readAsValue(Sub, Ctx))
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || Param->getDeclContext() != Kernel || !Param->getType()->isPointerType())
+    return nullptr;
+  QualType Element = Param->getType()->getPointeeType();
+  if (Element->isIncompleteType() || Element->isVoidType() || Element.isVolatileQualified())
+    return nullptr;
+  *Base = Ref;
+  return Sub;
+}
+
+// Every reference to D in the kernel's body.
+std::vector<const DeclRefExpr *> referencesTo(const ValueDecl *D, const Stmt *Body) {
+  std::vector<const DeclRefExpr *> Out;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == D)
+      Out.push_back(R);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Body);
+  return Out;
+}
+
+struct Gathers {
+  const ParmVarDecl *X = nullptr;
+  std::vector<const DeclRefExpr *> Bases;
+  std::vector<const ArraySubscriptExpr *> Reads;
+  // Adds the read of X at Index; false when Index is used otherwise, or reads another array.
+  bool add(const Expr *Index, const FunctionDecl *Kernel, ASTContext &Ctx) {
+    const DeclRefExpr *Base = nullptr;
+    const ArraySubscriptExpr *Read = gatherAt(Index, Kernel, Ctx, &Base);
+    if (!Read || (X && Base->getDecl() != X))
+      return false;
+    X = cast<ParmVarDecl>(Base->getDecl());
+    Bases.push_back(Base);
+    Reads.push_back(Read);
+    return true;
+  }
+};
+
+// The gathers through copy P's reads, when its values are used for nothing else.
+bool gathersThrough(const SiteArray &P, const FunctionDecl *Kernel, ASTContext &Ctx, Gathers &G) {
+  if (P.OtherUse || P.Fields.split() || P.Reads.empty())
+    return false;
+  QualType Element = P.Array.elementType();
+  if (!Element->isIntegerType() || Ctx.getTypeSize(Element) != 32)
+    return false;
+  for (const Expr *Read : P.Reads) {
+    if (G.add(Read, Kernel, Ctx))
+      continue;
+    // `int c = col[k];` then only `x[c]`.
+    const Expr *Top = nullptr;
+    const auto *Local = parentPastConversions(Read, Ctx, &Top).get<VarDecl>();
+    if (!Local || !Local->isLocalVarDecl() || Local->isStaticLocal() || Local->getInit() != Top ||
+        !Local->getType()->isIntegerType() || Local->getType()->isReferenceType())
+      return false;
+    for (const DeclRefExpr *Use : referencesTo(Local, Kernel->getBody()))
+      if (!G.add(Use, Kernel, Ctx))
+        return false;
+  }
+  return G.X != nullptr;
+}
+
+} // namespace
+
+void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
+  if (!Info.Perm.Permutable || !Info.Kernel->hasBody())
+    return;
+  for (Site &S : Info.Sites) {
+    if (S.Pattern != SitePattern::Range || !S.transformable())
+      continue;
+    const std::vector<const SiteArray *> Arrays = S.remappedArrays();
+    for (unsigned J = 0; J < Arrays.size() && !S.Renumbered; ++J) {
+      Gathers G;
+      if (!gathersThrough(*Arrays[J], Info.Kernel, Ctx, G))
+        continue;
+      // X is read at those subscripts and nowhere else.
+      if (referencesTo(G.X, Info.Kernel->getBody()).size() != G.Bases.size())
+        continue;
+      const ArrayRef X(G.X);
+      S.Renumbered = Site::RenumberedGather{X, J, {G.Bases.begin(), G.Bases.end()}};
+      // The kernel reads X's copy: nothing it writes may be X.
+      std::vector<ArrayRef> Written;
+      for (const auto &[W, R] : S.AliasChecks)
+        if (!llvm::is_contained(Written, W))
+          Written.push_back(W);
+      for (const ArrayRef &W : Written)
+        if (!llvm::is_contained(S.AliasChecks, std::make_pair(W, X)))
+          S.AliasChecks.push_back({W, X});
+      for (ReadVerdict &V : Info.Reads)
+        if (llvm::is_contained(G.Reads, V.Read->IgnoreParenImpCasts()) && V.Verdict == ReadVerdict::IndexRemapped)
+          V.Reason = "its index comes from a coalesced copy; " + X.spelling() +
+                     " itself is read in place, or in the locality order through a copy renumbered like " +
+                     Arrays[J]->Array.spelling();
+    }
+  }
+}
+
+} // namespace irregfix
