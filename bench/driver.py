@@ -408,8 +408,10 @@ def part_tests(ctx):
     # scatter-main under IRREGFIX_DETERMINISTIC=1, so that every launch takes the executor; spmv-main
     # also in the locality order, where x is read through a renumbered copy.
     built = {}
-    for program, mode, env in (("spmv-main", "auto", {}), ("spmv-main", "locality", {"IRREGFIX_LAYOUT": "locality", "IRREGFIX_RENUMBER": "1"}),
-                               ("scatter-main", "deterministic", {"IRREGFIX_DETERMINISTIC": "1"})):
+    e2e_runs = (("spmv-main", "auto", {}),
+                ("spmv-main", "locality", {"IRREGFIX_LAYOUT": "locality", "IRREGFIX_RENUMBER": "1"}),
+                ("scatter-main", "deterministic", {"IRREGFIX_DETERMINISTIC": "1"}))
+    for program, mode, env in e2e_runs:
         src = os.path.join(ctx.args.rewritten or os.path.join(ROOT, ".devgen"), program + ".irregfix.cu")
         if not (os.path.exists(src) or ctx.run.dry):
             continue
