@@ -78,6 +78,8 @@ std::string formatReport(const std::vector<SiteReport> &Sites, const std::vector
       Out += " launch=" + S.Launch;
     if (!S.AliasChecks.empty())
       Out += " alias-checks=" + join(S.AliasChecks, ",");
+    if (!S.Renumbered.empty())
+      Out += " renumbered=" + S.Renumbered;
     if (!S.Reason.empty())
       Out += " reason=\"" + S.Reason + "\"";
     Out += "\n";

@@ -115,6 +115,9 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
     R.Reason = S.Arrays.front().RefusedBecause;
   for (auto &[W, Rd] : S.AliasChecks)
     R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
+  if (S.Renumbered)
+    R.Renumbered =
+        S.Renumbered->Gathered.spelling() + "/" + S.remappedArrays()[S.Renumbered->Through]->Array.spelling();
   return R;
 }
 

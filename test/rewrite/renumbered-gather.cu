@@ -6,6 +6,10 @@
 // threads that may not be permuted, keeps x read in place.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err
+// RUN: %irregfix --report %s -- %stub | FileCheck %s --check-prefix=REPORT
+// REPORT: kernel=spmv {{.*}} alias-checks=y/row,y/val,y/col,y/x renumbered=x/col
+// REPORT-NEXT: kernel=through_local {{.*}} renumbered=x/col
+// REPORT-NOT: renumbered=
 #include <cuda_runtime.h>
 
 __global__ void spmv(int n, const int *row, const int *col, const float *val, const float *x, float *y) {
