@@ -92,6 +92,14 @@ public:
     Result.Parsed = true;
     if (Transformed.empty())
       return;
+    // The rewritten code names the runtime's namespace from global scope.
+    for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("irregfix")))
+      if (!isa<NamespaceDecl>(D)) {
+        Msg.error(D->getLocation(), "cannot rewrite this file: it declares '" + D->getNameAsString() +
+                                        "' at global scope, the name of the irregfix runtime's namespace, "
+                                        "which the rewritten code uses; rename it");
+        return fail();
+      }
 
     std::map<std::string, unsigned> FirstUse; // per file, where the first thing that needs the runtime is
     auto Use = [&](const std::string &Path, unsigned Offset) {

@@ -191,7 +191,9 @@ def m_truncate_file(rng, text, _):
 
 
 def m_swap_identifiers(rng, text, _):
-    ids = identifiers(text)
+    # Not the runtime's namespace: the tool refuses a file that declares it
+    # (refuse/global-name-irregfix.cu), so such a mutant tells nothing new.
+    ids = [i for i in identifiers(text) if i != "irregfix"]
     if len(ids) < 2:
         return None
     a, b = rng.sample(ids, 2)
