@@ -76,18 +76,25 @@ std::vector<const DeclRefExpr *> referencesTo(const ValueDecl *D, const Stmt *Bo
   return Out;
 }
 
+// The arrays read at a copy's values, each with its reads.
 struct Gathers {
-  const ParmVarDecl *X = nullptr;
-  std::vector<const DeclRefExpr *> Bases;
+  std::vector<const ParmVarDecl *> Xs;
+  std::vector<std::vector<const DeclRefExpr *>> Bases; // per X
   std::vector<const ArraySubscriptExpr *> Reads;
-  // Adds the read of X at Index; false when Index is used otherwise, or reads another array.
+  // Adds the read of some X at Index; false when Index is used otherwise.
   bool add(const Expr *Index, const FunctionDecl *Kernel, ASTContext &Ctx) {
     const DeclRefExpr *Base = nullptr;
     const ArraySubscriptExpr *Read = gatherAt(Index, Kernel, Ctx, &Base);
-    if (!Read || (X && Base->getDecl() != X))
+    if (!Read)
       return false;
-    X = cast<ParmVarDecl>(Base->getDecl());
-    Bases.push_back(Base);
+    const auto *X = cast<ParmVarDecl>(Base->getDecl());
+    auto It = llvm::find(Xs, X);
+    if (It == Xs.end()) {
+      Xs.push_back(X);
+      Bases.emplace_back();
+      It = Xs.end() - 1;
+    }
+    Bases[It - Xs.begin()].push_back(Base);
     Reads.push_back(Read);
     return true;
   }
@@ -113,7 +120,7 @@ bool gathersThrough(const SiteArray &P, const FunctionDecl *Kernel, ASTContext &
       if (!G.add(Use, Kernel, Ctx))
         return false;
   }
-  return G.X != nullptr;
+  return !G.Xs.empty();
 }
 
 } // namespace
@@ -129,22 +136,30 @@ void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
       Gathers G;
       if (!gathersThrough(*Arrays[J], Info.Kernel, Ctx, G))
         continue;
-      // X is read at those subscripts and nowhere else.
-      if (referencesTo(G.X, Info.Kernel->getBody()).size() != G.Bases.size())
+      // Each X is read at those subscripts and nowhere else, and is no array the site copies.
+      bool Only = true;
+      for (size_t I = 0; I < G.Xs.size() && Only; ++I)
+        Only = referencesTo(G.Xs[I], Info.Kernel->getBody()).size() == G.Bases[I].size() &&
+               llvm::none_of(Arrays, [&](const SiteArray *A) { return A->Array == ArrayRef(G.Xs[I]); });
+      if (!Only)
         continue;
-      const ArrayRef X(G.X);
-      S.Renumbered = Site::RenumberedGather{X, J, {G.Bases.begin(), G.Bases.end()}};
-      // The kernel reads X's copy: nothing it writes may be X.
+      Site::RenumberedGather R;
+      R.Through = J;
+      for (size_t I = 0; I < G.Xs.size(); ++I)
+        R.Arrays.push_back({ArrayRef(G.Xs[I]), {G.Bases[I].begin(), G.Bases[I].end()}});
+      // The kernel reads the copies: nothing it writes may be one of the Xs.
       std::vector<ArrayRef> Written;
-      for (const auto &[W, R] : S.AliasChecks)
+      for (const auto &[W, Rd] : S.AliasChecks)
         if (!llvm::is_contained(Written, W))
           Written.push_back(W);
-      for (const ArrayRef &W : Written)
-        if (!llvm::is_contained(S.AliasChecks, std::make_pair(W, X)))
-          S.AliasChecks.push_back({W, X});
+      for (const Site::RenumberedGather::Gathered &X : R.Arrays)
+        for (const ArrayRef &W : Written)
+          if (!llvm::is_contained(S.AliasChecks, std::make_pair(W, X.Array)))
+            S.AliasChecks.push_back({W, X.Array});
+      S.Renumbered = std::move(R);
       for (ReadVerdict &V : Info.Reads)
         if (llvm::is_contained(G.Reads, V.Read->IgnoreParenImpCasts()) && V.Verdict == ReadVerdict::IndexRemapped)
-          V.Reason = "its index comes from a coalesced copy; " + X.spelling() +
+          V.Reason = "its index comes from a coalesced copy; " + V.Array +
                      " itself is read in place, or in the locality order through a copy renumbered like " +
                      Arrays[J]->Array.spelling();
     }

@@ -126,14 +126,17 @@ struct Site {
   std::string RefusedBecause; // the whole site is refused, and why
 
   // A range site's gathers `X[P[k]]` through one of its copies P whose values
-  // the kernel uses for nothing else, of an array X it reads nowhere else: the
+  // the kernel uses for nothing else, of arrays X it reads nowhere else: the
   // runtime may renumber P's copy in the locality order and have the kernel
-  // read X through a copy in that order (SiteInfo::renumbered). See
+  // read each X through a copy in that order (SiteInfo::renumbered). See
   // RenumberedGathers.h.
   struct RenumberedGather {
-    ArrayRef Gathered;                          // X
-    unsigned Through = 0;                       // P, by its position in remappedArrays()
-    std::vector<const clang::Expr *> Bases;     // `X` in each read, where the kernel spells it
+    unsigned Through = 0; // P, by its position in remappedArrays()
+    struct Gathered {
+      ArrayRef Array;                         // X
+      std::vector<const clang::Expr *> Bases; // `X` in each of its reads, where the kernel spells it
+    };
+    std::vector<Gathered> Arrays; // in the order of their first reads
   };
   std::optional<RenumberedGather> Renumbered;
 

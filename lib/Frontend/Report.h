@@ -19,7 +19,7 @@ struct SiteReport {
   std::string Launch;              // transformed: "chunked" (a remap may overlap it) or "whole"
   std::string Reason;              // why not, when not transformed
   std::vector<std::string> AliasChecks; // "y/val": checked at each launch
-  std::string Renumbered;          // "x/col": x read only at col's values (renumbered in the locality order)
+  std::string Renumbered;          // "x/col,w/col": arrays read only at col's values (renumbered in the locality order)
 };
 
 // One indirect read of a kernel (its index depends on a loaded value) and

@@ -419,10 +419,11 @@ private:
         for (const SiteArray *A : S.remappedArrays())
           remarkFields(S, *A);
         if (S.Renumbered)
-          Msg.note(S.Renumbered->Bases.front()->getBeginLoc(),
-                   S.Renumbered->Gathered.quoted() + " is read only at the values of " +
-                       S.remappedArrays()[S.Renumbered->Through]->Array.quoted() +
-                       ": in the locality order, through a copy of it in that order (renumbered)");
+          for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+            Msg.note(X.Bases.front()->getBeginLoc(),
+                     X.Array.quoted() + " is read only at the values of " +
+                         S.remappedArrays()[S.Renumbered->Through]->Array.quoted() +
+                         ": in the locality order, through a copy of it in that order (renumbered)");
         for (const SiteArray &A : S.Arrays)
           if (!A.RefusedBecause.empty())
             Msg.note(A.Reads.empty() ? S.Loc : A.Reads.front()->getBeginLoc(),

@@ -116,8 +116,9 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
   for (auto &[W, Rd] : S.AliasChecks)
     R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
   if (S.Renumbered)
-    R.Renumbered =
-        S.Renumbered->Gathered.spelling() + "/" + S.remappedArrays()[S.Renumbered->Through]->Array.spelling();
+    for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+      R.Renumbered += (R.Renumbered.empty() ? "" : ",") + X.Array.spelling() + "/" +
+                      S.remappedArrays()[S.Renumbered->Through]->Array.spelling();
   return R;
 }
 

@@ -352,8 +352,8 @@ std::string renumber_range(State &st, SiteStats &ss, const SiteInfo &site, Entry
   e.renumber_lo = h[1];
   e.renumber_hi = h[2];
   e.renumbered = true;
-  ss.renumbered = "'" + name + "' holds positions in the locality order; the array read at them is copied in " +
-                  "that order at each launch (elements " + std::to_string(h[1]) + " to " + std::to_string(h[2]) +
+  ss.renumbered = "'" + name + "' holds positions in the locality order; the arrays read at them are copied " +
+                  "in that order at each launch (elements " + std::to_string(h[1]) + " to " + std::to_string(h[2]) +
                   ")";
   return "";
 }

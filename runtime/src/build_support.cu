@@ -81,7 +81,10 @@ void free_entry_buffers(Entry &e) {
   free_buffer(e.indices, e.indices_bytes);
   free_buffer(e.order_index, e.order_index_bytes);
   free_buffer(e.renumber, e.renumber_bytes);
-  free_buffer(e.renumbered_copy, e.renumbered_copy_bytes);
+  for (std::size_t i = 0; i < e.renumbered_copies.size(); ++i)
+    free_buffer(e.renumbered_copies[i], e.renumbered_copy_bytes[i]);
+  e.renumbered_copies.clear();
+  e.renumbered_copy_bytes.clear();
   e.renumbered = false;
   if (e.renumbered_read)
     cudaEventDestroy(e.renumbered_read);

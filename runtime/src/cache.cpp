@@ -42,10 +42,12 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
 
 std::size_t Entry::bytes() const {
   std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes +
-                  indices_bytes + order_index_bytes + renumber_bytes + renumbered_copy_bytes;
+                  indices_bytes + order_index_bytes + renumber_bytes;
   for (std::size_t x : scatter_bytes)
     b += x;
   for (std::size_t x : buf_bytes)
+    b += x;
+  for (std::size_t x : renumbered_copy_bytes)
     b += x;
   return b;
 }

@@ -107,17 +107,19 @@ struct Entry {
   std::size_t order_index_bytes = 0;
   // kLayoutLocality of a range site that renumbers (SiteInfo::renumbered):
   // when `renumbered`, the copy of that array holds renumber[v] for its value
-  // v (int[n]: thread v's position in the order), and each launch copies the
-  // array read at those values in the order into renumbered_copy, elements
-  // [renumber_lo, renumber_hi] only (the values' extent, renumber_first to
-  // renumber_last the entries they were taken from). renumbered_read:
-  // recorded after the kernels that read the copy, which the next launch's
-  // copy waits for (a launch on another stream must not overwrite it early).
+  // v (int[n]: thread v's position in the order), and each launch copies each
+  // array read at those values in the order into renumbered_copies[which],
+  // elements [renumber_lo, renumber_hi] only (the values' extent,
+  // renumber_first to renumber_last the entries they were taken from).
+  // renumbered_read: recorded after the kernels that read the copies, which
+  // the next launch's copies wait for (a launch on another stream must not
+  // overwrite them early).
+  static constexpr int kMaxRenumberedArrays = 8;
   bool renumbered = false;
   void *renumber = nullptr;
   std::size_t renumber_bytes = 0;
-  void *renumbered_copy = nullptr;
-  std::size_t renumbered_copy_bytes = 0;
+  std::vector<void *> renumbered_copies;
+  std::vector<std::size_t> renumbered_copy_bytes;
   long long renumber_lo = 0, renumber_hi = -1, renumber_first = 0, renumber_last = 0;
   cudaEvent_t renumbered_read = nullptr;
   // kLayoutSharing: per thread block of the launch, the distinct valid indices

@@ -16,6 +16,7 @@
 #include "state.h"
 #include "verify.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -398,8 +399,8 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                  });
 }
 
-bool prepare_renumbered(const SiteInfo &site, const void *gathered, size_t elem_size, const void **renumbered,
-                        cudaStream_t stream) {
+bool prepare_renumbered(const SiteInfo &site, int which, const void *gathered, size_t elem_size,
+                        const void **renumbered, cudaStream_t stream) {
   using namespace detail;
   *renumbered = gathered;
   int dev = 0;
@@ -414,15 +415,25 @@ bool prepare_renumbered(const SiteInfo &site, const void *gathered, size_t elem_
   if (!e || !e->renumbered || e->layout != kLayoutLocality)
     return true;
   SiteStats &ss = *rec.stats;
+  if (which < 0 || which >= Entry::kMaxRenumberedArrays) {
+    record_fallback(ss, "renumbered array out of range");
+    return false;
+  }
+  const std::size_t slot = static_cast<std::size_t>(which);
+  if (e->renumbered_copies.size() <= slot) {
+    e->renumbered_copies.resize(slot + 1, nullptr);
+    e->renumbered_copy_bytes.resize(slot + 1, 0);
+  }
+  void *&copy = e->renumbered_copies[slot];
+  std::size_t &have = e->renumbered_copy_bytes[slot];
   std::size_t bytes = 0;
   std::string why = copy_bytes(static_cast<unsigned long long>(e->key.n), elem_size, &bytes);
   if (why.empty() && !gathered)
     why = "null source array";
-  if (why.empty() && bytes > e->renumbered_copy_bytes &&
-      !Cache::fits(st.cache.total_bytes(), e->renumbered_copy_bytes, bytes, st.cfg.max_bytes))
+  if (why.empty() && bytes > have && !Cache::fits(st.cache.total_bytes(), have, bytes, st.cfg.max_bytes))
     why = "over IRREGFIX_MAX_BYTES";
   if (why.empty())
-    why = ensure_buffer(st, site, &e->renumbered_copy, &e->renumbered_copy_bytes, bytes);
+    why = ensure_buffer(st, site, &copy, &have, bytes);
   if (why.empty() && !e->renumbered_read &&
       cudaEventCreateWithFlags(&e->renumbered_read, cudaEventDisableTiming) != cudaSuccess) {
     e->renumbered_read = nullptr;
@@ -433,16 +444,17 @@ bool prepare_renumbered(const SiteInfo &site, const void *gathered, size_t elem_
   cudaError_t c = cudaSuccess;
   if (why.empty() && (c = cudaStreamWaitEvent(stream, e->renumbered_read, 0)) == cudaSuccess)
     c = gather_in_order(static_cast<const int *>(e->perm), e->key.n, e->renumber_lo, e->renumber_hi, gathered,
-                        elem_size, e->renumbered_copy, stream);
+                        elem_size, copy, stream);
   if (why.empty() && c != cudaSuccess)
     why = cuda_failure("gather_in_order", site, c);
   if (!why.empty()) {
     record_fallback(ss, why);
     return false;
   }
-  if (Launch *l = this_thread_launch(st))
+  if (Launch *l = this_thread_launch(st);
+      l && std::find(l->renumbered.begin(), l->renumbered.end(), e) == l->renumbered.end())
     l->renumbered.push_back(e);
-  *renumbered = e->renumbered_copy;
+  *renumbered = copy;
   return true;
 }
 

@@ -758,6 +758,12 @@ def crash_signature(rc, err):
     return " ".join(x for x in (what, mark, frame) if x)
 
 
+# Refusals of valid input the tool documents (test/refuse/): a mutant that
+# keeps what the seed is refused for is refused the same way.
+DOCUMENTED_REFUSAL = re.compile(r"error: cannot rewrite this file: it declares '[^']*' at global scope, "
+                                r"the name of the irregfix runtime's namespace")
+
+
 def error_signature(err):
     """The first error, without file positions and names the mutation made up."""
     line = first_line(err, r"error:")
@@ -819,6 +825,8 @@ def classify(cfg, seed, text, options, workdir, name="mutant.cu"):
         return None, "", details
     # Exit 1: fine for a mutant that does not compile; for one that does, only
     # the tool's own documented refusals are (bad option, missing file, ...).
+    if DOCUMENTED_REFUSAL.search(err):
+        return None, "", details
     ok, _, _ = compiles(cfg, seed, name, workdir)
     details["stats"]["input compiles"] = ok
     if ok:

@@ -101,7 +101,7 @@ bool spmv_renumbered_launch(const irregfix::SiteInfo &site, int n, const int *ro
   if (irregfix::begin_launch(site, 0, grid, block) && irregfix::disjoint(site, y, row) &&
       irregfix::disjoint(site, y, x) &&
       irregfix::prepare_range(site, row, irregfix::index_kind(row), n, 2, src, size, &v, out, 0) &&
-      irregfix::prepare_renumbered(site, x, sizeof(float), &xr, 0)) {
+      irregfix::prepare_renumbered(site, 0, x, sizeof(float), &xr, 0)) {
     spmv_renumbered_view<<<grid, block>>>(n, y, v, static_cast<const float *>(out[0]),
                                           static_cast<const int *>(out[1]), static_cast<const float *>(xr));
     irregfix::end_transformed_launch(site, 0);
@@ -110,6 +110,53 @@ bool spmv_renumbered_launch(const irregfix::SiteInfo &site, int n, const int *ro
     return true;
   }
   spmv<<<grid, block>>>(n, row, col, val, x, y);
+  irregfix::end_original_launch(site, 0);
+  return false;
+}
+
+// Two arrays read at the values of col (w scales x per column): a copy of each.
+__global__ void spmv_scaled(int n, const int *row, const int *col, const float *val, const float *x, const float *w,
+                            float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0.0f;
+    for (int k = row[t]; k < row[t + 1]; ++k)
+      s += val[k] * x[col[k]] * w[col[k]];
+    y[t] = s;
+  }
+}
+
+__global__ void spmv_scaled_view(int n, float *y, irregfix::View v, const float *val_c, const int *col_c,
+                                 const float *x_r, const float *w_r) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    float s = 0.0f;
+    for (int i = 0, len = irregfix::length(v, p); i < len; ++i) {
+      const long long k = irregfix::slot(v, p, i);
+      s += val_c[k] * x_r[col_c[k]] * w_r[col_c[k]];
+    }
+    y[t] = s;
+  }
+}
+
+bool spmv_scaled_launch(const irregfix::SiteInfo &site, int n, const int *row, const int *col, const float *val,
+                        const float *x, const float *w, float *y, const void **x_read, const void **w_read) {
+  irregfix::View v;
+  const void *out[2];
+  const void *const src[2] = {val, col};
+  const size_t size[2] = {sizeof(float), sizeof(int)};
+  const dim3 grid((n + 255) / 256), block(256);
+  if (irregfix::begin_launch(site, 0, grid, block) && irregfix::disjoint(site, y, row) &&
+      irregfix::prepare_range(site, row, irregfix::index_kind(row), n, 2, src, size, &v, out, 0) &&
+      irregfix::prepare_renumbered(site, 0, x, sizeof(float), x_read, 0) &&
+      irregfix::prepare_renumbered(site, 1, w, sizeof(float), w_read, 0)) {
+    spmv_scaled_view<<<grid, block>>>(n, y, v, static_cast<const float *>(out[0]), static_cast<const int *>(out[1]),
+                                      static_cast<const float *>(*x_read), static_cast<const float *>(*w_read));
+    irregfix::end_transformed_launch(site, 0);
+    return true;
+  }
+  spmv_scaled<<<grid, block>>>(n, row, col, val, x, w, y);
   irregfix::end_original_launch(site, 0);
   return false;
 }
@@ -245,6 +292,8 @@ const irregfix::SiteInfo kSpmv{"locality:spmv", "spmv", "range", irregfix::kSite
                                "val,col,row"};
 const irregfix::SiteInfo kSpmvRenumbered{"locality:spmv-renumbered", "spmv", "range", irregfix::kSitePermutable,
                                          nullptr, "val,col,row", 1};
+const irregfix::SiteInfo kSpmvScaled{"locality:spmv-scaled", "spmv_scaled", "range", irregfix::kSitePermutable,
+                                     nullptr, "val,col,row", 1};
 const irregfix::SiteInfo kPull{"locality:pull", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
                                "pos,nb,cnt"};
 const irregfix::SiteInfo kPullAgain{"locality:pull2", "pull", "neighbors", irregfix::kSitePermutable, nullptr,
@@ -336,6 +385,23 @@ TEST_F(Locality, RenumberedGatherReadsACopyInTheOrderBitForBit) {
   expect_original("after col changed");
   const std::string report = irregfix::testing::stats_report();
   EXPECT_NE(report.find("renumbered: 'col' holds positions in the locality order"), std::string::npos) << report;
+}
+
+TEST_F(Locality, TwoArraysReadAtTheSameValuesEachGetACopyInTheOrder) {
+  irregfix::testing::set_renumber(1);
+  Csr a = shuffled_grid(128, 23);
+  int *row = upload(a.row), *col = upload(a.col);
+  float *val = upload(a.val), *x = upload(random_vector(a.n, 8)), *w = upload(random_vector(a.n, 9)),
+        *y = upload(std::vector<float>(a.n, 0.f)), *want = upload(std::vector<float>(a.n, 0.f));
+  spmv_scaled<<<(a.n + 255) / 256, 256>>>(a.n, row, col, val, x, w, want);
+  CK(cudaGetLastError());
+  const void *xr = nullptr, *wr = nullptr;
+  ASSERT_TRUE(spmv_scaled_launch(kSpmvScaled, a.n, row, col, val, x, w, y, &xr, &wr));
+  CK(cudaDeviceSynchronize());
+  EXPECT_NE(xr, static_cast<const void *>(x));
+  EXPECT_NE(wr, static_cast<const void *>(w));
+  EXPECT_NE(xr, wr);
+  EXPECT_TRUE(same_bytes(download(y, a.n), download(want, a.n)));
 }
 
 TEST_F(Locality, ARenumberingSiteWhoseValuesAreNotAllThreadsReadsTheArrayItself) {

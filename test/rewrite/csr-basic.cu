@@ -42,7 +42,7 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, col) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, x) &&
 // CHECK-NEXT:        irregfix::prepare_range(__irregfix_site_spmv_0, row_ptr, irregfix::index_kind(row_ptr), (long long)(n), 2, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
-// CHECK-NEXT:        irregfix::prepare_renumbered(__irregfix_site_spmv_0, x, sizeof(*x), &__irregfix_v0_x_renumbered, __irregfix_stream) &&
+// CHECK-NEXT:        irregfix::prepare_renumbered(__irregfix_site_spmv_0, 0, x, sizeof(*x), &__irregfix_v0_x_renumbered, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_spmv_0, __irregfix_stream, &__irregfix_chunks)) {
 // CHECK-NEXT:      for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {
 // CHECK-NEXT:        const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(__irregfix_site_spmv_0, __irregfix_c, __irregfix_grid, __irregfix_stream);

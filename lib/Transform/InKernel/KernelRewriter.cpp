@@ -154,8 +154,8 @@ private:
                pieceName(I, A->Array, P);
     }
     if (S.Renumbered)
-      Out += ", " + remappedPointerType(Info, S.Renumbered->Gathered, Ctx) + "__restrict__ " +
-             renumberedName(I, S.Renumbered->Gathered);
+      for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+        Out += ", " + remappedPointerType(Info, X.Array, Ctx) + "__restrict__ " + renumberedName(I, X.Array);
     return Out;
   }
 
@@ -290,10 +290,11 @@ private:
       }
     }
     if (S.Renumbered)
-      for (const Expr *Base : S.Renumbered->Bases) {
-        Editor.replace(Base->getSourceRange(), renumberedName(I, S.Renumbered->Gathered));
-        replaced(Base->getBeginLoc(), Base->getEndLoc());
-      }
+      for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+        for (const Expr *Base : X.Bases) {
+          Editor.replace(Base->getSourceRange(), renumberedName(I, X.Array));
+          replaced(Base->getBeginLoc(), Base->getEndLoc());
+        }
     if (IndexedLoop)
       declareFirst(S, I);
     if (!isRangePattern(S.Pattern))

@@ -228,12 +228,14 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     case SitePattern::Range:
       Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
                            ", " + V + "_src, " + V + "_size, " + Tail);
-      if (S.Renumbered) {
-        const std::string X = S.Renumbered->Gathered.spelling(), Copy = renumberedName(I, S.Renumbered->Gathered);
-        OS << "  const void *" << Copy << " = nullptr;\n";
-        Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + X + ", sizeof(*" + X + "), &" + Copy +
-                             ", __irregfix_stream)");
-      }
+      if (S.Renumbered)
+        for (size_t G = 0; G < S.Renumbered->Arrays.size(); ++G) {
+          const ArrayRef &A = S.Renumbered->Arrays[G].Array;
+          const std::string X = A.spelling(), Copy = renumberedName(I, A);
+          OS << "  const void *" << Copy << " = nullptr;\n";
+          Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + std::to_string(G) + ", " + X +
+                               ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
+        }
       break;
     case SitePattern::Range2:
       Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
@@ -273,8 +275,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                             std::to_string(Copy++) + "])");
     }
     if (S.Renumbered)
-      ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, S.Renumbered->Gathered, Ctx) + ">(" +
-                          renumberedName(I, S.Renumbered->Gathered) + ")");
+      for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+        ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, X.Array, Ctx) + ">(" +
+                            renumberedName(I, X.Array) + ")");
   }
 
   std::string Args = argumentList(K);

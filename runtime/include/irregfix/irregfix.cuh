@@ -174,9 +174,9 @@ struct SiteInfo {
   // Messages (IRREGFIX_VERIFY) name arrays with it; null: by position.
   const char *sources = nullptr;
   // A range site whose kernel uses the values of its copy arrays[renumbered]
-  // only as subscripts of one other array, read nowhere else (`x[col[k]]`;
+  // only as subscripts of other arrays, each read nowhere else (`x[col[k]]`;
   // prepare_renumbered): in the locality order that copy may hold renumbered
-  // values, read through a copy of that array in the same order. -1: none.
+  // values, read through copies of those arrays in the same order. -1: none.
   int renumbered = -1;
 };
 
@@ -214,9 +214,10 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                    int count, const void *const *arrays, const size_t *elem_sizes,
                    View *view, const void **remapped, cudaStream_t stream);
 
-// After prepare_range of a site with SiteInfo::renumbered = r, for the array
-// the kernel reads at the values of arrays[r] (`x` of `x[col[k]]`): on true,
-// *renumbered is what the transformed kernel reads in its place, so that
+// After prepare_range of a site with SiteInfo::renumbered = r, for each array
+// the kernel reads at the values of arrays[r] (`x` of `x[col[k]]`), numbered
+// from 0 by `which`: on true, *renumbered is what the transformed kernel reads
+// in its place, so that
 //   renumbered[remapped[r][slot]] == gathered[arrays[r][B[t] + iter]].
 // That is `gathered` itself, except in the locality order when every value of
 // arrays[r] is a thread index: there the copy of arrays[r] holds each value's
@@ -224,8 +225,8 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
 // this launch (neighbouring threads then read neighbouring elements). Only
 // elements between the least and the greatest value are read. On false (the
 // copy could not be allocated), launch the original kernel.
-bool prepare_renumbered(const SiteInfo &site, const void *gathered, size_t elem_size, const void **renumbered,
-                        cudaStream_t stream);
+bool prepare_renumbered(const SiteInfo &site, int which, const void *gathered, size_t elem_size,
+                        const void **renumbered, cudaStream_t stream);
 
 // Gather site: on true, remapped[slot(*view, t, 0)] == A[B[t]] for t in [0, n)
 // whose index lies inside A's allocation; other slots (sentinels the kernel
