@@ -233,6 +233,14 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 
 // ---- the locality layout (build_locality.cu) --------------------------------
 
+// The locality order of a neighbour list's threads (State::orders: computed,
+// or kept while it has not decayed), copied into e.perm: for a sharing entry
+// whose blocks group the threads in that order. The list's shape as
+// neighbor_shape found it.
+std::string neighbor_order_into(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                const NeighborArgs &a, long long n, long long jmax, long long lo, long long hi,
+                                std::size_t esz, cudaStream_t stream);
+
 // A neighbour list in the locality order: the order (State::orders: computed,
 // or kept while it has not decayed), the list copied in it (the entry's copy,
 // int[jmax * n], order_index), and the data array read in place, so a write to

@@ -358,6 +358,25 @@ std::string renumber_range(State &st, SiteStats &ss, const SiteInfo &site, Entry
   return "";
 }
 
+std::string neighbor_order_into(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                                const NeighborArgs &a, long long n, long long jmax, long long lo, long long hi,
+                                std::size_t esz, cudaStream_t stream) {
+  if (n > INT_MAX)
+    return "locality order: more than INT_MAX threads";
+  Order *o = nullptr;
+  std::string why = locality_order(st, ss, site, dev, neighbor_access(a, n, jmax, lo, hi), sector_elements(esz),
+                                   stream, &o);
+  if (!why.empty())
+    return why;
+  const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  if (perm_bytes > e.perm_bytes && !Cache::fits(st.cache.total_bytes(), e.bytes(), perm_bytes, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  if ((why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, perm_bytes)) != "")
+    return why;
+  IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o->perm, perm_bytes, cudaMemcpyDeviceToDevice, stream));
+  return "";
+}
+
 std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                                      const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                                      cudaStream_t stream, Built *built) {

@@ -68,8 +68,15 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return "sharing: more than INT_MAX neighbour slots";
   if (shape.hi - shape.lo > static_cast<long long>(UINT_MAX - 1ULL))
     return "sharing: the gathered array has 2^32 - 1 elements or more";
-  const SharedList list{a.NB, a.nb_kind, a.sj, a.st, shape.jmax, a.counts, a.counts_kind,
-                        n, static_cast<int>(block), shape.lo, shape.hi};
+  // Blocks of threads in the locality order read the same elements: their
+  // sets are small enough to stage (Wu's clustering).
+  const bool in_order = e.key.params.size() > 4 && e.key.params[4] == 1;
+  if (in_order &&
+      (why = neighbor_order_into(st, ss, site, e, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream)) != "")
+    return why;
+  const SharedList list{a.NB,     a.nb_kind, a.sj,     a.st,     shape.jmax,
+                        a.counts, a.counts_kind, n,    static_cast<int>(block), shape.lo,
+                        shape.hi, in_order ? static_cast<const int *>(e.perm) : nullptr};
 
   // The sets' bounds first; the rest once the sets are known to fit shared memory.
   const std::size_t first_bytes = static_cast<std::size_t>(list.blocks() + 1) * sizeof(int);
@@ -121,6 +128,7 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   ss.shared_mean = static_cast<double>(h[1]) / static_cast<double>(list.blocks());
   ss.shared_max = h[0];
   ss.shared_bytes = e.shared_bytes;
+  ss.shared_in_order = in_order;
   return copy_sharing(ss, site, e, n, A, esz, built);
 }
 

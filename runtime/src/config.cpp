@@ -236,6 +236,10 @@ Config config_from_env() {
   const char *auto_sharing = std::getenv("IRREGFIX_AUTO_SHARING");
   c.auto_sharing = auto_sharing && std::strcmp(auto_sharing, "1") == 0;
   c.verify = parse_flag(std::getenv("IRREGFIX_VERIFY"));
+  const char *sharing_order = std::getenv("IRREGFIX_SHARING_ORDER");
+  c.sharing_order = !sharing_order || std::strcmp(sharing_order, "0") != 0;
+  if (sharing_order && *sharing_order && std::strcmp(sharing_order, "0") != 0 && std::strcmp(sharing_order, "1") != 0)
+    std::fprintf(stderr, "irregfix: IRREGFIX_SHARING_ORDER=%s is not 0 or 1; using 1\n", sharing_order);
   const char *group = std::getenv("IRREGFIX_HOIST_GROUP");
   c.hoist_group = parse_hoist_group(group);
   if (c.hoist_group < 0) {

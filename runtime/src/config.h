@@ -37,6 +37,11 @@ struct Config {
   // to the original wherever it applied (the L1 cache keeps a block's reuse),
   // and profiling it builds the sets (a segmented sort, ~1.8 ms at 262K atoms).
   bool auto_sharing = false;
+  // IRREGFIX_SHARING_ORDER=0: the sharing layout groups the threads into blocks
+  // as numbered. By default a permutable kernel's launch is shared over its
+  // threads in the locality order (Wu's clustering: a block's threads then
+  // read the same elements, so its set is small enough to stage).
+  bool sharing_order = true;
   // IRREGFIX_VERIFY=1: checking mode. Every build fingerprints the bytes its
   // copy was built from, and every cache hit fingerprints them again and aborts
   // with a message naming the source when they changed (verify.h).

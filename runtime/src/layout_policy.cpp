@@ -68,6 +68,7 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
     else
       r.key = asked == kLayoutEllColMajor || asked == kLayoutSell32 ? asked : kLayoutKeyAuto;
   }
+  r.share_in_order = r.key == kLayoutSharing && r.may_permute && n <= INT_MAX && cfg.sharing_order;
   r.report_padding = r.key == kLayoutKeyAuto || cfg.layout != 0;
   return r;
 }
@@ -209,8 +210,9 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
                                     e.layout == kLayoutLocality)
                           ? static_cast<const long long *>(e.aux)
                           : nullptr;
-  view->perm = e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality ? static_cast<const int *>(e.perm)
-                                                                             : nullptr;
+  view->perm = e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality || e.layout == kLayoutSharing
+                   ? static_cast<const int *>(e.perm) // sharing: null unless its blocks are in the locality order
+                   : nullptr;
   view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
   const bool sharing = e.layout == kLayoutSharing;
   view->local = sharing ? static_cast<const int *>(e.local) : nullptr;

@@ -71,6 +71,9 @@ struct LayoutRequest {
   int key = kLayoutEllColMajor;
   bool may_permute = false;   // SELL-32-sigma may be built (see may_permute)
   unsigned share_block = 0;   // kLayoutSharing: the launch's block size
+  // kLayoutSharing: its blocks group the threads in the locality order (the
+  // launch may permute, n fits an int, IRREGFIX_SHARING_ORDER is not 0).
+  bool share_in_order = false;
   // The build reports every layout's padding in the site's statistics: auto's
   // own survey, or a forced layout (a candidate's build leaves the survey's).
   bool report_padding = false;

@@ -147,8 +147,10 @@ cudaError_t remap_neighbors_fields(const void *NB, int nb_kind, long long sj, lo
 
 // Thread t reads A[NB[j*sj + t*st]] for j < count(t) (as remap_neighbors: count(t)
 // = min(counts ? counts[t] : jmax, jmax)); an index is valid in [lo, hi), and
-// hi - lo < 2^32 - 1 (sets hold indices less lo as unsigned). Thread t is in
-// block t / block. n * jmax must fit an int.
+// hi - lo < 2^32 - 1 (sets hold indices less lo as unsigned). Physical thread p
+// works for thread perm[p] (null: p itself; the locality order, which clusters
+// a block's threads around the elements they share) and is in block p / block.
+// n * jmax must fit an int.
 struct SharedList {
   const void *NB = nullptr;
   int nb_kind = 0;
@@ -158,6 +160,7 @@ struct SharedList {
   long long n = 0;
   int block = 0;
   long long lo = 0, hi = 0;
+  const int *perm = nullptr;
   __host__ __device__ long long blocks() const { return (n + block - 1) / block; }
 };
 
@@ -173,8 +176,8 @@ cudaError_t sharing_sets(const SharedList &l, void *scratch, std::size_t scratch
                          cudaStream_t stream);
 
 // Second build step: uniq[block_first[b] + i] = block b's i-th set element, and
-// local[j*n + t] = the position of (t, j)'s index in its block's set for every
-// valid (t, j) (others are not written).
+// local[j*n + p] = the position of (p, j)'s index in its block's set for every
+// valid (p, j) (others are not written).
 cudaError_t sharing_layout(const SharedList &l, const unsigned *sets, const int *block_first,
                            unsigned *uniq, int *local, cudaStream_t stream);
 

@@ -69,8 +69,9 @@ cudaError_t carve(const SharedList &l, void *base, std::size_t have, SharingScra
   return cudaSuccess;
 }
 
-// (t, j)'s index less lo, or kNoKey when j >= count(t) or the index is not in [lo, hi).
-__device__ __forceinline__ unsigned neighbor_key(const SharedList &l, long long t, long long j) {
+// Physical thread p's j-th index less lo, or kNoKey when j >= count or the index is not in [lo, hi).
+__device__ __forceinline__ unsigned neighbor_key(const SharedList &l, long long p, long long j) {
+  const long long t = l.perm ? l.perm[p] : p;
   long long count = l.jmax;
   if (l.counts) {
     long long c;
@@ -85,7 +86,7 @@ __device__ __forceinline__ unsigned neighbor_key(const SharedList &l, long long 
   return static_cast<unsigned>(idx - l.lo);
 }
 
-// keys[t*jmax + j] for every (t, j): each block's keys are one segment. And the
+// keys[p*jmax + j] for every (p, j): each block's keys are one segment. And the
 // segments' offsets, and zero counts.
 __global__ void sharing_keys_kernel(SharedList l, unsigned *__restrict__ keys, int *__restrict__ off,
                                     int *__restrict__ counts) {
@@ -93,8 +94,8 @@ __global__ void sharing_keys_kernel(SharedList l, unsigned *__restrict__ keys, i
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (long long i = first; i < cells; i += stride) {
-    const long long t = i / l.jmax;
-    keys[i] = neighbor_key(l, t, i - t * l.jmax);
+    const long long p = i / l.jmax;
+    keys[i] = neighbor_key(l, p, i - p * l.jmax);
   }
   for (long long b = first; b <= blocks; b += stride) {
     const long long t = b * l.block;
@@ -142,7 +143,7 @@ __global__ void sharing_uniq_kernel(SharedList l, const unsigned *__restrict__ s
   }
 }
 
-// local[j*n + t]: (t, j)'s position in its block's set (a binary search), t
+// local[j*n + p]: (p, j)'s position in its block's set (a binary search), p
 // fastest so that the writes are coalesced.
 __global__ void sharing_local_kernel(SharedList l, const unsigned *__restrict__ sets,
                                      const int *__restrict__ block_first, int *__restrict__ local) {
@@ -150,11 +151,11 @@ __global__ void sharing_local_kernel(SharedList l, const unsigned *__restrict__ 
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < cells;
        i += stride) {
-    const long long j = i / l.n, t = i - j * l.n;
-    const unsigned key = neighbor_key(l, t, j);
+    const long long j = i / l.n, p = i - j * l.n;
+    const unsigned key = neighbor_key(l, p, j);
     if (key == kNoKey)
       continue;
-    const long long b = t / l.block;
+    const long long b = p / l.block;
     const unsigned *set = sets + b * l.block * l.jmax;
     int lo = 0, hi = block_first[b + 1] - block_first[b];
     while (lo < hi) { // the first element not below key: key itself

@@ -249,7 +249,7 @@ struct KeyArgs {
   int count = 0;
   const void *const *sources = nullptr;
   const size_t *sizes = nullptr;
-  long long params[4] = {}; // neighbours: stride_j, stride_t, m (sharing: and the block size)
+  long long params[5] = {}; // neighbours: stride_j, stride_t, m (sharing: the block size, 1 in the locality order)
   int nparams = 0;
   // A copy split into field pieces (prepare_*_fields): always ELL.
   const FieldPiece *pieces = nullptr;
@@ -314,13 +314,16 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     request.share_block = 0;
   }
   const int layout = request.key;
-  if (layout == kLayoutSharing) // a copy for blocks of this size only
+  if (layout == kLayoutSharing) { // a copy for blocks of this size only, in the locality order or not
     args.params[args.nparams++] = request.share_block;
+    args.params[args.nparams++] = request.share_in_order ? 1 : 0;
+  }
   Entry *recent = rec.recent[layout_slot(layout)];
   // An entry whose threads are permuted (SELL-32-sigma, the locality order)
   // serves only launches that may permute.
   auto usable = [&](const Entry &e) {
-    return request.may_permute || (e.layout != kLayoutSell32Sigma && e.layout != kLayoutLocality);
+    return request.may_permute ||
+           (e.layout != kLayoutSell32Sigma && e.layout != kLayoutLocality && !(e.layout == kLayoutSharing && e.perm));
   };
   auto hit = [&](Entry &e) { return serve_hit(st, site, rec, launch, dev, e, view, remapped, stream); };
   if (!st.cfg.disabled && st.cfg.layout != kLayoutChoiceNone && recent && servable(*recent) &&

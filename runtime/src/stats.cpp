@@ -66,8 +66,9 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
     if (s.shared_max > 0) {
       std::snprintf(line, sizeof line,
                     "irregfix:   sharing: distinct elements a block %.1f on average, %lld at most "
-                    "(%u bytes of shared memory a block)\n",
-                    s.shared_mean, s.shared_max, s.shared_bytes);
+                    "(%u bytes of shared memory a block; threads %s)\n",
+                    s.shared_mean, s.shared_max, s.shared_bytes,
+                    s.shared_in_order ? "in the locality order" : "as numbered");
       out += line;
     }
     if (s.hoisted_launches > 0 || s.hoist_in_kernel > 0 || s.hoist_declined > 0) {

@@ -31,11 +31,13 @@ struct SiteStats {
   std::string selector;           // the selector's state for the report ("" when it never ran)
   int selector_candidates = 0;    // layouts the selector times (1: no choice of layout)
   int selector_layout = 0;        // the Layout it chose (0: profiling, or not a range launcher)
-  // Sharing: distinct elements a block at the latest build (mean and most), and
-  // the dynamic shared memory a block stages them in.
+  // Sharing: distinct elements a block at the latest build (mean and most), the
+  // dynamic shared memory a block stages them in, and whether its blocks
+  // group the threads in the locality order.
   double shared_mean = 0;
   long long shared_max = 0;
   unsigned shared_bytes = 0;
+  bool shared_in_order = false;
   std::map<std::string, long long> fallbacks; // reason -> count
   // Launches that built their copy because a source is in managed or host
   // memory (Entry::host_writable), and cache hits IRREGFIX_VERIFY checked.

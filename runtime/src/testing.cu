@@ -86,6 +86,14 @@ void set_auto_sharing(bool on) {
   st.cfg.auto_sharing = on;
 }
 
+void set_sharing_order(bool on) {
+  detail::State &st = detail::state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  detail::ensure_loaded(st);
+  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
+  st.cfg.sharing_order = on;
+}
+
 void set_verify(bool on) {
   detail::State &st = detail::state();
   std::lock_guard<std::mutex> lock(st.mu);

@@ -286,6 +286,28 @@ __global__ void force_transformed(long long n, const int *nb, long long sj, long
   f[t] = s;
 }
 
+// As the tool emits a kernel that is also permutable: physical thread p
+// stages its block's elements and works for logical_thread(v0, p).
+template <class T>
+__global__ void force_permuted(long long n, const int *nb, long long sj, long long st, const int *cnt,
+                               const T *pos, float *f, irregfix::View v0, const T *v0_pos, unsigned block_offset) {
+  extern __shared__ __align__(16) unsigned char stage[];
+  irregfix::stage_shared(v0, v0_pos, stage, blockIdx.x + block_offset);
+  const long long p = (blockIdx.x + block_offset) * (long long)blockDim.x + threadIdx.x;
+  const long long t = irregfix::logical_thread(v0, p);
+  if (t >= n)
+    return;
+  const T me = pos[t];
+  float s = 0;
+  for (int j = 0; j < cnt[t]; ++j) {
+    const int k = nb[j * sj + t * st];
+    if (k < 0)
+      continue;
+    s += interact(me, irregfix::read_shared(v0, v0_pos, stage, p, j));
+  }
+  f[t] = s;
+}
+
 template <class T> T random_body(std::mt19937_64 &r);
 template <> Body random_body<Body>(std::mt19937_64 &r) {
   std::uniform_real_distribution<float> d(-4, 4);
@@ -308,6 +330,8 @@ template <class T> struct Md {
   std::vector<int> hnb, hcnt;
   std::vector<T> hpos;
   irregfix::View last{}; // the View of the latest transformed launch
+  bool permuted = false; // launch force_permuted (a site that is kSitePermutable too)
+  std::vector<int> label; // shuffled(): the number of the body at each place of the hidden line
 
   void make(Sharing *fixture, long long n, long long m, bool j_major, long long near) {
     fx = fixture;
@@ -335,6 +359,23 @@ template <class T> struct Md {
       }
     }
   }
+  // Neighbours near on a hidden line whose bodies are numbered at random: as
+  // numbered, a block's threads read far apart; in the locality order, near.
+  void shuffled() {
+    label.resize(na);
+    for (long long i = 0; i < na; ++i)
+      label[i] = static_cast<int>(i);
+    std::shuffle(label.begin(), label.end(), rng());
+    std::vector<int> nb(hnb.size(), -1);
+    for (long long h = 0; h < na; ++h)
+      for (long long j = 0; j < s.m; ++j) {
+        const int was = hnb[static_cast<size_t>(j * s.sj() + label[h] * s.st())];
+        nb[static_cast<size_t>(j * s.sj() + label[h] * s.st())] =
+            was < 0 ? -1 : label[(h + static_cast<long long>(rng()() % (2 * spread + 1)) - spread + na) % na];
+      }
+    hnb.swap(nb);
+    fx->write(this->nb, hnb);
+  }
   void new_positions() {
     hpos.resize(na);
     for (T &p : hpos)
@@ -353,7 +394,8 @@ template <class T> struct Md {
         irregfix::start_chunks(site, stream, &chunks)) {
       for (int c = 0; c < chunks; ++c) {
         const irregfix::Chunk k = irregfix::launch_chunk(site, c, grid, stream);
-        force_transformed<T><<<k.grid, block, shmem + irregfix::shared_bytes(v0), stream>>>(
+        auto kernel = permuted ? force_permuted<T> : force_transformed<T>;
+        kernel<<<k.grid, block, shmem + irregfix::shared_bytes(v0), stream>>>(
             s.n, nb, s.sj(), s.st(), cnt, pos, f, v0, static_cast<const T *>(out[0]), k.block_offset);
       }
       irregfix::end_transformed_launch(site, stream);
@@ -426,6 +468,59 @@ template <class T> void md_case(Sharing *fx, const std::string &id, bool j_major
   EXPECT_EQ(c.remaps, 3);
   EXPECT_EQ(c.launches, 4);
   EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
+}
+
+// A permutable kernel's sharing blocks group its threads in the locality order
+// (Wu's clustering): on bodies numbered at random, a block's set is then a
+// fraction of what it is as numbered; results bit for bit, over a hit, a
+// refresh and a new list.
+TEST_F(Sharing, PermutableKernelsShareOverTheLocalityOrder) {
+  Md<Body> md;
+  md.make(this, 20000, 32, true, 48);
+  md.shuffled();
+  md.permuted = true;
+  auto site_for = [](const char *id) {
+    return irregfix::SiteInfo{site_id(id), "force", "neighbors",
+                              irregfix::kSiteShareable | irregfix::kSiteChunkable | irregfix::kSitePermutable,
+                              reinterpret_cast<const void *>(&force_permuted<Body>)};
+  };
+  irregfix::testing::set_sharing_order(false);
+  const irregfix::SiteInfo numbered = site_for("md:numbered");
+  md.poison();
+  ASSERT_TRUE(md.launch(numbered, 128)) << site_counters(numbered.id).last_fallback;
+  md.check("as numbered");
+  EXPECT_EQ(md.last.perm, nullptr);
+  const unsigned numbered_bytes = md.last.shared_bytes;
+
+  irregfix::testing::set_sharing_order(true);
+  const irregfix::SiteInfo ordered = site_for("md:ordered");
+  md.poison();
+  ASSERT_TRUE(md.launch(ordered, 128)) << site_counters(ordered.id).last_fallback;
+  md.check("in order");
+  EXPECT_EQ(md.last.layout, irregfix::kLayoutSharing);
+  EXPECT_NE(md.last.perm, nullptr);
+  EXPECT_LT(2 * md.last.shared_bytes, numbered_bytes) << "as numbered " << numbered_bytes;
+  md.poison();
+  ASSERT_TRUE(md.launch(ordered, 128));
+  md.check("hit");
+  md.new_positions();
+  write(md.pos, md.hpos);
+  md.poison();
+  ASSERT_TRUE(md.launch(ordered, 128));
+  md.check("refresh");
+  md.new_list();
+  md.shuffled();
+  write(md.cnt, md.hcnt);
+  md.poison();
+  ASSERT_TRUE(md.launch(ordered, 128));
+  md.check("new list");
+  const auto c = site_counters(ordered.id);
+  EXPECT_EQ(c.launches, 4);
+  EXPECT_EQ(c.hits, 1);
+  EXPECT_EQ(c.fallbacks, 0) << c.last_fallback;
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("threads in the locality order"), std::string::npos) << report;
+  EXPECT_NE(report.find("threads as numbered"), std::string::npos) << report;
 }
 
 TEST_F(Sharing, KernelStagingBodiesMatchesTheOriginal) {

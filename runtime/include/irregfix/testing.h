@@ -97,6 +97,8 @@ void set_sigma(int sigma);
 void set_chunks(int chunks);
 // As IRREGFIX_AUTO_SHARING=1: auto times the sharing layout of shareable launches.
 void set_auto_sharing(bool on);
+// As IRREGFIX_SHARING_ORDER: sharing over the threads in the locality order (true) or as numbered.
+void set_sharing_order(bool on);
 // As IRREGFIX_VERIFY=1: fingerprint sources at builds, check them at every hit.
 void set_verify(bool on);
 // As IRREGFIX_RENUMBER: 1 always, -1 never, 0 where the copies overflow the L2.

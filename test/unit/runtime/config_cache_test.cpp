@@ -651,3 +651,15 @@ TEST(ParseConfig, DeterministicFromEnvironment) {
   EXPECT_FALSE(config_from_env().deterministic);
   unsetenv("IRREGFIX_DETERMINISTIC");
 }
+
+TEST(ParseConfig, SharingOrderFromEnvironment) {
+  unsetenv("IRREGFIX_SHARING_ORDER");
+  EXPECT_TRUE(config_from_env().sharing_order);
+  setenv("IRREGFIX_SHARING_ORDER", "0", 1);
+  EXPECT_FALSE(config_from_env().sharing_order);
+  setenv("IRREGFIX_SHARING_ORDER", "1", 1);
+  EXPECT_TRUE(config_from_env().sharing_order);
+  setenv("IRREGFIX_SHARING_ORDER", "maybe", 1); // warned about, the default kept
+  EXPECT_TRUE(config_from_env().sharing_order);
+  unsetenv("IRREGFIX_SHARING_ORDER");
+}

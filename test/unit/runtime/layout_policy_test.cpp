@@ -61,6 +61,25 @@ TEST(LayoutPolicy, SharingNeedsAShareableOneDimensionalLaunchWithoutDynamicShare
   EXPECT_EQ(shareable_block(hoisted, launch(8, 128)), 0u);
 }
 
+// Sharing groups a permutable kernel's threads in the locality order (its
+// blocks then read the same elements), unless IRREGFIX_SHARING_ORDER=0 or the
+// launch may not permute.
+TEST(LayoutPolicy, SharingOfAPermutableLaunchIsInTheLocalityOrder) {
+  const SiteInfo both{"p.cu:5:1", "k", "neighbors", kSiteShareable | kSitePermutable};
+  Config cfg;
+  cfg.layout = kLayoutSharing;
+  LayoutRequest r = layout_request(cfg, kPatternNeighbors, both, launch(8, 128), 1000);
+  EXPECT_EQ(r.key, kLayoutSharing);
+  EXPECT_TRUE(r.share_in_order);
+  EXPECT_FALSE(layout_request(cfg, kPatternNeighbors, kShareable, launch(8, 128), 1000).share_in_order);
+  EXPECT_FALSE(layout_request(cfg, kPatternNeighbors, both, launch(7, 128), 1000).share_in_order); // 896 threads
+  cfg.sharing_order = false;
+  EXPECT_FALSE(layout_request(cfg, kPatternNeighbors, both, launch(8, 128), 1000).share_in_order);
+  cfg.sharing_order = true;
+  cfg.layout = kLayoutEllColMajor;
+  EXPECT_FALSE(layout_request(cfg, kPatternNeighbors, both, launch(8, 128), 1000).share_in_order);
+}
+
 TEST(LayoutPolicy, RequestFollowsTheConfigurationThenTheLaunchsWish) {
   Config cfg;
   // Auto, no wish: a range site's favourite is its build's to choose.

@@ -85,9 +85,12 @@ TEST(Sharing, StatsLine) {
   const std::string r = format_stats(m);
   EXPECT_NE(r.find("layout sharing"), std::string::npos) << r;
   EXPECT_NE(r.find("sharing: distinct elements a block 812.2 on average, 1024 at most (16384 bytes "
-                   "of shared memory a block)"),
+                   "of shared memory a block; threads as numbered)"),
             std::string::npos)
       << r;
+  s.shared_in_order = true;
+  const std::string o = format_stats(m);
+  EXPECT_NE(o.find("of shared memory a block; threads in the locality order)"), std::string::npos) << o;
 }
 
 } // namespace
