@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <functional>
 #include <map>
 
 using namespace clang;
@@ -125,34 +126,15 @@ private:
   std::map<const VarDecl *, unsigned> References, TargetRefs; // all uses; as a counter's target
 };
 
-} // namespace
-
-Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
+// Whether the threads of a kernel whose thread index is V may be permuted.
+Permutability threadsOf(const KernelInfo &Info, const VarDecl *V, ASTContext &Ctx) {
   Permutability P;
   auto No = [&](const std::string &Why) {
     P.NotBecause = Why;
     return P;
   };
-  if (Info.Template || Info.Kernel->isTemplateInstantiation())
-    return No("it is a template");
-  const Site *Only = nullptr;
-  for (const Site &S : Info.Sites)
-    if (S.transformable()) {
-      if (Only)
-        return No("it has more than one transformed site");
-      Only = &S;
-    }
-  if (!Only)
-    return No("it has no transformed site");
-  // A one-level range (SELL-32-sigma, the locality order) or a neighbour list
-  // (the locality order: the list copied in the new order, the data read in place).
-  if (Only->Pattern != SitePattern::Range && Only->Pattern != SitePattern::Neighbors)
-    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range or a neighbour list");
-
   // The thread index: a local initialised with the arithmetic, declared alone
   // directly in a block, never written (isGlobalThreadIndex checked that).
-  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Only->ThreadIndex));
-  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!V || !V->isLocalVarDecl() || !V->getInit() || !isGlobalThreadIndexArithmetic(V->getInit()))
     return No("its thread index is not a local initialised with blockIdx.x * blockDim.x + threadIdx.x");
   if (V->getInit()->getBeginLoc().isMacroID() || V->getLocation().isMacroID())
@@ -178,6 +160,55 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
   P.ThreadVar = V;
   P.ThreadDecl = Decl;
   return P;
+}
+
+} // namespace
+
+Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
+  auto No = [](const std::string &Why) { return Permutability{false, Why, nullptr, nullptr}; };
+  if (Info.Template || Info.Kernel->isTemplateInstantiation())
+    return No("it is a template");
+  const Site *Only = nullptr;
+  for (const Site &S : Info.Sites)
+    if (S.transformable()) {
+      if (Only)
+        return No("it has more than one transformed site");
+      Only = &S;
+    }
+  if (!Only)
+    return No("it has no transformed site");
+  // A one-level range (SELL-32-sigma, the locality order) or a neighbour list
+  // (the locality order: the list copied in the new order, the data read in place).
+  if (Only->Pattern != SitePattern::Range && Only->Pattern != SitePattern::Neighbors)
+    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range or a neighbour list");
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Only->ThreadIndex));
+  return threadsOf(Info, Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Ctx);
+}
+
+Permutability analyzeThreadPermutability(const KernelInfo &Info, ASTContext &Ctx) {
+  auto No = [](const std::string &Why) { return Permutability{false, Why, nullptr, nullptr}; };
+  if (Info.Template || Info.Kernel->isTemplateInstantiation())
+    return No("it is a template");
+  if (!Info.Kernel->hasBody())
+    return No("its body is not in this file");
+  // The one local initialised with the global thread index.
+  const VarDecl *Thread = nullptr;
+  unsigned Found = 0;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->isLocalVarDecl() && V->getInit() && isGlobalThreadIndexArithmetic(V->getInit()))
+          Thread = V, ++Found;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Info.Kernel->getBody());
+  if (Found != 1)
+    return No("it has no single local initialised with blockIdx.x * blockDim.x + threadIdx.x");
+  return threadsOf(Info, Thread, Ctx);
 }
 
 } // namespace irregfix

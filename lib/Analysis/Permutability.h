@@ -25,4 +25,9 @@ namespace irregfix {
 // kernel uses nowhere else (no thread reads what another updated).
 Permutability analyzePermutability(const KernelInfo &Info, clang::ASTContext &Ctx);
 
+// The same conditions for a kernel without a transformable site, whose thread
+// index is its one local initialised with blockIdx.x * blockDim.x +
+// threadIdx.x (OrderedLaunches.h).
+Permutability analyzeThreadPermutability(const KernelInfo &Info, clang::ASTContext &Ctx);
+
 } // namespace irregfix

@@ -239,6 +239,11 @@ struct KernelInfo {
   // The block size its thread index is written with (`blockIdx.x * 256 +
   // threadIdx.x`), which its launches must have; 0 when it uses blockDim.x.
   unsigned RequiredBlockX = 0;
+  // No transformable site, but indirect reads and threads that may be
+  // permuted: its launches may run in a locality order another site computed
+  // (OrderedLaunches.h). Perm then names its thread index.
+  bool OrderOnly = false;
+  std::vector<std::pair<ArrayRef, ArrayRef>> OrderAliasChecks; // (written, read): checked at each launch
   bool hasTransformableSite() const;
 };
 

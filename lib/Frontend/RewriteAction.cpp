@@ -75,18 +75,30 @@ public:
     MainFile Collector = collectMainFile(Ctx, Files);
 
     std::map<const FunctionDecl *, KernelInfo> Transformed;
+    std::vector<KernelInfo> Infos;
     for (const FunctionDecl *K : Collector.Kernels) {
+      const HoistRequest Hoist = !Opts.hoists(K->getNameAsString()) ? HoistRequest::None
+                                 : Opts.HoistAll                     ? HoistRequest::Everywhere
+                                                                     : HoistRequest::Named;
+      Infos.push_back(kernelVerdicts(K, Ctx, &Scatters[K->getCanonicalDecl()], Hoist));
+    }
+    // A kernel without a site runs in a locality order only where a site may
+    // compute one: a permutable kernel's site in this file.
+    const bool OrderComputed = llvm::any_of(
+        Infos, [](const KernelInfo &I) { return I.hasTransformableSite() && I.Perm.Permutable; });
+    for (size_t I = 0; I < Infos.size(); ++I) {
+      KernelInfo &Info = Infos[I];
+      const FunctionDecl *K = Collector.Kernels[I];
       std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
-      const std::string Name = K->getNameAsString();
-      const HoistRequest Hoist = !Opts.hoists(Name) ? HoistRequest::None
-                                 : Opts.HoistAll    ? HoistRequest::Everywhere
-                                                    : HoistRequest::Named;
-      KernelInfo Info = kernelVerdicts(K, Ctx, &Updates, Hoist);
-      Result.Kernels.push_back(Name);
+      if (Info.OrderOnly && !OrderComputed) {
+        Info.OrderOnly = false;
+        Info.Perm = Permutability{false, "no site in this file computes a locality order", nullptr, nullptr};
+      }
+      Result.Kernels.push_back(K->getNameAsString());
       report(Info, Ctx);
       reportScatters(Info, Updates, Ctx);
       reportReads(Info, Ctx);
-      if (Info.hasTransformableSite() || !transformableScatters(Updates).empty())
+      if (Info.hasTransformableSite() || Info.OrderOnly || !transformableScatters(Updates).empty())
         Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
     }
     Result.Parsed = true;
@@ -285,7 +297,7 @@ private:
     // (Keyed by the kernel as collected: a template's pattern, whose instantiation Info.Kernel is.)
     if (const auto Updates = transformableScatters(Scatters[Info.source()->getCanonicalDecl()]); !Updates.empty())
       return emitScatterKernel(Info, Updates, Ctx);
-    if (!Info.hasTransformableSite()) {
+    if (!Info.hasTransformableSite() && !Info.OrderOnly) {
       Msg.error(Info.Kernel->getLocation(), "internal error: nothing to rewrite in kernel '" +
                                                 Info.Kernel->getNameAsString() + "'");
       return false;
@@ -300,7 +312,8 @@ private:
     }
     CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, LO);
     std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
-                       "' reading its indirect arrays through coalesced copies; the original "
+                       (Info.OrderOnly ? "' running its threads in a locality order; the original "
+                                       : "' reading its indirect arrays through coalesced copies; the original ") +
                        "above is the fallback.\n" +
                        inkernel::pieceTypeDefinitions(Info, Ctx) + *Kernel + "\n\n";
     if (Info.Hoist.Hoistable) {
@@ -453,6 +466,12 @@ private:
                      "the code of '" + F->getNameAsString() + "' that only the device compilation sees "
                      "(__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host "
                      "compilation's");
+    if (Info.OrderOnly) {
+      Msg.remark(Info.Kernel->getLocation(),
+                 "threads of " + Kernel + " may run in a locality order that a site over as many threads "
+                 "computes (its indirect reads then fall near each other's); timed against the original");
+      Result.Sites.push_back(orderReport(Info, Ctx));
+    }
     if (Info.hasTransformableSite()) {
       if (Info.Perm.Permutable)
         Msg.remark(Info.Kernel->getLocation(),

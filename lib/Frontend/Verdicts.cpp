@@ -1,6 +1,7 @@
 #include "Frontend/Verdicts.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/IndexForm.h"
+#include "Analysis/OrderedLaunches.h"
 #include "Analysis/RenumberedGathers.h"
 #include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
@@ -81,6 +82,7 @@ KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vect
   if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
     applyHoisting(Info, Ctx);
   findRenumberedGathers(Info, Ctx); // once the threads' order is known to be free
+  findOrderedLaunch(Info, Scatters ? *Scatters : Updates, Ctx);
   return Info;
 }
 
@@ -119,6 +121,18 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
     for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
       R.Renumbered += (R.Renumbered.empty() ? "" : ",") + X.Array.spelling() + "/" +
                       S.remappedArrays()[S.Renumbered->Through]->Array.spelling();
+  return R;
+}
+
+SiteReport orderReport(const KernelInfo &Info, ASTContext &Ctx) {
+  SiteReport R = locatedReport(Info.Kernel->getLocation(), Info, Ctx.getSourceManager());
+  R.Pattern = pattern_name(kPatternOrder);
+  R.Offsets = "-";
+  R.Transformed = true;
+  R.Threads = "permutable";
+  R.Launch = "whole";
+  for (auto &[W, Rd] : Info.OrderAliasChecks)
+    R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
   return R;
 }
 

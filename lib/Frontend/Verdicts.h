@@ -32,5 +32,7 @@ KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &
 SiteReport siteReport(const Site &S, const KernelInfo &Info, clang::ASTContext &Ctx);
 ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, clang::ASTContext &Ctx);
 SiteReport scatterReport(const ScatterSite &S, const KernelInfo &Info, clang::ASTContext &Ctx);
+// The row of a kernel without a site that runs in a locality order (KernelInfo::OrderOnly).
+SiteReport orderReport(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix

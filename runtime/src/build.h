@@ -233,6 +233,17 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 
 // ---- the locality layout (build_locality.cu) --------------------------------
 
+// The order a launch without a site (pattern "order", prepare_order) runs in:
+// one that a site computed over as many threads as `shape` runs (its n needs
+// grid.x blocks of block.x), on device dev; its perm buffer, n and how many
+// times it was computed (a recomputed order is another copy). "" or why none.
+std::string pick_order(const State &st, int dev, const LaunchShape &shape, const void **perm, long long *n,
+                       long long *computed);
+// The entry of such a launch: its own copy of that order (e.perm), in the
+// locality layout. Fails when the order is gone.
+std::string build_order(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *order_perm,
+                        long long n, Built *built);
+
 // The locality order of a neighbour list's threads (State::orders: computed,
 // or kept while it has not decayed), copied into e.perm: for a sharing entry
 // whose blocks group the threads in that order. The list's shape as

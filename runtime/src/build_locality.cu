@@ -358,6 +358,57 @@ std::string renumber_range(State &st, SiteStats &ss, const SiteInfo &site, Entry
   return "";
 }
 
+std::string pick_order(const State &st, int dev, const LaunchShape &shape, const void **perm, long long *n,
+                       long long *computed) {
+  if (st.cfg.layout > 0 && st.cfg.layout != kLayoutLocality)
+    return "IRREGFIX_LAYOUT names a layout of copies, and this kernel reads none: only auto and locality run it "
+           "in the locality order";
+  if (!shape.open || shape.grid.x == 0 || shape.block.x == 0 || shape.grid.y != 1 || shape.grid.z != 1 ||
+      shape.block.y != 1 || shape.block.z != 1)
+    return "locality order: the launch is not one-dimensional, or its configuration is not known";
+  const long long block = shape.block.x, threads = static_cast<long long>(shape.grid.x) * block;
+  const OrderKey *best = nullptr;
+  const Order *chosen = nullptr;
+  for (const auto &[k, o] : st.orders)
+    if (k.device == dev && o.ready && k.n <= threads && k.n > threads - block && (!best || k.n > best->n)) {
+      best = &k;
+      chosen = &o;
+    }
+  if (!chosen)
+    return "locality order: none over " + std::to_string(threads) + " threads yet (a site in the locality order " +
+           "over as many threads computes one)";
+  *perm = chosen->perm;
+  *n = best->n;
+  *computed = chosen->computed;
+  return "";
+}
+
+std::string build_order(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *order_perm,
+                        long long n, Built *built) {
+  const Order *o = nullptr;
+  for (const auto &[k, candidate] : st.orders)
+    if (candidate.perm == order_perm && candidate.ready && k.n == n)
+      o = &candidate;
+  if (!o)
+    return "locality order: the order is gone (its lists were freed)";
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(int);
+  if (bytes > e.perm_bytes && !Cache::fits(st.cache.total_bytes(), e.bytes(), bytes, st.cfg.max_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  if (std::string why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, bytes); !why.empty())
+    return why;
+  e.layout = kLayoutLocality;
+  e.shape_valid = true;
+  ss.order = "that of a site over as many threads: " + describe(*o);
+  // The copy runs before the builder's caller lets go of the state: the order is still there.
+  return plan_copy(
+      ss, site, e, 1, n, "order_copy",
+      [to = static_cast<int *>(e.perm), from = static_cast<const int *>(o->perm)](int, Rows rows, cudaStream_t s) {
+        return cudaMemcpyAsync(to + rows.first, from + rows.first, static_cast<std::size_t>(rows.count()) * sizeof(int),
+                               cudaMemcpyDeviceToDevice, s);
+      },
+      [bytes](int) { return bytes; }, built);
+}
+
 std::string neighbor_order_into(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                                 const NeighborArgs &a, long long n, long long jmax, long long lo, long long hi,
                                 std::size_t esz, cudaStream_t stream) {

@@ -50,6 +50,8 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
     r.key = r.share_block > 0 && asked == kLayoutSharing   ? kLayoutSharing
             : r.may_permute && asked == kLayoutLocality && n <= INT_MAX ? kLayoutLocality
                                                                   : kLayoutEllColMajor;
+  } else if (pattern == kPatternOrder) { // prepare_order runs only where the locality order may be used
+    r.key = kLayoutLocality;
   } else if (pattern == kPatternIndexed) {
     // ELL or SELL-32 (loop sites; indexed_layout), asked or the site's own
     // choice; a forced layout it does not support means ELL.

@@ -472,6 +472,38 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
                  });
 }
 
+bool prepare_order(const SiteInfo &site, View *view, cudaStream_t stream) {
+  using namespace detail;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    no_arrays(site, "no CUDA device");
+    return false;
+  }
+  const void *perm = nullptr;
+  long long n = 0, computed = 0;
+  std::string why;
+  {
+    State &st = state();
+    std::lock_guard<std::mutex> lock(st.mu);
+    ensure_loaded(st);
+    why = pick_order(st, dev, launch_shape(this_thread_launch(st)), &perm, &n, &computed);
+  }
+  if (!why.empty()) {
+    no_arrays(site, why.c_str());
+    return false;
+  }
+  // Keyed by the order's buffer and its computation: a recomputed order is another copy.
+  KeyArgs args = key_args(kPatternOrder, perm, 0, nullptr, 0, n, 0, nullptr, nullptr);
+  args.params[0] = computed;
+  args.nparams = 1;
+  const void *none[1] = {nullptr};
+  return prepare(site, args, view, none, stream,
+                 [&](State &st, SiteStats &ss, Entry &e, int, const LayoutRequest &, Built *built) {
+                   return build_order(st, ss, site, e, perm, n, built);
+                 });
+}
+
 bool prepare_range2(const SiteInfo &site, const void *B, IndexKind b_kind, const void *C,
                     IndexKind c_kind, long long n, int count, const void *const *arrays,
                     const size_t *elem_sizes, View *view, const void **remapped,

@@ -239,6 +239,56 @@ bool pull_launch(const irregfix::SiteInfo &site, int n, const int *cnt, const in
   return false;
 }
 
+// ---- a kernel without a site: a cell-list traversal, in the order of another ----
+
+// Each atom sums over the atoms of its own cell (cell_start / cell_atoms) and
+// counts them: what the tool runs in a locality order (pattern "order").
+__global__ void cell_sum(int n, const int *cell_of, const int *cell_start, const int *cell_atoms, const float4 *pos,
+                         float *out, int *count) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    const int c = cell_of[t];
+    float s = 0.f;
+    for (int k = cell_start[c]; k < cell_start[c + 1]; ++k)
+      s += pos[cell_atoms[k]].w * pos[t].x;
+    out[t] = s;
+    count[t] = cell_start[c + 1] - cell_start[c];
+  }
+}
+
+__global__ void cell_sum_ordered(int n, const int *cell_of, const int *cell_start, const int *cell_atoms,
+                                 const float4 *pos, float *out, int *count, irregfix::View v) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    const int c = cell_of[t];
+    float s = 0.f;
+    for (int k = cell_start[c]; k < cell_start[c + 1]; ++k)
+      s += pos[cell_atoms[k]].w * pos[t].x;
+    out[t] = s;
+    count[t] = cell_start[c + 1] - cell_start[c];
+  }
+}
+
+// As the tool writes its launcher: true when it ran in the order.
+bool cell_sum_launch(const irregfix::SiteInfo &site, int n, unsigned block, const int *cell_of,
+                     const int *cell_start, const int *cell_atoms, const float4 *pos, float *out, int *count,
+                     irregfix::View *out_view = nullptr) {
+  irregfix::View v;
+  const dim3 grid((n + block - 1) / block);
+  if (irregfix::begin_launch(site, 0, grid, dim3(block)) && irregfix::disjoint(site, out, pos) &&
+      irregfix::disjoint(site, count, pos) && irregfix::prepare_order(site, &v, 0)) {
+    cell_sum_ordered<<<grid, block>>>(n, cell_of, cell_start, cell_atoms, pos, out, count, v);
+    irregfix::end_transformed_launch(site, 0);
+    if (out_view)
+      *out_view = v;
+    return true;
+  }
+  cell_sum<<<grid, block>>>(n, cell_of, cell_start, cell_atoms, pos, out, count);
+  irregfix::end_original_launch(site, 0);
+  return false;
+}
+
 // Atoms on a w^3 periodic lattice, numbered at random (`seed`); neighbours:
 // the lattice points within sqrt(2) (18 of them), in a fixed order.
 struct Lattice {
@@ -463,6 +513,75 @@ TEST_F(Locality, NeighbourListReadsItsDataInPlace) {
   EXPECT_EQ(v.index != nullptr, true);
   const std::vector<int> perm = download(v.perm, l.n);
   EXPECT_EQ(perm, order_reference::order(l.graph, 128));
+}
+
+// Cells of 2 x 2 x 2 lattice points: each atom's cell, and the cells' atoms.
+struct Cells {
+  std::vector<int> of, start, atoms;
+};
+Cells cells_of(const Lattice &l, int w) {
+  const int cw = w / 2, ncell = cw * cw * cw;
+  Cells c;
+  c.of.resize(l.n);
+  std::vector<std::vector<int>> members(ncell);
+  for (int t = 0; t < l.n; ++t) {
+    const int x = static_cast<int>(l.pos[t].x) / 2, y = static_cast<int>(l.pos[t].y) / 2,
+              z = static_cast<int>(l.pos[t].z) / 2;
+    c.of[t] = (z * cw + y) * cw + x;
+    members[c.of[t]].push_back(t);
+  }
+  for (const std::vector<int> &m : members) {
+    c.start.push_back(static_cast<int>(c.atoms.size()));
+    c.atoms.insert(c.atoms.end(), m.begin(), m.end());
+  }
+  c.start.push_back(static_cast<int>(c.atoms.size()));
+  return c;
+}
+
+// A kernel without a site runs in the order a neighbour site computed over as
+// many threads, in its own copy of it; none before that order exists, nor over
+// another number of threads. Results bit for bit.
+TEST_F(Locality, AKernelWithoutASiteRunsInTheOrderOfASiteOverAsManyThreads) {
+  const int w = 24;
+  Lattice l = lattice(w, 11);
+  Cells c = cells_of(l, w);
+  int *cnt = upload(l.cnt), *nb = upload(l.nb), *cell_of = upload(c.of), *start = upload(c.start),
+      *atoms = upload(c.atoms), *count = upload(std::vector<int>(l.n)), *count_want = upload(std::vector<int>(l.n));
+  float4 *pos = upload(l.pos), *f = upload(std::vector<float4>(l.n));
+  float *out = upload(std::vector<float>(l.n)), *want = upload(std::vector<float>(l.n));
+  const irregfix::SiteInfo cells{"locality:cells", "cell_sum", "order", irregfix::kSitePermutable, nullptr};
+  cell_sum<<<(l.n + 255) / 256, 256>>>(l.n, cell_of, start, atoms, pos, want, count_want);
+  CK(cudaGetLastError());
+  auto check = [&](const char *when) {
+    CK(cudaDeviceSynchronize());
+    EXPECT_TRUE(same_bytes(download(out, l.n), download(want, l.n))) << when;
+    EXPECT_TRUE(same_bytes(download(count, l.n), download(count_want, l.n))) << when;
+    CK(cudaMemset(out, 0xff, l.n * sizeof(float)));
+  };
+  EXPECT_FALSE(cell_sum_launch(cells, l.n, 256, cell_of, start, atoms, pos, out, count)) << "no order yet";
+  check("before the order");
+  EXPECT_NE(site_counters(cells.id).last_fallback.find("none over"), std::string::npos)
+      << site_counters(cells.id).last_fallback;
+  irregfix::View site_view{};
+  ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f, &site_view));
+  irregfix::View v{};
+  ASSERT_TRUE(cell_sum_launch(cells, l.n, 256, cell_of, start, atoms, pos, out, count, &v)) << site_counters(cells.id).last_fallback;
+  check("in the order");
+  ASSERT_NE(v.perm, nullptr);
+  EXPECT_NE(v.perm, site_view.perm) << "its own copy";
+  EXPECT_EQ(download(v.perm, l.n), download(site_view.perm, l.n));
+  ASSERT_TRUE(cell_sum_launch(cells, l.n, 256, cell_of, start, atoms, pos, out, count));
+  check("a hit");
+  EXPECT_EQ(site_counters(cells.id).hits, 1);
+  // Another block size whose grid runs as many threads less one block: the same order.
+  ASSERT_TRUE(cell_sum_launch(cells, l.n, 128, cell_of, start, atoms, pos, out, count));
+  check("blocks of 128");
+  // Fewer threads than the order's: none.
+  const irregfix::SiteInfo fewer{"locality:cells-fewer", "cell_sum", "order", irregfix::kSitePermutable, nullptr};
+  EXPECT_FALSE(cell_sum_launch(fewer, l.n - 1000, 256, cell_of, start, atoms, pos, out, count));
+  const std::string report = irregfix::testing::stats_report();
+  EXPECT_NE(report.find("pattern order layout locality"), std::string::npos) << report;
+  EXPECT_NE(report.find("locality order: that of a site over as many threads"), std::string::npos) << report;
 }
 
 TEST_F(Locality, TheOrderIsCheckedWhenTheListChangesAndSharedBySitesOverIt) {

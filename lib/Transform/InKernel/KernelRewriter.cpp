@@ -58,6 +58,10 @@ public:
       }
       ++Index;
     }
+    if (Info.OrderOnly) { // no copy: the view carries the order alone
+      Extra += ", irregfix::View " + viewName(0);
+      rewriteThreadIndex(0);
+    }
     if (shared())
       stageSharedCopy();
     if (chunked()) {

@@ -152,6 +152,11 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
     ++Index;
   }
 
+  // A kernel without a site, run in a locality order (OrderOnly): its site is the kernel.
+  if (Info.OrderOnly)
+    OS << "static const irregfix::SiteInfo " << siteInfoName(K, 0) << " = {\"" << siteId(K->getLocation(), Ctx)
+       << "\", \"" << K->getName() << "\", \"" << pattern_name(kPatternOrder) << "\", " << (Flags.empty() ? "0" : Flags) << ", nullptr};\n";
+
   // Copies split into field pieces: what each piece holds, for the runtime.
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable())
@@ -169,11 +174,12 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
         OS << "#error \"irregfix: " << llvm::toString(D.takeError()) << "\"\n";
     }
   OS << "// irregfix: launches " << transformedKernelName(K)
-     << " on remapped copies, or the original kernel when the runtime declines or times it faster.\n";
+     << (Info.OrderOnly ? " in a locality order" : " on remapped copies")
+     << ", or the original kernel when the runtime declines or times it faster.\n";
   OS << launcherSignature(Info, Ctx) << " {\n";
   // The launch is named by its first transformable site: the runtime keeps the
   // launcher's selector there.
-  std::string LaunchSite;
+  std::string LaunchSite = Info.OrderOnly ? siteInfoName(K, 0) : "";
   for (unsigned I = 0; I < Info.Sites.size() && LaunchSite.empty(); ++I)
     if (Info.Sites[I].transformable())
       LaunchSite = siteInfoName(K, I);
@@ -278,6 +284,15 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
         ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, X.Array, Ctx) + ">(" +
                             renumberedName(I, X.Array) + ")");
+  }
+
+  if (Info.OrderOnly) {
+    OS << "  irregfix::View " << viewName(0) << ";\n";
+    for (auto &[Written, Read] : Info.OrderAliasChecks)
+      Conditions.push_back("irregfix::disjoint(" + LaunchSite + ", " + Written.spelling() + ", " + Read.spelling() +
+                           ")");
+    Conditions.push_back("irregfix::prepare_order(" + LaunchSite + ", &" + viewName(0) + ", __irregfix_stream)");
+    ExtraArgs.push_back(viewName(0));
   }
 
   std::string Args = argumentList(K);

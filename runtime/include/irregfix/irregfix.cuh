@@ -228,6 +228,14 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
 bool prepare_renumbered(const SiteInfo &site, int which, const void *gathered, size_t elem_size,
                         const void **renumbered, cudaStream_t stream);
 
+// A permutable kernel without a site (pattern "order"): on true, *view holds
+// a locality order that a site computed over as many threads as this launch
+// runs (grid.x blocks of block.x: the one whose n needs that many blocks), in
+// the runtime's own copy; the kernel computes its thread index p as usual and
+// works for logical_thread(*view, p). False (none yet, a launch that is not
+// one-dimensional, IRREGFIX_LAYOUT naming a copy layout): launch the original.
+bool prepare_order(const SiteInfo &site, View *view, cudaStream_t stream);
+
 // Gather site: on true, remapped[slot(*view, t, 0)] == A[B[t]] for t in [0, n)
 // whose index lies inside A's allocation; other slots (sentinels the kernel
 // guards, such as B[t] == -1) are skipped, never written and never read.

@@ -16,6 +16,7 @@ enum Pattern : int {
   kPatternNeighbors = 4, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
   kPatternIndexed = 5,   // any other index the tool computes: A[f(t)], or A[f(t, k)] in a loop
   kPatternScatter = 6,   // an irregular reduction: A[f[t]] += e, atomicAdd(&A[f[t]], e)
+  kPatternOrder = 7,     // no copy: a permutable kernel's threads in a locality order another site computed
 };
 
 struct PatternName {
@@ -27,10 +28,10 @@ struct PatternName {
 inline constexpr PatternName kPatternNames[] = {
     {kPatternRange, "range"},     {kPatternGather, "gather"},       {kPatternRange2, "range2"},
     {kPatternGather2, "gather2"}, {kPatternNeighbors, "neighbors"}, {kPatternIndexed, "indexed"},
-    {kPatternScatter, "scatter"},
+    {kPatternScatter, "scatter"}, {kPatternOrder, "order"},
 };
 
-// "range", "gather", "range2", "gather2", "neighbors", "indexed", "scatter"; "unknown" for any other number.
+// "range", "gather", "range2", "gather2", "neighbors", "indexed", "scatter", "order"; "unknown" for any other number.
 constexpr const char *pattern_name(int pattern) {
   for (const PatternName &p : kPatternNames)
     if (p.pattern == pattern)
