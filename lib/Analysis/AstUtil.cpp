@@ -57,6 +57,13 @@ const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
   return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
 }
 
+const Stmt *enclosingStmt(const Stmt *S, ASTContext &Ctx) {
+  const Stmt *P = parentStmt(S, Ctx);
+  while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
+    P = parentStmt(P, Ctx);
+  return P;
+}
+
 // True when the subscript's value is only read: not stored to, its address not
 // taken — except by __ldg(&A[k]), which reads the element too.
 bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {

@@ -38,6 +38,8 @@ bool isPlainRead(const clang::ArraySubscriptExpr *AS, clang::ASTContext &Ctx);
 
 // The statement or expression S is a child of (its first parent), or null.
 const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
+// The same above any parentheses and implicit casts around S.
+const clang::Stmt *enclosingStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 // Whether S begins or ends inside a macro expansion.
 bool isAnyMacro(const clang::Stmt *S);

@@ -1,8 +1,7 @@
 #include "Analysis/OrderedLaunches.h"
+#include "Analysis/AstUtil.h"
 #include "Analysis/Permutability.h"
 #include "Analysis/WriteSet.h"
-
-#include "clang/AST/ParentMapContext.h"
 
 #include <functional>
 
@@ -11,19 +10,6 @@ using namespace clang;
 namespace irregfix {
 
 namespace {
-
-// The parent of E past parentheses and implicit casts, or null.
-const Stmt *parentOf(const Stmt *E, ASTContext &Ctx) {
-  for (const Stmt *Child = E;;) {
-    const auto Parents = Ctx.getParents(*Child);
-    if (Parents.empty())
-      return nullptr;
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
-      return P;
-    Child = P;
-  }
-}
 
 // An atomic's target, its first argument (the permutability walk checked
 // that such an atomic only counts or flags).
@@ -42,12 +28,12 @@ bool onlyStoredTo(const ParmVarDecl *P, const FunctionDecl *Kernel, ASTContext &
     if (!S || !Only)
       return;
     if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == P) {
-      const Stmt *Up = parentOf(R, Ctx);
+      const Stmt *Up = enclosingStmt(R, Ctx);
       if (atomicTarget(R, Up))
         return;
       if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up); B && B->isAdditiveOp() &&
                                                                B->getLHS()->IgnoreParenImpCasts() == R) {
-        Only = atomicTarget(B, parentOf(B, Ctx));
+        Only = atomicTarget(B, enclosingStmt(B, Ctx));
         return;
       }
       const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Up);
@@ -55,12 +41,12 @@ bool onlyStoredTo(const ParmVarDecl *P, const FunctionDecl *Kernel, ASTContext &
         Only = false;
         return;
       }
-      const Stmt *Use = parentOf(A, Ctx);
+      const Stmt *Use = enclosingStmt(A, Ctx);
       if (const auto *B = dyn_cast_or_null<BinaryOperator>(Use);
           B && B->getOpcode() == BO_Assign && B->getLHS()->IgnoreParenImpCasts() == A)
         return;
       const auto *U = dyn_cast_or_null<UnaryOperator>(Use);
-      Only = U && U->getOpcode() == UO_AddrOf && atomicTarget(U, parentOf(U, Ctx));
+      Only = U && U->getOpcode() == UO_AddrOf && atomicTarget(U, enclosingStmt(U, Ctx));
       return;
     }
     for (const Stmt *C : S->children())
