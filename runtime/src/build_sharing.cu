@@ -74,9 +74,9 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   if (in_order &&
       (why = neighbor_order_into(st, ss, site, e, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream)) != "")
     return why;
-  const SharedList list{a.NB,     a.nb_kind, a.sj,     a.st,     shape.jmax,
-                        a.counts, a.counts_kind, n,    static_cast<int>(block), shape.lo,
-                        shape.hi, in_order ? static_cast<const int *>(e.perm) : nullptr};
+  SharedList list{a.NB, a.nb_kind, a.sj, a.st, shape.jmax, a.counts, a.counts_kind,
+                  n,    static_cast<int>(block), shape.lo, shape.hi};
+  list.perm = in_order ? static_cast<const int *>(e.perm) : nullptr;
 
   // The sets' bounds first; the rest once the sets are known to fit shared memory.
   const std::size_t first_bytes = static_cast<std::size_t>(list.blocks() + 1) * sizeof(int);
