@@ -78,8 +78,11 @@ std::vector<const DeclRefExpr *> referencesTo(const ValueDecl *D, const Stmt *Bo
 
 // The arrays read at a copy's values, each with its reads.
 struct Gathers {
-  std::vector<const ParmVarDecl *> Xs;
-  std::vector<std::vector<const DeclRefExpr *>> Bases; // per X
+  struct Array {
+    const ParmVarDecl *X = nullptr;
+    std::vector<const DeclRefExpr *> Bases; // `X` in each of its reads
+  };
+  std::vector<Array> Arrays; // in the order of their first reads
   std::vector<const ArraySubscriptExpr *> Reads;
   // Adds the read of some X at Index; false when Index is used otherwise.
   bool add(const Expr *Index, const FunctionDecl *Kernel, ASTContext &Ctx) {
@@ -88,13 +91,10 @@ struct Gathers {
     if (!Read)
       return false;
     const auto *X = cast<ParmVarDecl>(Base->getDecl());
-    auto It = llvm::find(Xs, X);
-    if (It == Xs.end()) {
-      Xs.push_back(X);
-      Bases.emplace_back();
-      It = Xs.end() - 1;
-    }
-    Bases[It - Xs.begin()].push_back(Base);
+    auto It = llvm::find_if(Arrays, [&](const Array &A) { return A.X == X; });
+    if (It == Arrays.end())
+      It = Arrays.insert(Arrays.end(), Array{X, {}});
+    It->Bases.push_back(Base);
     Reads.push_back(Read);
     return true;
   }
@@ -120,7 +120,7 @@ bool gathersThrough(const SiteArray &P, const FunctionDecl *Kernel, ASTContext &
       if (!G.add(Use, Kernel, Ctx))
         return false;
   }
-  return !G.Xs.empty();
+  return !G.Arrays.empty();
 }
 
 } // namespace
@@ -137,16 +137,16 @@ void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
       if (!gathersThrough(*Arrays[J], Info.Kernel, Ctx, G))
         continue;
       // Each X is read at those subscripts and nowhere else, and is no array the site copies.
-      bool Only = true;
-      for (size_t I = 0; I < G.Xs.size() && Only; ++I)
-        Only = referencesTo(G.Xs[I], Info.Kernel->getBody()).size() == G.Bases[I].size() &&
-               llvm::none_of(Arrays, [&](const SiteArray *A) { return A->Array == ArrayRef(G.Xs[I]); });
+      const bool Only = llvm::all_of(G.Arrays, [&](const Gathers::Array &A) {
+        return referencesTo(A.X, Info.Kernel->getBody()).size() == A.Bases.size() &&
+               llvm::none_of(Arrays, [&](const SiteArray *C) { return C->Array == ArrayRef(A.X); });
+      });
       if (!Only)
         continue;
       Site::RenumberedGather R;
       R.Through = J;
-      for (size_t I = 0; I < G.Xs.size(); ++I)
-        R.Arrays.push_back({ArrayRef(G.Xs[I]), {G.Bases[I].begin(), G.Bases[I].end()}});
+      for (const Gathers::Array &A : G.Arrays)
+        R.Arrays.push_back({ArrayRef(A.X), {A.Bases.begin(), A.Bases.end()}});
       // The kernel reads the copies: nothing it writes may be one of the Xs.
       std::vector<ArrayRef> Written;
       for (const auto &[W, Rd] : S.AliasChecks)

@@ -1,10 +1,11 @@
 // Gathers a range site may read through a renumbered copy: `x[col[k]]` where
 // col is one of the site's copies and the kernel uses col's values only as
 // subscripts of such arrays (directly, or through a local that holds one:
-// `rank[c] / degree[c]`), each read nowhere else. In the locality order the runtime then stores in col's copy each
-// value's position in the order and passes the kernel x copied in that order,
-// so neighbouring threads read neighbouring elements of it; the values read
-// are the same, so results are unchanged.
+// `rank[c] / degree[c]`), each read nowhere else. In the locality order the
+// runtime then stores in col's copy each value's position in the order and
+// passes the kernel each such array copied in that order, so neighbouring
+// threads read neighbouring elements of it; the values read are the same, so
+// results are unchanged.
 #pragma once
 
 #include "Analysis/Site.h"

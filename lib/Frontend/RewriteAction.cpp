@@ -3,6 +3,7 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
+#include "Analysis/OrderedLaunches.h"
 #include "Analysis/ScatterSites.h"
 #include "Analysis/ThreadIndex.h"
 #include "Frontend/DepFile.h"
@@ -90,10 +91,8 @@ public:
       KernelInfo &Info = Infos[I];
       const FunctionDecl *K = Collector.Kernels[I];
       std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
-      if (Info.OrderOnly && !OrderComputed) {
-        Info.OrderOnly = false;
-        Info.Perm = Permutability{false, "no site in this file computes a locality order", nullptr, nullptr};
-      }
+      if (OrderComputed)
+        findOrderedLaunch(Info, Updates, Ctx);
       Result.Kernels.push_back(K->getNameAsString());
       report(Info, Ctx);
       reportScatters(Info, Updates, Ctx);

@@ -1,7 +1,6 @@
 #include "Frontend/Verdicts.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/IndexForm.h"
-#include "Analysis/OrderedLaunches.h"
 #include "Analysis/RenumberedGathers.h"
 #include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
@@ -82,7 +81,6 @@ KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vect
   if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
     applyHoisting(Info, Ctx);
   findRenumberedGathers(Info, Ctx); // once the threads' order is known to be free
-  findOrderedLaunch(Info, Scatters ? *Scatters : Updates, Ctx);
   return Info;
 }
 
@@ -96,6 +94,16 @@ SiteReport locatedReport(SourceLocation Loc, const KernelInfo &Info, const Sourc
   R.Column = P.getColumn();
   R.Kernel = Info.Kernel->getNameAsString();
   return R;
+}
+} // namespace
+
+namespace {
+// "w/r" for each (written, read) pair checked at the launch.
+std::vector<std::string> aliasCheckNames(const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
+  std::vector<std::string> Out;
+  for (auto &[W, Rd] : Checks)
+    Out.push_back(W.spelling() + "/" + Rd.spelling());
+  return Out;
 }
 } // namespace
 
@@ -115,8 +123,7 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
   // A site refused through its arrays says why through the first.
   if (!R.Transformed && R.Reason.empty() && !S.Arrays.empty())
     R.Reason = S.Arrays.front().RefusedBecause;
-  for (auto &[W, Rd] : S.AliasChecks)
-    R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
+  R.AliasChecks = aliasCheckNames(S.AliasChecks);
   if (S.Renumbered)
     for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
       R.Renumbered += (R.Renumbered.empty() ? "" : ",") + X.Array.spelling() + "/" +
@@ -131,8 +138,7 @@ SiteReport orderReport(const KernelInfo &Info, ASTContext &Ctx) {
   R.Transformed = true;
   R.Threads = "permutable";
   R.Launch = "whole";
-  for (auto &[W, Rd] : Info.OrderAliasChecks)
-    R.AliasChecks.push_back(W.spelling() + "/" + Rd.spelling());
+  R.AliasChecks = aliasCheckNames(Info.OrderAliasChecks);
   return R;
 }
 

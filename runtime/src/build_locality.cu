@@ -147,6 +147,16 @@ std::string locality_order(State &st, SiteStats &ss, const SiteInfo &site, int d
   return "";
 }
 
+// The entry's own copy of order o over n threads, in e.perm (it frees its
+// buffers itself; a later recomputation of o does not touch it).
+std::string keep_order(State &st, const SiteInfo &site, Entry &e, const Order &o, long long n, cudaStream_t stream) {
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(int);
+  if (std::string why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, bytes); !why.empty())
+    return why;
+  IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o.perm, bytes, cudaMemcpyDeviceToDevice, stream));
+  return "";
+}
+
 AccessList neighbor_access(const NeighborArgs &a, long long n, long long jmax, long long lo, long long hi) {
   AccessList l;
   l.kind = AccessList::kNeighbors;
@@ -274,10 +284,9 @@ std::string locality_range_shape(State &st, SiteStats &ss, const SiteInfo &site,
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
   const std::size_t slice_bytes = static_cast<std::size_t>(nslices + 1) * sizeof(long long);
-  if ((why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes)) != "" ||
+  if ((why = keep_order(st, site, e, *o, n, stream)) != "" ||
       (why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes)) != "")
     return why;
-  IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o->perm, len_bytes, cudaMemcpyDeviceToDevice, stream));
   std::size_t scan_bytes = 0;
   IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &scan_bytes, stream));
   Scratch *sc = nullptr;
@@ -422,10 +431,7 @@ std::string neighbor_order_into(State &st, SiteStats &ss, const SiteInfo &site, 
   const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
   if (perm_bytes > e.perm_bytes && !Cache::fits(st.cache.total_bytes(), e.bytes(), perm_bytes, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  if ((why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, perm_bytes)) != "")
-    return why;
-  IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o->perm, perm_bytes, cudaMemcpyDeviceToDevice, stream));
-  return "";
+  return keep_order(st, site, e, *o, n, stream);
 }
 
 std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
@@ -461,10 +467,9 @@ std::string build_locality_neighbors(State &st, SiteStats &ss, const SiteInfo &s
   if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + perm_bytes + stage_bytes, st.cfg.max_bytes))
     return "over IRREGFIX_MAX_BYTES";
   if ((why = ensure_buffer(st, site, &e.order_index, &e.order_index_bytes, need)) != "" ||
-      (why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, perm_bytes)) != "" ||
+      (why = keep_order(st, site, e, *o, n, stream)) != "" ||
       (staged && (why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, stage_bytes)) != ""))
     return why;
-  IRREGFIX_TRY(cudaMemcpyAsync(e.perm, o->perm, perm_bytes, cudaMemcpyDeviceToDevice, stream));
   if (staged) // the first pass, whole: it reads the list by logical thread
     IRREGFIX_TRY(stage_rows(list, static_cast<const int *>(o->inv), static_cast<int *>(e.aux), stream));
   set_neighbor_shape(e, std::move(shape));

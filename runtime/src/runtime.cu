@@ -482,16 +482,15 @@ bool prepare_order(const SiteInfo &site, View *view, cudaStream_t stream) {
   }
   const void *perm = nullptr;
   long long n = 0, computed = 0;
-  std::string why;
   {
     State &st = state();
     std::lock_guard<std::mutex> lock(st.mu);
     ensure_loaded(st);
-    why = pick_order(st, dev, launch_shape(this_thread_launch(st)), &perm, &n, &computed);
-  }
-  if (!why.empty()) {
-    no_arrays(site, why.c_str());
-    return false;
+    if (const std::string why = pick_order(st, dev, launch_shape(this_thread_launch(st)), &perm, &n, &computed);
+        !why.empty()) {
+      record_fallback(site_stats(st, site), why);
+      return false;
+    }
   }
   // Keyed by the order's buffer and its computation: a recomputed order is another copy.
   KeyArgs args = key_args(kPatternOrder, perm, 0, nullptr, 0, n, 0, nullptr, nullptr);

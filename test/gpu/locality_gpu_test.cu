@@ -243,9 +243,8 @@ bool pull_launch(const irregfix::SiteInfo &site, int n, const int *cnt, const in
 
 // Each atom sums over the atoms of its own cell (cell_start / cell_atoms) and
 // counts them: what the tool runs in a locality order (pattern "order").
-__global__ void cell_sum(int n, const int *cell_of, const int *cell_start, const int *cell_atoms, const float4 *pos,
-                         float *out, int *count) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
+__device__ void cell_sum_of(int t, int n, const int *cell_of, const int *cell_start, const int *cell_atoms,
+                            const float4 *pos, float *out, int *count) {
   if (t < n) {
     const int c = cell_of[t];
     float s = 0.f;
@@ -256,18 +255,16 @@ __global__ void cell_sum(int n, const int *cell_of, const int *cell_start, const
   }
 }
 
+__global__ void cell_sum(int n, const int *cell_of, const int *cell_start, const int *cell_atoms, const float4 *pos,
+                         float *out, int *count) {
+  cell_sum_of(blockIdx.x * blockDim.x + threadIdx.x, n, cell_of, cell_start, cell_atoms, pos, out, count);
+}
+
+// As the tool rewrites it: physical thread p works for logical_thread(v, p).
 __global__ void cell_sum_ordered(int n, const int *cell_of, const int *cell_start, const int *cell_atoms,
                                  const float4 *pos, float *out, int *count, irregfix::View v) {
   const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  int t = static_cast<int>(irregfix::logical_thread(v, p));
-  if (t < n) {
-    const int c = cell_of[t];
-    float s = 0.f;
-    for (int k = cell_start[c]; k < cell_start[c + 1]; ++k)
-      s += pos[cell_atoms[k]].w * pos[t].x;
-    out[t] = s;
-    count[t] = cell_start[c + 1] - cell_start[c];
-  }
+  cell_sum_of(static_cast<int>(irregfix::logical_thread(v, p)), n, cell_of, cell_start, cell_atoms, pos, out, count);
 }
 
 // As the tool writes its launcher: true when it ran in the order.
@@ -565,7 +562,8 @@ TEST_F(Locality, AKernelWithoutASiteRunsInTheOrderOfASiteOverAsManyThreads) {
   irregfix::View site_view{};
   ASSERT_TRUE(pull_launch(kPull, l.n, cnt, nb, pos, f, &site_view));
   irregfix::View v{};
-  ASSERT_TRUE(cell_sum_launch(cells, l.n, 256, cell_of, start, atoms, pos, out, count, &v)) << site_counters(cells.id).last_fallback;
+  ASSERT_TRUE(cell_sum_launch(cells, l.n, 256, cell_of, start, atoms, pos, out, count, &v))
+      << site_counters(cells.id).last_fallback;
   check("in the order");
   ASSERT_NE(v.perm, nullptr);
   EXPECT_NE(v.perm, site_view.perm) << "its own copy";

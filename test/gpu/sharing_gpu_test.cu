@@ -266,35 +266,16 @@ __global__ void force_original(long long n, const int *nb, long long sj, long lo
 }
 
 // As the tool emits it: stage first, then read the site through read_shared.
-template <class T>
+// Permuted: a kernel that is also permutable, whose physical thread p stages
+// its block's elements and works for logical_thread(v0, p).
+template <class T, bool Permuted = false>
 __global__ void force_transformed(long long n, const int *nb, long long sj, long long st,
                                   const int *cnt, const T *pos, float *f, irregfix::View v0,
                                   const T *v0_pos, unsigned block_offset) {
   extern __shared__ __align__(16) unsigned char stage[];
   irregfix::stage_shared(v0, v0_pos, stage, blockIdx.x + block_offset);
-  const long long t = (blockIdx.x + block_offset) * (long long)blockDim.x + threadIdx.x;
-  if (t >= n)
-    return;
-  const T me = pos[t];
-  float s = 0;
-  for (int j = 0; j < cnt[t]; ++j) {
-    const int k = nb[j * sj + t * st];
-    if (k < 0)
-      continue;
-    s += interact(me, irregfix::read_shared(v0, v0_pos, stage, t, j));
-  }
-  f[t] = s;
-}
-
-// As the tool emits a kernel that is also permutable: physical thread p
-// stages its block's elements and works for logical_thread(v0, p).
-template <class T>
-__global__ void force_permuted(long long n, const int *nb, long long sj, long long st, const int *cnt,
-                               const T *pos, float *f, irregfix::View v0, const T *v0_pos, unsigned block_offset) {
-  extern __shared__ __align__(16) unsigned char stage[];
-  irregfix::stage_shared(v0, v0_pos, stage, blockIdx.x + block_offset);
   const long long p = (blockIdx.x + block_offset) * (long long)blockDim.x + threadIdx.x;
-  const long long t = irregfix::logical_thread(v0, p);
+  const long long t = Permuted ? irregfix::logical_thread(v0, p) : p;
   if (t >= n)
     return;
   const T me = pos[t];
@@ -330,7 +311,7 @@ template <class T> struct Md {
   std::vector<int> hnb, hcnt;
   std::vector<T> hpos;
   irregfix::View last{}; // the View of the latest transformed launch
-  bool permuted = false; // launch force_permuted (a site that is kSitePermutable too)
+  bool permuted = false; // launch force_transformed<T, true> (a site that is kSitePermutable too)
   std::vector<int> label; // shuffled(): the number of the body at each place of the hidden line
 
   void make(Sharing *fixture, long long n, long long m, bool j_major, long long near) {
@@ -394,7 +375,7 @@ template <class T> struct Md {
         irregfix::start_chunks(site, stream, &chunks)) {
       for (int c = 0; c < chunks; ++c) {
         const irregfix::Chunk k = irregfix::launch_chunk(site, c, grid, stream);
-        auto kernel = permuted ? force_permuted<T> : force_transformed<T>;
+        auto kernel = permuted ? force_transformed<T, true> : force_transformed<T>;
         kernel<<<k.grid, block, shmem + irregfix::shared_bytes(v0), stream>>>(
             s.n, nb, s.sj(), s.st(), cnt, pos, f, v0, static_cast<const T *>(out[0]), k.block_offset);
       }
@@ -482,7 +463,7 @@ TEST_F(Sharing, PermutableKernelsShareOverTheLocalityOrder) {
   auto site_for = [](const char *id) {
     return irregfix::SiteInfo{site_id(id), "force", "neighbors",
                               irregfix::kSiteShareable | irregfix::kSiteChunkable | irregfix::kSitePermutable,
-                              reinterpret_cast<const void *>(&force_permuted<Body>)};
+                              reinterpret_cast<const void *>(&force_transformed<Body, true>)};
   };
   irregfix::testing::set_sharing_order(false);
   const irregfix::SiteInfo numbered = site_for("md:numbered");

@@ -155,7 +155,8 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   // A kernel without a site, run in a locality order (OrderOnly): its site is the kernel.
   if (Info.OrderOnly)
     OS << "static const irregfix::SiteInfo " << siteInfoName(K, 0) << " = {\"" << siteId(K->getLocation(), Ctx)
-       << "\", \"" << K->getName() << "\", \"" << pattern_name(kPatternOrder) << "\", " << (Flags.empty() ? "0" : Flags) << ", nullptr};\n";
+       << "\", \"" << K->getName() << "\", \"" << pattern_name(kPatternOrder) << "\", "
+       << (Flags.empty() ? "0" : Flags) << ", nullptr};\n";
 
   // Copies split into field pieces: what each piece holds, for the runtime.
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
@@ -190,6 +191,11 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   if (Info.RequiredBlockX)
     Conditions.push_back("irregfix::block_size_is(" + LaunchSite + ", __irregfix_block, " +
                          std::to_string(Info.RequiredBlockX) + ")");
+  // Each (written, read) pair the launch checks apart.
+  auto Disjoint = [&](const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
+    for (auto &[Written, Read] : Checks)
+      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+  };
   Index = 0;
   for (const Site &S : Info.Sites) {
     unsigned I = Index++;
@@ -214,8 +220,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       OS << "  const void *const " << V << "_src[" << N << "] = {" << Sources << "};\n";
       OS << "  const size_t " << V << "_size[" << N << "] = {" << Sizes << "};\n";
     }
-    for (auto &[Written, Read] : S.AliasChecks)
-      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+    Disjoint(Site, S.AliasChecks);
     for (auto &[Symbol, Read] : S.SymbolAliasChecks)
       Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
                            Read.spelling() + ")");
@@ -288,9 +293,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
 
   if (Info.OrderOnly) {
     OS << "  irregfix::View " << viewName(0) << ";\n";
-    for (auto &[Written, Read] : Info.OrderAliasChecks)
-      Conditions.push_back("irregfix::disjoint(" + LaunchSite + ", " + Written.spelling() + ", " + Read.spelling() +
-                           ")");
+    Disjoint(LaunchSite, Info.OrderAliasChecks);
     Conditions.push_back("irregfix::prepare_order(" + LaunchSite + ", &" + viewName(0) + ", __irregfix_stream)");
     ExtraArgs.push_back(viewName(0));
   }
