@@ -25,6 +25,9 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   nvtx      an Nsight Systems capture of CG with IRREGFIX_NVTX=1: the runtime's ranges
   sectors   global load sectors (Nsight Compute), original vs transformed
   tool      the tool's speed against clang++ -fsyntax-only (needs the tool: not on a GPU machine)
+  census    the tool over every CUDA file of the public suites in corpus/ (bench/census.py; quick:
+            HeCBench's graph and sparse programs, full: all of HeCBench): files read, rejected (with
+            nvcc's verdict), crashes, hangs, reads by verdict and reason, time against the parse
   realworld the corpus of real programs (corpus/run_device.sh), when corpus/ is there; quick runs
             eight of them (one of each kind of code), full every one. Their builds start as soon
             as the runtime is built and overlap the benchmarks' build, and are waited for
@@ -34,6 +37,7 @@ Parts (--parts, comma- or space-separated; "all" is every one):
 import argparse
 import concurrent.futures
 import datetime
+import json
 import os
 import shlex
 import shutil
@@ -50,7 +54,7 @@ from results import Results  # noqa: E402
 ROOT = os.path.dirname(HERE)
 
 PARTS = ["spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "scatter", "overhead", "tests", "nvtx", "sectors",
-         "tool", "realworld"]
+         "tool", "census", "realworld"]
 
 # What each size runs. quick: all parts in a few minutes on an H100 or H200;
 # full: every matrix class, size and order the results report.
@@ -67,6 +71,7 @@ SIZES = {
         # survey propagation, unstructured meshes (lulesh, rodinia-cfd), graphs, a stencil, SpMV.
         "corpus": ["comd", "lonestar-sp", "lulesh", "pannotia-sssp", "rodinia-bfs", "rodinia-cfd", "rodinia-srad",
                    "shoc-spmv"],
+        "census_only": "^(spmv|bfs|sssp|pagerank|page-rank|cc|mis|color|triangle|tc|spgemm|sptrsv|gc)",
     },
     "full": {
         "classes": ["grid", "fem", "apache", "offshore", "grid-shuffled", "fem-shuffled"], "scales": [1, 8],
@@ -78,6 +83,7 @@ SIZES = {
         "layouts_args": [], "remap_args": [],
         "sanitize": True, "sectors": [("grid", 1), ("offshore", 1)],
         "corpus": None,  # every program
+        "census_only": None,
     },
 }
 
@@ -101,6 +107,7 @@ TARGETS = {
     "nvtx": ["cg"],
     "sectors": ["cg", "cg_original", "md", "md_original"],
     "tool": ["irregfix"],
+    "census": ["irregfix"],
     "realworld": ["irregfix_runtime"],
 }
 
@@ -491,6 +498,37 @@ def part_tool(ctx):
         ctx.results.add("tool", case, "file", "lines", parsers.number(row.get("lines")))
     if not run.ok and not ctx.run.dry:
         ctx.fail("tool_speed: exit %d" % run.rc)
+
+
+def part_census(ctx):
+    tool = os.path.join(ctx.build, "tool", "irregfix")
+    suite = os.path.join(ctx.args.corpus, "HeCBench", "src")
+    if not os.path.exists(tool) and not ctx.run.dry:
+        return "skipped: the tool is not built here (no Clang 19)"
+    if not os.path.isdir(suite) and not ctx.run.dry:
+        return "skipped: no suite at %s (HeCBench, fetched into the corpus)" % suite
+    out = os.path.join(ctx.args.out, "census")
+    cmd = [sys.executable, os.path.join(HERE, "census.py"), "--suite", suite, "--glob", "*-cuda", "--tool", tool,
+           "--out", out]
+    only = SIZES[ctx.args.size]["census_only"]
+    if only:
+        cmd += ["--only", only]
+    run = ctx.run("census/census", cmd, timeout=14400)
+    try:
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+    except (OSError, ValueError):
+        summary = None
+    if summary:
+        for key in ("files", "read", "rejected", "rejected_but_nvcc_compiles", "crashes", "hangs"):
+            ctx.results.add("census", "HeCBench", "irregfix", key, summary[key])
+        for key in ("ratio_median", "ratio_p95", "ratio_max"):
+            ctx.results.add("census", "HeCBench", "irregfix", "tool/parse " + key.split("_")[1],
+                            summary[key], "x")
+        for verdict, n in summary["verdicts"].items():
+            ctx.results.add("census", "HeCBench", "reads", verdict, n)
+    if not run.ok and not ctx.run.dry:
+        ctx.fail("census: exit %d" % run.rc)
 
 
 def corpus_command(args):

@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 sys.path.insert(0, BENCH)
 
+import census  # noqa: E402
 import driver  # noqa: E402
 import parsers  # noqa: E402
 import report  # noqa: E402
@@ -355,6 +356,44 @@ class Report(unittest.TestCase):
                     self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         finally:
             shutil.rmtree(out)
+
+
+class CensusTest(unittest.TestCase):
+    """The census's reading of nvcc command lines and its tally, without the tool."""
+
+    def test_nvcc_flags_that_mean_the_same_to_clang_are_kept(self):
+        words = ["-std=c++17", "-Xcompiler", "-Wall", "-arch=sm_60", "-I../bfs-sycl", "-I", "inc", "-DN=4",
+                 "--define-macro", "M", "-O3", "--expt-relaxed-constexpr", "-isystem", "/x", "-std", "c++14",
+                 "--include-path=dir", "-c", "main.cu", "-o", "main.o"]
+        self.assertEqual(census.nvcc_to_clang(words),
+                         ["-std=c++17", "-I../bfs-sycl", "-I", "inc", "-DN=4", "-D", "M", "-isystem", "/x",
+                          "-std=c++14", "-I", "dir"])
+
+    def test_reasons_count_by_kind_not_by_name(self):
+        self.assertEqual(census.reason_class("'val' is written in the kernel"), "'X' is written in the kernel")
+        self.assertEqual(census.reason_class("'col' is written in the kernel"), "'X' is written in the kernel")
+
+    def test_first_error_prefers_a_located_diagnostic(self):
+        err = "irregfix: note: CUDA 13.0\nmain.cu:8:10: fatal error: 'mpi.h' file not found\n" \
+              "irregfix: error: 'main.cu' has errors; nothing was written\n"
+        self.assertEqual(census.first_error(err), "'mpi.h' file not found")
+
+    def test_summary_counts_failures_against_what_nvcc_compiles(self):
+        def row(name, rc, nvcc_rc="", reads=(), tool_s=1.0, parse_s=1.0):
+            return {"program": name, "file": "main.cu", "tool_rc": rc, "tool_s": tool_s, "parse_rc": 0,
+                    "parse_s": parse_s, "crash": isinstance(rc, int) and (rc < 0 or rc >= 128), "hang": rc == "timeout",
+                    "error": "" if rc == 0 else "e", "nvcc_rc": nvcc_rc, "reads": list(reads)}
+        rows = [row("a", 0, reads=[{"verdict": "rewritten"}, {"verdict": "not-rewritten", "reason": "'A' is written"}],
+                    tool_s=1.2),
+                row("b", 0, tool_s=3.0), row("c", 1, nvcc_rc=0), row("d", 1, nvcc_rc=1), row("e", -11), row("f", "timeout")]
+        s = census.summarise(rows)
+        self.assertEqual((s["files"], s["read"], s["rejected"], s["crashes"], s["hangs"]), (6, 2, 4, 1, 1))
+        self.assertEqual(s["nvcc_compiles"], 5)  # only d fails under nvcc too
+        self.assertEqual(s["rejected_but_nvcc_compiles"], 1)
+        self.assertEqual(s["verdicts"], {"rewritten": 1, "not-rewritten": 1})
+        self.assertEqual(s["refusals"], {"'X' is written": 1})
+        self.assertAlmostEqual(s["ratio_median"], 2.1)
+        self.assertAlmostEqual(s["ratio_max"], 3.0)
 
 
 if __name__ == "__main__":
