@@ -60,7 +60,7 @@ void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
     const std::string Pattern = "(pattern " + (R.Pattern.empty() ? std::string("none") : R.Pattern) + ")";
     switch (V.Verdict) {
     case ReadVerdict::Rewritten:
-      if (R.Pattern == pattern_name(kPatternScatter)) // the element an update adds to
+      if (V.Pattern == kPatternScatter) // the element an update adds to
         diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite its update into an inspector-executor %1")
             << Read << Pattern;
       else

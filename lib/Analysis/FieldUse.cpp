@@ -80,7 +80,7 @@ public:
       F.WholeBecause = Why;
     };
     const std::string Type = quoted(RD);
-    if (S.Pattern != SitePattern::Gather && S.Pattern != SitePattern::Neighbors)
+    if (S.Pattern != kPatternGather && S.Pattern != kPatternNeighbors)
       return Whole("field pieces are built for gather and neighbour-list sites only");
     if (Info.Template || Info.Kernel->isTemplateInstantiation())
       return Whole("kernel templates keep whole elements");

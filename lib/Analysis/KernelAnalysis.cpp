@@ -49,7 +49,7 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
 std::string siteSignature(const KernelInfo &Info) {
   std::string Sig = Info.RefusedBecause;
   for (const Site &S : Info.Sites) {
-    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + patternName(S.Pattern) + S.RefusedBecause;
+    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + pattern_name(S.Pattern) + S.RefusedBecause;
     for (const SiteArray &A : S.Arrays)
       Sig += "," + std::to_string(A.Array.param()->getFunctionScopeIndex()) + A.Array.spelling() + A.RefusedBecause;
   }
@@ -126,7 +126,7 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   Info.Chunks = analyzeChunkability(Info, Ctx);
   Info.Share = analyzeShareability(Info, Ctx);
   // An indexed site's copies are built whole, in the kernel's thread order.
-  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == SitePattern::Indexed; })) {
+  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == kPatternIndexed; })) {
     const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
     Info.Perm = Permutability{false, Why, nullptr, nullptr};
     Info.Chunks = Chunkability{false, Why, {}};

@@ -129,7 +129,7 @@ void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
   if (!Info.Perm.Permutable || !Info.Kernel->hasBody())
     return;
   for (Site &S : Info.Sites) {
-    if (S.Pattern != SitePattern::Range || !S.transformable())
+    if (S.Pattern != kPatternRange || !S.transformable())
       continue;
     const std::vector<const SiteArray *> Arrays = S.remappedArrays();
     for (unsigned J = 0; J < Arrays.size() && !S.Renumbered; ++J) {

@@ -410,12 +410,12 @@ private:
     std::string Kernel = quoted(Info.Kernel);
     for (const Site &S : Info.Sites) {
       SiteReport R = siteReport(S, Info, Ctx);
-      std::string What = std::string(patternName(S.Pattern)) + " site in " + Kernel;
+      std::string What = std::string(pattern_name(S.Pattern)) + " site in " + Kernel;
       if (S.transformable()) {
         std::string Arrays;
         for (const std::string &A : R.Arrays)
           Arrays += (Arrays.empty() ? "'" : ", '") + A + "'";
-        if (S.Pattern == SitePattern::Indexed) {
+        if (S.Pattern == kPatternIndexed) {
           // Each copy with the index it is read at, as the kernel writes it.
           std::string Copies;
           for (size_t I = 0; I < S.Arrays.size() && I < S.Indices.size(); ++I)
@@ -481,7 +481,7 @@ private:
       // Sharing concerns neighbour-list sites only: say it where there is one.
       bool Neighbors = false;
       for (const Site &S : Info.Sites)
-        Neighbors |= S.transformable() && S.Pattern == SitePattern::Neighbors;
+        Neighbors |= S.transformable() && S.Pattern == kPatternNeighbors;
       if (Info.Share.Shareable)
         Msg.remark(Info.Sites[Info.Share.SiteIndex].Loc,
                    "blocks of " + Kernel + " may stage the elements their threads share in shared memory "

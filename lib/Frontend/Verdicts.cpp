@@ -28,7 +28,7 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
   for (const ScatterSite &S : Updates)
     for (ReadVerdict &V : Info.Reads)
       if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
-        V.Shape = "scatter";
+        V.Pattern = kPatternScatter;
         V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
         V.Reason = S.RefusedBecause;
       }
@@ -47,7 +47,7 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
       S.RefusedBecause = Why;
   }
   for (ReadVerdict &V : Info.Reads)
-    if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
+    if (V.Pattern != kPatternScatter && V.Verdict != ReadVerdict::NotRewritten) {
       V.Verdict = ReadVerdict::NotRewritten;
       V.Reason = Why;
     }
@@ -109,7 +109,7 @@ std::vector<std::string> aliasCheckNames(const std::vector<std::pair<ArrayRef, A
 
 SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
   SiteReport R = locatedReport(S.Loc, Info, Ctx.getSourceManager());
-  R.Pattern = patternName(S.Pattern);
+  R.Pattern = pattern_name(S.Pattern);
   R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
   for (const SiteArray &A : S.Arrays)
     if (A.RefusedBecause.empty())
@@ -154,7 +154,7 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
   R.Array = V.Array;
   MemoryRead M;
   R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
-  R.Pattern = V.Shape;
+  R.Pattern = V.shape();
   R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
               : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
                                                         : "not-rewritten";

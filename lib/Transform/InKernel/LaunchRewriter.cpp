@@ -132,7 +132,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
   for (const Site &S : Info.Sites) {
     if (S.transformable()) {
       OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S.Loc, Ctx) << "\", \""
-         << K->getName() << "\", \"" << patternName(S.Pattern) << "\"";
+         << K->getName() << "\", \"" << pattern_name(S.Pattern) << "\"";
       if (Shared && Info.Share.SiteIndex == Index)
         OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
            << transformedKernelName(K);
@@ -167,7 +167,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
 
   // Indexed sites: the kernels that compute their indices, and their step functions.
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed) {
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == kPatternIndexed) {
       llvm::Expected<std::string> D = indexed::definitions(Info, I, Ctx);
       if (D)
         OS << *D;
@@ -236,7 +236,7 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
       Pieces = ", " + std::to_string(Arrays[0]->Fields.Pieces.size()) + ", " + fieldPiecesName(K, I, Arrays[0]->Array);
     }
     switch (S.Pattern) {
-    case SitePattern::Range:
+    case kPatternRange:
       Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
                            ", " + V + "_src, " + V + "_size, " + Tail);
       if (S.Renumbered)
@@ -248,22 +248,22 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                                ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
         }
       break;
-    case SitePattern::Range2:
+    case kPatternRange2:
       Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
                            ", " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, " + Tail);
       break;
-    case SitePattern::Gather:
+    case kPatternGather:
       Conditions.push_back("irregfix::prepare_gather" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " + NExpr +
                            ", " + Sources + ", " + Sizes + Pieces + ", " + Tail);
       break;
-    case SitePattern::Gather2:
+    case kPatternGather2:
       Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
                            ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
       break;
-    case SitePattern::Indexed:
+    case kPatternIndexed:
       Conditions.push_back(indexed::prepareCall(Info, I, argumentList(K)));
       break;
-    case SitePattern::Neighbors: {
+    case kPatternNeighbors: {
       std::string Stride = "(long long)(" + Text(S.NeighborStride) + ")";
       std::string Strides = S.NeighborRowMajor ? "1, " + Stride : Stride + ", 1";
       std::string Bound = S.NeighborBound ? "(long long)(" + Text(S.NeighborBound) + ")" : "0";
@@ -273,6 +273,9 @@ std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const Ot
                            Pieces + ", " + Tail);
       break;
     }
+    case kPatternScatter: // updates and ordered launches are no Site's: their launchers are their own
+    case kPatternOrder:
+      break;
     }
     ExtraArgs.push_back(V);
     for (size_t J = 0, Copy = 0; J < Arrays.size(); ++J) {

@@ -197,7 +197,7 @@ private:
 
 void validateSites(KernelInfo &Info, ASTContext &Ctx) {
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed)
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == kPatternIndexed)
       if (llvm::Expected<std::string> D = definitions(Info, I, Ctx); !D) {
         std::string Why = llvm::toString(D.takeError());
         llvm::StringRef Reason(Why);

@@ -29,7 +29,8 @@ std::string launcherDefinition(const KernelInfo &Info, const std::vector<const S
   // The sources as the runtime orders them (A by its allocation, then the index arrays), for its
   // messages.
   OS << "static const irregfix::SiteInfo " << Site << " = {\"" << inkernel::siteId(S.Loc, Ctx) << "\", \""
-     << K->getName() << "\", \"scatter\", 0, nullptr, \"" << A << Names << "\"};\n";
+     << K->getName() << "\", \"" << pattern_name(kPatternScatter) << "\", 0, nullptr, \"" << A << Names
+     << "\"};\n";
   OS << "// irregfix: launches " << inkernel::transformedKernelName(K)
      << ", which writes each thread's contribution to a buffer, and the runtime's executor, which "
      << (S.Assign ? "keeps the highest thread's value of each element of '" : "adds them to '") << A

@@ -66,7 +66,7 @@ inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
     KernelInfo Info = analyzeKernel(K, Ctx);
     for (const Site &S : Info.Sites) {
       SiteSummary Sum;
-      Sum.Pattern = patternName(S.Pattern);
+      Sum.Pattern = pattern_name(S.Pattern);
       Sum.Offsets = S.Offsets ? S.Offsets.spelling() : "";
       for (const SiteArray *A : S.remappedArrays())
         Sum.Arrays += (Sum.Arrays.empty() ? "" : ",") + A->Array.spelling();
