@@ -49,9 +49,7 @@ void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
   // As the tool: no verdicts for a file that does not compile.
   if (Kernel->isInvalidDecl() || Ctx.getDiagnostics().hasErrorOccurred())
     return;
-  DeviceOnlyCode::setCurrent(DeviceOnly.get());
-  const KernelInfo Info = kernelVerdicts(Kernel, Ctx);
-  DeviceOnlyCode::setCurrent(nullptr);
+  const KernelInfo Info = kernelVerdicts(Kernel, Ctx, DeviceOnly.get());
   for (const ReadVerdict &V : Info.Reads) {
     if (OnlyRefused && V.Verdict != ReadVerdict::NotRewritten)
       continue;

@@ -173,7 +173,7 @@ public:
     if (std::string Why = walkCode(Prefix, Before, SM); !Why.empty())
       return Why;
 
-    const WriteSet &Writes = WriteSet::of(Info.Kernel);
+    const WriteSet &Writes = Info.Writes;
     if (Writes.hasUntracedWrite())
       return "the kernel may write memory the analysis cannot name: " + Writes.untracedWhy();
     std::vector<std::pair<ArrayRef, const Expr *>> Reads;

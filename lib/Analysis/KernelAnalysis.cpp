@@ -19,7 +19,7 @@ namespace irregfix {
 
 namespace {
 
-KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
+KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly) {
   KernelInfo Info;
   Info.Kernel = Kernel;
   if (!Kernel->hasBody())
@@ -28,19 +28,20 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
     Info.RefusedBecause = "the kernel is a class member";
   // The tool rewrites the host compilation's text of the kernel: code the
   // device compilation reads instead would be left as it was, or break.
-  if (const DeviceOnlyCode *D = DeviceOnlyCode::current(); D && Info.RefusedBecause.empty())
-    if (const std::vector<const DeviceOnlyCode::Region *> R = D->within(Kernel); !R.empty())
+  if (DeviceOnly && Info.RefusedBecause.empty())
+    if (const std::vector<const DeviceOnlyCode::Region *> R = DeviceOnly->within(Kernel); !R.empty())
       Info.RefusedBecause =
           "its body has code only the device compilation sees (__CUDA_ARCH__ at line " +
           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(R.front()->Range.getBegin())) + ")";
-  WriteSet W = WriteSet::of(Kernel);
+  WriteSet W = WriteSet::of(Kernel, DeviceOnly);
   Info.RequiredBlockX = kernelBlockSize(Kernel);
   if (Info.RequiredBlockX == ~0u)
     Info.RefusedBecause = "its thread index is written with two different block sizes";
   findPatternSites(Info, Ctx, W);
   // Every indirect read: those no pattern site takes go to indexed sites where
   // their indices can be computed outside the kernel, and all get a verdict.
-  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx), W, Ctx);
+  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx, DeviceOnly), W, Ctx);
+  Info.Writes = std::move(W);
   return Info;
 }
 
@@ -68,18 +69,19 @@ bool fieldOfTemplate(const ArrayRef &A) {
 
 // A kernel template is analysed through its instantiations in the file: their
 // ASTs are complete (no dependent types) and share the template's locations.
-KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx) {
+KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx,
+                           const DeviceOnlyCode *DeviceOnly) {
   std::vector<KernelInfo> Instances;
   for (const FunctionDecl *Spec : FT->specializations())
     if (Spec->hasBody() && Spec->isTemplateInstantiation())
-      Instances.push_back(analyzeOne(Spec, Ctx));
+      Instances.push_back(analyzeOne(Spec, Ctx, DeviceOnly));
   KernelInfo Info;
   // `auto A` (C++20) invents a template parameter that has no name to write in
   // the launcher's `template <...>` nor in its explicit template arguments.
   bool Abbreviated = llvm::any_of(*FT->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); });
   if (Instances.empty()) {
     // Nothing to analyse: report the sites of the pattern, refused.
-    Info = analyzeOne(Pattern, Ctx);
+    Info = analyzeOne(Pattern, Ctx, DeviceOnly);
     Info.RefusedBecause = "the kernel template is not instantiated in this file";
   } else {
     const std::string First = siteSignature(Instances.front());
@@ -106,17 +108,18 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
 } // namespace
 
 
-KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly) {
   KernelInfo Info;
   if (const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate())
-    Info = analyzeTemplate(Kernel, FT, Ctx);
+    Info = analyzeTemplate(Kernel, FT, Ctx, DeviceOnly);
   else if (Kernel->isTemplated())
-    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause = "kernels inside class templates are not supported yet";
   else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
     // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
-    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "explicit specializations of kernel templates are not supported";
+    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause =
+        "explicit specializations of kernel templates are not supported";
   else
-    Info = analyzeOne(Kernel, Ctx);
+    Info = analyzeOne(Kernel, Ctx, DeviceOnly);
   if (!Info.RefusedBecause.empty())
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first

@@ -66,7 +66,7 @@ void findOrderedLaunch(KernelInfo &Info, const std::vector<ScatterSite> &Updates
   // the same results: every array the kernel writes it only stores to (no
   // read of it, no other store it could not name), and each is checked at
   // the launch to be apart from every array it reads.
-  const WriteSet Writes = WriteSet::of(Info.Kernel);
+  const WriteSet &Writes = Info.Writes;
   if (Writes.hasUntracedWrite() || !Writes.writtenSymbols().empty() || !Writes.writtenReferences().empty() ||
       Writes.writesThis())
     return;

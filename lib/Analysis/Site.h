@@ -230,6 +230,7 @@ struct KernelInfo {
   Shareability Share;
   Hoisting Hoist;
   std::vector<ReadVerdict> Reads; // every indirect read, in source order
+  WriteSet Writes;                // what the kernel writes (WriteSet.h)
   // The block size its thread index is written with (`blockIdx.x * 256 +
   // threadIdx.x`), which its launches must have; 0 when it uses blockDim.x.
   unsigned RequiredBlockX = 0;

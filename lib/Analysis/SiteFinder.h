@@ -11,8 +11,10 @@
 
 namespace irregfix {
 
-// Everything irregfix decides about a kernel (KernelAnalysis.cpp).
-KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+// Everything the analyses find in a kernel (KernelAnalysis.cpp); DeviceOnly:
+// the file's code only the device compilation sees, null when not recorded.
+KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+                         const DeviceOnlyCode *DeviceOnly);
 
 // The pattern sites (range, two-level range, gathers, neighbour lists) of
 // Info.Kernel, added to Info.Sites with their verdicts.

@@ -64,8 +64,9 @@ constexpr const char *RuntimeInclude = "#include <irregfix/irregfix.cuh>\n";
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(CompilerInstance &CI, const RewriteOptions &Opts, FileResult &Result,
-                  const RewritableFiles &Files)
-      : CI(CI), Opts(Opts), Result(Result), Files(Files), Msg(CI.getDiagnostics(), Opts.Remarks) {}
+                  const RewritableFiles &Files, const DeviceOnlyCode &DeviceOnly)
+      : CI(CI), Opts(Opts), Result(Result), Files(Files), DeviceOnly(DeviceOnly),
+        Msg(CI.getDiagnostics(), Opts.Remarks) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -81,7 +82,7 @@ public:
       const HoistRequest Hoist = !Opts.hoists(K->getNameAsString()) ? HoistRequest::None
                                  : Opts.HoistAll                     ? HoistRequest::Everywhere
                                                                      : HoistRequest::Named;
-      Infos.push_back(kernelVerdicts(K, Ctx, &Scatters[K->getCanonicalDecl()], Hoist));
+      Infos.push_back(kernelVerdicts(K, Ctx, &DeviceOnly, &Scatters[K->getCanonicalDecl()], Hoist));
     }
     // A kernel without a site runs in a locality order only where a site may
     // compute one: a permutable kernel's site in this file.
@@ -156,7 +157,7 @@ public:
       }
     }
 
-    HostWriteAnalysis Host(Ctx, [this](SourceLocation L) { return Files.contains(L); });
+    HostWriteAnalysis Host(Ctx, [this](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
     std::vector<HostWrite> Writes;
     for (auto [Call, Fn] : Collector.Calls) {
       HostEffect E = effectOfCall(Collector, Call, Host);
@@ -458,13 +459,12 @@ private:
     }
     // Device-only code in the functions the kernel calls: stores there drop
     // every copy at the launch (a remark there says so); reads are not seen.
-    if (const DeviceOnlyCode *D = DeviceOnlyCode::current())
-      for (auto [F, Region] : D->inCallees(Info.Kernel))
-        if (DeviceOnlyRemarked.insert(Region).second && D->mayStore(F).empty())
-          Msg.remark(Region->Range.getBegin(),
-                     "the code of '" + F->getNameAsString() + "' that only the device compilation sees "
-                     "(__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host "
-                     "compilation's");
+    for (auto [F, Region] : DeviceOnly.inCallees(Info.Kernel))
+      if (DeviceOnlyRemarked.insert(Region).second && DeviceOnly.mayStore(F).empty())
+        Msg.remark(Region->Range.getBegin(),
+                   "the code of '" + F->getNameAsString() + "' that only the device compilation sees "
+                   "(__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host "
+                   "compilation's");
     if (Info.OrderOnly) {
       Msg.remark(Info.Kernel->getLocation(),
                  "threads of " + Kernel + " may run in a locality order that a site over as many threads "
@@ -551,6 +551,7 @@ private:
   const RewriteOptions &Opts;
   FileResult &Result;
   const RewritableFiles &Files;
+  const DeviceOnlyCode &DeviceOnly;
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
   std::set<const DeviceOnlyCode::Region *> DeviceOnlyRemarked; // one remark a region
@@ -573,10 +574,8 @@ public:
     CI.getPreprocessor().addPPCallbacks(newDependencyRecorder(SM, R.Dependencies));
     DeviceOnly = std::make_unique<DeviceOnlyCode>(CI.getPreprocessor());
     CI.getPreprocessor().addPPCallbacks(DeviceOnly->recorder());
-    DeviceOnlyCode::setCurrent(DeviceOnly.get());
-    return std::make_unique<RewriteConsumer>(CI, Opts, R, *Files);
+    return std::make_unique<RewriteConsumer>(CI, Opts, R, *Files, *DeviceOnly);
   }
-  void EndSourceFileAction() override { DeviceOnlyCode::setCurrent(nullptr); }
 
 private:
   const RewriteOptions &Opts;

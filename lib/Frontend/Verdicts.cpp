@@ -70,11 +70,11 @@ void applyHoisting(KernelInfo &Info, ASTContext &Ctx) {
 
 } // namespace
 
-KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters,
-                          HoistRequest Hoist) {
-  KernelInfo Info = analyzeKernel(Kernel, Ctx);
+KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
+                          std::vector<ScatterSite> *Scatters, HoistRequest Hoist) {
+  KernelInfo Info = analyzeKernel(Kernel, Ctx, DeviceOnly);
   indexed::validateSites(Info, Ctx);
-  std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
+  std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx, DeviceOnly);
   applyScatters(Info, Updates);
   if (Scatters)
     *Scatters = std::move(Updates);

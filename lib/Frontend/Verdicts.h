@@ -25,7 +25,7 @@ enum class HoistRequest {
   Named,      // its loop: --hoist names the kernel
   Everywhere, // the loop of every kernel with a transformed site: --hoist alone
 };
-KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+KernelInfo kernelVerdicts(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
                           std::vector<ScatterSite> *Scatters = nullptr, HoistRequest Hoist = HoistRequest::None);
 
 // The report's row of one site of Info, and of one of its reads.

@@ -225,7 +225,7 @@ std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &A
 llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   const Site &S = Info.Sites[I];
   const FunctionDecl *K = Info.Kernel;
-  const WriteSet W = WriteSet::of(K);
+  const WriteSet &W = Info.Writes;
   IndexText Text(S, W, Ctx);
   const bool Loop = S.IndexedLoop.Loop != nullptr;
   std::string First, End;

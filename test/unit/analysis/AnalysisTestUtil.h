@@ -63,7 +63,7 @@ struct SiteSummary {
 inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
   std::vector<SiteSummary> Out;
   bool Ok = forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
-    KernelInfo Info = analyzeKernel(K, Ctx);
+    KernelInfo Info = analyzeKernel(K, Ctx, /*DeviceOnly=*/nullptr);
     for (const Site &S : Info.Sites) {
       SiteSummary Sum;
       Sum.Pattern = pattern_name(S.Pattern);
