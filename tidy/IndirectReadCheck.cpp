@@ -1,6 +1,7 @@
 #include "IndirectReadCheck.h"
 
-#include "Frontend/Verdicts.h"
+#include "Decide/DecideFile.h"
+#include "Frontend/ReportRows.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/YAMLParser.h"
@@ -45,11 +46,29 @@ void IndirectReadCheck::registerMatchers(MatchFinder *Finder) {
 
 void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  ASTContext &Ctx = *Result.Context;
+  Context = Result.Context;
+  if (!Kernel->isInvalidDecl())
+    Kernels.push_back(Kernel);
+}
+
+void IndirectReadCheck::onEndOfTranslationUnit() {
+  const std::vector<const FunctionDecl *> Found = std::move(Kernels);
+  Kernels.clear();
   // As the tool: no verdicts for a file that does not compile.
-  if (Kernel->isInvalidDecl() || Ctx.getDiagnostics().hasErrorOccurred())
+  if (Found.empty() || !Context || Context->getDiagnostics().hasErrorOccurred())
     return;
-  const KernelInfo Info = kernelVerdicts(Kernel, Ctx, DeviceOnly.get());
+  for (const KernelDecision &D : decideFile(Found, *Context, DeviceOnly.get(), HoistSelection()))
+    warn(D);
+}
+
+void IndirectReadCheck::warn(const KernelDecision &D) {
+  const KernelInfo &Info = D.Info;
+  ASTContext &Ctx = *Context;
+  if (Info.OrderOnly && !OnlyRefused)
+    diag(Info.Kernel->getLocation(), "kernel '%0': irregfix can run its threads in a locality order that a site "
+                                     "over as many threads computes, so that its indirect reads fall near each "
+                                     "other's (pattern %1)")
+        << Info.Kernel->getNameAsString() << pattern_name(kPatternOrder);
   for (const ReadVerdict &V : Info.Reads) {
     if (OnlyRefused && V.Verdict != ReadVerdict::NotRewritten)
       continue;

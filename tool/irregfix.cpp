@@ -265,15 +265,15 @@ int main(int argc, const char **argv) {
   Options.Remarks = !Quiet;
   Options.NotRewritten = {*Cuda, *Resource, *Stubs};
   if (Hoist.getNumOccurrences()) {
-    Options.HoistAll = Hoist.empty();
+    Options.Hoist.All = Hoist.empty();
     llvm::SmallVector<llvm::StringRef, 4> Names;
     llvm::StringRef(Hoist).split(Names, ',');
     for (llvm::StringRef Name : Names) {
-      if (Options.HoistAll)
+      if (Options.Hoist.All)
         break;
       if (Name.trim().empty())
         return fail("--hoist=" + Hoist + ": an empty kernel name; write --hoist=<kernel>[,<kernel>...]");
-      Options.HoistKernels.push_back(Name.trim().str());
+      Options.Hoist.Kernels.push_back(Name.trim().str());
     }
   }
   std::set<std::string> KernelsSeen; // to warn about --hoist names no file defines
@@ -397,7 +397,7 @@ int main(int argc, const char **argv) {
     if (!irregfix::writeAllOrNothing(Writes, Error))
       Status = fail(Error);
   }
-  for (const std::string &Name : Options.HoistKernels)
+  for (const std::string &Name : Options.Hoist.Kernels)
     if (Status == 0 && !KernelsSeen.count(Name))
       llvm::WithColor::warning(llvm::errs(), "irregfix")
           << "--hoist names '" << Name << "', which no input file defines as a kernel\n";

@@ -1,5 +1,6 @@
 #include "Frontend/RewriteAction.h"
 #include "Analysis/DeviceOnlyCode.h"
+#include "Decide/DecideFile.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/HostWrites.h"
 #include "Analysis/IndexForm.h"
@@ -10,7 +11,7 @@
 #include "Frontend/Diagnostics.h"
 #include "Frontend/MainFile.h"
 #include "Frontend/RewritableFiles.h"
-#include "Frontend/Verdicts.h"
+#include "Frontend/ReportRows.h"
 #include "Transform/Hoisted/KernelRewriter.h"
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
@@ -76,30 +77,18 @@ public:
     Result.Files = Files.tree();
     MainFile Collector = collectMainFile(Ctx, Files);
 
-    std::map<const FunctionDecl *, KernelInfo> Transformed;
-    std::vector<KernelInfo> Infos;
-    for (const FunctionDecl *K : Collector.Kernels) {
-      const HoistRequest Hoist = !Opts.hoists(K->getNameAsString()) ? HoistRequest::None
-                                 : Opts.HoistAll                     ? HoistRequest::Everywhere
-                                                                     : HoistRequest::Named;
-      Infos.push_back(kernelVerdicts(K, Ctx, &DeviceOnly, &Scatters[K->getCanonicalDecl()], Hoist));
-    }
-    // A kernel without a site runs in a locality order only where a site may
-    // compute one: a permutable kernel's site in this file.
-    const bool OrderComputed = llvm::any_of(
-        Infos, [](const KernelInfo &I) { return I.hasTransformableSite() && I.Perm.Permutable; });
-    for (size_t I = 0; I < Infos.size(); ++I) {
-      KernelInfo &Info = Infos[I];
+    const std::vector<KernelDecision> Decisions = decideFile(Collector.Kernels, Ctx, &DeviceOnly, Opts.Hoist);
+    // Each rewritten kernel, by its canonical declaration (a template's pattern).
+    std::map<const FunctionDecl *, const KernelDecision *> Transformed;
+    for (size_t I = 0; I < Decisions.size(); ++I) {
+      const KernelDecision &D = Decisions[I];
       const FunctionDecl *K = Collector.Kernels[I];
-      std::vector<ScatterSite> &Updates = Scatters[K->getCanonicalDecl()];
-      if (OrderComputed)
-        findOrderedLaunch(Info, Updates, Ctx);
       Result.Kernels.push_back(K->getNameAsString());
-      report(Info, Ctx);
-      reportScatters(Info, Updates, Ctx);
-      reportReads(Info, Ctx);
-      if (Info.hasTransformableSite() || Info.OrderOnly || !transformableScatters(Updates).empty())
-        Transformed.emplace(K->getCanonicalDecl(), std::move(Info));
+      report(D, Ctx);
+      reportScatters(D.Info, D.Scatters, Ctx);
+      reportReads(D.Info, Ctx);
+      if (D.rewritten())
+        Transformed.emplace(K->getCanonicalDecl(), &D);
     }
     Result.Parsed = true;
     if (Transformed.empty())
@@ -118,10 +107,10 @@ public:
       auto [It, New] = FirstUse.try_emplace(Path, Offset);
       It->second = std::min(It->second, Offset);
     };
-    for (auto &[Canon, Info] : Transformed) {
-      if (!emitKernel(Info, Ctx))
+    for (auto &[Canon, D] : Transformed) {
+      if (!emitKernel(*D, Ctx))
         return fail();
-      auto [File, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(inkernel::declarationRange(Info).getBegin()));
+      auto [File, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(inkernel::declarationRange(D->Info).getBegin()));
       Use(Files.pathOf(File), Offset);
     }
 
@@ -149,7 +138,7 @@ public:
       if (It == Transformed.end())
         continue;
       bool Done = false;
-      if (!emitLaunch(Launch, It->second, Ctx, &Done))
+      if (!emitLaunch(Launch, It->second->Info, Ctx, &Done))
         return fail();
       if (Done) {
         Rewritten.push_back(Launch->getSourceRange());
@@ -293,9 +282,9 @@ private:
     return add(tooling::Replacement(SM, R.getEnd(), 0, Text));
   }
 
-  bool emitKernel(const KernelInfo &Info, ASTContext &Ctx) {
-    // (Keyed by the kernel as collected: a template's pattern, whose instantiation Info.Kernel is.)
-    if (const auto Updates = transformableScatters(Scatters[Info.source()->getCanonicalDecl()]); !Updates.empty())
+  bool emitKernel(const KernelDecision &D, ASTContext &Ctx) {
+    const KernelInfo &Info = D.Info;
+    if (const auto Updates = D.rewrittenScatters(); !Updates.empty())
       return emitScatterKernel(Info, Updates, Ctx);
     if (!Info.hasTransformableSite() && !Info.OrderOnly) {
       Msg.error(Info.Kernel->getLocation(), "internal error: nothing to rewrite in kernel '" +
@@ -406,7 +395,8 @@ private:
                    (Live.empty() ? std::string("nothing") : Live) + " carried between launches");
   }
 
-  void report(const KernelInfo &Info, ASTContext &Ctx) {
+  void report(const KernelDecision &D, ASTContext &Ctx) {
+    const KernelInfo &Info = D.Info;
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Kernel = quoted(Info.Kernel);
     for (const Site &S : Info.Sites) {
@@ -459,10 +449,10 @@ private:
     }
     // Device-only code in the functions the kernel calls: stores there drop
     // every copy at the launch (a remark there says so); reads are not seen.
-    for (auto [F, Region] : DeviceOnly.inCallees(Info.Kernel))
-      if (DeviceOnlyRemarked.insert(Region).second && DeviceOnly.mayStore(F).empty())
-        Msg.remark(Region->Range.getBegin(),
-                   "the code of '" + F->getNameAsString() + "' that only the device compilation sees "
+    for (const DeviceOnlyCallee &C : D.DeviceOnlyCallees)
+      if (DeviceOnlyRemarked.insert(C.Region).second && !C.MayStore)
+        Msg.remark(C.Region->Range.getBegin(),
+                   "the code of '" + C.Function->getNameAsString() + "' that only the device compilation sees "
                    "(__CUDA_ARCH__) is not analysed, its reads not reported: irregfix reads the host "
                    "compilation's");
     if (Info.OrderOnly) {
@@ -555,8 +545,6 @@ private:
   Messages Msg;
   std::set<const FunctionDecl *> Declared;
   std::set<const DeviceOnlyCode::Region *> DeviceOnlyRemarked; // one remark a region
-  // Each kernel's updates through index arrays, by its canonical declaration.
-  std::map<const FunctionDecl *, std::vector<ScatterSite>> Scatters;
 };
 
 class RewriteAction : public ASTFrontendAction {

@@ -3,6 +3,7 @@
 // edits of every strategy as tooling::Replacements, per file.
 #pragma once
 
+#include "Decide/KernelDecision.h"
 #include "Frontend/IncludeTree.h"
 #include "Frontend/Report.h"
 
@@ -18,16 +19,11 @@ namespace irregfix {
 
 struct RewriteOptions {
   bool Remarks = true;
-  // --hoist: run the loop of every hoistable kernel from the host (HoistAll), or
-  // of the kernels named.
-  bool HoistAll = false;
-  std::vector<std::string> HoistKernels;
+  // --hoist: run the loop of every hoistable kernel from the host, or of the kernels named.
+  HoistSelection Hoist;
   // Directories whose files are never rewritten, though not system headers
   // (the CUDA toolkit, Clang's resource directory, irregfix's stub headers).
   std::vector<std::string> NotRewritten;
-  bool hoists(const std::string &Kernel) const {
-    return HoistAll || std::find(HoistKernels.begin(), HoistKernels.end(), Kernel) != HoistKernels.end();
-  }
 };
 
 // What one file came to.
