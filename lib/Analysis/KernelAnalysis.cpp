@@ -1,13 +1,11 @@
-// A kernel's analysis as a whole: its pattern sites (SiteFinder.cpp), then
-// every indirect read no pattern takes (IndexedSites.cpp); a kernel template
-// through its instantiations; then what the kernel as a whole allows
-// (permuted threads, chunks, sharing, field pieces).
-#include "Analysis/Chunkability.h"
+// A kernel's sites and reads: its pattern sites (SiteFinder.cpp), then every
+// indirect read no pattern takes (IndexedSites.cpp); a kernel template through
+// its instantiations; then the field pieces of its copies. What the kernel as
+// a whole allows (permuted threads, chunks, sharing) the decision step asks
+// separately (Decide/DecideFile.cpp).
 #include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/FieldUse.h"
 #include "Analysis/IndexedSites.h"
-#include "Analysis/Permutability.h"
-#include "Analysis/Shareability.h"
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ThreadIndex.h"
 
@@ -125,16 +123,6 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const Devi
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
   analyzeFieldUse(Info, Ctx);
-  Info.Perm = analyzePermutability(Info, Ctx);
-  Info.Chunks = analyzeChunkability(Info, Ctx);
-  Info.Share = analyzeShareability(Info, Ctx);
-  // An indexed site's copies are built whole, in the kernel's thread order.
-  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == kPatternIndexed; })) {
-    const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
-    Info.Perm = Permutability{false, Why, nullptr, nullptr};
-    Info.Chunks = Chunkability{false, Why, {}};
-    Info.Share = Shareability{false, Why, 0};
-  }
   return Info;
 }
 

@@ -11,8 +11,9 @@
 
 namespace irregfix {
 
-// Everything the analyses find in a kernel (KernelAnalysis.cpp); DeviceOnly:
-// the file's code only the device compilation sees, null when not recorded.
+// The kernel's sites and indirect reads, each with its verdict, and what it
+// writes (KernelAnalysis.cpp); DeviceOnly: the file's code only the device
+// compilation sees, null when not recorded.
 KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
                          const DeviceOnlyCode *DeviceOnly);
 

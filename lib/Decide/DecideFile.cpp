@@ -1,7 +1,10 @@
 #include "Decide/DecideFile.h"
+#include "Analysis/Chunkability.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/OrderedLaunches.h"
+#include "Analysis/Permutability.h"
 #include "Analysis/RenumberedGathers.h"
+#include "Analysis/Shareability.h"
 #include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
 
@@ -16,6 +19,16 @@ HoistRequest HoistSelection::of(const std::string &Kernel) const {
 }
 
 namespace {
+
+// An indexed site's copies are built whole, in the kernel's thread order.
+void applyIndexedSites(KernelInfo &Info) {
+  if (llvm::none_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == kPatternIndexed; }))
+    return;
+  const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
+  Info.Perm = Permutability{false, Why, nullptr, nullptr};
+  Info.Chunks = Chunkability{false, Why, {}};
+  Info.Share = Shareability{false, Why, 0};
+}
 
 // An indexed site is transformed only where its index kernels can be written;
 // otherwise its reads are not rewritten after all.
@@ -122,6 +135,11 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   KernelDecision D;
   KernelInfo &Info = D.Info;
   Info = analyzeKernel(Kernel, Ctx, DeviceOnly);
+  // What the kernel as a whole allows.
+  Info.Perm = analyzePermutability(Info, Ctx);
+  Info.Chunks = analyzeChunkability(Info, Ctx);
+  Info.Share = analyzeShareability(Info, Ctx);
+  applyIndexedSites(Info);
   refuseUnwritableIndexedSites(Info, Ctx);
   D.Scatters = findScatterSites(Info.Kernel, Ctx, DeviceOnly);
   applyScatters(Info, D.Scatters);
