@@ -1,12 +1,8 @@
 #include "Frontend/StrategyEdits.h"
-#include "Transform/Hoisted/KernelRewriter.h"
-#include "Transform/Hoisted/LaunchRewriter.h"
-#include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
-#include "Transform/Scatter/KernelRewriter.h"
-#include "Transform/Scatter/LaunchRewriter.h"
 #include "Transform/SourceText.h"
+#include "Transform/Strategy.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -71,66 +67,18 @@ bool StrategyEdits::launches(const MainFile &File, const RewrittenKernels &Kerne
   return true;
 }
 
-bool StrategyEdits::scatterKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  const ScatterSite &S = *Updates.front();
-  llvm::Expected<std::string> Variant = scatter::rewriteKernel(Info, Updates, Ctx);
-  if (!Variant) {
-    Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
-                                              "': " + llvm::toString(Variant.takeError()));
-    return false;
-  }
-  CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, Ctx.getLangOpts());
-  const std::string Executor = S.Assign ? "keeps the highest thread's value of each element"
-                                        : "adds them per element, in thread order";
-  std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
-                     "' writing each thread's contribution to a buffer instead of updating " + S.Target.quoted() +
-                     "; the runtime " + Executor + ". The original above is the fallback.\n" +
-                     *Variant + "\n\n" + scatter::launcherDefinition(Info, Updates, Ctx) + "\n";
-  ++Result.KernelsRewritten;
-  return Edits.add(tooling::Replacement(SM, R.getEnd(), 0, Text));
-}
-
 bool StrategyEdits::kernel(const KernelDecision &D) {
   const KernelInfo &Info = D.Info;
-  if (const auto Updates = D.rewrittenScatters(); !Updates.empty())
-    return scatterKernel(Info, Updates);
-  if (!Info.hasTransformableSite() && !Info.OrderOnly) {
-    Msg.error(Info.Kernel->getLocation(), "internal error: nothing to rewrite in kernel '" +
-                                              Info.Kernel->getNameAsString() + "'");
+  llvm::Expected<RewrittenKernel> Rewritten = rewriteKernel(Info, D.rewrittenScatters(), Ctx);
+  if (!Rewritten) {
+    Msg.error(Info.Kernel->getLocation(), llvm::toString(Rewritten.takeError()));
     return false;
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  llvm::Expected<std::string> Kernel = inkernel::rewriteKernel(Info, Ctx);
-  if (!Kernel) {
-    Msg.error(Info.Kernel->getLocation(), "cannot rewrite kernel '" + Info.Kernel->getNameAsString() +
-                                              "': " + llvm::toString(Kernel.takeError()));
-    return false;
-  }
-  CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, LO);
-  std::string Text = "\n\n// irregfix: '" + Info.Kernel->getNameAsString() +
-                     (Info.OrderOnly ? "' running its threads in a locality order; the original "
-                                     : "' reading its indirect arrays through coalesced copies; the original ") +
-                     "above is the fallback.\n" +
-                     inkernel::pieceTypeDefinitions(Info, Ctx) + *Kernel + "\n\n";
-  if (Info.Hoist.Hoistable) {
-    llvm::Expected<std::string> Hoisted = hoisted::rewriteKernel(Info, Ctx);
-    if (!Hoisted) {
-      Msg.error(Info.Kernel->getLocation(), "cannot hoist the loop of kernel '" + Info.Kernel->getNameAsString() +
-                                                "': " + llvm::toString(Hoisted.takeError()));
-      return false;
-    }
-    Text += "// irregfix: '" + Info.Kernel->getNameAsString() +
-            "' with its loop run from the host, a slice of iterations a launch (--hoist); the kernel "
-            "above is its fallback.\n" +
-            *Hoisted + "\n\n" + hoisted::launcherDefinition(Info, Ctx) + "\n";
-    ++Result.LoopsHoisted;
-  } else {
-    Text += inkernel::launcherDefinition(Info, Ctx) + "\n";
-  }
+  CharSourceRange R = fileRange(inkernel::declarationRange(Info), SM, Ctx.getLangOpts());
+  Result.LoopsHoisted += Rewritten->Hoisted;
   ++Result.KernelsRewritten;
-  return Edits.add(tooling::Replacement(SM, R.getEnd(), 0, Text));
+  return Edits.add(tooling::Replacement(SM, R.getEnd(), 0, Rewritten->Text));
 }
 
 bool StrategyEdits::launch(const CUDAKernelCallExpr *Launch, const KernelInfo &Info, bool *Done) {

@@ -1,6 +1,6 @@
-// Emit, the strategies' part: each rewritten kernel's new kernel and launcher
-// (Transform/<strategy>/) inserted after the original, which stays as the
-// fallback, and each launch of it turned into a call of the launcher.
+// Emit, the strategies' part: each rewritten kernel's generated kernels and
+// launcher (Transform/Strategy.h) inserted after the original, which stays as
+// the fallback, and each launch of it turned into a call of the launcher.
 #pragma once
 
 #include "Decide/KernelDecision.h"
@@ -40,7 +40,6 @@ public:
 
 private:
   bool kernel(const KernelDecision &D);
-  bool scatterKernel(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates);
   bool launch(const clang::CUDAKernelCallExpr *Launch, const KernelInfo &Info, bool *Done);
 
   clang::ASTContext &Ctx;
