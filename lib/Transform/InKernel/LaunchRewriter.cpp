@@ -214,27 +214,18 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
                      ")");
 }
 
-} // namespace
-
-Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
+// The records of the kernel's transformable sites, or of the kernel itself
+// for an ordered launch. Shared: the shareable site (sharing layout) also
+// names the transformed kernel, whose shared memory the runtime sizes.
+std::vector<SiteRecord> siteRecords(const KernelInfo &Info, ASTContext &Ctx, const std::vector<std::string> &Flags,
+                                    bool Shared) {
   const FunctionDecl *K = Info.Kernel;
-  Launcher L;
-  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
-  // the launch remaps and the runtime overlaps the remap with the kernel.
-  const bool Chunked = Info.Chunks.Chunkable && !Whole;
-  std::vector<std::string> Flags;
-  if (Info.Perm.Permutable)
-    Flags.push_back("irregfix::kSitePermutable");
-  if (Chunked)
-    Flags.push_back("irregfix::kSiteChunkable");
-  // The shareable site (sharing layout) also names the transformed kernel,
-  // whose shared memory the runtime sizes. A launch for another strategy keeps slots.
-  const bool Shared = Info.Share.Shareable && !Whole;
+  std::vector<SiteRecord> Out;
   for (unsigned I = 0; I < Info.Sites.size(); ++I) {
     const Site &S = Info.Sites[I];
     if (!S.transformable())
       continue;
-    SiteRecord R{siteInfoName(K, I), siteId(S.Loc, Ctx), K->getNameAsString(), S.Pattern, Flags};
+    SiteRecord R(siteInfoName(K, I), siteId(S.Loc, Ctx), K->getNameAsString(), S.Pattern, Flags);
     if (Shared && Info.Share.SiteIndex == I) {
       R.Flags.push_back("irregfix::kSiteShareable");
       R.Handle = "(const void *)" + transformedKernelName(K);
@@ -248,38 +239,74 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
     R.Sources = Names;
     if (S.Renumbered)
       R.RenumberedThrough = S.Renumbered->Through;
-    L.Sites.push_back(std::move(R));
+    Out.push_back(std::move(R));
   }
   // A kernel without a site, run in a locality order (OrderOnly): its site is the kernel.
   if (Info.OrderOnly)
-    L.Sites.push_back({siteInfoName(K, 0), siteId(K->getLocation(), Ctx), K->getNameAsString(), kPatternOrder, Flags});
+    Out.emplace_back(siteInfoName(K, 0), siteId(K->getLocation(), Ctx), K->getNameAsString(), kPatternOrder, Flags);
+  return Out;
+}
 
-  // Copies split into field pieces: what each piece holds, for the runtime.
+// What the launcher calls: the tables of copies split into field pieces, and
+// the index kernels and step functions of indexed sites.
+std::string definitions(const KernelInfo &Info, ASTContext &Ctx) {
+  std::string Out;
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable())
       for (const SiteArray *A : Info.Sites[I].remappedArrays())
         if (A->Fields.split())
-          L.Definitions += fieldPieceTable(Info, I, *A, Ctx);
-  // Indexed sites: the kernels that compute their indices, and their step functions.
+          Out += fieldPieceTable(Info, I, *A, Ctx);
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == kPatternIndexed) {
       llvm::Expected<std::string> D = indexed::definitions(Info, I, Ctx);
       if (D)
-        L.Definitions += *D;
+        Out += *D;
       else // the decision step refused what cannot be written: not reached
-        L.Definitions += "#error \"irregfix: " + llvm::toString(D.takeError()) + "\"\n";
+        Out += "#error \"irregfix: " + llvm::toString(D.takeError()) + "\"\n";
     }
+  return Out;
+}
+
+// The transformed branch: one launch, or one a chunk while the runtime
+// overlaps the next chunk's remap with it.
+void addBranch(Launcher &L, bool Chunked) {
+  if (!Chunked) {
+    L.Branch.push_back({L.Transformed.text()});
+    return;
+  }
+  L.Locals.push_back("int __irregfix_chunks = 0;");
+  L.Conditions.push_back("irregfix::start_chunks(" + L.Site + ", __irregfix_stream, &__irregfix_chunks)");
+  KernelLaunch Chunk = L.Transformed;
+  Chunk.Grid = "__irregfix_chunk.grid";
+  L.Branch.push_back({"for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c)",
+                      {{"const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" + L.Site +
+                        ", __irregfix_c, __irregfix_grid, __irregfix_stream);"},
+                       {Chunk.text()}}});
+}
+
+} // namespace
+
+Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
+  const FunctionDecl *K = Info.Kernel;
+  Launcher L;
+  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
+  // the launch remaps and the runtime overlaps the remap with the kernel.
+  const bool Chunked = Info.Chunks.Chunkable && !Whole;
+  // A launch for another strategy stages nothing in shared memory.
+  const bool Shared = Info.Share.Shareable && !Whole;
+  std::vector<std::string> Flags;
+  if (Info.Perm.Permutable)
+    Flags.push_back("irregfix::kSitePermutable");
+  if (Chunked)
+    Flags.push_back("irregfix::kSiteChunkable");
+  L.Sites = siteRecords(Info, Ctx, Flags, Shared);
+  L.Definitions = definitions(Info, Ctx);
   L.Comment = "// irregfix: launches " + transformedKernelName(K) +
               (Info.OrderOnly ? " in a locality order" : " on remapped copies") +
               ", or the original kernel when the runtime declines or times it faster.";
   L.Signature = launcherSignature(Info, Ctx);
-
-  // The launch is named by its first transformable site: the runtime keeps the
-  // launcher's selector there.
-  L.Site = Info.OrderOnly ? siteInfoName(K, 0) : "";
-  for (unsigned I = 0; I < Info.Sites.size() && L.Site.empty(); ++I)
-    if (Info.Sites[I].transformable())
-      L.Site = siteInfoName(K, I);
+  // The launch is named by its first site: the runtime keeps the launcher's selector there.
+  L.Site = L.Sites.front().Name;
   L.Conditions.push_back("irregfix::begin_launch(" + L.Site + ", __irregfix_stream, __irregfix_grid, __irregfix_block" +
                          (Shared ? ", __irregfix_shmem)" : ")"));
   if (Info.RequiredBlockX)
@@ -297,24 +324,11 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
     L.Conditions.push_back("irregfix::prepare_order(" + L.Site + ", &" + viewName(0) + ", __irregfix_stream)");
     L.Transformed.Args.push_back(viewName(0));
   }
-
   // The transformed kernel's own: a shareable launch adds the staged copy's bytes.
   if (Shared)
     L.Transformed.Shmem = "__irregfix_shmem + irregfix::shared_bytes(" + viewName(Info.Share.SiteIndex) + ")";
   L.Transformed.BlockOffset = Chunked ? "__irregfix_chunk.block_offset" : Info.Chunks.Chunkable ? "0u" : "";
-  if (Chunked) {
-    L.Locals.push_back("int __irregfix_chunks = 0;");
-    L.Conditions.push_back("irregfix::start_chunks(" + L.Site + ", __irregfix_stream, &__irregfix_chunks)");
-    KernelLaunch Chunk = L.Transformed;
-    Chunk.Grid = "__irregfix_chunk.grid";
-    L.Branch.push_back({"for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c)",
-                        {{"const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" + L.Site +
-                          ", __irregfix_c, __irregfix_grid, __irregfix_stream);"},
-                         {Chunk.text()}},
-                        {}});
-  } else {
-    L.Branch.push_back({L.Transformed.text()});
-  }
+  addBranch(L, Chunked);
   L.Original.Kernel = Qualifier + K->getNameAsString() + templateArguments(Info);
   L.Original.Args.push_back(argumentList(K));
   return L;
