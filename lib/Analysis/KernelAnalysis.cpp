@@ -3,7 +3,7 @@
 // its instantiations; then the field pieces of its copies. What the kernel as
 // a whole allows (permuted threads, chunks, sharing) the decision step asks
 // separately (Decide/DecideFile.cpp).
-#include "Analysis/DeviceOnlyCode.h"
+#include "Analysis/KernelAnalysis.h"
 #include "Analysis/FieldUse.h"
 #include "Analysis/IndexedSites.h"
 #include "Analysis/SiteFinder.h"
@@ -122,7 +122,10 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const Devi
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
-  analyzeFieldUse(Info, Ctx);
+  const std::vector<std::vector<FieldSplit>> Splits = analyzeFieldUse(Info, Ctx);
+  for (size_t I = 0; I < Info.Sites.size(); ++I)
+    for (size_t J = 0; J < Info.Sites[I].Arrays.size(); ++J)
+      Info.Sites[I].Arrays[J].Fields = Splits[I][J];
   return Info;
 }
 

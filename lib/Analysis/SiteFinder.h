@@ -1,5 +1,6 @@
-// Finds the indirect-read sites of a kernel and decides, for each, whether it
-// can be transformed safely, or why not.
+// Finds the pattern sites of a kernel and decides, for each, whether it can be
+// transformed safely, or why not: the first step of the kernel's analysis
+// (KernelAnalysis.h).
 #pragma once
 
 #include "Analysis/Site.h"
@@ -10,12 +11,6 @@
 #include "clang/AST/ASTContext.h"
 
 namespace irregfix {
-
-// The kernel's sites and indirect reads, each with its verdict, and what it
-// writes (KernelAnalysis.cpp); DeviceOnly: the file's code only the device
-// compilation sees, null when not recorded.
-KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
-                         const DeviceOnlyCode *DeviceOnly);
 
 // The pattern sites (range, two-level range, gathers, neighbour lists) of
 // Info.Kernel, added to Info.Sites with their verdicts.

@@ -1,11 +1,11 @@
 #include "Decide/DecideFile.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/Hoistability.h"
+#include "Analysis/KernelAnalysis.h"
 #include "Analysis/OrderedLaunches.h"
 #include "Analysis/Permutability.h"
 #include "Analysis/RenumberedGathers.h"
 #include "Analysis/Shareability.h"
-#include "Analysis/SiteFinder.h"
 #include "Transform/Indexed/IndexKernels.h"
 
 using namespace clang;

@@ -1,7 +1,7 @@
 // Runs the site analysis on in-memory CUDA code parsed against the stub header.
 #pragma once
 
-#include "Analysis/SiteFinder.h"
+#include "Analysis/KernelAnalysis.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
