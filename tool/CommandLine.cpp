@@ -198,7 +198,8 @@ bool readHoist(const Options &O, HoistSelection &Hoist) {
 
 } // namespace
 
-bool parseCommandLine(int argc, const char **argv, DriverOptions &D, std::unique_ptr<CompilationDatabase> &Compilations) {
+bool parseCommandLine(int argc, const char **argv, DriverOptions &D,
+                      std::unique_ptr<CompilationDatabase> &Compilations) {
   static Options O; // registered with LLVM's parser for the life of the process
   if (cl::opt<cl::boolOrDefault> *Color = colorOption()) {
     Color->Categories.assign(1, &O.Output);

@@ -111,7 +111,8 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const Devi
   if (const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate())
     Info = analyzeTemplate(Kernel, FT, Ctx, DeviceOnly);
   else if (Kernel->isTemplated())
-    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause = "kernels inside class templates are not supported yet";
+    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause =
+        "kernels inside class templates are not supported yet";
   else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
     // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
     (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause =

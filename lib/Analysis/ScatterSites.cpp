@@ -385,7 +385,8 @@ std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext
   std::vector<ScatterSite> Sites = sitesOf(Kernel, Ctx, DeviceOnly);
   const std::string First = verdicts(Sites);
   for (const FunctionDecl *Spec : FT->specializations())
-    if (Spec != Kernel && Spec->hasBody() && Spec->isTemplateInstantiation() && verdicts(sitesOf(Spec, Ctx, DeviceOnly)) != First) {
+    if (Spec != Kernel && Spec->hasBody() && Spec->isTemplateInstantiation() &&
+        verdicts(sitesOf(Spec, Ctx, DeviceOnly)) != First) {
       for (ScatterSite &S : Sites)
         S.RefusedBecause = "the kernel template's instantiations differ in what the scatter strategy can do";
       break;
