@@ -1,6 +1,7 @@
 #include "IndirectReadCheck.h"
 
-#include "Frontend/Verdicts.h"
+#include "Decide/DecideFile.h"
+#include "Frontend/ReportRows.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/YAMLParser.h"
@@ -45,13 +46,29 @@ void IndirectReadCheck::registerMatchers(MatchFinder *Finder) {
 
 void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  ASTContext &Ctx = *Result.Context;
+  Context = Result.Context;
+  if (!Kernel->isInvalidDecl())
+    Kernels.push_back(Kernel);
+}
+
+void IndirectReadCheck::onEndOfTranslationUnit() {
+  const std::vector<const FunctionDecl *> Found = std::move(Kernels);
+  Kernels.clear();
   // As the tool: no verdicts for a file that does not compile.
-  if (Kernel->isInvalidDecl() || Ctx.getDiagnostics().hasErrorOccurred())
+  if (Found.empty() || !Context || Context->getDiagnostics().hasErrorOccurred())
     return;
-  DeviceOnlyCode::setCurrent(DeviceOnly.get());
-  const KernelInfo Info = kernelVerdicts(Kernel, Ctx);
-  DeviceOnlyCode::setCurrent(nullptr);
+  for (const KernelDecision &D : decideFile(Found, *Context, DeviceOnly.get(), HoistSelection()))
+    warn(D);
+}
+
+void IndirectReadCheck::warn(const KernelDecision &D) {
+  const KernelInfo &Info = D.Info;
+  ASTContext &Ctx = *Context;
+  if (Info.OrderOnly && !OnlyRefused)
+    diag(Info.Kernel->getLocation(), "kernel '%0': irregfix can run its threads in a locality order that a site "
+                                     "over as many threads computes, so that its indirect reads fall near each "
+                                     "other's (pattern %1)")
+        << Info.Kernel->getNameAsString() << pattern_name(kPatternOrder);
   for (const ReadVerdict &V : Info.Reads) {
     if (OnlyRefused && V.Verdict != ReadVerdict::NotRewritten)
       continue;
@@ -60,7 +77,7 @@ void IndirectReadCheck::check(const MatchFinder::MatchResult &Result) {
     const std::string Pattern = "(pattern " + (R.Pattern.empty() ? std::string("none") : R.Pattern) + ")";
     switch (V.Verdict) {
     case ReadVerdict::Rewritten:
-      if (R.Pattern == pattern_name(kPatternScatter)) // the element an update adds to
+      if (V.Pattern == kPatternScatter) // the element an update adds to
         diag(V.Read->getBeginLoc(), "%0: irregfix can rewrite its update into an inspector-executor %1")
             << Read << Pattern;
       else

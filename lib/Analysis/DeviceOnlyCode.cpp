@@ -16,8 +16,6 @@ namespace irregfix {
 
 namespace {
 
-const DeviceOnlyCode *Current = nullptr;
-
 bool mentionsArch(StringRef Text) { return Text.contains("__CUDA_ARCH"); }
 
 struct Tok {
@@ -482,8 +480,5 @@ std::string DeviceOnlyCode::mayStore(const FunctionDecl *F) const {
   }
   return "";
 }
-
-const DeviceOnlyCode *DeviceOnlyCode::current() { return Current; }
-void DeviceOnlyCode::setCurrent(const DeviceOnlyCode *C) { Current = C; }
 
 } // namespace irregfix

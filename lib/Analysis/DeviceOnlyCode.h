@@ -6,7 +6,9 @@
 // analysis never saw. The preprocessor records each conditional that tests
 // __CUDA_ARCH__, the blocks it skipped, and the expansions of macros defined
 // under one; the write analysis and the site finder ask whether a function has
-// such code, and whether its device-only part may store to memory.
+// such code, and whether its device-only part may store to memory. Whoever
+// parses the file owns the record and hands it to the analyses (null: none
+// recorded).
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
@@ -57,11 +59,6 @@ public:
   // function of the program, or an assignment of a name that is not one of F's
   // parameters or locals (a __device__ variable).
   std::string mayStore(const clang::FunctionDecl *F) const;
-
-  // The registry of the translation unit being analysed, if any (set by the
-  // rewrite action for its duration).
-  static const DeviceOnlyCode *current();
-  static void setCurrent(const DeviceOnlyCode *C);
 
   // The effects of source text (exposed for tests).
   static Effects effectsOf(llvm::StringRef Text, const clang::LangOptions &LO);

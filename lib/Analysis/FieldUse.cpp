@@ -63,8 +63,7 @@ class FieldUseAnalysis {
 public:
   FieldUseAnalysis(const KernelInfo &Info, ASTContext &Ctx) : Info(Info), Ctx(Ctx) {}
 
-  void analyze(const Site &S, SiteArray &A) {
-    FieldSplit &F = A.Fields;
+  void analyze(const Site &S, const SiteArray &A, FieldSplit &F) {
     QualType Element = A.Array.elementType().getCanonicalType();
     const auto *RT = Element->getAs<RecordType>();
     if (!RT)
@@ -80,7 +79,7 @@ public:
       F.WholeBecause = Why;
     };
     const std::string Type = quoted(RD);
-    if (S.Pattern != SitePattern::Gather && S.Pattern != SitePattern::Neighbors)
+    if (S.Pattern != kPatternGather && S.Pattern != kPatternNeighbors)
       return Whole("field pieces are built for gather and neighbour-list sites only");
     if (Info.Template || Info.Kernel->isTemplateInstantiation())
       return Whole("kernel templates keep whole elements");
@@ -223,15 +222,18 @@ std::vector<FieldPiece> groupIntoPieces(std::vector<PieceField> Fields) {
   return Pieces;
 }
 
-void analyzeFieldUse(KernelInfo &Info, ASTContext &Ctx) {
+std::vector<std::vector<FieldSplit>> analyzeFieldUse(const KernelInfo &Info, ASTContext &Ctx) {
   FieldUseAnalysis Analysis(Info, Ctx);
-  for (Site &S : Info.Sites) {
+  std::vector<std::vector<FieldSplit>> Splits;
+  for (const Site &S : Info.Sites) {
+    Splits.emplace_back(S.Arrays.size());
     if (!S.RefusedBecause.empty())
       continue;
-    for (SiteArray &A : S.Arrays)
-      if (A.RefusedBecause.empty() && !A.OtherUse)
-        Analysis.analyze(S, A);
+    for (size_t J = 0; J < S.Arrays.size(); ++J)
+      if (S.Arrays[J].RefusedBecause.empty() && !S.Arrays[J].OtherUse)
+        Analysis.analyze(S, S.Arrays[J], Splits.back()[J]);
   }
+  return Splits;
 }
 
 } // namespace irregfix

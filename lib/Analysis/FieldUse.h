@@ -18,10 +18,12 @@ namespace irregfix {
 // Most pieces a copy is split into (the runtime's kMaxFieldPieces).
 constexpr unsigned kMaxPieces = 8;
 
-// Fills SiteArray::Fields of every remapped array of the kernel's transformable
-// gather and neighbour-list sites whose element is a structure declared in the
-// program (CUDA's vector types, from system headers, are left whole, silently).
-void analyzeFieldUse(KernelInfo &Info, clang::ASTContext &Ctx);
+// The SiteArray::Fields of every array of the kernel's sites, by site and
+// array: split (or whole, with the reason) for the remapped arrays of
+// transformable gather and neighbour-list sites whose element is a structure
+// declared in the program (CUDA's vector types, from system headers, are left
+// whole, silently); empty for every other.
+std::vector<std::vector<FieldSplit>> analyzeFieldUse(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 // The pieces of a copy holding fields of (offset, size) bytes: in offset
 // order, each field at its own alignment in the piece, a piece closed when the

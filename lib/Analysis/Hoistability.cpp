@@ -156,8 +156,8 @@ public:
       }
     if (!S)
       return "it has no transformed site";
-    if (S->Pattern != SitePattern::Range && S->Pattern != SitePattern::Range2 && S->Pattern != SitePattern::Neighbors)
-      return std::string("its site is a ") + patternName(S->Pattern) + ", which has no loop";
+    if (S->Pattern != kPatternRange && S->Pattern != kPatternRange2 && S->Pattern != kPatternNeighbors)
+      return std::string("its site is a ") + pattern_name(S->Pattern) + ", which has no loop";
     if (std::string Why = findLoop(*S); !Why.empty())
       return Why;
     if (std::string Why = enclosing(H.Loop); !Why.empty())
@@ -173,7 +173,7 @@ public:
     if (std::string Why = walkCode(Prefix, Before, SM); !Why.empty())
       return Why;
 
-    const WriteSet &Writes = WriteSet::of(Info.Kernel);
+    const WriteSet &Writes = Info.Writes;
     if (Writes.hasUntracedWrite())
       return "the kernel may write memory the analysis cannot name: " + Writes.untracedWhy();
     std::vector<std::pair<ArrayRef, const Expr *>> Reads;

@@ -68,8 +68,10 @@ class HostWriteAnalysis {
 public:
   // Rewritten: whether a location is in a file the tool rewrites (whose
   // functions it instruments itself).
-  HostWriteAnalysis(clang::ASTContext &Ctx, std::function<bool(clang::SourceLocation)> Rewritten)
-      : Ctx(Ctx), Rewritten(std::move(Rewritten)) {}
+  // DeviceOnly: code only the device compilation sees, for the kernels' write sets.
+  HostWriteAnalysis(clang::ASTContext &Ctx, std::function<bool(clang::SourceLocation)> Rewritten,
+                    const DeviceOnlyCode *DeviceOnly)
+      : Ctx(Ctx), Rewritten(std::move(Rewritten)), Kernels(DeviceOnly) {}
 
   // A host call: a <<<>>> launch, a library call, a call of a visible or unseen function.
   HostEffect ofCall(const clang::CallExpr *C);

@@ -50,9 +50,9 @@ std::string shapeOf(const IndirectRead &R) {
   std::set<const VarDecl *> Vars;
   R.Index->loopVars(Vars);
   if (!Vars.empty())
-    return R.Index->K == Form::LoopVar ? "range" : "gather in a loop";
+    return R.Index->K == Form::LoopVar ? pattern_name(kPatternRange) : "gather in a loop";
   int Depth = R.Index->loadDepth();
-  return Depth <= 1 ? "gather" : "chain of " + std::to_string(Depth + 1) + " loads";
+  return Depth <= 1 ? pattern_name(kPatternGather) : "chain of " + std::to_string(Depth + 1) + " loads";
 }
 
 // Why the loads of a form cannot be made outside the kernel, or "".
@@ -112,7 +112,7 @@ const Expr *threadExpr(const Form &F) {
 // The transformed two-level range site whose row bounds R reads, or null.
 const Site *ownIndexRead(const KernelInfo &Info, const IndirectRead &R) {
   for (const Site &S : Info.Sites) {
-    if (!S.transformable() || S.Pattern != SitePattern::Range2 || R.Array != S.Offsets)
+    if (!S.transformable() || S.Pattern != kPatternRange2 || R.Array != S.Offsets)
       continue;
     const Form *F = R.Index.get();
     if (F->K == Form::Op && F->Name == "+" && F->Ops.size() == 2 && F->Ops[1]->K == Form::Const)
@@ -219,7 +219,7 @@ public:
   void addSite(std::vector<Candidate> Group) {
     Site S;
     const Candidate &First = Group.front();
-    S.Pattern = SitePattern::Indexed;
+    S.Pattern = kPatternIndexed;
     S.Kernel = Info.Kernel;
     S.Loc = First.Loop ? First.Loop->Loop->getBeginLoc() : First.R->Mem.Read->getBeginLoc();
     S.ThreadIndex = First.Thread;
@@ -310,21 +310,21 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     // its remap reads them; they are that site's own index.
     if (const Site *Own = ownIndexRead(Info, R)) {
       V.Verdict = ReadVerdict::Rewritten;
-      V.Shape = patternName(Own->Pattern);
-      V.Reason = "the " + std::string(patternName(Own->Pattern)) + " site's own row bounds, read by its remap";
+      V.Pattern = Own->Pattern;
+      V.Reason = "the " + std::string(pattern_name(Own->Pattern)) + " site's own row bounds, read by its remap";
       continue;
     }
     if (auto P = llvm::find_if(PatternReads, [&](auto &PR) { return Inside(R.Mem.Read, PR.first); });
         P != PatternReads.end()) {
       V.Verdict = ReadVerdict::Rewritten;
-      V.Shape = patternName(P->second->Pattern);
-      V.Reason = "it is inside a read the " + V.Shape + " site copies";
+      V.Pattern = P->second->Pattern;
+      V.Reason = "it is inside a read the " + V.shape() + " site copies";
       continue;
     }
     auto H = Holder.find(subscriptOf(R.Mem));
     if (H != Holder.end()) {
       const Site &S = Info.Sites[H->second];
-      V.Shape = patternName(S.Pattern);
+      V.Pattern = S.Pattern;
       if (S.transformable()) {
         bool Remapped = llvm::any_of(S.remappedArrays(), [&](const SiteArray *SA) { return SA->Array == R.Array; });
         V.Verdict = Remapped ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
@@ -350,7 +350,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       });
       V.Verdict = FromCopy ? ReadVerdict::IndexRemapped : ReadVerdict::NotRewritten;
       V.Reason = FromCopy ? "its index comes from a coalesced copy; " + V.Array + " itself is read in place"
-                          : "it is in a loop a " + std::string(patternName(InLoop->Pattern)) + " site rewrites";
+                          : "it is in a loop a " + std::string(pattern_name(InLoop->Pattern)) + " site rewrites";
       continue;
     }
     Candidate C;
@@ -371,7 +371,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       Gathers.push_back(C);
     }
     V.Verdict = ReadVerdict::Rewritten;
-    V.Shape = "indexed";
+    V.Pattern = kPatternIndexed;
     V.Reason.clear();
   }
   // A read inside another taken read (eta[adj[off[e]]]: adj's read) is gone
@@ -394,7 +394,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   for (ReadVerdict &V : Verdicts)
     if (Covered(V.Read)) {
       V.Verdict = ReadVerdict::Rewritten;
-      V.Shape = "indexed";
+      V.Pattern = kPatternIndexed;
       V.Reason = "it is inside a read an indexed site copies";
     }
   for (size_t I = 0; I < Info.Sites.size(); ++I) {

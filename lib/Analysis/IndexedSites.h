@@ -4,7 +4,8 @@
 // site), each read kept only where a generated kernel can compute its index
 // outside the kernel with the same result — its form is known, every array it
 // loads is one the launch can name and the kernel never writes — and the
-// verdict of every indirect read of the kernel.
+// verdict of every indirect read of the kernel: the second step of the
+// kernel's analysis (KernelAnalysis.h).
 #pragma once
 
 #include "Analysis/IndirectReads.h"

@@ -43,15 +43,15 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
 
 class Walker {
 public:
-  Walker(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Forms(Kernel, Writes, Ctx) {}
+  Walker(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly)
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), DeviceOnly(DeviceOnly), Forms(Kernel, Writes, Ctx) {}
 
   void run() {
     walk(Kernel->getBody(), Kernel, Forms);
     // Device functions the kernel calls: their own reads, once each.
     for (size_t I = 0; I < Callees.size(); ++I) {
       const FunctionDecl *F = Callees[I];
-      WriteSet CalleeWrites = WriteSet::of(F);
+      WriteSet CalleeWrites = WriteSet::of(F, DeviceOnly);
       FormBuilder CalleeForms(F, CalleeWrites, Ctx);
       CalleeForms.setLoadedParams(LoadedParams);
       Loops.clear();
@@ -117,7 +117,7 @@ private:
     IndirectRead R;
     R.Mem = M;
     R.Index = Index;
-    R.Array = WriteSet::exactPointer(M.Base, In == Kernel ? Writes : WriteSet::of(In));
+    R.Array = WriteSet::exactPointer(M.Base, In == Kernel ? Writes : WriteSet::of(In, DeviceOnly));
     R.Loops = Loops;
     R.In = In;
     R.Plain = onlyRead(M.Read, Ctx);
@@ -172,6 +172,7 @@ private:
   const FunctionDecl *Kernel;
   const WriteSet &Writes;
   ASTContext &Ctx;
+  const DeviceOnlyCode *DeviceOnly;
   FormBuilder Forms;
   std::vector<LoopShape> Loops;
   std::vector<const FunctionDecl *> Callees;
@@ -241,10 +242,11 @@ LoopShape loopShape(const Stmt *Loop) {
   return L;
 }
 
-std::vector<IndirectRead> findIndirectReads(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx) {
+std::vector<IndirectRead> findIndirectReads(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx,
+                                            const DeviceOnlyCode *DeviceOnly) {
   if (!Kernel->hasBody())
     return {};
-  Walker W(Kernel, Writes, Ctx);
+  Walker W(Kernel, Writes, Ctx, DeviceOnly);
   W.run();
   return std::move(W.Out);
 }

@@ -40,9 +40,9 @@ struct IndirectRead {
 };
 
 // The indirect reads of Kernel in source order (reads in called device
-// functions after the kernel's own, each once).
+// functions after the kernel's own, each once). Writes: the kernel's.
 std::vector<IndirectRead> findIndirectReads(const clang::FunctionDecl *Kernel, const WriteSet &Writes,
-                                            clang::ASTContext &Ctx);
+                                            clang::ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly);
 
 // The shape of a loop statement.
 LoopShape loopShape(const clang::Stmt *Loop);

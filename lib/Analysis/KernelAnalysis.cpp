@@ -1,13 +1,11 @@
-// A kernel's analysis as a whole: its pattern sites (SiteFinder.cpp), then
-// every indirect read no pattern takes (IndexedSites.cpp); a kernel template
-// through its instantiations; then what the kernel as a whole allows
-// (permuted threads, chunks, sharing, field pieces).
-#include "Analysis/Chunkability.h"
-#include "Analysis/DeviceOnlyCode.h"
+// A kernel's sites and reads: its pattern sites (SiteFinder.cpp), then every
+// indirect read no pattern takes (IndexedSites.cpp); a kernel template through
+// its instantiations; then the field pieces of its copies. What the kernel as
+// a whole allows (permuted threads, chunks, sharing) the decision step asks
+// separately (Decide/DecideFile.cpp).
+#include "Analysis/KernelAnalysis.h"
 #include "Analysis/FieldUse.h"
 #include "Analysis/IndexedSites.h"
-#include "Analysis/Permutability.h"
-#include "Analysis/Shareability.h"
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ThreadIndex.h"
 
@@ -19,7 +17,7 @@ namespace irregfix {
 
 namespace {
 
-KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
+KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly) {
   KernelInfo Info;
   Info.Kernel = Kernel;
   if (!Kernel->hasBody())
@@ -28,19 +26,20 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
     Info.RefusedBecause = "the kernel is a class member";
   // The tool rewrites the host compilation's text of the kernel: code the
   // device compilation reads instead would be left as it was, or break.
-  if (const DeviceOnlyCode *D = DeviceOnlyCode::current(); D && Info.RefusedBecause.empty())
-    if (const std::vector<const DeviceOnlyCode::Region *> R = D->within(Kernel); !R.empty())
+  if (DeviceOnly && Info.RefusedBecause.empty())
+    if (const std::vector<const DeviceOnlyCode::Region *> R = DeviceOnly->within(Kernel); !R.empty())
       Info.RefusedBecause =
           "its body has code only the device compilation sees (__CUDA_ARCH__ at line " +
           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(R.front()->Range.getBegin())) + ")";
-  WriteSet W = WriteSet::of(Kernel);
+  WriteSet W = WriteSet::of(Kernel, DeviceOnly);
   Info.RequiredBlockX = kernelBlockSize(Kernel);
   if (Info.RequiredBlockX == ~0u)
     Info.RefusedBecause = "its thread index is written with two different block sizes";
   findPatternSites(Info, Ctx, W);
   // Every indirect read: those no pattern site takes go to indexed sites where
   // their indices can be computed outside the kernel, and all get a verdict.
-  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx), W, Ctx);
+  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx, DeviceOnly), W, Ctx);
+  Info.Writes = std::move(W);
   return Info;
 }
 
@@ -49,7 +48,7 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx) {
 std::string siteSignature(const KernelInfo &Info) {
   std::string Sig = Info.RefusedBecause;
   for (const Site &S : Info.Sites) {
-    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + patternName(S.Pattern) + S.RefusedBecause;
+    Sig += "|" + std::to_string(S.Loc.getRawEncoding()) + pattern_name(S.Pattern) + S.RefusedBecause;
     for (const SiteArray &A : S.Arrays)
       Sig += "," + std::to_string(A.Array.param()->getFunctionScopeIndex()) + A.Array.spelling() + A.RefusedBecause;
   }
@@ -68,18 +67,19 @@ bool fieldOfTemplate(const ArrayRef &A) {
 
 // A kernel template is analysed through its instantiations in the file: their
 // ASTs are complete (no dependent types) and share the template's locations.
-KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx) {
+KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDecl *FT, ASTContext &Ctx,
+                           const DeviceOnlyCode *DeviceOnly) {
   std::vector<KernelInfo> Instances;
   for (const FunctionDecl *Spec : FT->specializations())
     if (Spec->hasBody() && Spec->isTemplateInstantiation())
-      Instances.push_back(analyzeOne(Spec, Ctx));
+      Instances.push_back(analyzeOne(Spec, Ctx, DeviceOnly));
   KernelInfo Info;
   // `auto A` (C++20) invents a template parameter that has no name to write in
   // the launcher's `template <...>` nor in its explicit template arguments.
   bool Abbreviated = llvm::any_of(*FT->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); });
   if (Instances.empty()) {
     // Nothing to analyse: report the sites of the pattern, refused.
-    Info = analyzeOne(Pattern, Ctx);
+    Info = analyzeOne(Pattern, Ctx, DeviceOnly);
     Info.RefusedBecause = "the kernel template is not instantiated in this file";
   } else {
     const std::string First = siteSignature(Instances.front());
@@ -106,32 +106,27 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
 } // namespace
 
 
-KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly) {
   KernelInfo Info;
   if (const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate())
-    Info = analyzeTemplate(Kernel, FT, Ctx);
+    Info = analyzeTemplate(Kernel, FT, Ctx, DeviceOnly);
   else if (Kernel->isTemplated())
-    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "kernels inside class templates are not supported yet";
+    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause =
+        "kernels inside class templates are not supported yet";
   else if (Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
     // Its copy would specialize a template (`k_irregfix<float>`) that may not exist.
-    (Info = analyzeOne(Kernel, Ctx)).RefusedBecause = "explicit specializations of kernel templates are not supported";
+    (Info = analyzeOne(Kernel, Ctx, DeviceOnly)).RefusedBecause =
+        "explicit specializations of kernel templates are not supported";
   else
-    Info = analyzeOne(Kernel, Ctx);
+    Info = analyzeOne(Kernel, Ctx, DeviceOnly);
   if (!Info.RefusedBecause.empty())
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
-  analyzeFieldUse(Info, Ctx);
-  Info.Perm = analyzePermutability(Info, Ctx);
-  Info.Chunks = analyzeChunkability(Info, Ctx);
-  Info.Share = analyzeShareability(Info, Ctx);
-  // An indexed site's copies are built whole, in the kernel's thread order.
-  if (llvm::any_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Pattern == SitePattern::Indexed; })) {
-    const char *Why = "it has an indexed site (its copies are built whole, in thread order)";
-    Info.Perm = Permutability{false, Why, nullptr, nullptr};
-    Info.Chunks = Chunkability{false, Why, {}};
-    Info.Share = Shareability{false, Why, 0};
-  }
+  const std::vector<std::vector<FieldSplit>> Splits = analyzeFieldUse(Info, Ctx);
+  for (size_t I = 0; I < Info.Sites.size(); ++I)
+    for (size_t J = 0; J < Info.Sites[I].Arrays.size(); ++J)
+      Info.Sites[I].Arrays[J].Fields = Splits[I][J];
   return Info;
 }
 

@@ -58,22 +58,23 @@ bool onlyStoredTo(const ParmVarDecl *P, const FunctionDecl *Kernel, ASTContext &
 
 } // namespace
 
-void findOrderedLaunch(KernelInfo &Info, const std::vector<ScatterSite> &Updates, ASTContext &Ctx) {
+std::optional<OrderedLaunch> findOrderedLaunch(const KernelInfo &Info, const std::vector<ScatterSite> &Updates,
+                                               ASTContext &Ctx) {
   if (!Info.RefusedBecause.empty() || Info.hasTransformableSite() || !transformableScatters(Updates).empty() ||
       Info.Hoist.Hoistable || !Info.Kernel->hasBody())
-    return;
+    return std::nullopt;
   // Threads that never read what another writes may run in any order with
   // the same results: every array the kernel writes it only stores to (no
   // read of it, no other store it could not name), and each is checked at
   // the launch to be apart from every array it reads.
-  const WriteSet Writes = WriteSet::of(Info.Kernel);
+  const WriteSet &Writes = Info.Writes;
   if (Writes.hasUntracedWrite() || !Writes.writtenSymbols().empty() || !Writes.writtenReferences().empty() ||
       Writes.writesThis())
-    return;
+    return std::nullopt;
   std::vector<const ParmVarDecl *> Written;
   for (const ArrayRef &A : Writes.writtenArrays()) {
     if (A.isField() || !A.param() || !onlyStoredTo(A.param(), Info.Kernel, Ctx))
-      return;
+      return std::nullopt;
     Written.push_back(A.param());
   }
   // Indirect reads of arrays it does not write, in the kernel itself (a
@@ -83,18 +84,16 @@ void findOrderedLaunch(KernelInfo &Info, const std::vector<ScatterSite> &Updates
            llvm::none_of(Written, [&](const ParmVarDecl *W) { return W->getName() == V.Array; });
   });
   if (!Indirect)
-    return;
-  Permutability P = analyzeThreadPermutability(Info, Ctx);
-  if (!P.Permutable)
-    return;
-  std::vector<std::pair<ArrayRef, ArrayRef>> Checks;
+    return std::nullopt;
+  OrderedLaunch Launch;
+  Launch.Perm = analyzeThreadPermutability(Info, Ctx);
+  if (!Launch.Perm.Permutable)
+    return std::nullopt;
   for (const ParmVarDecl *W : Written)
     for (const ParmVarDecl *R : Info.Kernel->parameters())
       if (R->getType()->isPointerType() && !llvm::is_contained(Written, R) && R->isUsed())
-        Checks.push_back({ArrayRef(W), ArrayRef(R)});
-  Info.Perm = std::move(P);
-  Info.OrderOnly = true;
-  Info.OrderAliasChecks = std::move(Checks);
+        Launch.AliasChecks.push_back({ArrayRef(W), ArrayRef(R)});
+  return Launch;
 }
 
 } // namespace irregfix

@@ -13,15 +13,23 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <optional>
 #include <vector>
 
 namespace irregfix {
 
-// Sets Info.OrderOnly (with Info.Perm and the launch's alias checks) for such
-// a kernel, once its sites, scatter sites and hoisting are decided. Its
-// threads must not read what others write: every array it writes it only
-// stores to (`P[i] = v`, or a counting atomic's target), and the launch checks
-// each apart from every array it reads.
-void findOrderedLaunch(KernelInfo &Info, const std::vector<ScatterSite> &Updates, clang::ASTContext &Ctx);
+// What such a kernel's launch needs: its thread index, and the (written, read)
+// pairs checked apart at each launch.
+struct OrderedLaunch {
+  Permutability Perm;
+  std::vector<std::pair<ArrayRef, ArrayRef>> AliasChecks;
+};
+
+// The ordered launch of such a kernel, once its sites, scatter sites and
+// hoisting are decided (Decide/). Its threads must not read what others
+// write: every array it writes it only stores to (`P[i] = v`, or a counting
+// atomic's target), and the launch checks each apart from every array it reads.
+std::optional<OrderedLaunch> findOrderedLaunch(const KernelInfo &Info, const std::vector<ScatterSite> &Updates,
+                                               clang::ASTContext &Ctx);
 
 } // namespace irregfix

@@ -179,8 +179,8 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
     return No("it has no transformed site");
   // A one-level range (SELL-32-sigma, the locality order) or a neighbour list
   // (the locality order: the list copied in the new order, the data read in place).
-  if (Only->Pattern != SitePattern::Range && Only->Pattern != SitePattern::Neighbors)
-    return No(std::string("its site is a ") + patternName(Only->Pattern) + ", not a one-level range or a neighbour list");
+  if (Only->Pattern != kPatternRange && Only->Pattern != kPatternNeighbors)
+    return No(std::string("its site is a ") + pattern_name(Only->Pattern) + ", not a one-level range or a neighbour list");
   const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Only->ThreadIndex));
   return threadsOf(Info, Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Ctx);
 }

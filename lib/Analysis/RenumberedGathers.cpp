@@ -125,14 +125,16 @@ bool gathersThrough(const SiteArray &P, const FunctionDecl *Kernel, ASTContext &
 
 } // namespace
 
-void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
+std::vector<RenumberedGatherFinding> findRenumberedGathers(const KernelInfo &Info, ASTContext &Ctx) {
+  std::vector<RenumberedGatherFinding> Found;
   if (!Info.Perm.Permutable || !Info.Kernel->hasBody())
-    return;
-  for (Site &S : Info.Sites) {
-    if (S.Pattern != SitePattern::Range || !S.transformable())
+    return Found;
+  for (unsigned I = 0; I < Info.Sites.size(); ++I) {
+    const Site &S = Info.Sites[I];
+    if (S.Pattern != kPatternRange || !S.transformable())
       continue;
     const std::vector<const SiteArray *> Arrays = S.remappedArrays();
-    for (unsigned J = 0; J < Arrays.size() && !S.Renumbered; ++J) {
+    for (unsigned J = 0; J < Arrays.size(); ++J) {
       Gathers G;
       if (!gathersThrough(*Arrays[J], Info.Kernel, Ctx, G))
         continue;
@@ -143,27 +145,27 @@ void findRenumberedGathers(KernelInfo &Info, ASTContext &Ctx) {
       });
       if (!Only)
         continue;
-      Site::RenumberedGather R;
-      R.Through = J;
+      RenumberedGatherFinding F;
+      F.Site = I;
+      F.Gather.Through = J;
       for (const Gathers::Array &A : G.Arrays)
-        R.Arrays.push_back({ArrayRef(A.X), {A.Bases.begin(), A.Bases.end()}});
+        F.Gather.Arrays.push_back({ArrayRef(A.X), {A.Bases.begin(), A.Bases.end()}});
       // The kernel reads the copies: nothing it writes may be one of the Xs.
+      F.AliasChecks = S.AliasChecks;
       std::vector<ArrayRef> Written;
       for (const auto &[W, Rd] : S.AliasChecks)
         if (!llvm::is_contained(Written, W))
           Written.push_back(W);
-      for (const Site::RenumberedGather::Gathered &X : R.Arrays)
+      for (const Site::RenumberedGather::Gathered &X : F.Gather.Arrays)
         for (const ArrayRef &W : Written)
-          if (!llvm::is_contained(S.AliasChecks, std::make_pair(W, X.Array)))
-            S.AliasChecks.push_back({W, X.Array});
-      S.Renumbered = std::move(R);
-      for (ReadVerdict &V : Info.Reads)
-        if (llvm::is_contained(G.Reads, V.Read->IgnoreParenImpCasts()) && V.Verdict == ReadVerdict::IndexRemapped)
-          V.Reason = "its index comes from a coalesced copy; " + V.Array +
-                     " itself is read in place, or in the locality order through a copy renumbered like " +
-                     Arrays[J]->Array.spelling();
+          if (!llvm::is_contained(F.AliasChecks, std::make_pair(W, X.Array)))
+            F.AliasChecks.push_back({W, X.Array});
+      F.Reads.assign(G.Reads.begin(), G.Reads.end());
+      Found.push_back(std::move(F));
+      break; // one a site
     }
   }
+  return Found;
 }
 
 } // namespace irregfix

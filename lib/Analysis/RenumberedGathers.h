@@ -14,10 +14,17 @@
 
 namespace irregfix {
 
-// Sets Site::Renumbered on the transformable range sites of a permutable
-// kernel that have such a gather (at most one a site), adds the alias checks
-// its copy needs (x must not be what the kernel writes), and gives x's reads
-// their verdict's reason.
-void findRenumberedGathers(KernelInfo &Info, clang::ASTContext &Ctx);
+// A transformable range site's renumbered gather (its Site::Renumbered).
+struct RenumberedGatherFinding {
+  unsigned Site = 0; // an index into KernelInfo::Sites
+  Site::RenumberedGather Gather;
+  // The site's alias checks with those its copies add (no X may be what the kernel writes).
+  std::vector<std::pair<ArrayRef, ArrayRef>> AliasChecks;
+  std::vector<const clang::Expr *> Reads; // the gathers `X[P[k]]`
+};
+
+// The renumbered gathers of a permutable kernel's transformable range sites,
+// at most one a site.
+std::vector<RenumberedGatherFinding> findRenumberedGathers(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix

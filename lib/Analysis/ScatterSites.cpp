@@ -141,7 +141,7 @@ bool supportedElement(QualType T) {
 // What the contribution e reads: none of it may be written by the kernel.
 class ContributionReads : public RecursiveASTVisitor<ContributionReads> {
 public:
-  ContributionReads(const WriteSet &W) : W(W) {}
+  ContributionReads(const WriteSet &W, const DeviceOnlyCode *DeviceOnly) : W(W), DeviceOnly(DeviceOnly) {}
   std::string Why;
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) { return memory(AS->getBase()); }
@@ -164,7 +164,7 @@ public:
     const FunctionDecl *Def = nullptr;
     if (!F->hasBody(Def))
       return true; // a builtin or a library function of the CUDA headers
-    const WriteSet Callee = WriteSet::of(Def);
+    const WriteSet Callee = WriteSet::of(Def, DeviceOnly);
     if (Callee.hasUntracedWrite() || !Callee.writtenArrays().empty() || !Callee.writtenSymbols().empty() ||
         !Callee.writtenReferences().empty())
       return fail("the contribution calls '" + F->getNameAsString() + "', which writes memory");
@@ -192,6 +192,7 @@ private:
     return false;
   }
   const WriteSet &W;
+  const DeviceOnlyCode *DeviceOnly;
 };
 
 // The kernel's writes besides A: only `P[t] = v` of a pointer parameter P it
@@ -225,7 +226,7 @@ std::string otherWrites(const FunctionDecl *K, const ArrayRef &Target, const Wri
 
 // Updates: how many the kernel makes, all of one array (updatesVerdict).
 std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, const WriteSet &W, ASTContext &Ctx,
-                    std::size_t Updates) {
+                    const DeviceOnlyCode *DeviceOnly, std::size_t Updates) {
   const PrintingPolicy &Policy = Ctx.getPrintingPolicy();
   S.Target = WriteSet::exactPointer(C.Element->getBase(), W);
   if (!S.Target)
@@ -264,7 +265,7 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
   // A's references: the kernel's updates of it, nothing else.
   if (refsTo(S.Target.param(), K->getBody()).size() != Updates)
     return S.Target.quoted() + " is also read or written elsewhere in the kernel";
-  ContributionReads Reads(W);
+  ContributionReads Reads(W, DeviceOnly);
   Reads.TraverseStmt(const_cast<Expr *>(C.Contribution));
   if (!Reads.Why.empty())
     return Reads.Why;
@@ -312,7 +313,7 @@ std::string groupVerdict(const std::vector<ScatterSite> &Sites, ASTContext &Ctx)
 }
 
 // One kernel, or one instantiation of a kernel template (its AST complete).
-std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
+std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly) {
   std::vector<ScatterSite> Sites;
   if (!Kernel->getBody())
     return Sites;
@@ -320,7 +321,7 @@ std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
   Finder.TraverseStmt(Kernel->getBody());
   if (Finder.Found.empty())
     return Sites;
-  const WriteSet W = WriteSet::of(Kernel);
+  const WriteSet W = WriteSet::of(Kernel, DeviceOnly);
   // An explicit specialization is a kernel of its own text, not launched
   // through the template's launcher.
   const bool Explicit = Kernel->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
@@ -344,7 +345,7 @@ std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx) {
     else if (isAnyMacro(C.Update))
       S.RefusedBecause = "the update is written through a macro";
     else
-      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx, Finder.Found.size());
+      S.RefusedBecause = verdict(C, S, Kernel, W, Ctx, DeviceOnly, Finder.Found.size());
     Sites.push_back(std::move(S));
   }
   // Rewritten together or not at all: one refused update keeps the others.
@@ -374,16 +375,18 @@ std::string verdicts(const std::vector<ScatterSite> &Sites) {
 
 } // namespace
 
-std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext &Ctx) {
+std::vector<ScatterSite> findScatterSites(const FunctionDecl *Kernel, ASTContext &Ctx,
+                                          const DeviceOnlyCode *DeviceOnly) {
   const FunctionTemplateDecl *FT = Kernel->getPrimaryTemplate();
   if (!FT || !Kernel->isTemplateInstantiation())
-    return sitesOf(Kernel, Ctx);
+    return sitesOf(Kernel, Ctx, DeviceOnly);
   // A kernel template: through every instantiation in the file (their types
   // complete), which must agree; the variant and its launcher are templates.
-  std::vector<ScatterSite> Sites = sitesOf(Kernel, Ctx);
+  std::vector<ScatterSite> Sites = sitesOf(Kernel, Ctx, DeviceOnly);
   const std::string First = verdicts(Sites);
   for (const FunctionDecl *Spec : FT->specializations())
-    if (Spec != Kernel && Spec->hasBody() && Spec->isTemplateInstantiation() && verdicts(sitesOf(Spec, Ctx)) != First) {
+    if (Spec != Kernel && Spec->hasBody() && Spec->isTemplateInstantiation() &&
+        verdicts(sitesOf(Spec, Ctx, DeviceOnly)) != First) {
       for (ScatterSite &S : Sites)
         S.RefusedBecause = "the kernel template's instantiations differ in what the scatter strategy can do";
       break;

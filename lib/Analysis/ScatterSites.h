@@ -19,6 +19,8 @@
 
 namespace irregfix {
 
+class DeviceOnlyCode;
+
 struct ScatterSite {
   const clang::FunctionDecl *Kernel = nullptr;
   clang::SourceLocation Loc;                   // where remarks point: the update
@@ -52,7 +54,8 @@ constexpr int kMaxScatterUpdates = 4;
 // of one array and all adds or all assignments, at one thread index under one
 // guard (an edge adding to both
 // its ends: `atomicAdd(&r[a[t]], x); atomicAdd(&r[b[t]], -x);`).
-std::vector<ScatterSite> findScatterSites(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+std::vector<ScatterSite> findScatterSites(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+                                          const DeviceOnlyCode *DeviceOnly);
 
 // The updates that are rewritten (all of the kernel's, or none), in slot order.
 inline std::vector<const ScatterSite *> transformableScatters(const std::vector<ScatterSite> &Sites) {

@@ -39,7 +39,7 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
   };
   const Site *Found = nullptr;
   for (unsigned I = 0; I < Info.Sites.size() && !Found; ++I)
-    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Neighbors) {
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == kPatternNeighbors) {
       Found = &Info.Sites[I];
       S.SiteIndex = I;
     }

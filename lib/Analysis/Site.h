@@ -18,20 +18,9 @@
 
 namespace irregfix {
 
-// The patterns, numbered and named as the runtime numbers and names them
-// (irregfix/pattern.h: one table for the tool and the runtime).
-enum class SitePattern {
-  Range = kPatternRange,         // for (k = B[t]; k < B[t+1]; ++k) ... A[k]
-  Range2 = kPatternRange2,       // the same with the row r = C[t]: B[C[t]] .. B[C[t]+1]
-  Gather = kPatternGather,       // A[B[t]]
-  Gather2 = kPatternGather2,     // A[B[C[t]]]
-  Neighbors = kPatternNeighbors, // for (j = 0; j < m or counts[t]; ++j) ... A[NB[j*M + t]]
-  Indexed = kPatternIndexed,     // any other index the tool can compute: A[f(t)], or A[f(t, k)] in a loop
-};
-
-inline bool isRangePattern(SitePattern P) { return P == SitePattern::Range || P == SitePattern::Range2; }
-
-const char *patternName(SitePattern P);
+// A site's pattern is irregfix::Pattern (irregfix/pattern.h): one table of
+// numbers and names for the tool and the runtime.
+inline bool isRangePattern(Pattern P) { return P == kPatternRange || P == kPatternRange2; }
 
 // A field of a structure element that a site reads, and where its piece keeps it.
 struct PieceField {
@@ -91,7 +80,7 @@ struct SiteArray {
 };
 
 struct Site {
-  SitePattern Pattern = SitePattern::Range;
+  irregfix::Pattern Pattern = kPatternRange;
   const clang::FunctionDecl *Kernel = nullptr;
   clang::SourceLocation Loc;           // where remarks point: the loop or the read
 
@@ -215,10 +204,15 @@ struct ReadVerdict {
   };
   const clang::Expr *Read = nullptr;
   std::string Array;   // as written: 'x', 'g.col', or the base expression
-  std::string Shape;   // the site's pattern, or what the read looks like
+  // The pattern of the site (or scatter update) that holds the read ...
+  std::optional<irregfix::Pattern> Pattern;
+  // ... or, where none does, what the read looks like ("gather in a loop").
+  std::string Shape;
   Kind Verdict = NotRewritten;
   std::string Reason;
   std::string In;      // the device function the read is in ("": the kernel)
+  // The report's pattern column: the holder's pattern, else the shape.
+  std::string shape() const { return Pattern ? pattern_name(*Pattern) : Shape; }
 };
 
 struct KernelInfo {
@@ -236,6 +230,7 @@ struct KernelInfo {
   Shareability Share;
   Hoisting Hoist;
   std::vector<ReadVerdict> Reads; // every indirect read, in source order
+  WriteSet Writes;                // what the kernel writes (WriteSet.h)
   // The block size its thread index is written with (`blockIdx.x * 256 +
   // threadIdx.x`), which its launches must have; 0 when it uses blockDim.x.
   unsigned RequiredBlockX = 0;

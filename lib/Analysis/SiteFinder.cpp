@@ -18,8 +18,6 @@ using namespace clang;
 
 namespace irregfix {
 
-const char *patternName(SitePattern P) { return pattern_name(static_cast<int>(P)); }
-
 std::vector<const SiteArray *> Site::remappedArrays() const {
   std::vector<const SiteArray *> Out;
   if (RefusedBecause.empty())
@@ -30,7 +28,7 @@ std::vector<const SiteArray *> Site::remappedArrays() const {
 }
 
 std::vector<ArrayRef> Site::indexArrays() const {
-  if (Pattern == SitePattern::Indexed)
+  if (Pattern == kPatternIndexed)
     return IndexSources;
   std::vector<ArrayRef> Out{Offsets};
   if (RowMap)
@@ -116,7 +114,7 @@ private:
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X); AS && ReadsMemory(AS->getIdx())) {
         Site S;
-        S.Pattern = SitePattern::Gather;
+        S.Pattern = kPatternGather;
         S.Kernel = Info.Kernel;
         S.Loc = AS->getBeginLoc();
         S.RefusedBecause = std::string("the read is inside ") + Where;
@@ -263,7 +261,7 @@ private:
     }
 
     Site S = baseSite(For, K, H->Declared);
-    S.Pattern = Start->R.Map ? SitePattern::Range2 : SitePattern::Range;
+    S.Pattern = Start->R.Map ? kPatternRange2 : kPatternRange;
     S.Offsets = Start->Offsets;
     S.RowMap = Start->R.Map;
     S.ThreadIndex = Start->R.ThreadIndex;
@@ -313,7 +311,7 @@ private:
 
   Site baseSite(const ForStmt *For, const VarDecl *K, bool Declared) {
     Site S;
-    S.Pattern = SitePattern::Range;
+    S.Pattern = kPatternRange;
     S.Kernel = Info.Kernel;
     S.Loc = For->getBeginLoc();
     S.Loop = For;
@@ -453,7 +451,7 @@ private:
             Site S;
             S.Kernel = Info.Kernel;
             S.LoopVar = J;
-            S.Pattern = SitePattern::Neighbors;
+            S.Pattern = kPatternNeighbors;
             S.Loc = AS->getBeginLoc();
             S.Offsets = NI->List;
             S.ThreadIndex = NI->ThreadIndex;
@@ -515,7 +513,7 @@ private:
     if (It == Gathers.end()) {
       It = Gathers.emplace(Key, GatherSites.size()).first;
       Site S;
-      S.Pattern = R && R->Map ? SitePattern::Gather2 : SitePattern::Gather;
+      S.Pattern = R && R->Map ? kPatternGather2 : kPatternGather;
       S.Kernel = Info.Kernel;
       S.Loc = AS->getBeginLoc();
       S.Offsets = Inner->Array;

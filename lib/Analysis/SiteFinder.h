@@ -1,5 +1,6 @@
-// Finds the indirect-read sites of a kernel and decides, for each, whether it
-// can be transformed safely, or why not.
+// Finds the pattern sites of a kernel and decides, for each, whether it can be
+// transformed safely, or why not: the first step of the kernel's analysis
+// (KernelAnalysis.h).
 #pragma once
 
 #include "Analysis/Site.h"
@@ -10,9 +11,6 @@
 #include "clang/AST/ASTContext.h"
 
 namespace irregfix {
-
-// Everything irregfix decides about a kernel (KernelAnalysis.cpp).
-KernelInfo analyzeKernel(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
 // The pattern sites (range, two-level range, gathers, neighbour lists) of
 // Info.Kernel, added to Info.Sites with their verdicts.

@@ -35,6 +35,7 @@ namespace {
 // The functions whose summaries are being computed (a call back into one is
 // recursion) and the summaries already known, for one top-level analysis.
 struct SummaryContext {
+  const DeviceOnlyCode *DeviceOnly = nullptr;
   std::set<const FunctionDecl *> InProgress;
   std::map<const FunctionDecl *, WriteSet> Done;
 };
@@ -76,7 +77,7 @@ public:
 
   // Code of Fn only the device compilation sees may store what no AST shows.
   void checkDeviceOnlyCode() {
-    if (const DeviceOnlyCode *D = DeviceOnlyCode::current())
+    if (const DeviceOnlyCode *D = Ctx.DeviceOnly)
       if (std::string Why = D->mayStore(Fn); !Why.empty())
         untraced(Fn->getBody(), std::move(Why));
   }
@@ -450,8 +451,9 @@ bool WriteSet::writesScalar(const VarDecl *V) const {
   return Stores > (GridStride.count(V) ? 1u : 0u);
 }
 
-WriteSet WriteSet::of(const FunctionDecl *Fn) {
+WriteSet WriteSet::of(const FunctionDecl *Fn, const DeviceOnlyCode *DeviceOnly) {
   SummaryContext Ctx;
+  Ctx.DeviceOnly = DeviceOnly;
   return analyse(Fn, Ctx);
 }
 

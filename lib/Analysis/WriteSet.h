@@ -27,10 +27,14 @@
 
 namespace irregfix {
 
+class DeviceOnlyCode;
+
 class WriteSet {
 public:
-  // Analyses the body of Fn and, through their bodies, the functions it calls.
-  static WriteSet of(const clang::FunctionDecl *Fn);
+  // Analyses the body of Fn and, through their bodies, the functions it calls;
+  // code of theirs that only the device compilation sees (DeviceOnly, when
+  // recorded) counts as an untraced write where it may store.
+  static WriteSet of(const clang::FunctionDecl *Fn, const DeviceOnlyCode *DeviceOnly);
 
   bool writesThrough(const ArrayRef &A) const { return WrittenArrays.count(A); }
   // True when V is assigned after its initialisation (a grid-stride loop's own
@@ -81,14 +85,16 @@ private:
 // Write sets of the kernels of one translation unit, each computed once.
 class WriteSets {
 public:
+  explicit WriteSets(const DeviceOnlyCode *DeviceOnly) : DeviceOnly(DeviceOnly) {}
   const WriteSet &of(const clang::FunctionDecl *Fn) {
     auto It = Known.find(Fn);
     if (It == Known.end())
-      It = Known.emplace(Fn, WriteSet::of(Fn)).first;
+      It = Known.emplace(Fn, WriteSet::of(Fn, DeviceOnly)).first;
     return It->second;
   }
 
 private:
+  const DeviceOnlyCode *DeviceOnly;
   std::map<const clang::FunctionDecl *, WriteSet> Known;
 };
 

@@ -1,5 +1,8 @@
 #include "Frontend/Diagnostics.h"
 
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace clang;
 
 namespace irregfix {
@@ -28,6 +31,11 @@ void Messages::note(SourceLocation Loc, const std::string &Text) {
 void Messages::error(SourceLocation Loc, const std::string &Text) {
   LastWasShown = true;
   emit(DiagnosticsEngine::Error, Loc, Text);
+}
+
+int toolError(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "irregfix") << Message << "\n";
+  return 1;
 }
 
 } // namespace irregfix

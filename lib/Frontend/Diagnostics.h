@@ -1,8 +1,10 @@
 // irregfix's own messages, through Clang's diagnostics engine so they look and
-// behave like the compiler's (file:line:col, caret, notes, colours).
+// behave like the compiler's (file:line:col, caret, notes, colours), and the
+// tool's own errors outside any file.
 #pragma once
 
 #include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/Twine.h"
 
 #include <string>
 
@@ -23,5 +25,9 @@ private:
   bool Remarks;
   bool LastWasShown = true; // notes follow the message they belong to
 };
+
+// `irregfix: error: Message` on stderr, for errors outside any source file
+// (options, files, writes); returns the exit status 1.
+int toolError(const llvm::Twine &Message);
 
 } // namespace irregfix

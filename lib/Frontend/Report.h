@@ -11,7 +11,7 @@ struct SiteReport {
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string Kernel;
-  std::string Pattern;             // its name: "range", "range2", "gather", "gather2", "neighbors"
+  std::string Pattern;             // its name in the pattern table (irregfix/pattern.h)
   std::string Offsets;             // B
   std::vector<std::string> Arrays; // A's
   bool Transformed = false;

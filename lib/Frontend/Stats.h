@@ -2,7 +2,7 @@
 // --print-stats does).
 #pragma once
 
-#include "Frontend/RewriteAction.h"
+#include "Frontend/FileResult.h"
 
 #include <map>
 #include <string>

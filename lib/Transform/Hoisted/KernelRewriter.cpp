@@ -27,7 +27,7 @@ public:
     const ForStmt *For = Info.Hoist.Loop;
     std::string Step = stepName();
     std::string In = indentationAt(For->getBeginLoc(), SM);
-    if (S.Pattern == SitePattern::Neighbors)
+    if (S.Pattern == kPatternNeighbors)
       boundNeighborLoop(Editor, S);
 
     // Before the loop: a later slice resumes from the buffers, unless this
@@ -61,7 +61,7 @@ public:
 private:
   // The iterations thread T's loop runs.
   std::string tripCount(const Site &S, unsigned I, const std::string &T) {
-    if (S.Pattern != SitePattern::Neighbors)
+    if (S.Pattern != kPatternNeighbors)
       return "irregfix::length(" + inkernel::viewName(I) + ", " + T + ")";
     if (S.NeighborCounts)
       return S.NeighborCounts.spelling() + "[" + T + "]";

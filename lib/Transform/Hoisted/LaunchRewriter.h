@@ -7,6 +7,7 @@
 #pragma once
 
 #include "Analysis/Site.h"
+#include "Transform/Launcher.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -14,7 +15,8 @@
 
 namespace irregfix::hoisted {
 
-// The site descriptions and the launcher definition; Info.Hoist.Hoistable must hold.
-std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx);
+// The launcher's model (Transform/Launcher.h): the in-kernel launcher's, its
+// transformed branch running the hoisted loop; Info.Hoist.Hoistable must hold.
+Launcher launcher(const KernelInfo &Info, clang::ASTContext &Ctx);
 
 } // namespace irregfix::hoisted

@@ -270,11 +270,11 @@ private:
     // The iteration a read belongs to: the rewritten loop's counter (ranges),
     // the kernel's own loop variable (neighbour lists), none (gathers).
     std::string Iter = isRangePattern(S.Pattern)           ? iterName(I)
-                       : S.Pattern == SitePattern::Neighbors ? S.LoopVar->getNameAsString()
+                       : S.Pattern == kPatternNeighbors ? S.LoopVar->getNameAsString()
                                                            : "0";
     // An indexed loop site keeps the kernel's loop: a read's iteration is how
     // far the loop variable is from where it started.
-    const bool IndexedLoop = S.Pattern == SitePattern::Indexed && S.IndexedLoop.Loop;
+    const bool IndexedLoop = S.Pattern == kPatternIndexed && S.IndexedLoop.Loop;
     if (IndexedLoop)
       Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
     for (const SiteArray *A : S.remappedArrays()) {

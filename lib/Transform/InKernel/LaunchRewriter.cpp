@@ -1,4 +1,5 @@
 #include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/Launcher.h"
 #include "Transform/Hoisted/Naming.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
@@ -106,241 +107,231 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
   return launcherSignature(Info, Ctx) + ";";
 }
 
-std::string launcherDefinition(const KernelInfo &Info, ASTContext &Ctx, const OtherStrategy *Other) {
+namespace {
+
+// Each (written, read) pair the launch checks apart.
+void addDisjoint(Launcher &L, const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
+  for (auto &[Written, Read] : Checks)
+    L.Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+}
+
+// The steps of transformable site I: its locals, the runtime's checks and the
+// call that prepares its copies, and what the transformed kernel is passed.
+void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
+  const Site &S = Info.Sites[I];
   const FunctionDecl *K = Info.Kernel;
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-
-  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
-  // the launch remaps and the runtime overlaps the remap with the kernel.
-  // Another strategy's branch launches it whole (its fallback): offset 0.
-  const bool Chunked = Info.Chunks.Chunkable && !Other;
-  std::string Flags;
-  auto AddFlag = [&](const std::string &F) { Flags += (Flags.empty() ? "" : " | ") + F; };
-  if (Info.Perm.Permutable)
-    AddFlag("irregfix::kSitePermutable");
-  if (Chunked)
-    AddFlag("irregfix::kSiteChunkable");
-  if (Other && !Other->SiteFlag.empty())
-    AddFlag(Other->SiteFlag);
-  // The shareable site (sharing layout) also names the transformed kernel,
-  // whose shared memory the runtime sizes. Another strategy's launch keeps slots.
-  const bool Shared = Info.Share.Shareable && !Other;
-  unsigned Index = 0;
-  for (const Site &S : Info.Sites) {
-    if (S.transformable()) {
-      OS << "static const irregfix::SiteInfo " << siteInfoName(K, Index) << " = {\"" << siteId(S.Loc, Ctx) << "\", \""
-         << K->getName() << "\", \"" << patternName(S.Pattern) << "\"";
-      if (Shared && Info.Share.SiteIndex == Index)
-        OS << ", " << Flags << (Flags.empty() ? "" : " | ") << "irregfix::kSiteShareable, (const void *)"
-           << transformedKernelName(K);
-      else
-        OS << ", " << (Flags.empty() ? "0" : Flags) << ", nullptr";
-      // The sources as the runtime orders them, for its messages.
-      std::string Names;
-      for (const SiteArray *A : S.remappedArrays())
-        Names += (Names.empty() ? "" : ",") + A->Array.spelling();
-      for (const ArrayRef &I : S.indexArrays())
-        Names += "," + I.spelling();
-      OS << ", \"" << Names << "\"";
-      if (S.Renumbered)
-        OS << ", " << S.Renumbered->Through;
-      OS << "};\n";
-    }
-    ++Index;
+  auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()); };
+  const std::string V = viewName(I), Site = siteInfoName(K, I);
+  auto Arrays = S.remappedArrays();
+  // One copy an array, or one a piece of a split array.
+  size_t Copies = 0;
+  for (const SiteArray *A : Arrays)
+    Copies += A->Fields.split() ? A->Fields.Pieces.size() : 1;
+  const std::string N = std::to_string(Arrays.size());
+  L.Locals.push_back("irregfix::View " + V + ";");
+  L.Locals.push_back("const void *" + V + "_out[" + std::to_string(Copies) + "];");
+  std::string Sources, Sizes;
+  for (size_t J = 0; J < Arrays.size(); ++J) {
+    std::string A = Arrays[J]->Array.spelling();
+    Sources += (J ? ", " : "") + A;
+    Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
   }
+  if (isRangePattern(S.Pattern)) {
+    L.Locals.push_back("const void *const " + V + "_src[" + N + "] = {" + Sources + "};");
+    L.Locals.push_back("const size_t " + V + "_size[" + N + "] = {" + Sizes + "};");
+  }
+  addDisjoint(L, Site, S.AliasChecks);
+  for (auto &[Symbol, Read] : S.SymbolAliasChecks)
+    L.Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
+                           Read.spelling() + ")");
+  auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
+  // (An indexed site without a guard runs the launch's threads: its step function knows.)
+  const std::string NExpr = S.ActiveThreads ? "(long long)(" + Text(S.ActiveThreads) + ")" : "";
+  const std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
+  // A gather or neighbour-list site's one array, split into field pieces.
+  std::string Fields, Pieces;
+  if (Arrays.size() == 1 && Arrays[0]->Fields.split()) {
+    Fields = "_fields";
+    Pieces = ", " + std::to_string(Arrays[0]->Fields.Pieces.size()) + ", " + fieldPiecesName(K, I, Arrays[0]->Array);
+  }
+  switch (S.Pattern) {
+  case kPatternRange:
+    L.Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
+                           ", " + V + "_src, " + V + "_size, " + Tail);
+    if (S.Renumbered)
+      for (size_t G = 0; G < S.Renumbered->Arrays.size(); ++G) {
+        const ArrayRef &A = S.Renumbered->Arrays[G].Array;
+        const std::string X = A.spelling(), Copy = renumberedName(I, A);
+        L.Locals.push_back("const void *" + Copy + " = nullptr;");
+        L.Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + std::to_string(G) + ", " + X +
+                               ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
+      }
+    break;
+  case kPatternRange2:
+    L.Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
+                           ", " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, " + Tail);
+    break;
+  case kPatternGather:
+    L.Conditions.push_back("irregfix::prepare_gather" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " + NExpr +
+                           ", " + Sources + ", " + Sizes + Pieces + ", " + Tail);
+    break;
+  case kPatternGather2:
+    L.Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
+                           ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
+    break;
+  case kPatternIndexed:
+    L.Conditions.push_back(indexed::prepareCall(Info, I, argumentList(K)));
+    break;
+  case kPatternNeighbors: {
+    std::string Stride = "(long long)(" + Text(S.NeighborStride) + ")";
+    std::string Strides = S.NeighborRowMajor ? "1, " + Stride : Stride + ", 1";
+    std::string Bound = S.NeighborBound ? "(long long)(" + Text(S.NeighborBound) + ")" : "0";
+    std::string Counts = S.NeighborCounts ? Index(S.NeighborCounts) : "nullptr, irregfix::kIndexI32";
+    L.Conditions.push_back("irregfix::prepare_neighbors" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " +
+                           Strides + ", " + Bound + ", " + Counts + ", " + NExpr + ", " + Sources + ", " + Sizes +
+                           Pieces + ", " + Tail);
+    break;
+  }
+  case kPatternScatter: // updates and ordered launches are no Site's: their launchers are their own
+  case kPatternOrder:
+    break;
+  }
+  std::vector<std::string> &Args = L.Transformed.Args;
+  Args.push_back(V);
+  for (size_t J = 0, Copy = 0; J < Arrays.size(); ++J) {
+    if (!Arrays[J]->Fields.split()) {
+      Args.push_back("static_cast<" + remappedPointerType(Info, Arrays[J]->Array, Ctx) + ">(" + V + "_out[" +
+                     std::to_string(Copy++) + "])");
+      continue;
+    }
+    for (unsigned P = 0; P < Arrays[J]->Fields.Pieces.size(); ++P)
+      Args.push_back("static_cast<const " + pieceTypeName(K, I, Arrays[J]->Array, P) + " *>(" + V + "_out[" +
+                     std::to_string(Copy++) + "])");
+  }
+  if (S.Renumbered)
+    for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+      Args.push_back("static_cast<" + remappedPointerType(Info, X.Array, Ctx) + ">(" + renumberedName(I, X.Array) +
+                     ")");
+}
 
+// The records of the kernel's transformable sites, or of the kernel itself
+// for an ordered launch. Shared: the shareable site (sharing layout) also
+// names the transformed kernel, whose shared memory the runtime sizes.
+std::vector<SiteRecord> siteRecords(const KernelInfo &Info, ASTContext &Ctx, const std::vector<std::string> &Flags,
+                                    bool Shared) {
+  const FunctionDecl *K = Info.Kernel;
+  std::vector<SiteRecord> Out;
+  for (unsigned I = 0; I < Info.Sites.size(); ++I) {
+    const Site &S = Info.Sites[I];
+    if (!S.transformable())
+      continue;
+    SiteRecord R(siteInfoName(K, I), siteId(S.Loc, Ctx), K->getNameAsString(), S.Pattern, Flags);
+    if (Shared && Info.Share.SiteIndex == I) {
+      R.Flags.push_back("irregfix::kSiteShareable");
+      R.Handle = "(const void *)" + transformedKernelName(K);
+    }
+    // The sources as the runtime orders them, for its messages.
+    std::string Names;
+    for (const SiteArray *A : S.remappedArrays())
+      Names += (Names.empty() ? "" : ",") + A->Array.spelling();
+    for (const ArrayRef &Index : S.indexArrays())
+      Names += "," + Index.spelling();
+    R.Sources = Names;
+    if (S.Renumbered)
+      R.RenumberedThrough = S.Renumbered->Through;
+    Out.push_back(std::move(R));
+  }
   // A kernel without a site, run in a locality order (OrderOnly): its site is the kernel.
   if (Info.OrderOnly)
-    OS << "static const irregfix::SiteInfo " << siteInfoName(K, 0) << " = {\"" << siteId(K->getLocation(), Ctx)
-       << "\", \"" << K->getName() << "\", \"" << pattern_name(kPatternOrder) << "\", "
-       << (Flags.empty() ? "0" : Flags) << ", nullptr};\n";
+    Out.emplace_back(siteInfoName(K, 0), siteId(K->getLocation(), Ctx), K->getNameAsString(), kPatternOrder, Flags);
+  return Out;
+}
 
-  // Copies split into field pieces: what each piece holds, for the runtime.
+// What the launcher calls: the tables of copies split into field pieces, and
+// the index kernels and step functions of indexed sites.
+std::string definitions(const KernelInfo &Info, ASTContext &Ctx) {
+  std::string Out;
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable())
       for (const SiteArray *A : Info.Sites[I].remappedArrays())
         if (A->Fields.split())
-          OS << fieldPieceTable(Info, I, *A, Ctx);
-
-  // Indexed sites: the kernels that compute their indices, and their step functions.
+          Out += fieldPieceTable(Info, I, *A, Ctx);
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed) {
+    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == kPatternIndexed) {
       llvm::Expected<std::string> D = indexed::definitions(Info, I, Ctx);
       if (D)
-        OS << *D;
-      else // validateIndexedSites refused what cannot be written: not reached
-        OS << "#error \"irregfix: " << llvm::toString(D.takeError()) << "\"\n";
+        Out += *D;
+      else // the decision step refused what cannot be written: not reached
+        Out += "#error \"irregfix: " + llvm::toString(D.takeError()) + "\"\n";
     }
-  OS << "// irregfix: launches " << transformedKernelName(K)
-     << (Info.OrderOnly ? " in a locality order" : " on remapped copies")
-     << ", or the original kernel when the runtime declines or times it faster.\n";
-  OS << launcherSignature(Info, Ctx) << " {\n";
-  // The launch is named by its first transformable site: the runtime keeps the
-  // launcher's selector there.
-  std::string LaunchSite = Info.OrderOnly ? siteInfoName(K, 0) : "";
-  for (unsigned I = 0; I < Info.Sites.size() && LaunchSite.empty(); ++I)
-    if (Info.Sites[I].transformable())
-      LaunchSite = siteInfoName(K, I);
-  std::vector<std::string> Conditions{"irregfix::begin_launch(" + LaunchSite +
-                                      ", __irregfix_stream, __irregfix_grid, __irregfix_block" +
-                                      (Shared ? ", __irregfix_shmem)" : ")")},
-      ExtraArgs;
-  if (Info.RequiredBlockX)
-    Conditions.push_back("irregfix::block_size_is(" + LaunchSite + ", __irregfix_block, " +
-                         std::to_string(Info.RequiredBlockX) + ")");
-  // Each (written, read) pair the launch checks apart.
-  auto Disjoint = [&](const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
-    for (auto &[Written, Read] : Checks)
-      Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
-  };
-  Index = 0;
-  for (const Site &S : Info.Sites) {
-    unsigned I = Index++;
-    if (!S.transformable())
-      continue;
-    std::string V = viewName(I), Site = siteInfoName(K, I);
-    auto Arrays = S.remappedArrays();
-    // One copy an array, or one a piece of a split array.
-    size_t Copies = 0;
-    for (const SiteArray *A : Arrays)
-      Copies += A->Fields.split() ? A->Fields.Pieces.size() : 1;
-    std::string N = std::to_string(Arrays.size());
-    OS << "  irregfix::View " << V << ";\n";
-    OS << "  const void *" << V << "_out[" << Copies << "];\n";
-    std::string Sources, Sizes;
-    for (size_t J = 0; J < Arrays.size(); ++J) {
-      std::string A = Arrays[J]->Array.spelling();
-      Sources += (J ? ", " : "") + A;
-      Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
-    }
-    if (isRangePattern(S.Pattern)) {
-      OS << "  const void *const " << V << "_src[" << N << "] = {" << Sources << "};\n";
-      OS << "  const size_t " << V << "_size[" << N << "] = {" << Sizes << "};\n";
-    }
-    Disjoint(Site, S.AliasChecks);
-    for (auto &[Symbol, Read] : S.SymbolAliasChecks)
-      Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
-                           Read.spelling() + ")");
-    auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), SM, LO); };
-    auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
-    // (An indexed site without a guard runs the launch's threads: its step function knows.)
-    std::string NExpr = S.ActiveThreads ? "(long long)(" + Text(S.ActiveThreads) + ")" : "";
-    std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
-    // A gather or neighbour-list site's one array, split into field pieces.
-    std::string Fields, Pieces;
-    if (Arrays.size() == 1 && Arrays[0]->Fields.split()) {
-      Fields = "_fields";
-      Pieces = ", " + std::to_string(Arrays[0]->Fields.Pieces.size()) + ", " + fieldPiecesName(K, I, Arrays[0]->Array);
-    }
-    switch (S.Pattern) {
-    case SitePattern::Range:
-      Conditions.push_back("irregfix::prepare_range(" + Site + ", " + Index(S.Offsets) + ", " + NExpr + ", " + N +
-                           ", " + V + "_src, " + V + "_size, " + Tail);
-      if (S.Renumbered)
-        for (size_t G = 0; G < S.Renumbered->Arrays.size(); ++G) {
-          const ArrayRef &A = S.Renumbered->Arrays[G].Array;
-          const std::string X = A.spelling(), Copy = renumberedName(I, A);
-          OS << "  const void *" << Copy << " = nullptr;\n";
-          Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + std::to_string(G) + ", " + X +
-                               ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
-        }
-      break;
-    case SitePattern::Range2:
-      Conditions.push_back("irregfix::prepare_range2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
-                           ", " + NExpr + ", " + N + ", " + V + "_src, " + V + "_size, " + Tail);
-      break;
-    case SitePattern::Gather:
-      Conditions.push_back("irregfix::prepare_gather" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " + NExpr +
-                           ", " + Sources + ", " + Sizes + Pieces + ", " + Tail);
-      break;
-    case SitePattern::Gather2:
-      Conditions.push_back("irregfix::prepare_gather2(" + Site + ", " + Index(S.Offsets) + ", " + Index(S.RowMap) +
-                           ", " + NExpr + ", " + Sources + ", " + Sizes + ", " + Tail);
-      break;
-    case SitePattern::Indexed:
-      Conditions.push_back(indexed::prepareCall(Info, I, argumentList(K)));
-      break;
-    case SitePattern::Neighbors: {
-      std::string Stride = "(long long)(" + Text(S.NeighborStride) + ")";
-      std::string Strides = S.NeighborRowMajor ? "1, " + Stride : Stride + ", 1";
-      std::string Bound = S.NeighborBound ? "(long long)(" + Text(S.NeighborBound) + ")" : "0";
-      std::string Counts = S.NeighborCounts ? Index(S.NeighborCounts) : "nullptr, irregfix::kIndexI32";
-      Conditions.push_back("irregfix::prepare_neighbors" + Fields + "(" + Site + ", " + Index(S.Offsets) + ", " +
-                           Strides + ", " + Bound + ", " + Counts + ", " + NExpr + ", " + Sources + ", " + Sizes +
-                           Pieces + ", " + Tail);
-      break;
-    }
-    }
-    ExtraArgs.push_back(V);
-    for (size_t J = 0, Copy = 0; J < Arrays.size(); ++J) {
-      if (!Arrays[J]->Fields.split()) {
-        ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, Arrays[J]->Array, Ctx) + ">(" + V + "_out[" +
-                            std::to_string(Copy++) + "])");
-        continue;
-      }
-      for (unsigned P = 0; P < Arrays[J]->Fields.Pieces.size(); ++P)
-        ExtraArgs.push_back("static_cast<const " + pieceTypeName(K, I, Arrays[J]->Array, P) + " *>(" + V + "_out[" +
-                            std::to_string(Copy++) + "])");
-    }
-    if (S.Renumbered)
-      for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
-        ExtraArgs.push_back("static_cast<" + remappedPointerType(Info, X.Array, Ctx) + ">(" +
-                            renumberedName(I, X.Array) + ")");
-  }
-
-  if (Info.OrderOnly) {
-    OS << "  irregfix::View " << viewName(0) << ";\n";
-    Disjoint(LaunchSite, Info.OrderAliasChecks);
-    Conditions.push_back("irregfix::prepare_order(" + LaunchSite + ", &" + viewName(0) + ", __irregfix_stream)");
-    ExtraArgs.push_back(viewName(0));
-  }
-
-  std::string Args = argumentList(K);
-  std::string Config = "<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>";
-  // The transformed kernel's own: a shareable launch adds the staged copy's bytes.
-  std::string Shmem = Shared ? "__irregfix_shmem + irregfix::shared_bytes(" + viewName(Info.Share.SiteIndex) + ")"
-                             : "__irregfix_shmem";
-  std::string AllArgs = Args;
-  for (const std::string &E : ExtraArgs)
-    AllArgs += (AllArgs.empty() ? "" : ", ") + E;
-  std::string OffsetArg = Chunked ? "__irregfix_chunk.block_offset" : Info.Chunks.Chunkable ? "0u" : "";
-  std::string KernelArgs = OffsetArg.empty() ? AllArgs : AllArgs + (AllArgs.empty() ? "" : ", ") + OffsetArg;
-  if (Chunked) {
-    OS << "  int __irregfix_chunks = 0;\n";
-    Conditions.push_back("irregfix::start_chunks(" + LaunchSite + ", __irregfix_stream, &__irregfix_chunks)");
-  }
-  if (Other) {
-    OS << Other->Declarations;
-    Conditions.push_back(Other->Condition);
-  }
-  OS << "  if (";
-  for (size_t I = 0; I < Conditions.size(); ++I)
-    OS << (I ? " &&\n      " : "") << Conditions[I];
-  OS << ") {\n";
-  const std::string Qualifier = kernelQualifier(K);
-  std::string Name = Qualifier + transformedKernelName(K) + templateArguments(Info);
-  if (Other) {
-    OS << Other->Branch(Config, AllArgs, Name + Config + "(" + KernelArgs + ");");
-  } else if (Chunked) {
-    OS << "    for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {\n"
-       << "      const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" << LaunchSite
-       << ", __irregfix_c, __irregfix_grid, __irregfix_stream);\n"
-       << "      " << Name << "<<<__irregfix_chunk.grid, __irregfix_block, " << Shmem << ", __irregfix_stream>>>("
-       << KernelArgs << ");\n"
-       << "    }\n";
-  } else {
-    OS << "    " << Name << "<<<__irregfix_grid, __irregfix_block, " << Shmem << ", __irregfix_stream>>>("
-       << KernelArgs << ");\n";
-  }
-  OS << "    irregfix::end_transformed_launch(" << LaunchSite << ", __irregfix_stream);\n";
-  OS << "    return;\n  }\n";
-  OS << "  " << Qualifier << K->getName() << templateArguments(Info) << Config << "(" << Args << ");\n";
-  OS << "  irregfix::end_original_launch(" << LaunchSite << ", __irregfix_stream);\n";
-  OS << "}";
   return Out;
+}
+
+// The transformed branch: one launch, or one a chunk while the runtime
+// overlaps the next chunk's remap with it.
+void addBranch(Launcher &L, bool Chunked) {
+  if (!Chunked) {
+    L.Branch.push_back({L.Transformed.text()});
+    return;
+  }
+  L.Locals.push_back("int __irregfix_chunks = 0;");
+  L.Conditions.push_back("irregfix::start_chunks(" + L.Site + ", __irregfix_stream, &__irregfix_chunks)");
+  KernelLaunch Chunk = L.Transformed;
+  Chunk.Grid = "__irregfix_chunk.grid";
+  L.Branch.push_back({"for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c)",
+                      {{"const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(" + L.Site +
+                        ", __irregfix_c, __irregfix_grid, __irregfix_stream);"},
+                       {Chunk.text()}}});
+}
+
+} // namespace
+
+Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
+  const FunctionDecl *K = Info.Kernel;
+  Launcher L;
+  // A chunkable kernel runs chunk by chunk: one chunk, the whole grid, unless
+  // the launch remaps and the runtime overlaps the remap with the kernel.
+  const bool Chunked = Info.Chunks.Chunkable && !Whole;
+  // A launch for another strategy stages nothing in shared memory.
+  const bool Shared = Info.Share.Shareable && !Whole;
+  std::vector<std::string> Flags;
+  if (Info.Perm.Permutable)
+    Flags.push_back("irregfix::kSitePermutable");
+  if (Chunked)
+    Flags.push_back("irregfix::kSiteChunkable");
+  L.Sites = siteRecords(Info, Ctx, Flags, Shared);
+  L.Definitions = definitions(Info, Ctx);
+  L.Comment = "// irregfix: launches " + transformedKernelName(K) +
+              (Info.OrderOnly ? " in a locality order" : " on remapped copies") +
+              ", or the original kernel when the runtime declines or times it faster.";
+  L.Signature = launcherSignature(Info, Ctx);
+  // The launch is named by its first site: the runtime keeps the launcher's selector there.
+  L.Site = L.Sites.front().Name;
+  L.Conditions.push_back("irregfix::begin_launch(" + L.Site + ", __irregfix_stream, __irregfix_grid, __irregfix_block" +
+                         (Shared ? ", __irregfix_shmem)" : ")"));
+  if (Info.RequiredBlockX)
+    L.Conditions.push_back("irregfix::block_size_is(" + L.Site + ", __irregfix_block, " +
+                           std::to_string(Info.RequiredBlockX) + ")");
+  const std::string Qualifier = kernelQualifier(K);
+  L.Transformed.Kernel = Qualifier + transformedKernelName(K) + templateArguments(Info);
+  L.Transformed.Args.push_back(argumentList(K));
+  for (unsigned I = 0; I < Info.Sites.size(); ++I)
+    if (Info.Sites[I].transformable())
+      addSite(L, Info, I, Ctx);
+  if (Info.OrderOnly) {
+    L.Locals.push_back("irregfix::View " + viewName(0) + ";");
+    addDisjoint(L, L.Site, Info.OrderAliasChecks);
+    L.Conditions.push_back("irregfix::prepare_order(" + L.Site + ", &" + viewName(0) + ", __irregfix_stream)");
+    L.Transformed.Args.push_back(viewName(0));
+  }
+  // The transformed kernel's own: a shareable launch adds the staged copy's bytes.
+  if (Shared)
+    L.Transformed.Shmem = "__irregfix_shmem + irregfix::shared_bytes(" + viewName(Info.Share.SiteIndex) + ")";
+  L.Transformed.BlockOffset = Chunked ? "__irregfix_chunk.block_offset" : Info.Chunks.Chunkable ? "0u" : "";
+  addBranch(L, Chunked);
+  L.Original.Kernel = Qualifier + K->getNameAsString() + templateArguments(Info);
+  L.Original.Args.push_back(argumentList(K));
+  return L;
 }
 
 llvm::Expected<tooling::Replacement> rewriteLaunch(const CUDAKernelCallExpr *Launch,

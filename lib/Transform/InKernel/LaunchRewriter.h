@@ -1,12 +1,12 @@
 // Host side of the in-kernel strategy: a generated launcher per kernel that
 // asks the runtime for the remapped copies and launches `<kernel>_irregfix`,
 // or the original kernel when the runtime declines; and the rewrite of each
-// `kernel<<<...>>>(...)` into a call of that launcher.
+// `kernel<<<...>>>(...)` into a call of that launcher (every strategy's
+// launcher has its name and parameters).
 #pragma once
 
-#include <functional>
-
 #include "Analysis/Site.h"
+#include "Transform/Launcher.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,26 +17,14 @@
 
 namespace irregfix::inkernel {
 
-// What another strategy adds to the launcher (the hoisted loop's, for one).
-struct OtherStrategy {
-  std::string SiteFlag;     // added to every SiteInfo's flags
-  std::string Declarations; // statements before the runtime's conditions
-  std::string Condition;    // the last condition of the transformed branch
-  // The branch's statements, given the launch configuration `<<<...>>>`, the
-  // transformed kernel's arguments and the in-kernel launch statement.
-  std::function<std::string(const std::string &Config, const std::string &Args,
-                            const std::string &InKernelLaunch)>
-      Branch;
-};
-
 // `::ns::` when a parameter of the launcher hides a kernel it launches (a
 // parameter named like the kernel), else "": put before those kernels' names.
 std::string kernelQualifier(const clang::FunctionDecl *K);
 
-// The site descriptions and the launcher definition, to follow the transformed
-// kernel; with Other, that strategy's launcher (its in-kernel kernel launched whole).
-std::string launcherDefinition(const KernelInfo &Info, clang::ASTContext &Ctx,
-                               const OtherStrategy *Other = nullptr);
+// The launcher's model (Transform/Launcher.h), to follow the transformed
+// kernel. Whole: the transformed kernel is launched whole (no chunks, no
+// staged copy), as another strategy's fallback (the hoisted loop's).
+Launcher launcher(const KernelInfo &Info, clang::ASTContext &Ctx, bool Whole);
 
 // `static void k_irregfix_launch(dim3 __irregfix_grid, ..., <the kernel's parameters>)`:
 // the launcher's head, which every strategy's launcher shares.

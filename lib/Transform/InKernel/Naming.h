@@ -28,7 +28,7 @@ inline std::string remappedName(unsigned Site, const ArrayRef &A) {
 // The copy of a site's array: an indexed site may copy one array at several
 // indices (`vars[nb]`, `vars[nb + n]`), so its copies are numbered.
 inline std::string remappedName(const Site &S, unsigned Site, const SiteArray &A) {
-  if (S.Pattern != SitePattern::Indexed)
+  if (S.Pattern != kPatternIndexed)
     return remappedName(Site, A.Array);
   return remappedName(Site, A.Array) + "_" + std::to_string(&A - S.Arrays.data());
 }

@@ -195,25 +195,14 @@ private:
 
 } // namespace
 
-void validateSites(KernelInfo &Info, ASTContext &Ctx) {
-  for (unsigned I = 0; I < Info.Sites.size(); ++I)
-    if (Info.Sites[I].transformable() && Info.Sites[I].Pattern == SitePattern::Indexed)
-      if (llvm::Expected<std::string> D = definitions(Info, I, Ctx); !D) {
-        std::string Why = llvm::toString(D.takeError());
-        llvm::StringRef Reason(Why);
-        Reason.consume_front("indexed site: ");
-        Site &S = Info.Sites[I];
-        S.RefusedBecause = "its index kernels cannot be written: " + Reason.str();
-        // Its reads are not rewritten after all.
-        for (ReadVerdict &V : Info.Reads)
-          for (const SiteArray &A : S.Arrays)
-            if (std::find(A.Reads.begin(), A.Reads.end(), V.Read) != A.Reads.end() ||
-                llvm::any_of(A.Reads, [&](const Expr *R) { return V.Read->getSourceRange() == R->getSourceRange() ||
-                                                                 R->getBeginLoc() == V.Read->getBeginLoc(); })) {
-              V.Verdict = ReadVerdict::NotRewritten;
-              V.Reason = S.RefusedBecause;
-            }
-      }
+std::string unwritableBecause(const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
+  llvm::Expected<std::string> D = definitions(Info, I, Ctx);
+  if (D)
+    return "";
+  std::string Why = llvm::toString(D.takeError());
+  llvm::StringRef Reason(Why);
+  Reason.consume_front("indexed site: ");
+  return Reason.str();
 }
 
 std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &Arguments) {
@@ -225,7 +214,7 @@ std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &A
 llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   const Site &S = Info.Sites[I];
   const FunctionDecl *K = Info.Kernel;
-  const WriteSet W = WriteSet::of(K);
+  const WriteSet &W = Info.Writes;
   IndexText Text(S, W, Ctx);
   const bool Loop = S.IndexedLoop.Loop != nullptr;
   std::string First, End;

@@ -22,9 +22,10 @@ namespace irregfix::indexed {
 // to place before the launcher; or why they cannot be written.
 llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, clang::ASTContext &Ctx);
 
-// Refuses (RefusedBecause) the indexed sites whose index kernels cannot be
-// written (an index spelled through a macro, a local without one value).
-void validateSites(KernelInfo &Info, clang::ASTContext &Ctx);
+// Why the index kernels of site I cannot be written (an index spelled through
+// a macro, a local without one value), or "": the decision step asks before
+// it lets the site be transformed.
+std::string unwritableBecause(const KernelInfo &Info, unsigned I, clang::ASTContext &Ctx);
 
 // The launcher's condition that prepares site I's copies: a call of its step
 // function with the launcher's parameters (their names as the kernel's).

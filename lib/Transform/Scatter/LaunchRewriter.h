@@ -8,6 +8,7 @@
 
 #include "Analysis/ScatterSites.h"
 #include "Analysis/Site.h"
+#include "Transform/Launcher.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -16,9 +17,8 @@
 
 namespace irregfix::scatter {
 
-// The site description and the launcher definition, to follow the variant.
+// The launcher's model (Transform/Launcher.h), to follow the variant.
 // `Updates` as rewriteKernel's.
-std::string launcherDefinition(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates,
-                               clang::ASTContext &Ctx);
+Launcher launcher(const KernelInfo &Info, const std::vector<const ScatterSite *> &Updates, clang::ASTContext &Ctx);
 
 } // namespace irregfix::scatter

@@ -1,7 +1,7 @@
 // Runs the site analysis on in-memory CUDA code parsed against the stub header.
 #pragma once
 
-#include "Analysis/SiteFinder.h"
+#include "Analysis/KernelAnalysis.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -63,10 +63,10 @@ struct SiteSummary {
 inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
   std::vector<SiteSummary> Out;
   bool Ok = forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
-    KernelInfo Info = analyzeKernel(K, Ctx);
+    KernelInfo Info = analyzeKernel(K, Ctx, /*DeviceOnly=*/nullptr);
     for (const Site &S : Info.Sites) {
       SiteSummary Sum;
-      Sum.Pattern = patternName(S.Pattern);
+      Sum.Pattern = pattern_name(S.Pattern);
       Sum.Offsets = S.Offsets ? S.Offsets.spelling() : "";
       for (const SiteArray *A : S.remappedArrays())
         Sum.Arrays += (Sum.Arrays.empty() ? "" : ",") + A->Array.spelling();

@@ -14,7 +14,7 @@ namespace {
 std::string piecesOf(const std::string &Code) {
   std::string Out = "no site";
   forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
-    KernelInfo Info = analyzeKernel(K, Ctx);
+    KernelInfo Info = analyzeKernel(K, Ctx, /*DeviceOnly=*/nullptr);
     if (Info.Sites.empty() || Info.Sites[0].Arrays.empty())
       return;
     const FieldSplit &F = Info.Sites[0].Arrays[0].Fields;

@@ -13,7 +13,7 @@ namespace {
 std::vector<std::string> verdicts(const std::string &Code) {
   std::vector<std::string> Out;
   EXPECT_TRUE(forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
-    for (const ScatterSite &S : findScatterSites(K, Ctx))
+    for (const ScatterSite &S : findScatterSites(K, Ctx, /*DeviceOnly=*/nullptr))
       Out.push_back(S.transformable() ? "ok" : S.RefusedBecause);
   }));
   return Out;

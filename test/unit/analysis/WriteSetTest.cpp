@@ -13,7 +13,7 @@ std::pair<std::string, bool> writesOf(const std::string &Code) {
   std::string Names;
   bool Untraced = false;
   forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &) {
-    WriteSet W = WriteSet::of(K);
+    WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
     for (const clang::ParmVarDecl *P : K->parameters())
       if (W.writesThrough(ArrayRef(P)))
         Names += (Names.empty() ? "" : ",") + P->getNameAsString();
@@ -69,7 +69,7 @@ TEST(WriteSet, ReferenceParametersMapToTheirArguments) {
 std::string untracedWhy(const std::string &Code) {
   std::string Why = "<traced>";
   forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &) {
-    WriteSet W = WriteSet::of(K);
+    WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
     if (W.hasUntracedWrite())
       Why = W.untracedWhy();
   });
@@ -108,7 +108,7 @@ TEST(WriteSet, DeviceVariablesAreNamedAsSymbols) {
   forEachKernel("__device__ int flag; __device__ float table[64]; __device__ int unused;\n"
                 "__global__ void k(const float *a) { flag = 1; table[threadIdx.x] = a[0]; atomicAdd(&flag, 1); }",
                 [&](const clang::FunctionDecl *K, clang::ASTContext &) {
-                  WriteSet W = WriteSet::of(K);
+                  WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
                   for (const clang::VarDecl *V : W.writtenSymbols())
                     Symbols += (Symbols.empty() ? "" : ",") + V->getNameAsString();
                   Untraced = W.hasUntracedWrite();
@@ -148,7 +148,7 @@ TEST(WriteSet, StructFieldsAreArraysOfTheirOwn) {
   forEachKernel("struct G { const int *a; float *b; float *c; };\n"
                 "__global__ void k(G g) { g.b[0] = g.a[1]; float *p = g.c; p[2] = 1; }",
                 [&](const clang::FunctionDecl *K, clang::ASTContext &) {
-                  WriteSet W = WriteSet::of(K);
+                  WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
                   for (const ArrayRef &A : W.writtenArrays())
                     Names += (Names.empty() ? "" : ",") + A.spelling();
                   Untraced = W.hasUntracedWrite();

@@ -1,88 +1,10 @@
-#include "Frontend/Verdicts.h"
-#include "Analysis/Hoistability.h"
+#include "Frontend/ReportRows.h"
 #include "Analysis/IndexForm.h"
-#include "Analysis/RenumberedGathers.h"
-#include "Analysis/SiteFinder.h"
-#include "Transform/Indexed/IndexKernels.h"
 #include "Transform/SourceText.h"
 
 using namespace clang;
 
 namespace irregfix {
-
-namespace {
-
-// The scatter sites' say over the kernel's other verdicts.
-void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
-  // An assignment gains only an order of the writes (a permuted store has none
-  // to gain): the kernel's reads come first.
-  const bool ReadsRewritten = Info.hasTransformableSite();
-  for (ScatterSite &S : Updates) {
-    if (!Info.RefusedBecause.empty())
-      S.RefusedBecause = Info.RefusedBecause;
-    else if (S.transformable() && S.Assign && ReadsRewritten)
-      S.RefusedBecause = "the kernel's indirect reads are rewritten instead (an assignment through an index array "
-                         "is rewritten only in a kernel with nothing else to rewrite)";
-  }
-  // The element each update adds to is read too: its verdict is the update's.
-  for (const ScatterSite &S : Updates)
-    for (ReadVerdict &V : Info.Reads)
-      if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
-        V.Shape = "scatter";
-        V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
-        V.Reason = S.RefusedBecause;
-      }
-  const std::vector<const ScatterSite *> Rewritten = transformableScatters(Updates);
-  if (Rewritten.empty())
-    return;
-  const std::string Target = Rewritten.front()->Target.quoted();
-  const std::string Why = "the kernel's update of " + Target +
-                          " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
-  for (Site &S : Info.Sites) {
-    const bool Update = llvm::any_of(
-        Rewritten, [&](const ScatterSite *U) { return S.Loc == U->Element->getBeginLoc(); });
-    if (Update)
-      S.RefusedBecause = "it is the update of " + Target + ", which the scatter strategy rewrites";
-    else if (S.transformable())
-      S.RefusedBecause = Why;
-  }
-  for (ReadVerdict &V : Info.Reads)
-    if (V.Shape != "scatter" && V.Verdict != ReadVerdict::NotRewritten) {
-      V.Verdict = ReadVerdict::NotRewritten;
-      V.Reason = Why;
-    }
-}
-
-// The hoisting's say: a hoisted kernel's threads run in order, unstaged.
-void applyHoisting(KernelInfo &Info, ASTContext &Ctx) {
-  Info.Hoist = analyzeHoistability(Info, Ctx);
-  if (!Info.Hoist.Hoistable)
-    return;
-  if (Info.Perm.Permutable) {
-    Info.Perm.Permutable = false;
-    Info.Perm.NotBecause = "its loop is hoisted";
-  }
-  if (Info.Share.Shareable) {
-    Info.Share.Shareable = false;
-    Info.Share.NotBecause = "its loop is hoisted";
-  }
-}
-
-} // namespace
-
-KernelInfo kernelVerdicts(const FunctionDecl *Kernel, ASTContext &Ctx, std::vector<ScatterSite> *Scatters,
-                          HoistRequest Hoist) {
-  KernelInfo Info = analyzeKernel(Kernel, Ctx);
-  indexed::validateSites(Info, Ctx);
-  std::vector<ScatterSite> Updates = findScatterSites(Info.Kernel, Ctx);
-  applyScatters(Info, Updates);
-  if (Scatters)
-    *Scatters = std::move(Updates);
-  if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
-    applyHoisting(Info, Ctx);
-  findRenumberedGathers(Info, Ctx); // once the threads' order is known to be free
-  return Info;
-}
 
 namespace {
 // A site's place in the source and its kernel.
@@ -95,9 +17,7 @@ SiteReport locatedReport(SourceLocation Loc, const KernelInfo &Info, const Sourc
   R.Kernel = Info.Kernel->getNameAsString();
   return R;
 }
-} // namespace
 
-namespace {
 // "w/r" for each (written, read) pair checked at the launch.
 std::vector<std::string> aliasCheckNames(const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
   std::vector<std::string> Out;
@@ -109,7 +29,7 @@ std::vector<std::string> aliasCheckNames(const std::vector<std::pair<ArrayRef, A
 
 SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
   SiteReport R = locatedReport(S.Loc, Info, Ctx.getSourceManager());
-  R.Pattern = patternName(S.Pattern);
+  R.Pattern = pattern_name(S.Pattern);
   R.Offsets = S.Offsets ? S.Offsets.spelling() : "-";
   for (const SiteArray &A : S.Arrays)
     if (A.RefusedBecause.empty())
@@ -154,7 +74,7 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
   R.Array = V.Array;
   MemoryRead M;
   R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
-  R.Pattern = V.Shape;
+  R.Pattern = V.shape();
   R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
               : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
                                                         : "not-rewritten";

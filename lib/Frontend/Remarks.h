@@ -1,0 +1,40 @@
+// What the decision step made of each kernel, said once: a remark per site,
+// scatter update and ordered launch (with notes on what each copy holds and
+// what the launch checks), a remark per indirect read no site's remark
+// explains, and for each the row of --report it is made from (ReportRows.h).
+#pragma once
+
+#include "Decide/KernelDecision.h"
+#include "Frontend/Diagnostics.h"
+#include "Frontend/Report.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <set>
+#include <vector>
+
+namespace irregfix {
+
+class VerdictRemarks {
+public:
+  VerdictRemarks(Messages &Msg, clang::ASTContext &Ctx) : Msg(Msg), Ctx(Ctx) {}
+
+  // Says what became of D's kernel; its rows go to Sites and Reads.
+  void say(const KernelDecision &D, std::vector<SiteReport> &Sites, std::vector<ReadReport> &Reads);
+
+private:
+  void site(const Site &S, const KernelInfo &Info, std::vector<SiteReport> &Rows);
+  void transformed(const Site &S, const SiteReport &Row, const std::string &What);
+  void fields(const Site &S, const SiteArray &A);
+  void deviceOnlyCode(const KernelDecision &D);
+  void kernelWide(const KernelInfo &Info);
+  void hoisting(const KernelInfo &Info);
+  void scatter(const ScatterSite &S, const KernelInfo &Info, std::vector<SiteReport> &Rows);
+  void reads(const KernelInfo &Info, std::vector<ReadReport> &Rows);
+
+  Messages &Msg;
+  clang::ASTContext &Ctx;
+  std::set<const DeviceOnlyCode::Region *> DeviceOnlyRemarked; // one remark a region
+};
+
+} // namespace irregfix
