@@ -9,9 +9,10 @@
 // remap_reduce.cu) checks its arguments and dispatches on the index kind and
 // the word class (plain: K = 1; composite: K = 0) to a class template declared
 // below; the pattern's kernels header (remap_<pattern>_kernels.cuh) defines its
-// members, and each instantiation is its own translation unit in modules/ (a
-// line or two each). A program with int indices and float values loads the
-// int, plain-word modules of the patterns it uses, and nothing else.
+// members, and each instantiation is its own translation unit, a
+// module that CMake generates from remap_module.cu.in. A program with int
+// indices and float values loads the int, plain-word modules of the patterns
+// it uses, and nothing else.
 #pragma once
 
 #include "remap.cuh"
@@ -180,7 +181,8 @@ cudaError_t with_index_and_word_class(int kind, const void *A, std::size_t esz, 
 // ---- The modules' entry points ---------------------------------------------
 // The typed launches of each pattern, one class template instantiation a
 // module: the members are defined in remap_<pattern>_kernels.cuh, instantiated
-// for index type Idx and word class C in modules/<pattern>_<index>[_composite].cu,
+// for index type Idx and word class C in the generated module
+// <pattern>_<index>[_composite].cu (remap_module.cu.in),
 // and called from the pattern's file, which does not see the kernels. w is a
 // word kind of class C; k the words an element when w is composite (K = 0).
 

@@ -1,6 +1,6 @@
 // irregfix runtime: the copy kernel of gathers and its typed launch,
-// GatherModule (see remap_dispatch.cuh): each instantiation is one module,
-// modules/gather_<index>[_composite].cu.
+// GatherModule (see remap_dispatch.cuh): each instantiation is one generated
+// module, gather_<index>[_composite].cu (remap_module.cu.in).
 #pragma once
 
 #include "remap_dispatch.cuh"

@@ -1,6 +1,6 @@
 // irregfix runtime: the copy kernel of neighbour-list gathers and its typed
 // launch, NeighborsModule (see remap_dispatch.cuh): each instantiation is one
-// module, modules/neighbors_<index>[_composite].cu.
+// generated module, neighbors_<index>[_composite].cu (remap_module.cu.in).
 #pragma once
 
 #include "remap_dispatch.cuh"

@@ -1,6 +1,6 @@
 // irregfix runtime: the copy kernel of two-level range sites and its typed
 // launch, Range2Module (see remap_dispatch.cuh): each instantiation is one
-// module, modules/range2[_composite].cu.
+// generated module, range2[_composite].cu (remap_module.cu.in).
 #pragma once
 
 #include "remap_dispatch.cuh"

@@ -1,8 +1,8 @@
 // irregfix runtime: the kernels of range sites, the lengths and the copies
 // (column-major ELL and SELL-32), and their typed launches, LengthsModule and
-// RangeModule (see remap_dispatch.cuh): instantiated in the modules
-// modules/range_<index>.cu (the lengths and the plain words' copies) and
-// modules/range_<index>_composite.cu.
+// RangeModule (see remap_dispatch.cuh): instantiated in the generated modules
+// range_<index>.cu (the lengths and the plain words' copies) and
+// range_<index>_composite.cu (remap_module.cu.in).
 #pragma once
 
 #include "remap_dispatch.cuh"

@@ -1,5 +1,6 @@
 // irregfix runtime: CUB min and max of an index array, MinmaxModule (see
-// remap_dispatch.cuh): each instantiation is one module, modules/minmax_<index>.cu.
+// remap_dispatch.cuh): each instantiation is one generated
+// module, minmax_<index>.cu (remap_module.cu.in).
 #pragma once
 
 #include "remap_dispatch.cuh"
