@@ -169,19 +169,11 @@ HoistCounters hoist_counters(const char *site_id) {
 }
 
 void set_hoist_group(int group) {
-  using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  st.cfg.hoist_group = group > 0 ? group : 0;
+  detail::change_config([&](detail::Config &c) { c.hoist_group = group > 0 ? group : 0; });
 }
 
 void set_hoist_always(bool always) {
-  using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  st.cfg.hoist_always = always;
+  detail::change_config([&](detail::Config &c) { c.hoist_always = always; });
 }
 
 } // namespace testing

@@ -204,7 +204,7 @@ FastSlot &fast_slot(const SiteInfo *site) {
 // Under the lock, after a decision: open the fast path for the launches until
 // the next watched one when the launcher settled on the original.
 void open_fast_path(State &st, LaunchRecord &r, const SiteInfo &site, int dev) {
-  if (!r.selector.runs_original() || st.cfg.layout != 0 || st.cfg.disabled) {
+  if (!fast_path_allowed(st.cfg, r.selector)) {
     r.fast.budget.store(0, std::memory_order_relaxed);
     return;
   }

@@ -1,6 +1,8 @@
 // irregfix runtime: the original-or-candidate-layout selector. See selector.h.
 #include "selector.h"
 
+#include "config.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -331,6 +333,10 @@ std::string Selector::summary(const char *(*name)(int label)) const {
   }
   std::snprintf(part, sizeof part, "; %.1f launches per copy", reuse(chosen_));
   return out + part;
+}
+
+bool fast_path_allowed(const Config &cfg, const Selector &sel) {
+  return sel.runs_original() && cfg.layout == 0 && !cfg.disabled;
 }
 
 } // namespace detail

@@ -10,6 +10,8 @@
 namespace irregfix {
 namespace detail {
 
+struct Config;
+
 class Selector {
 public:
   enum Run { kRunTransformed, kRunOriginal };
@@ -144,6 +146,15 @@ private:
   bool warm_ = false;
   long long warm_up_launches_ = 0; // launches of the original while warming up
 };
+
+// Whether a launcher with this selector runs the original, until its next
+// watched launch, without taking the runtime's lock (begin_launch's fast
+// path): it settled on the original under auto, and the runtime is not
+// disabled. Nothing else decides an untimed launch of a settled launcher:
+// IRREGFIX_RENUMBER shapes only the copies of transformed launches, and the
+// original's time scale only the timed launches read back, which the fast path
+// never runs (its budget ends before the watched launch).
+bool fast_path_allowed(const Config &cfg, const Selector &sel);
 
 } // namespace detail
 } // namespace irregfix

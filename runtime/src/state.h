@@ -68,7 +68,7 @@ struct State {
   std::map<OrderKey, Order> orders;
   unsigned epoch = 1; // bumped by forget_device_state(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
-  // the testing hooks): begin_launch's fast path then takes the lock again.
+  // change_config): begin_launch's fast path then takes the lock again.
   std::atomic<unsigned> generation{1};
 };
 
@@ -79,6 +79,16 @@ cudaError_t device_sms(State &st, int dev, int *sms);
 cudaError_t device_l2_bytes(State &st, int dev, int *bytes);
 // Reads the environment on first use (and registers the stats report).
 void ensure_loaded(State &st);
+// The one way to change the configuration after it is loaded (the testing
+// hooks): change(cfg) under the lock, and the generation bumped, so that every
+// launcher's fast path (begin_launch) takes the lock again and sees the change.
+template <class Change> void change_config(Change change) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  st.generation.fetch_add(1);
+  change(st.cfg);
+}
 SiteStats &site_stats(State &st, const SiteInfo &site);
 SiteRecord &site_record(State &st, const SiteInfo &site, int device);
 // Whether a record's stats belong to `site` (records are keyed by the SiteInfo's

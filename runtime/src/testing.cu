@@ -50,110 +50,66 @@ void reset() {
   ensure_loaded(st);
 }
 
+// Every setter changes the configuration through change_config (state.h),
+// which bumps the generation a launcher's fast path checks.
+using detail::change_config;
+using detail::Config;
+
 void set_disabled(bool disabled) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.disabled = disabled;
+  change_config([&](Config &c) { c.disabled = disabled; });
 }
 
 void set_max_bytes(unsigned long long max_bytes) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.max_bytes = max_bytes;
+  change_config([&](Config &c) { c.max_bytes = max_bytes; });
 }
 
 void set_layout(int layout) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 ||
-                          layout == kLayoutSell32Sigma || layout == kLayoutSharing ||
-                          layout == kLayoutLocality || layout == detail::kLayoutChoiceNone
-                      ? layout
-                      : 0;
+  change_config([&](Config &c) {
+    c.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 || layout == kLayoutSell32Sigma ||
+                       layout == kLayoutSharing || layout == kLayoutLocality || layout == detail::kLayoutChoiceNone
+                   ? layout
+                   : 0;
+  });
 }
 
 void set_auto_sharing(bool on) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.auto_sharing = on;
+  change_config([&](Config &c) { c.auto_sharing = on; });
 }
 
 void set_sharing_order(bool on) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.sharing_order = on;
+  change_config([&](Config &c) { c.sharing_order = on; });
 }
 
 void set_verify(bool on) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.verify = on;
+  change_config([&](Config &c) { c.verify = on; });
 }
 
 void set_renumber(int choice) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.cfg.renumber = choice == 1 || choice == -1 ? choice : 0;
+  change_config([&](Config &c) { c.renumber = choice == 1 || choice == -1 ? choice : 0; });
 }
 
 void set_deterministic(bool on) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.deterministic = on;
+  change_config([&](Config &c) { c.deterministic = on; });
 }
 
 void set_nvtx(bool on) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.nvtx = on;
+  change_config([&](Config &c) { c.nvtx = on; });
 }
 
 void set_original_time_scale(double scale) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.cfg.original_time_scale = scale > 0 ? scale : 1.0;
+  change_config([&](Config &c) { c.original_time_scale = scale > 0 ? scale : 1.0; });
 }
 
 void set_sigma(int sigma) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.sigma = detail::round_sigma(sigma);
+  change_config([&](Config &c) { c.sigma = detail::round_sigma(sigma); });
 }
 
 void set_chunks(int chunks) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks;
+  change_config([&](Config &c) { c.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks; });
 }
 
 void set_fail_alloc(bool fail) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1); // a launcher's fast path must see the new setting
-  st.cfg.fail_alloc = fail;
+  change_config([&](Config &c) { c.fail_alloc = fail; });
 }
 
 std::size_t cached_bytes() {
@@ -212,11 +168,9 @@ void settle_on_original(const SiteInfo &site) {
 }
 
 void set_order_region(int region) {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  detail::ensure_loaded(st);
-  st.generation.fetch_add(1);
-  st.cfg.order_region = region >= 32 && region <= 4096 && (region & (region - 1)) == 0 ? region : 128;
+  change_config([&](Config &c) {
+    c.order_region = region >= 32 && region <= 4096 && (region & (region - 1)) == 0 ? region : 128;
+  });
 }
 
 std::string stats_report() {
