@@ -5,7 +5,7 @@
 // remembered (until irregfix_release), so that a cached launch asks nothing.
 #include <irregfix/irregfix.cuh>
 
-#include "build.h"
+#include "device_memory.h"
 #include "state.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // irregfix runtime: the configuration from the environment. See config.h.
 #include "config.h"
 
-#include "overlap_plan.h"
+#include "layouts.h"
 
 #include <cctype>
 #include <cerrno>
@@ -127,18 +127,10 @@ bool parse_layout(const char *text, int *out) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (s == "auto")
     *out = 0;
-  else if (s == "ell")
-    *out = 1;
-  else if (s == "sell32" || s == "sell-32" || s == "sell")
-    *out = 2;
-  else if (s == "sell32s" || s == "sell-32-sigma" || s == "sigma")
-    *out = 3;
-  else if (s == "sharing" || s == "share")
-    *out = 4;
-  else if (s == "locality" || s == "order")
-    *out = 5;
   else if (s == "none")
     *out = kLayoutChoiceNone;
+  else if (const int layout = layout_named(s.c_str()))
+    *out = layout;
   else
     return false;
   return true;
@@ -157,8 +149,11 @@ Config parse_config(const char *disable, const char *max_bytes, const char *stat
   }
   if (!parse_layout(layout, &c.layout)) {
     c.layout = 0;
-    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected ell, sell32, sell32s, sharing, locality, none or auto)\n",
-                 layout);
+    std::string expected;
+    for (const LayoutRow &row : kLayoutRows)
+      expected += std::string(row.spellings[0]) + ", ";
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LAYOUT='%s' (expected %snone or auto)\n", layout,
+                 expected.c_str());
   }
   return c;
 }

@@ -20,6 +20,14 @@ constexpr int kMaxChunks = 64;
 
 constexpr int kProfileAfterMsDefault = 50;
 
+// Steps of a hoisted launch when IRREGFIX_HOIST_GROUP is unset. Each step costs
+// a launch, a recomputation of the code before the loop and a load and store of
+// the live values per thread; one iteration a step (the paper's form) pays that
+// width times, which made a hand-written hoisted SpMV 2-4x slower than the
+// in-kernel loop. Four steps pay it four times while still giving the remap
+// pipeline four slices of iterations to overlap with computation.
+constexpr int kHoistDefaultSteps = 4;
+
 struct Config {
   bool disabled = false;              // IRREGFIX_DISABLE=1
   // IRREGFIX_DISABLE=<name>[,<name>...]: the launches of these kernels, or of
@@ -29,7 +37,7 @@ struct Config {
   unsigned long long max_bytes = 0;   // IRREGFIX_MAX_BYTES; 0 = unlimited
   bool stats = false;                 // IRREGFIX_STATS=1
   bool fail_alloc = false;            // IRREGFIX_FAIL_ALLOC=1 (testing knob)
-  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, 1 ell, 2 sell32, 3 sell32s, 4 sharing, 5 locality (a Layout), -1 none
+  int layout = 0; // IRREGFIX_LAYOUT: 0 auto, a Layout (layouts.h), or kLayoutChoiceNone
   int sigma = 256; // IRREGFIX_SIGMA: window of SELL-32-sigma's sort, a power of two, 32..4096
   int chunks = 0;  // IRREGFIX_CHUNKS: chunks of a pipelined launch; 0: the model's choice
   // IRREGFIX_AUTO_SHARING=1: auto also times the sharing layout of shareable
@@ -74,9 +82,9 @@ struct Config {
   bool deterministic = false;
 };
 
-// "ell", "sell32" (also "sell-32", "sell"), "sell32s" (also "sell-32-sigma", "sigma"),
-// "sharing" (also "share"), "locality" (also "order"), "none", "auto", any case
-// -> *out = 1, 2, 3, 4, 5, -1, 0.
+// A spelling of a registered layout (layouts.h: "ell", "sell32", "sell-32",
+// "sigma", "locality"...) -> its Layout; "none" -> kLayoutChoiceNone; "auto"
+// -> 0; any case.
 // Returns false (and leaves *out alone) on anything else; null or "" -> auto.
 bool parse_layout(const char *text, int *out);
 

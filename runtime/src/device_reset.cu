@@ -8,8 +8,8 @@
 // testing::reset forgets the same, plus the statistics.
 #include <irregfix/irregfix.cuh>
 
-#include "build.h"
 #include "launch.h"
+#include "state.h"
 
 #include <mutex>
 
@@ -24,7 +24,7 @@ int forget_device_state(State &st) {
       cudaSetDevice(d);
   };
   // The events of pending timings die with the context: read them first.
-  for (auto &kv : st.queues) {
+  for (auto &kv : st.devices.queues) {
     on_device(kv.first);
     cudaDeviceSynchronize();
   }
@@ -36,25 +36,25 @@ int forget_device_state(State &st) {
   int dropped = 0;
   for (auto &e : st.cache.clear()) {
     on_device(e->key.device);
-    free_entry_buffers(*e);
+    free_entry(*e);
     ++dropped;
   }
-  forget_orders(st, nullptr);
+  forget_orders(st.orders, nullptr);
   free_hoist_buffers();
-  for (auto &kv : st.scratch) {
+  for (auto &kv : st.devices.scratch) {
     on_device(kv.first);
     for (void *p : {kv.second.temp, kv.second.summary, kv.second.fingerprints})
       if (p)
         cudaFree(p);
   }
-  st.scratch.clear();
-  for (auto &kv : st.queues) {
+  st.devices.scratch.clear();
+  for (auto &kv : st.devices.queues) {
     on_device(kv.first);
     for (cudaStream_t s : kv.second.remap)
       if (s)
         cudaStreamDestroy(s);
   }
-  st.queues.clear();
+  st.devices.queues.clear();
   st.allocations.clear();
   st.symbols.clear();
   ++st.epoch;                 // records of launches under way are gone

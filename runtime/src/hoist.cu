@@ -8,9 +8,9 @@
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
 
-#include "build.h"
 #include "launch.h"
 #include "overlap_plan.h"
+#include "state.h"
 
 #include <map>
 #include <mutex>
@@ -55,7 +55,7 @@ void free_buffers(HoistState &hs) {
 }
 
 // Makes b hold at least `bytes`; a reason on failure ("" on success).
-std::string ensure_buffer(const State &st, const SiteInfo &site, LiveBuffer &b, std::size_t bytes) {
+std::string ensure_live_buffer(const Config &cfg, const SiteInfo &site, LiveBuffer &b, std::size_t bytes) {
   if (b.ptr && b.bytes >= bytes)
     return "";
   if (b.ptr) {
@@ -64,7 +64,7 @@ std::string ensure_buffer(const State &st, const SiteInfo &site, LiveBuffer &b, 
     if (e != cudaSuccess)
       return cuda_failure("cudaFree", site, e);
   }
-  cudaError_t e = dev_alloc(st, &b.ptr, bytes);
+  cudaError_t e = dev_alloc(cfg, &b.ptr, bytes);
   if (e != cudaSuccess) {
     b = LiveBuffer{};
     return cuda_failure("cudaMalloc (hoisted loop's live variables)", site, e);
@@ -122,7 +122,7 @@ bool begin_hoisted(const SiteInfo &site, const View &view, int live_count, const
     bufs.resize(live_count);
   const std::size_t n = static_cast<std::size_t>(view.n);
   for (int i = 0; i < live_count; ++i) {
-    if (std::string why = ensure_buffer(st, site, bufs[i], n * live_sizes[i]); !why.empty())
+    if (std::string why = ensure_live_buffer(st.cfg, site, bufs[i], n * live_sizes[i]); !why.empty())
       return decline(why);
     live_buffers[i] = bufs[i].ptr;
   }

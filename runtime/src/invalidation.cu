@@ -7,7 +7,6 @@
 // is empty.
 #include <irregfix/irregfix.cuh>
 
-#include "build.h"
 #include "state.h"
 
 #include <cstdint>
@@ -76,7 +75,7 @@ extern "C" void irregfix_release(const void *ptr) {
   std::lock_guard<std::mutex> lock(st.mu);
   drop_at(st, ptr, true, st.invalidations.released);
   if (!st.orders.empty()) // the address may come back as other lists
-    forget_orders(st, ptr);
+    forget_orders(st.orders, ptr);
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   for (auto it = st.allocations.begin(); it != st.allocations.end();)
     it = it->first == ptr || it->second.contains(p) ? st.allocations.erase(it) : std::next(it);

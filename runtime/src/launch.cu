@@ -6,7 +6,8 @@
 
 #include "launch.h"
 
-#include "build.h"
+#include "locality.h"
+#include "timing.h"
 #include "verify.h"
 
 #include <algorithm>
@@ -51,13 +52,16 @@ void abandon(Launch &c, const State &st) {
     c.record->selector.cancel(c.run, c.candidate);
   destroy_events(c.sample);
   abandon_pipeline(c.pipeline);
-  // Keep the vectors' storage: no allocation a launch.
+  // Keep the vectors' storage: no allocation a launch. The thread's indexed
+  // build in progress is not the launch's to end.
   std::vector<SiteRecord *> sites = std::move(c.sites);
   sites.clear();
   std::vector<DeferredCopy> copies = std::move(c.pipeline.copies);
+  IndexedProgress indexed = std::move(c.indexed);
   c = Launch{};
   c.sites = std::move(sites);
   c.pipeline.copies = std::move(copies);
+  c.indexed = std::move(indexed);
 }
 
 // After the kernel that actually ran (`ran`): queue the sample for reading
@@ -245,18 +249,11 @@ void settle_on_original(State &st, const SiteInfo &site, int dev) {
   open_fast_path(st, r, site, dev);
 }
 
-bool launch_profiling(const Launch *l) {
-  return l && l->selected && l->record && l->record->selector.profiling();
-}
-
-void launch_setup(Launch *l, double ms) {
-  if (l && l->sample.start)
-    l->sample.setup_ms += ms;
-}
-
 Launch *this_thread_launch(const State &st) {
   return this_thread.epoch == st.epoch ? &this_thread : nullptr;
 }
+
+Launch &thread_launch() { return this_thread; }
 
 LaunchShape launch_shape(const Launch *l) {
   LaunchShape s;
@@ -268,6 +265,7 @@ LaunchShape launch_shape(const Launch *l) {
   s.shmem = l->pipeline.shmem;
   if (l->selected && l->candidate != 0)
     s.wish = l->record->selector.label(l->candidate);
+  s.profiling = l->selected && l->record && l->record->selector.profiling();
   return s;
 }
 
@@ -296,8 +294,7 @@ namespace {
 // (entries of an earlier epoch are gone: testing::reset).
 void record_renumbered_reads(Launch &c, const State &st, cudaStream_t stream) {
   for (Entry *e : c.epoch == st.epoch ? c.renumbered : std::vector<Entry *>{})
-    if (e->renumbered_read && cudaEventRecord(e->renumbered_read, stream) != cudaSuccess)
-      cudaGetLastError();
+    renumbered_read(*e, stream);
   c.renumbered.clear();
 }
 
@@ -305,8 +302,9 @@ void record_renumbered_reads(Launch &c, const State &st, cudaStream_t stream) {
 // original kernel: a copy built for a launch that fell back is checked too).
 void run_verification(State &st, std::vector<Launch::Check> checks, cudaStream_t stream) {
   for (const Launch::Check &k : checks) {
-    const std::string why = k.built ? remember_fingerprints(st, *k.stats, *k.site, k.device, *k.entry, stream)
-                                    : verify_hit(st, *k.stats, *k.site, k.device, *k.entry, stream);
+    const std::string why =
+        k.built ? remember_fingerprints(st.cfg, st.devices, *k.stats, *k.site, k.device, *k.entry, stream)
+                : verify_hit(st.cfg, st.devices, *k.stats, *k.site, k.device, *k.entry, stream);
     if (!why.empty())
       record_fallback(*k.stats, why);
   }
@@ -337,7 +335,7 @@ int start_hoisted_slices(State &st, Launch *l, const SiteInfo &site, int steps, 
   NvtxRange copies;
   if (steps > 1)
     copies.start(st.cfg.nvtx, Work::kCopies, site.id, site.kernel, "in " + std::to_string(steps) + " slices");
-  const int slices = start_slices(st, c.pipeline, site, steps, group, dev, stream, why);
+  const int slices = start_slices(st.devices, c.pipeline, site, steps, group, dev, stream, why);
   if (slices == 0)
     abandon_pipeline(c.pipeline);
   else if (slices == 1)
@@ -364,11 +362,13 @@ void resolve_launch_timings(State &st, bool wait) {
   }
 }
 
-void propose_layouts(Launch *l, const int *layouts, int count) {
-  if (l && l->selected && count > 0) {
-    l->record->selector.set_candidates(layouts, count);
+void note_build(Launch *l, const Built &built) {
+  if (l && l->selected && built.proposals > 0) {
+    l->record->selector.set_candidates(built.proposed, built.proposals);
     l->record->stats->selector_candidates = l->record->selector.candidates();
   }
+  if (l && l->sample.start)
+    l->sample.setup_ms += built.setup_ms;
 }
 
 void clear_launch_records(State &st) {
@@ -538,7 +538,8 @@ bool start_chunks(const SiteInfo &site, cudaStream_t stream, int *chunks) {
     NvtxRange copies;
     if (st.cfg.nvtx && !c.pipeline.copies.empty())
       copies.start(true, Work::kCopies, site.id, site.kernel, "in chunks");
-    *chunks = start_pipeline(st, c.pipeline, *c.record, dev, stream, &why);
+    *chunks = start_pipeline(st.devices, st.cfg.chunks, c.pipeline, *c.record->stats,
+                             c.record->selector.transformed_ms(), dev, stream, &why);
   }
   if (!why.empty()) {
     record_fallback(*c.record->stats, why);

@@ -1,15 +1,20 @@
 // irregfix runtime: one launch of a generated launcher, from begin_launch to
 // end_*_launch, as an object. begin_launch opens it with the selector's
-// decision, its timing sample and the launch's configuration; the API calls
-// that follow on the same host thread (prepare_*, start_chunks, launch_chunk,
-// begin_hoisted, hoisted_step) find it once (this_thread_launch) and hand it
-// down: prepare reads from it what the layout policy allows (launch_shape),
-// reports each copy made (launch_prepared) and the candidate layouts a build
-// proposes (propose_layouts), and gives the builders' copies to its pipeline
-// when the launch runs in chunks or slices (takes_copies). Nothing below the
-// API reaches for the thread's launch itself.
+// decision, its timing sample and the launch's configuration. Each API entry
+// point that follows on the same host thread (prepare_*, start_chunks,
+// launch_chunk, begin_hoisted, hoisted_step) finds it once, at its entry
+// (this_thread_launch), and hands down only what the layers below need: what
+// the layout policy knows of it (launch_shape: configuration, the selector's
+// wished layout, whether it profiles). What comes back up is a builder's
+// result (build.h, Built), which the API applies here: the candidate layouts
+// and one-time work go to the selector (note_build), the copies to the
+// launch's pipeline when it runs in chunks or slices (take_copies), each copy
+// made or found to the launch's record (launch_prepared). Nothing below the
+// API fetches the thread's launch.
 #pragma once
 
+#include "build.h"
+#include "indexed_build.h"
 #include "layout_policy.h"
 #include "nvtx.h"
 #include "pipeline.h"
@@ -47,29 +52,27 @@ struct Launch {
   // IRREGFIX_NVTX: the range of a launch the selector times (until its end),
   // and of the chunk or hoisted step being launched (until the next, or the end).
   NvtxRange probe_range, part_range;
+  // This thread's indexed build in progress (prepare_indexed.cu): it spans the
+  // launcher's API calls, and survives the launch's end as the build did.
+  IndexedProgress indexed;
 };
 
 // The launch open on this host thread since begin_launch, or null when none is
-// (or it was opened before testing::reset()).
+// (or it was opened before testing::reset()); and the thread's launch object,
+// open or not (its indexed build in progress lives there).
 Launch *this_thread_launch(const State &st);
+Launch &thread_launch();
 
 // What the layout policy knows of launch l (null: no launch open).
 LaunchShape launch_shape(const Launch *l);
 // A prepare for `site` succeeded in launch l (null: none open), remapping
 // (built) or from the cache, on `stream`.
 void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStream_t stream);
-// Whether launch l (null: none open) is one the selector profiles: what a
-// build proposes for timing is taken.
-bool launch_profiling(const Launch *l);
-// A prepare of launch l (null: none open) did one-time work (a locality
-// order computed) that took `ms` of GPU time inside its remap: the selector's
-// remap sample leaves it out (the work serves more than this copy).
-void launch_setup(Launch *l, double ms);
-// A build counted the cells of each layout (range sites under auto), or a
-// neighbour site of a launch that may share is prepared under auto with
-// IRREGFIX_AUTO_SHARING: the candidates worth timing (favourite first) go to the
-// launch's selector (the first proposal while it profiles; ignored otherwise).
-void propose_layouts(Launch *l, const int *layouts, int count);
+// A build of launch l (null: none open) returned `built`: the candidate
+// layouts it counted go to the launch's selector (the first proposal while it
+// profiles; ignored otherwise), and the GPU time of its one-time work (a
+// locality order computed) is left out of the launch's remap sample.
+void note_build(Launch *l, const Built &built);
 // IRREGFIX_VERIFY in launch l (null: none open): the check of entry e (its
 // fingerprints taken when built, compared when found) waits for the end of the
 // launch, past the events the selector times it by. False: no launch is open;

@@ -9,18 +9,6 @@
 namespace irregfix {
 namespace detail {
 
-const char *layout_name(int layout) {
-  switch (layout) {
-  case kLayoutNone: return "none";
-  case kLayoutEllColMajor: return "ell-colmajor";
-  case kLayoutSell32: return "sell-32";
-  case kLayoutSell32Sigma: return "sell-32-sigma";
-  case kLayoutSharing: return "sharing";
-  case kLayoutLocality: return "locality";
-  default: return "unknown";
-  }
-}
-
 bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n) {
   if (!(site.flags & kSitePermutable))
     return false;
@@ -39,12 +27,13 @@ unsigned shareable_block(const SiteInfo &site, const LaunchShape &launch) {
 }
 
 LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &site,
-                             const LaunchShape &launch, long long n) {
+                             const LaunchShape &launch, long long n, bool pieces) {
   LayoutRequest r;
   r.may_permute = may_permute(site, launch, n);
   r.share_block = shareable_block(site, launch);
   r.sigma = cfg.sigma;
   r.wish = launch.wish;
+  r.profiling = launch.profiling;
   if (pattern == kPatternNeighbors) {
     const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
     r.key = r.share_block > 0 && asked == kLayoutSharing   ? kLayoutSharing
@@ -72,7 +61,31 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   }
   r.share_in_order = r.key == kLayoutSharing && r.may_permute && n <= INT_MAX && cfg.sharing_order;
   r.report_padding = r.key == kLayoutKeyAuto || cfg.layout != 0;
+  if (pieces) {
+    r.key = kLayoutEllColMajor;
+    r.may_permute = false;
+    r.share_block = 0;
+  }
   return r;
+}
+
+int layout_key_params(const LayoutRequest &r, long long out[2]) {
+  if (r.key != kLayoutSharing)
+    return 0;
+  out[0] = r.share_block;
+  out[1] = r.share_in_order ? 1 : 0;
+  return 2;
+}
+
+int initial_layout(int pattern, int key_layout) {
+  return pattern == kPatternRange ? kLayoutEllColMajor : key_layout;
+}
+
+bool serves_request(const Entry &e, const LayoutRequest &r) {
+  if (r.may_permute)
+    return true;
+  const LayoutRow *row = layout_row(e.layout);
+  return !row || !(row->permuted || ((row->view & kViewPerm) && e.perm));
 }
 
 bool pads_much(unsigned long long cells, unsigned long long nnz) {
@@ -162,10 +175,20 @@ bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes) {
          static_cast<double>(n) * static_cast<double>(elem_size) <= kOrderCacheShare * static_cast<double>(l2_bytes);
 }
 
+bool order_allowed(const Config &cfg) { return !(cfg.layout > 0 && cfg.layout != kLayoutLocality); }
+
 bool renumber_pays(int choice, unsigned long long copy_bytes, long long l2_bytes) {
   if (choice != kRenumberAuto)
     return choice == kRenumberAlways;
   return l2_bytes <= 0 || copy_bytes > static_cast<unsigned long long>(l2_bytes);
+}
+
+bool range_measures_order(const LayoutRequest &r, int proposals, long long n) {
+  return proposals > 0 && proposals < kMaxLayoutCandidates && r.may_permute && n <= INT_MAX && r.profiling;
+}
+
+bool neighbor_measures_order(const LayoutRequest &r, long long n) {
+  return r.may_permute && r.wish == kLayoutKeyAuto && n <= INT_MAX && r.profiling;
 }
 
 bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read) {

@@ -7,14 +7,14 @@
 // The online timing of the candidates is the selector's (selector.h); the
 // copies themselves are the builders' (build_*.cu) and the remap kernels'.
 //
-// Adding a layout: its Layout value and slot() arm (irregfix.cuh), its name
-// and request here, its builder, and its View fields in fill_view.
+// A layout's name, key slot and View fields are its row in layouts.h.
 //
 // Host-only: test/unit/runtime checks the policy without a GPU.
 #pragma once
 
 #include "cache.h"
 #include "config.h"
+#include "layouts.h"
 
 #include <irregfix/irregfix.cuh>
 
@@ -23,19 +23,6 @@
 
 namespace irregfix {
 namespace detail {
-
-// "none", "ell-colmajor", "sell-32", "sell-32-sigma", "sharing", "locality" (the report's names).
-const char *layout_name(int layout);
-
-// Cache-key value of a range entry whose layout auto chose (ELL and SELL-32 use
-// their Layout values), so forced and auto entries never collide.
-constexpr int kLayoutKeyAuto = 100;
-// Slots of the per-site records of the latest entry of each key layout:
-// kLayoutKeyAuto, ELL, SELL-32, SELL-32-sigma, sharing, locality.
-constexpr int kLayoutKeySlots = 6;
-inline int layout_slot(int key_layout) {
-  return key_layout > 0 && key_layout < kLayoutKeySlots ? key_layout : 0;
-}
 
 // ---- what a launch allows ---------------------------------------------------
 
@@ -49,6 +36,8 @@ struct LaunchShape {
   // kLayoutKeyAuto: each site's favourite (profiling has not proposed
   // candidates yet, or this launch runs the first candidate).
   int wish = kLayoutKeyAuto;
+  // The selector profiles this launch: what a build proposes for timing is taken.
+  bool profiling = false;
 };
 
 // Whether the runtime may permute the threads of a launch (SELL-32-sigma): the
@@ -79,6 +68,7 @@ struct LayoutRequest {
   bool report_padding = false;
   int sigma = 256;            // SELL-32-sigma's window (IRREGFIX_SIGMA)
   int wish = kLayoutKeyAuto;  // the launch's wish under auto (LaunchShape::wish)
+  bool profiling = false;     // the launch is profiled (LaunchShape::profiling)
 };
 
 // The request of a prepare of `pattern` at `site` in `launch`: the configured
@@ -90,8 +80,25 @@ struct LayoutRequest {
 // sites to auto. Indexed sites: ELL or SELL-32 when asked (forced, or the
 // launch's wish), else kLayoutKeyAuto under auto and ELL under any other
 // forced layout.
+// A copy split into field pieces (`pieces`): always ELL, in thread order (the
+// pieces' kernel reads them at ELL slots), never shared.
 LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &site,
-                             const LaunchShape &launch, long long n);
+                             const LaunchShape &launch, long long n, bool pieces = false);
+
+// The cache key's parameters a request adds (written to out, their count
+// returned): a sharing copy is for blocks of one size only, grouped in the
+// locality order or not.
+int layout_key_params(const LayoutRequest &r, long long out[2]);
+
+// The layout an entry of key (pattern, key layout) has before its first
+// build: a range entry's is its build's choice (ELL until then); any other is
+// built in its key's layout.
+int initial_layout(int pattern, int key_layout);
+
+// Whether entry e may serve a launch of request r: an entry whose threads run
+// permuted (SELL-32-sigma, the locality order, sharing in the locality order)
+// serves only launches that may permute.
+bool serves_request(const Entry &e, const LayoutRequest &r);
 
 // ---- range sites: the layout a build makes ----------------------------------
 
@@ -193,6 +200,11 @@ bool locality_pays(double sectors_per_read);
 constexpr double kOrderCacheShare = 0.5;
 bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes);
 
+// Whether a kernel without a site (pattern "order") may run in the locality
+// order under this configuration: under auto or IRREGFIX_LAYOUT=locality, not
+// under a layout of copies.
+bool order_allowed(const Config &cfg);
+
 // Whether a range site in the locality order reads its renumbered gather
 // through a copy in that order (SiteInfo::renumbered): only where the copies
 // a launch streams (copy_bytes) overflow the L2, which then no longer keeps
@@ -205,10 +217,18 @@ bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes);
 enum RenumberChoice { kRenumberAuto = 0, kRenumberAlways = 1, kRenumberNever = -1 };
 bool renumber_pays(int choice, unsigned long long copy_bytes, long long l2_bytes);
 
+// Whether a range build that proposed `proposals` padding layouts measures
+// how far apart its threads' reads lie (to propose the locality order too):
+// room for one more candidate, a profiled launch that may permute, n fits an int.
+bool range_measures_order(const LayoutRequest &r, int proposals, long long n);
 // Whether a range site's launch proposes the locality order beside the
 // padding layouts: auto's own survey of a launch that may permute (n fits an
 // int), its threads spread as locality_pays says.
 bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read);
+// Whether a neighbour-list build measures how far apart its threads' reads
+// lie (to propose the locality order): auto's own survey of a profiled launch
+// that may permute, n fits an int.
+bool neighbor_measures_order(const LayoutRequest &r, long long n);
 
 // When the index arrays an order was computed from change (a neighbour list
 // rebuilt), the order is kept while it still gathers: recomputed only when the

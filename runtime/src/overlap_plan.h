@@ -4,6 +4,8 @@
 // without a GPU.
 #pragma once
 
+#include "config.h"
+
 #include <irregfix/irregfix.cuh>
 
 namespace irregfix {
@@ -32,13 +34,8 @@ long long full_wave(int sms, unsigned block_threads);
 
 // ---- hoisted loops ---------------------------------------------------------
 
-// Steps of a hoisted launch when IRREGFIX_HOIST_GROUP is unset. Each step costs
-// a launch, a recomputation of the code before the loop and a load and store of
-// the live values per thread; one iteration a step (the paper's form) pays that
-// width times, which made a hand-written hoisted SpMV 2-4x slower than the
-// in-kernel loop. Four steps pay it four times while still giving the remap
-// pipeline four slices of iterations to overlap with computation.
-constexpr int kHoistDefaultSteps = 4;
+// (Steps of a hoisted launch when IRREGFIX_HOIST_GROUP is unset:
+// kHoistDefaultSteps, config.h.)
 
 // The plan for a loop whose longest thread runs `width` iterations, `group`
 // iterations a step (0: the default, ceil(width / kHoistDefaultSteps)).

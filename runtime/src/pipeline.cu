@@ -1,8 +1,8 @@
 // irregfix runtime: pipelined launches (see pipeline.h).
 #include "pipeline.h"
 
-#include "build.h"
 #include "overlap_plan.h"
+#include "timing.h"
 
 #include <algorithm>
 #include <functional>
@@ -33,8 +33,8 @@ void destroy_all(std::vector<cudaEvent_t> &events) {
 }
 
 // The remap stream to copy on next (created on first use).
-cudaError_t remap_stream(State &st, int dev, cudaStream_t *remap) {
-  DeviceQueues &q = st.queues[dev];
+cudaError_t remap_stream(Devices &devices, int dev, cudaStream_t *remap) {
+  DeviceQueues &q = devices.queues[dev];
   cudaStream_t &s = q.remap[q.next++ % DeviceQueues::kRemapStreams];
   if (!s) {
     const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -77,14 +77,14 @@ std::string run_unchunked(Pipeline &p, cudaStream_t stream) {
 
 // The remap and kernel times the chunk model needs (negative: not measured),
 // and an estimate from the bytes to copy when they are not.
-void model_inputs(const Pipeline &p, const LaunchRecord &r, double *remap_ms, double *compute_ms,
+void model_inputs(const Pipeline &p, SiteStats &stats, double kernel_ms, double *remap_ms, double *compute_ms,
                   double *estimate_ms) {
   // The remap's whole time (the selector's remap figure is what a launch paid
   // for it, after hiding), and the kernel's time when the selector has one.
-  resolve_timings(*r.stats, false);
-  resolve_pipeline_timings(*r.stats, false);
-  *remap_ms = r.stats->remaps_timed ? r.stats->remap_ms / r.stats->remaps_timed : -1;
-  *compute_ms = r.selector.transformed_ms();
+  resolve_timings(stats, false);
+  resolve_pipeline_timings(stats, false);
+  *remap_ms = stats.remaps_timed ? stats.remap_ms / stats.remaps_timed : -1;
+  *compute_ms = kernel_ms;
   unsigned long long bytes = 0;
   for (const DeferredCopy &dc : p.copies)
     bytes += dc.bytes;
@@ -105,11 +105,11 @@ int enqueue_whole(Pipeline &p, cudaStream_t stream, std::string *why) {
 // queued on `stream` so far, with an event at the end of each part (see
 // PipelineEvents). Returns p.chunks; 0 and *why when a copy failed (the remap
 // stream drained, nothing of this launch left to land later).
-int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::string *why,
+int enqueue_parts(Devices &devices, Pipeline &p, int dev, cudaStream_t stream, std::string *why,
                   const std::function<Rows(const DeferredCopy &, int)> &rows_of) {
   const SiteInfo &site = *p.copies.front().site;
   cudaStream_t remap = nullptr;
-  if (const cudaError_t qe = remap_stream(st, dev, &remap); qe != cudaSuccess) {
+  if (const cudaError_t qe = remap_stream(devices, dev, &remap); qe != cudaSuccess) {
     cuda_failure("creating a remap stream", site, qe); // reported; the launch runs unchunked
     return enqueue_whole(p, stream, why);
   }
@@ -156,40 +156,26 @@ int enqueue_parts(State &st, Pipeline &p, int dev, cudaStream_t stream, std::str
   return p.chunks;
 }
 
-// A device attribute, asked of CUDA once and kept in *kept (0: not asked yet).
-cudaError_t kept_attribute(int *kept, cudaDeviceAttr attr, int dev, int *value) {
-  const cudaError_t e = *kept ? cudaSuccess : cudaDeviceGetAttribute(kept, attr, dev);
-  *value = *kept;
-  return e;
-}
 } // namespace
-
-cudaError_t device_sms(State &st, int dev, int *sms) {
-  return kept_attribute(&st.queues[dev].sms, cudaDevAttrMultiProcessorCount, dev, sms);
-}
-
-cudaError_t device_l2_bytes(State &st, int dev, int *bytes) {
-  return kept_attribute(&st.queues[dev].l2_bytes, cudaDevAttrL2CacheSize, dev, bytes);
-}
 
 bool pipeline_accepts(const Pipeline &p) {
   return p.hoisted || (p.chunkable && p.grid.x > 1 && p.grid.y == 1 && p.grid.z == 1 && p.block.x > 0);
 }
 
-int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
-                   std::string *why) {
+int start_pipeline(Devices &devices, int forced, Pipeline &p, SiteStats &stats, double kernel_ms, int dev,
+                   cudaStream_t stream, std::string *why) {
   p.chunks = 1;
   p.blocks_per_chunk = p.grid.x;
   if (p.copies.empty())
     return 1;
   const SiteInfo &site = *p.copies.front().site;
   int sms = 0;
-  cudaError_t qe = device_sms(st, dev, &sms);
+  cudaError_t qe = device_sms(devices, dev, &sms);
   double remap_ms, compute_ms, estimate_ms;
-  model_inputs(p, r, &remap_ms, &compute_ms, &estimate_ms);
+  model_inputs(p, stats, kernel_ms, &remap_ms, &compute_ms, &estimate_ms);
   const int k = qe == cudaSuccess ? plan_chunks(remap_ms, compute_ms, estimate_ms, p.grid.x,
                                                 full_wave(sms, p.block.x * p.block.y * p.block.z),
-                                                st.cfg.chunks)
+                                                forced)
                                   : 1;
   if (qe != cudaSuccess) // reported; the launch runs unchunked
     cuda_failure("cudaDeviceGetAttribute", site, qe);
@@ -197,11 +183,11 @@ int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaS
     return enqueue_whole(p, stream, why);
   p.blocks_per_chunk = (p.grid.x + k - 1) / k;
   p.chunks = static_cast<int>((p.grid.x + p.blocks_per_chunk - 1) / p.blocks_per_chunk);
-  return enqueue_parts(st, p, dev, stream, why,
+  return enqueue_parts(devices, p, dev, stream, why,
                        [&p](const DeferredCopy &dc, int c) { return chunk_rows(p, c, dc.n); });
 }
 
-int start_slices(State &st, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
+int start_slices(Devices &devices, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
                  cudaStream_t stream, std::string *why) {
   p.chunks = 1;
   if (p.copies.empty())
@@ -209,7 +195,7 @@ int start_slices(State &st, Pipeline &p, const SiteInfo &sliced, int steps, int 
   if (steps < 2 || group < 1)
     return enqueue_whole(p, stream, why);
   p.chunks = steps;
-  return enqueue_parts(st, p, dev, stream, why, [&](const DeferredCopy &dc, int s) {
+  return enqueue_parts(devices, p, dev, stream, why, [&](const DeferredCopy &dc, int s) {
     if (dc.site != &sliced) // another site's copy: whole, before the first step
       return s == 0 ? Rows{0, dc.n} : Rows{};
     Rows rows{0, dc.n};

@@ -1,34 +1,21 @@
 // irregfix runtime: pipelined launches. When a chunkable kernel's launch must
-// remap, the copies its builders return are not enqueued by its prepares:
-// start_copy hands them to the launch (launch.h, take_copies). start_chunks
-// then cuts the copies into chunks of thread blocks on a remap stream, and
-// each launch_chunk makes the launch's stream wait for its own chunk only, so
-// chunk c computes while chunk c+1 is copied.
+// remap, the copies its builders return (build.h, DeferredCopy) are not
+// enqueued by its prepares: the API hands them to the launch's pipeline
+// (launch.h, take_copies). start_chunks then cuts the copies into chunks of
+// thread blocks on a remap stream, and each launch_chunk makes the launch's
+// stream wait for its own chunk only, so chunk c computes while chunk c+1 is
+// copied. A hoisted launch's copies go in slices of iterations instead.
 #pragma once
 
-#include "remap.cuh"
-#include "state.h"
+#include "build.h"
+#include "device.h"
+#include "stats.h"
 
-#include <functional>
+#include <string>
 #include <vector>
 
 namespace irregfix {
 namespace detail {
-
-// Enqueues the copy of array `array` for the threads `rows` on `stream`.
-using CopyFn = std::function<cudaError_t(int array, Rows rows, cudaStream_t stream)>;
-
-// One entry's copies, not enqueued yet.
-struct DeferredCopy {
-  Entry *entry = nullptr;
-  SiteStats *stats = nullptr;
-  const SiteInfo *site = nullptr;
-  int count = 0;              // arrays
-  long long n = 0;            // the site's threads
-  const char *what = "";      // the copy kernel, for error messages
-  unsigned long long bytes = 0;
-  CopyFn copy;
-};
 
 // The pipelined part of a launch (Launch::pipeline).
 struct Pipeline {
@@ -47,18 +34,20 @@ struct Pipeline {
 // Whether copies may be deferred: the launch is hoisted, or chunkable and one-dimensional.
 bool pipeline_accepts(const Pipeline &p);
 
-// Enqueues the deferred copies, in chunks when that pays (the selector's and the
-// stats' timings feed the model), and returns the chunk count; 0 (and the
-// reason in *why) when a copy could not be enqueued: run the original kernel.
-int start_pipeline(State &st, Pipeline &p, const LaunchRecord &r, int dev, cudaStream_t stream,
-                   std::string *why);
+// Enqueues the deferred copies, in chunks when that pays (the launcher's
+// timings feed the model: its remaps' in `stats`, its kernel's, kernel_ms,
+// from its selector; `forced`: IRREGFIX_CHUNKS), and returns the chunk count;
+// 0 (and the reason in *why) when a copy could not be enqueued: run the
+// original kernel.
+int start_pipeline(Devices &devices, int forced, Pipeline &p, SiteStats &stats, double kernel_ms, int dev,
+                   cudaStream_t stream, std::string *why);
 
 // A hoisted launch (see begin_hoisted): the deferred copies in `steps` slices
 // of `group` iterations each, slice s holding iterations [s*group, (s+1)*group)
 // of the copies of `sliced` (the hoisted loop's site) and, in slice 0, every
 // other copy whole. steps < 2: no slices, the copies enqueued on `stream`.
 // Returns the slice count (1: none); 0 and *why when a copy failed.
-int start_slices(State &st, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
+int start_slices(Devices &devices, Pipeline &p, const SiteInfo &sliced, int steps, int group, int dev,
                  cudaStream_t stream, std::string *why);
 
 // Chunk c's grid and offset; the stream waits for chunk c's copies.

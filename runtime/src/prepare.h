@@ -1,6 +1,6 @@
 // irregfix runtime: what every prepare_* does once its entry is found or built
-// (runtime.cu), shared with prepare_indexed (build_indexed.cu), whose build
-// spans several calls. Called with State::mu held.
+// (prepare_copies.cu, prepare_indexed.cu, prepare_scatter.cu): the API's side
+// of a build. Called with State::mu held.
 #pragma once
 
 #include "launch.h"
@@ -44,6 +44,12 @@ Entry &entry_to_build(State &st, SiteStats &ss, const CacheKey &key, Entry *stal
 // A build failed: the entry of `key` is dropped (nothing half-built is left)
 // and `why` recorded. Returns false, for the prepare to return.
 bool build_failed(State &st, SiteStats &ss, const CacheKey &key, const std::string &why);
+
+// Starts a built copy: hands it to launch l when l takes its copies (chunks,
+// slices; the entry becomes valid when they are enqueued), else enqueues it,
+// all threads [0, n), on `stream` between timing events and marks the entry
+// valid. "" or the failure (reported).
+std::string start_copy(Launch *l, DeferredCopy copy, cudaStream_t stream);
 
 } // namespace detail
 } // namespace irregfix

@@ -1,18 +1,20 @@
 // irregfix runtime: the process-wide state behind one mutex: the configuration,
 // the cache, the statistics, the allocations and symbols asked of CUDA so far,
 // the records of sites and launchers (records.h), the locality orders
-// (order.h) and each device's streams and scratch. The launch between
-// begin_launch and end_*_launch is launch.h's.
+// (orders.h) and each device's streams and scratch (device.h). The launch
+// between begin_launch and end_*_launch is launch.h's. The API layer alone
+// holds it; it hands a builder what the builder may use (build_context).
 #pragma once
 
 #include <irregfix/irregfix.cuh>
 
 #include "address_ranges.h"
+#include "build.h"
 #include "cache.h"
 #include "config.h"
+#include "device.h"
 #include "invalidation_stats.h"
-#include "layout_policy.h"
-#include "order.h"
+#include "orders.h"
 #include "records.h"
 #include "stats.h"
 
@@ -28,25 +30,6 @@
 namespace irregfix {
 namespace detail {
 
-struct Scratch {
-  void *temp = nullptr;     // CUB temporary storage
-  std::size_t temp_bytes = 0;
-  void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
-  void *fingerprints = nullptr; // IRREGFIX_VERIFY: one sum per source of the entry checked
-  std::size_t fingerprint_bytes = 0;
-};
-
-// Per device: the streams pipelined launches copy on (created on first use,
-// taken in turn so that launches on different streams do not queue behind one
-// another), and the multiprocessor count the chunk model needs.
-struct DeviceQueues {
-  static constexpr int kRemapStreams = 2;
-  cudaStream_t remap[kRemapStreams] = {};
-  unsigned next = 0;
-  int sms = 0;
-  int l2_bytes = 0;
-};
-
 struct State {
   std::mutex mu;
   bool loaded = false;
@@ -54,7 +37,7 @@ struct State {
   Config cfg;
   Cache cache;
   std::map<std::string, SiteStats> stats;
-  std::map<int, Scratch> scratch;
+  Devices devices; // each device's scratch, remap streams and attributes
   // Allocation ranges disjoint() has looked up (empty: not device memory), so
   // that a cached launch asks the driver nothing. Forgotten by irregfix_release().
   std::unordered_map<const void *, Range> allocations;
@@ -64,19 +47,17 @@ struct State {
   InvalidationStats invalidations;
   std::map<RecordKey, SiteRecord> sites;
   std::map<RecordKey, LaunchRecord> launches;
-  std::map<int, DeviceQueues> queues; // by device
-  std::map<OrderKey, Order> orders;
+  Orders orders;
   unsigned epoch = 1; // bumped by forget_device_state(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
   // change_config): begin_launch's fast path then takes the lock again.
   std::atomic<unsigned> generation{1};
+
+  // What a builder may use (build.h).
+  BuildContext build_context() { return BuildContext{cfg, cache, devices}; }
 };
 
 State &state();
-// The multiprocessor count of device dev (asked of CUDA once, kept in st.queues).
-cudaError_t device_sms(State &st, int dev, int *sms);
-// Its L2 size in bytes, likewise.
-cudaError_t device_l2_bytes(State &st, int dev, int *bytes);
 // Reads the environment on first use (and registers the stats report).
 void ensure_loaded(State &st);
 // The one way to change the configuration after it is loaded (the testing
@@ -94,18 +75,9 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device);
 // Whether a record's stats belong to `site` (records are keyed by the SiteInfo's
 // address, which a caller may reuse for another site).
 bool record_names(const SiteStats *stats, const SiteInfo &site);
-void record_fallback(SiteStats &s, const std::string &why);
-// Whether event e has completed (waiting for it when wait): cudaSuccess,
-// cudaErrorNotReady, or the error; and the milliseconds between two completed
-// events (*ok cleared on failure). Timings are read with these, never on a hit.
-cudaError_t event_done(cudaEvent_t e, bool wait);
-float elapsed_ms(cudaEvent_t a, cudaEvent_t b, bool *ok);
-// Reads the remap timings of a site whose events have completed (waiting for
-// them when wait); all sites' and every launcher's, waiting (reports, reset).
-void resolve_timings(SiteStats &s, bool wait);
+// Reads the remap timings of every site and every launcher, waiting for them
+// (reports, reset).
 void resolve_all_timings(State &st);
-// Reports a failed CUDA call on stderr, clears it, and gives the fallback reason.
-std::string cuda_failure(const char *call, const SiteInfo &site, cudaError_t e);
 // The IRREGFIX_STATS report: the sites', then the invalidations' block.
 std::string stats_text(State &st);
 
@@ -126,6 +98,15 @@ void resolve_launch_timings(State &st, bool wait);
 void count_fast_launches(LaunchRecord &r);
 // Forgets every launch record (testing::reset), destroying pending events.
 void clear_launch_records(State &st);
+
+// Removes an entry from the cache (and from the sites that used it last) and frees it.
+void drop_entry(State &st, const CacheKey &key);
+// Frees the buffers of hoisted loops' live variables (hoist.cu).
+void free_hoist_buffers();
+// Frees or forgets everything the runtime holds on every device, statistics
+// aside (device_reset.cu: before a device reset, and testing::reset). Returns
+// how many cached copies went.
+int forget_device_state(State &st);
 
 } // namespace detail
 } // namespace irregfix

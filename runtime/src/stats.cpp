@@ -1,7 +1,9 @@
 // irregfix runtime: the per-site statistics and their report. See stats.h.
 #include "stats.h"
 
-#include "layout_policy.h"
+#include "layouts.h"
+
+#include <irregfix/pattern.h>
 
 #include <cstdio>
 
@@ -13,6 +15,11 @@ long long SiteStats::fallback_count() const {
   for (const auto &kv : fallbacks)
     c += kv.second;
   return c;
+}
+
+void record_fallback(SiteStats &s, const std::string &why) {
+  ++s.fallbacks[why];
+  s.last_fallback = why;
 }
 
 std::string describe_segments(long long elements, long long updates, long long region, long long chunks) {

@@ -81,5 +81,8 @@ std::string describe_segments(long long elements, long long updates, long long r
 
 std::string format_stats(const std::map<std::string, SiteStats> &stats);
 
+// A launch of the site falls back to the original kernel, for this reason.
+void record_fallback(SiteStats &s, const std::string &why);
+
 } // namespace detail
 } // namespace irregfix

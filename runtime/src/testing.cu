@@ -1,7 +1,8 @@
 // irregfix runtime: the hooks of irregfix/testing.h (tests and benchmarks).
 #include <irregfix/testing.h>
 
-#include "build.h"
+#include "launch.h"
+#include "state.h"
 
 #include <mutex>
 
@@ -65,10 +66,7 @@ void set_max_bytes(unsigned long long max_bytes) {
 
 void set_layout(int layout) {
   change_config([&](Config &c) {
-    c.layout = layout == kLayoutEllColMajor || layout == kLayoutSell32 || layout == kLayoutSell32Sigma ||
-                       layout == kLayoutSharing || layout == kLayoutLocality || layout == detail::kLayoutChoiceNone
-                   ? layout
-                   : 0;
+    c.layout = detail::layout_row(layout) || layout == detail::kLayoutChoiceNone ? layout : 0;
   });
 }
 
@@ -105,7 +103,8 @@ void set_sigma(int sigma) {
 }
 
 void set_chunks(int chunks) {
-  change_config([&](Config &c) { c.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks; });
+  change_config(
+      [&](Config &c) { c.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks; });
 }
 
 void set_fail_alloc(bool fail) {

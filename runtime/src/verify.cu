@@ -2,7 +2,6 @@
 // at builds and compared at hits. See verify.h.
 #include "verify.h"
 
-#include "build.h"
 #include "verify_logic.h"
 
 #include <cstdio>
@@ -14,15 +13,15 @@ namespace detail {
 namespace {
 
 // The fingerprint of each of e's source extents, on `stream`, read back.
-std::string take_fingerprints(State &st, const SiteInfo &site, int dev, const Entry &e,
+std::string take_fingerprints(const Config &cfg, Devices &devices, const SiteInfo &site, int dev, const Entry &e,
                               cudaStream_t stream, std::vector<unsigned long long> *out) {
   const std::size_t count = e.sources.size();
   out->assign(count, 0);
   if (count == 0)
     return "";
-  Scratch &sc = st.scratch[dev];
+  Scratch &sc = devices.scratch[dev];
   const std::string why =
-      ensure_buffer(st, site, &sc.fingerprints, &sc.fingerprint_bytes, count * sizeof(unsigned long long));
+      ensure_buffer(cfg, site, &sc.fingerprints, &sc.fingerprint_bytes, count * sizeof(unsigned long long));
   if (!why.empty())
     return why;
   auto *sums = static_cast<unsigned long long *>(sc.fingerprints);
@@ -39,19 +38,19 @@ std::string take_fingerprints(State &st, const SiteInfo &site, int dev, const En
 
 } // namespace
 
-std::string remember_fingerprints(State &st, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
-                                  cudaStream_t stream) {
+std::string remember_fingerprints(const Config &cfg, Devices &devices, SiteStats &ss, const SiteInfo &site, int dev,
+                                  Entry &e, cudaStream_t stream) {
   e.built_by = ss.prepares;
-  const std::string why = take_fingerprints(st, site, dev, e, stream, &e.fingerprints);
+  const std::string why = take_fingerprints(cfg, devices, site, dev, e, stream, &e.fingerprints);
   if (!why.empty())
     e.fingerprints.clear();
   return why;
 }
 
-std::string verify_hit(State &st, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
+std::string verify_hit(const Config &cfg, Devices &devices, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
                        cudaStream_t stream) {
   std::vector<unsigned long long> now;
-  const std::string why = take_fingerprints(st, site, dev, e, stream, &now);
+  const std::string why = take_fingerprints(cfg, devices, site, dev, e, stream, &now);
   if (!why.empty())
     return why;
   if (e.fingerprints.empty()) { // built before checking was turned on: from here on

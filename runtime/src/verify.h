@@ -7,7 +7,10 @@
 // been served stale. Slow by design: it is for checking, not for speed.
 #pragma once
 
-#include "state.h"
+#include "cache.h"
+#include "config.h"
+#include "device.h"
+#include "stats.h"
 
 #include <cuda_runtime.h>
 
@@ -24,13 +27,13 @@ cudaError_t add_fingerprint(const void *p, std::size_t bytes, unsigned long long
 
 // After a build of e by the site's launch ss.prepares: its sources' fingerprints
 // are taken and kept in the entry. "" or why not (the launch falls back).
-std::string remember_fingerprints(State &st, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
-                                  cudaStream_t stream);
+std::string remember_fingerprints(const Config &cfg, Devices &devices, SiteStats &ss, const SiteInfo &site, int dev,
+                                  Entry &e, cudaStream_t stream);
 
 // At a cache hit: the fingerprints again, compared with the build's. A source
 // that changed is reported on stderr and the process aborts. "" when the copy
 // is current, or why it could not be checked (the launch falls back).
-std::string verify_hit(State &st, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
+std::string verify_hit(const Config &cfg, Devices &devices, SiteStats &ss, const SiteInfo &site, int dev, Entry &e,
                        cudaStream_t stream);
 
 } // namespace detail

@@ -1,8 +1,8 @@
-// irregfix runtime: builders of range and two-level range entries. See build.h.
-#include "build.h"
-#include "order.h"
-#include "remap.cuh"
+// irregfix runtime: builders of range and two-level range entries in the
+// padded layouts. See padded.h.
+#include "padded.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -17,20 +17,11 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void
                        long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
-  // A renumbering site's index copy then holds positions in the order (renumber_range).
-  const int *renumber = e.renumbered ? static_cast<const int *>(e.renumber) : nullptr;
-  const int renumbered = site.renumbered;
-  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality)
+  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
     return plan_copy(
         ss, site, e, count, n, "remap_sell",
         [=, &e](int i, Rows rows, cudaStream_t s) {
-          const cudaError_t c = remap_sell(B, b_kind, rows, static_cast<const int *>(e.len),
-                                           static_cast<const long long *>(e.aux),
-                                           static_cast<const int *>(e.perm), arrays[i], elem_sizes[i], e.bufs[i], s);
-          if (c != cudaSuccess || !renumber || i != renumbered)
-            return c;
-          return renumber_sell(rows, static_cast<const int *>(e.len), static_cast<const long long *>(e.aux), renumber,
-                               n, static_cast<int *>(e.bufs[i]), s);
+          return copy_sell(e, B, b_kind, rows, arrays[i], elem_sizes[i], e.bufs[i], s);
         },
         bytes, built);
   return plan_copy(
@@ -54,54 +45,53 @@ std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long
       [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; }, built);
 }
 
+// Cells over the non-zeros: the padding a layout of `cells` cells would have.
+double padding(const LayoutCells &c, unsigned long long cells) {
+  return c.nnz ? static_cast<double>(cells) / static_cast<double>(c.nnz) : 1.0;
+}
+
 } // namespace
 
-std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                        const LayoutRequest &request, const void *B, int b_kind, long long n,
-                        int count, const void *const *arrays, const std::size_t *elem_sizes,
-                        cudaStream_t stream, Built *built) {
-  // Only the arrays were written since the last build: B, and so the layout, hold.
-  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count) {
-    // The index array's values may have changed too: checked again.
-    const std::string why = renumber_range(st, ss, site, e, dev, n, count, arrays, elem_sizes, e.renumber_first,
-                                           e.renumber_last, stream);
-    if (!why.empty())
-      return why;
-    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
-  }
+cudaError_t copy_sell(const Entry &e, const void *B, int b_kind, Rows rows, const void *A, std::size_t esz,
+                      void *out, cudaStream_t stream) {
+  return remap_sell(B, b_kind, rows, static_cast<const int *>(e.len), static_cast<const long long *>(e.aux),
+                    static_cast<const int *>(e.perm), A, esz, out, stream);
+}
+
+std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                         const LayoutRequest &request, const void *B, int b_kind, long long n,
+                         cudaStream_t stream, RangeSurvey *out) {
+  RangeSurvey &s = *out;
   Range b_alloc;
   if (!allocation_of(B, &b_alloc))
     return "the index array is not device memory";
   // Row lengths with their min/max, B[0], B[n] and (unless ELL is forced) the
   // SELL-32 slice offsets and total (CUB scan): one copy back and one sync.
   // SELL-32-sigma then sorts the threads and counts the slices again: a second sync.
-  const bool slices = range_counts_slices(request);
+  s.slices = range_counts_slices(request);
   if (request.key == kLayoutSell32Sigma && n > INT_MAX)
     return "SELL-32-sigma: more than INT_MAX threads";
-  const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  s.len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
   const std::size_t slice_bytes =
-      slices ? static_cast<std::size_t>(nslices + 1) * sizeof(long long) : 0;
-  const std::size_t old_bytes = e.bytes();
-  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + slice_bytes,
-                   st.cfg.max_bytes))
+      s.slices ? static_cast<std::size_t>(nslices + 1) * sizeof(long long) : 0;
+  s.old_bytes = e.bytes();
+  if (!cx.fits(e.len_bytes + e.aux_bytes, s.len_bytes + slice_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  std::string why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  std::string why = ensure_buffer(cx.cfg, site, &e.len, &e.len_bytes, s.len_bytes);
   if (!why.empty())
     return why;
-  if (slices) {
-    why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, slice_bytes);
+  if (s.slices) {
+    why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, slice_bytes);
     if (!why.empty())
       return why;
   }
-  std::size_t temp_bytes = 0;
-  if (slices)
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &temp_bytes, stream));
-  Scratch *sc = nullptr;
-  why = ensure_scratch(st, site, dev, temp_bytes, &sc);
+  if (s.slices)
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &s.temp_bytes, stream));
+  why = ensure_scratch(cx.cfg, cx.devices, site, dev, s.temp_bytes, &s.scratch);
   if (!why.empty())
     return why;
-  char *summary = static_cast<char *>(sc->summary);
+  char *summary = static_cast<char *>(s.scratch->summary);
   IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
                              reinterpret_cast<int *>(summary),
                              reinterpret_cast<long long *>(summary + 8), stream));
@@ -111,71 +101,115 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     long long sell_cells;
   } h{};
   static_assert(sizeof(h) == 32, "summary layout");
-  if (slices) {
+  if (s.slices) {
     long long *slice_start = static_cast<long long *>(e.aux);
-    std::size_t scan_bytes = temp_bytes;
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes,
+    std::size_t scan_bytes = s.temp_bytes;
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, s.scratch->temp, &scan_bytes,
                              stream));
     IRREGFIX_TRY(cudaMemcpyAsync(summary + 24, slice_start + nslices, sizeof(long long),
                                  cudaMemcpyDeviceToDevice, stream));
   }
-  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, slices ? sizeof h : 24, cudaMemcpyDeviceToHost, stream));
+  IRREGFIX_TRY(cudaMemcpyAsync(&h, summary, s.slices ? sizeof h : 24, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   resolve_timings(ss, false);
   if (h.min_len < 0)
     return "bad index data: B is not monotone or a row is longer than INT_MAX";
   if (h.hi < h.lo)
     return "bad index data: B[n] < B[0]";
+  s.min_len = h.min_len;
+  s.max_len = h.max_len;
+  s.lo = h.lo;
+  s.hi = h.hi;
 
-  // The cells of each layout counted so far; the layout: forced, the
-  // selector's candidate, or (auto's own key) the cost model's favourite.
-  LayoutCells cells;
-  cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
-  cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
-  cells.sell = slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
-  auto padding = [&cells](unsigned long long c) {
-    return cells.nnz ? static_cast<double>(c) / static_cast<double>(cells.nnz) : 1.0;
-  };
+  // The cells of each layout counted so far.
+  s.cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
+  s.cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
+  s.cells.sell = s.slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
   if (request.report_padding) {
-    ss.ell_padding = padding(cells.ell);
-    ss.sell_padding = slices ? padding(cells.sell) : 0.0;
+    ss.ell_padding = padding(s.cells, s.cells.ell);
+    ss.sell_padding = s.slices ? padding(s.cells, s.cells.sell) : 0.0;
     ss.sigma_padding = 0.0;
     ss.sigma = 0;
   }
+  return "";
+}
+
+std::string range_sources(const Entry &e, const RangeSurvey &s, const void *B, int b_kind, long long n,
+                          int count, const void *const *arrays, const std::size_t *elem_sizes,
+                          unsigned long long cells, RangeSources *out) {
+  // Validate extents, size the buffers.
+  out->sources.assign(static_cast<std::size_t>(count) + 1, SourceRange{});
+  out->need.assign(static_cast<std::size_t>(count), 0);
+  out->total_need = s.len_bytes + e.aux_bytes + e.perm_bytes;
+  for (int i = 0; i < count; ++i) {
+    std::string why = check_extent(arrays[i], elem_sizes[i], s.lo, s.hi, &out->sources[i]);
+    if (!why.empty())
+      return why;
+    why = copy_bytes(cells, elem_sizes[i], &out->need[i]);
+    if (!why.empty())
+      return why;
+    out->total_need += out->need[i];
+  }
+  SourceRange &b = out->sources[count];
+  b.ptr = reinterpret_cast<std::uintptr_t>(B);
+  allocation_of(B, &b.allocation, &b.memory);
+  b.extent = Range{b.ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
+  return "";
+}
+
+std::string keep_range(BuildContext &cx, const SiteInfo &site, Entry &e, const RangeSurvey &s, int layout,
+                       RangeSources &&sources) {
+  if (!cx.fits(s.old_bytes, sources.total_need))
+    return "over IRREGFIX_MAX_BYTES";
+  const std::string why = ensure_copies(cx, site, e, sources.need);
+  if (!why.empty())
+    return why;
+  e.sources = std::move(sources.sources);
+  e.layout = layout;
+  e.max_len = s.max_len;
+  e.nnz = s.hi - s.lo;
+  e.shape_valid = true;
+  return "";
+}
+
+std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                        const LayoutRequest &request, const void *B, int b_kind, long long n, int count,
+                        const void *const *arrays, const std::size_t *elem_sizes, cudaStream_t stream,
+                        Built *built) {
+  // Only the arrays were written since the last build: B, and so the layout, hold.
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
+    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+  RangeSurvey s;
+  std::string why = range_survey(cx, ss, site, e, dev, request, B, b_kind, n, stream, &s);
+  if (!why.empty())
+    return why;
+  LayoutCells &cells = s.cells;
   // SELL-32-sigma: sort the threads (never more padding than SELL-32) and
   // count the cells again.
   if (range_sorts(request, cells, n)) {
-    why = ensure_buffer(st, site, &e.perm, &e.perm_bytes, len_bytes);
+    why = ensure_buffer(cx.cfg, site, &e.perm, &e.perm_bytes, s.len_bytes);
     if (!why.empty())
       return why;
     long long *slice_start = static_cast<long long *>(e.aux);
-    std::size_t scan_bytes = temp_bytes;
+    const long long nslices = (n + 31) / 32;
+    std::size_t scan_bytes = s.temp_bytes;
     long long total = 0;
     IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, request.sigma, static_cast<int *>(e.perm),
                             stream));
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes, stream));
+    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, s.scratch->temp, &scan_bytes, stream));
     IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost,
                                  stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));
     cells.sigma = static_cast<unsigned long long>(total);
     if (request.report_padding) {
-      ss.sigma_padding = padding(cells.sigma);
+      ss.sigma_padding = padding(cells, cells.sigma);
       ss.sigma = request.sigma;
     }
   }
-  // The layout, and under auto the others worth timing (for the selector).
+  // The layout: forced, the selector's candidate, or (auto's own key) the
+  // cost model's favourite, and under auto the others worth timing (for the selector).
   const int layout = range_layout(request, cells, built->proposed, &built->proposals);
-  unsigned long long cells_of_layout = layout_cells(cells, layout);
-  if (layout == kLayoutLocality) {
-    SourceRange checked;
-    for (int i = 0; i < count; ++i) // the order reads the arrays before the copy does
-      if ((why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &checked)) != "")
-        return why;
-    why = locality_range_shape(st, ss, site, e, dev, B, b_kind, n, count, arrays, elem_sizes, h.lo, h.hi, stream,
-                               &cells_of_layout);
-    if (!why.empty())
-      return why;
-  } else if (e.perm && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
+  if (e.perm && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
     IRREGFIX_TRY(cudaFree(e.perm));
     e.perm = nullptr;
     e.perm_bytes = 0;
@@ -185,57 +219,33 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
     e.aux = nullptr;
     e.aux_bytes = 0;
   }
-
-  // Validate extents, size the buffers and check the byte cap.
-  std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 1);
-  std::vector<std::size_t> need(static_cast<std::size_t>(count));
-  std::size_t total_need = len_bytes + e.aux_bytes + e.perm_bytes;
-  for (int i = 0; i < count; ++i) {
-    why = check_extent(arrays[i], elem_sizes[i], h.lo, h.hi, &sources[i]);
-    if (!why.empty())
-      return why;
-    why = copy_bytes(cells_of_layout, elem_sizes[i], &need[i]);
-    if (!why.empty())
-      return why;
-    total_need += need[i];
-  }
-  sources[count].ptr = reinterpret_cast<std::uintptr_t>(B);
-  allocation_of(B, &sources[count].allocation, &sources[count].memory);
-  sources[count].extent = Range{sources[count].ptr, static_cast<std::size_t>(n + 1) * index_size(b_kind)};
+  RangeSources sources;
+  why = range_sources(e, s, B, b_kind, n, count, arrays, elem_sizes, layout_cells(cells, layout), &sources);
+  if (!why.empty())
+    return why;
   // Under auto, a launch being profiled that may permute its threads also
   // times the locality order when they, as numbered, read far-apart elements
   // (the array holding thread indices measured in their order).
   // (Not where its scattered direct accesses would leave the L2: order_fits_cache.)
-  if (built->proposals > 0 && built->proposals < kMaxLayoutCandidates && request.may_permute && n <= INT_MAX &&
-      launch_profiling(this_thread_launch(st))) {
+  if (range_measures_order(request, built->proposals, n)) {
     int g = -1;
     double sectors = 0;
-    why = range_graph_array(st, site, dev, n, count, arrays, elem_sizes, h.lo, h.hi, stream, &g);
+    why = range_graph_array(cx, site, dev, n, count, arrays, elem_sizes, s.lo, s.hi, stream, &g);
     bool fits = true;
     if (why.empty() && g >= 0) {
       // A thread's direct accesses: its row's bounds in B, and its output,
       // taken as wide as the widest array the site reads.
       const std::size_t direct = index_size(b_kind) + *std::max_element(elem_sizes, elem_sizes + count);
-      fits = order_in_cache(st, ss, dev, n, direct);
+      fits = order_in_cache(cx, ss, dev, n, direct);
       if (fits)
-        why = range_order_sectors(st, site, dev, B, b_kind, n, arrays[g], elem_sizes[g], stream, &sectors);
+        why = range_order_sectors(cx, orders, site, dev, B, b_kind, n, arrays[g], elem_sizes[g], stream, &sectors);
     }
     if (!why.empty())
       return why;
     if (fits && range_proposes_locality(request, n, sectors))
       built->proposed[built->proposals++] = kLayoutLocality;
   }
-  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
-    return "over IRREGFIX_MAX_BYTES";
-  why = ensure_copies(st, site, e, need);
-  if (!why.empty())
-    return why;
-  e.sources = std::move(sources);
-  e.layout = layout;
-  e.max_len = h.max_len;
-  e.nnz = h.hi - h.lo;
-  e.shape_valid = true;
-  why = renumber_range(st, ss, site, e, dev, n, count, arrays, elem_sizes, h.lo, h.hi, stream);
+  why = keep_range(cx, site, e, s, layout, std::move(sources));
   if (!why.empty())
     return why;
   return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
@@ -244,7 +254,7 @@ std::string build_range(State &st, SiteStats &ss, const SiteInfo &site, Entry &e
 // Two-level range: the first kernel gathers row starts and lengths through C
 // (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
 // is one round trip. The second kernel copies the data (copy_range2).
-std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                          const void *B, int b_kind, const void *C, int c_kind, long long n,
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
                          cudaStream_t stream, Built *built) {
@@ -262,17 +272,16 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const std::size_t start_bytes = static_cast<std::size_t>(n) * sizeof(long long);
   const std::size_t old_bytes = e.bytes();
-  if (!Cache::fits(st.cache.total_bytes(), e.len_bytes + e.aux_bytes, len_bytes + start_bytes,
-                   st.cfg.max_bytes))
+  if (!cx.fits(e.len_bytes + e.aux_bytes, len_bytes + start_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.len, &e.len_bytes, len_bytes);
+  why = ensure_buffer(cx.cfg, site, &e.len, &e.len_bytes, len_bytes);
   if (!why.empty())
     return why;
-  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, start_bytes);
+  why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, start_bytes);
   if (!why.empty())
     return why;
   Scratch *sc = nullptr;
-  why = minmax_to_summary(st, site, dev, C, c_kind, n, stream, &sc);
+  why = minmax_to_summary(cx, site, dev, C, c_kind, n, stream, &sc);
   if (!why.empty())
     return why;
   char *summary = static_cast<char *>(sc->summary);
@@ -308,9 +317,9 @@ std::string build_range2(State &st, SiteStats &ss, const SiteInfo &site, Entry &
       return why;
     total_need += need[i];
   }
-  if (!Cache::fits(st.cache.total_bytes(), old_bytes, total_need, st.cfg.max_bytes))
+  if (!cx.fits(old_bytes, total_need))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_copies(st, site, e, need);
+  why = ensure_copies(cx, site, e, need);
   if (!why.empty())
     return why;
   e.sources = std::move(sources);

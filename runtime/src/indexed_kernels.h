@@ -1,4 +1,4 @@
-// irregfix runtime: the reductions of indexed copies (build_indexed.cu), with
+// irregfix runtime: the reductions of indexed copies (indexed_build.cu), with
 // CUB: the summary of the lengths the launcher computed, and the extent of the
 // element indices it computed. The copies themselves are gathers through
 // those indices (remap_gather, long long indices). See remap.cuh.

@@ -1,6 +1,7 @@
-// irregfix runtime: builder of sharing entries of neighbour lists. See build.h.
-#include "build.h"
-#include "remap.cuh"
+// irregfix runtime: the sharing layout's builder. See sharing.h.
+#include "sharing.h"
+
+#include "sharing_kernels.h"
 
 #include <climits>
 
@@ -49,9 +50,28 @@ std::string fit_shared_memory(const SiteInfo &site, int dev, unsigned long long 
   return "";
 }
 
+// The locality order of a neighbour list's threads (computed, or kept while
+// it has not decayed), copied into e.perm: the entry's blocks group the
+// threads in that order.
+std::string order_into(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+                       const NeighborArgs &a, long long n, const NeighborShape &shape, std::size_t esz,
+                       cudaStream_t stream, double *setup_ms) {
+  if (n > INT_MAX)
+    return "locality order: more than INT_MAX threads";
+  Order *o = nullptr;
+  std::string why = locality_order(cx, orders, ss, site, dev, neighbor_access(a, n, shape.jmax, shape.lo, shape.hi),
+                                   sector_elements(esz), stream, &o, setup_ms);
+  if (!why.empty())
+    return why;
+  const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
+  if (perm_bytes > e.perm_bytes && !cx.fits(e.bytes(), perm_bytes))
+    return "over IRREGFIX_MAX_BYTES";
+  return keep_order(cx, site, &e.perm, &e.perm_bytes, *o, n, stream);
+}
+
 } // namespace
 
-std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+std::string build_sharing(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                           cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.uniq && e.bufs.size() == 1)
@@ -60,7 +80,7 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   if (block <= 0 || block > INT_MAX)
     return "sharing: the launch's block size is unknown";
   NeighborShape shape;
-  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
+  std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
     return why;
   long long cells = 0;
@@ -72,7 +92,7 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   // sets are small enough to stage (Wu's clustering).
   const bool in_order = e.key.params.size() > 4 && e.key.params[4] == 1;
   if (in_order &&
-      (why = neighbor_order_into(st, ss, site, e, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream)) != "")
+      (why = order_into(cx, orders, ss, site, e, dev, a, n, shape, esz, stream, &built->setup_ms)) != "")
     return why;
   SharedList list{a.NB, a.nb_kind, a.sj, a.st, shape.jmax, a.counts, a.counts_kind,
                   n,    static_cast<int>(block), shape.lo, shape.hi};
@@ -80,15 +100,15 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
 
   // The sets' bounds first; the rest once the sets are known to fit shared memory.
   const std::size_t first_bytes = static_cast<std::size_t>(list.blocks() + 1) * sizeof(int);
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), first_bytes, st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), first_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.block_first, &e.block_first_bytes, first_bytes);
+  why = ensure_buffer(cx.cfg, site, &e.block_first, &e.block_first_bytes, first_bytes);
   if (!why.empty())
     return why;
   std::size_t scratch_bytes = 0;
   IRREGFIX_TRY(sharing_scratch_bytes(list, &scratch_bytes));
   Scratch *sc = nullptr;
-  why = ensure_scratch(st, site, dev, scratch_bytes, &sc);
+  why = ensure_scratch(cx.cfg, cx.devices, site, dev, scratch_bytes, &sc);
   if (!why.empty())
     return why;
   int *summary = static_cast<int *>(sc->summary);
@@ -110,14 +130,13 @@ std::string build_sharing(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return why;
   const std::size_t uniq_bytes = static_cast<std::size_t>(h[1]) * sizeof(unsigned);
   const std::size_t local_bytes = static_cast<std::size_t>(cells) * sizeof(int);
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), first_bytes + local_bytes + uniq_bytes + copy,
-                   st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), first_bytes + local_bytes + uniq_bytes + copy))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.local, &e.local_bytes, local_bytes);
+  why = ensure_buffer(cx.cfg, site, &e.local, &e.local_bytes, local_bytes);
   if (why.empty())
-    why = ensure_buffer(st, site, &e.uniq, &e.uniq_bytes, uniq_bytes);
+    why = ensure_buffer(cx.cfg, site, &e.uniq, &e.uniq_bytes, uniq_bytes);
   if (why.empty())
-    why = ensure_copies(st, site, e, {copy});
+    why = ensure_copies(cx, site, e, {copy});
   if (!why.empty())
     return why;
   IRREGFIX_TRY(sharing_layout(list, sets, static_cast<const int *>(e.block_first),

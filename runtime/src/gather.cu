@@ -1,6 +1,6 @@
-// irregfix runtime: builders of gather, two-level gather and neighbour-list entries. See build.h.
-#include "build.h"
-#include "remap.cuh"
+// irregfix runtime: builders of gather, two-level gather and neighbour-list
+// entries, whole or split into field pieces: ELL copies. See padded.h.
+#include "padded.h"
 
 #include <climits>
 #include <cstring>
@@ -37,7 +37,7 @@ std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const 
 
 // Gather: no reduction and no round trip. B is read only by the copy, and an
 // index outside A's allocation is a sentinel the kernel guards: skipped.
-std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
                          int b_kind, long long n, const void *A, std::size_t esz, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_gather(ss, site, e, B, b_kind, n, A, esz, built);
@@ -50,9 +50,9 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
   if (!why.empty())
     return why;
   const std::size_t need = static_cast<std::size_t>(n) * esz;
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), need))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_copies(st, site, e, {need});
+  why = ensure_copies(cx, site, e, {need});
   if (!why.empty())
     return why;
   e.sources = std::move(sources);
@@ -67,7 +67,7 @@ std::string build_gather(State &st, SiteStats &ss, const SiteInfo &site, Entry &
 // Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
 // allocation: checked with CUB min/max, one round trip), kept in the entry,
 // and a refresh after a write to A is a plain gather through D.
-std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+std::string build_gather2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
                           const void *A, std::size_t esz, cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1 && e.aux)
@@ -79,7 +79,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return why;
   long long cmin = 0, cmax = 0;
   bool fits = false;
-  why = read_index_minmax(st, ss, site, dev, C, c_kind, n, stream, &cmin, &cmax, &fits);
+  why = read_index_minmax(cx, ss, site, dev, C, c_kind, n, stream, &cmin, &cmax, &fits);
   if (!why.empty())
     return why;
   if (!fits)
@@ -95,12 +95,12 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
     return why;
   const std::size_t need = static_cast<std::size_t>(n) * esz;
   const std::size_t aux = static_cast<std::size_t>(n) * sizeof(long long);
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need + aux, st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), need + aux))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(st, site, &e.aux, &e.aux_bytes, aux);
+  why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, aux);
   if (!why.empty())
     return why;
-  why = ensure_copies(st, site, e, {need});
+  why = ensure_copies(cx, site, e, {need});
   if (!why.empty())
     return why;
   IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
@@ -114,7 +114,7 @@ std::string build_gather2(State &st, SiteStats &ss, const SiteInfo &site, Entry 
   return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, built);
 }
 
-std::string neighbor_shape(State &st, SiteStats &ss, const SiteInfo &site, int dev,
+std::string neighbor_shape(BuildContext &cx, SiteStats &ss, const SiteInfo &site, int dev,
                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                            cudaStream_t stream, NeighborShape *out) {
   if (a.m < 0)
@@ -129,7 +129,7 @@ std::string neighbor_shape(State &st, SiteStats &ss, const SiteInfo &site, int d
       return why;
     long long kmin = 0, kmax = 0;
     bool fits = false;
-    why = read_index_minmax(st, ss, site, dev, a.counts, a.counts_kind, n, stream, &kmin, &kmax, &fits);
+    why = read_index_minmax(cx, ss, site, dev, a.counts, a.counts_kind, n, stream, &kmin, &kmax, &fits);
     if (!why.empty())
       return why;
     if (!fits)
@@ -168,13 +168,14 @@ void set_neighbor_shape(Entry &e, NeighborShape &&s) {
 // counts nothing is read back; with them, one CUB min/max and one round trip.
 // NB must lie in its allocation for every (t, j < columns); indices outside A's
 // allocation are sentinels, skipped.
-std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
+                            int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             const LayoutRequest &request, cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_neighbors(ss, site, e, a, n, A, esz, built);
   NeighborShape shape;
-  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
+  std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
     return why;
   // Under auto, a launch being profiled proposes its candidates: sharing when
@@ -183,11 +184,11 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   // (Not where its scattered direct accesses would leave the L2: order_fits_cache;
   // a thread's own, its output, taken as wide as the element it gathers.)
   double sectors = 0;
-  if (request.may_permute && request.wish == kLayoutKeyAuto && n <= INT_MAX &&
-      launch_profiling(this_thread_launch(st)) && order_in_cache(st, ss, dev, n, esz) &&
-      (why = neighbor_order_sectors(st, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream, &sectors)) != "")
+  if (neighbor_measures_order(request, n) && order_in_cache(cx, ss, dev, n, esz) &&
+      (why = neighbor_order_sectors(cx, orders, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream,
+                                    &sectors)) != "")
     return why;
-  built->proposals = neighbor_candidates(st.cfg, request, locality_pays(sectors), built->proposed);
+  built->proposals = neighbor_candidates(cx.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
   if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
@@ -195,9 +196,9 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
   why = copy_bytes(cells, esz, &need);
   if (!why.empty())
     return why;
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), need, st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), need))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_copies(st, site, e, {need});
+  why = ensure_copies(cx, site, e, {need});
   if (!why.empty())
     return why;
   set_neighbor_shape(e, std::move(shape));
@@ -207,7 +208,7 @@ std::string build_neighbors(State &st, SiteStats &ss, const SiteInfo &site, Entr
 namespace {
 
 // The device buffers of a split copy: one a piece, `cells` elements each.
-std::string ensure_pieces(State &st, const SiteInfo &site, Entry &e, unsigned long long cells,
+std::string ensure_pieces(BuildContext &cx, const SiteInfo &site, Entry &e, unsigned long long cells,
                           const FieldPlan &plan, std::size_t *total) {
   std::vector<std::size_t> need(plan.pieces);
   *total = 0;
@@ -216,9 +217,9 @@ std::string ensure_pieces(State &st, const SiteInfo &site, Entry &e, unsigned lo
       return why;
     *total += need[q];
   }
-  if (!Cache::fits(st.cache.total_bytes(), e.bytes(), *total, st.cfg.max_bytes))
+  if (!cx.fits(e.bytes(), *total))
     return "over IRREGFIX_MAX_BYTES";
-  return ensure_copies(st, site, e, need);
+  return ensure_copies(cx, site, e, need);
 }
 
 FieldOut piece_buffers(const Entry &e) {
@@ -260,7 +261,7 @@ std::string copy_neighbors_fields(SiteStats &ss, const SiteInfo &site, Entry &e,
 
 } // namespace
 
-std::string build_gather_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+std::string build_gather_fields(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
                                 int b_kind, long long n, const void *A, std::size_t esz, const FieldPlan &plan,
                                 Built *built) {
   if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
@@ -273,7 +274,7 @@ std::string build_gather_fields(State &st, SiteStats &ss, const SiteInfo &site, 
   if ((why = gather_source(A, esz, &sources[0], &lo, &hi)) != "")
     return why;
   std::size_t total = 0;
-  if ((why = ensure_pieces(st, site, e, static_cast<unsigned long long>(n), plan, &total)) != "")
+  if ((why = ensure_pieces(cx, site, e, static_cast<unsigned long long>(n), plan, &total)) != "")
     return why;
   e.sources = std::move(sources);
   e.index_sources = 1;
@@ -284,20 +285,20 @@ std::string build_gather_fields(State &st, SiteStats &ss, const SiteInfo &site, 
   return copy_gather_fields(ss, site, e, B, b_kind, n, A, plan, built);
 }
 
-std::string build_neighbors_fields(State &st, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
+std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                                    const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                                    const FieldPlan &plan, cudaStream_t stream, Built *built) {
   if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
     return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);
   NeighborShape shape;
-  std::string why = neighbor_shape(st, ss, site, dev, a, n, A, esz, stream, &shape);
+  std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
     return why;
   unsigned long long cells = 0;
   if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
     return "remapped copy too large";
   std::size_t total = 0;
-  if ((why = ensure_pieces(st, site, e, cells, plan, &total)) != "")
+  if ((why = ensure_pieces(cx, site, e, cells, plan, &total)) != "")
     return why;
   set_neighbor_shape(e, std::move(shape));
   return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);

@@ -1,5 +1,7 @@
 // irregfix runtime: kernels of the sharing layout of neighbour lists (per
-// thread block, the distinct elements its threads read). See remap.cuh.
+// thread block, the distinct elements its threads read). See sharing_kernels.h.
+#include "sharing_kernels.h"
+
 #include "remap_dispatch.cuh"
 
 #include <cub/block/block_scan.cuh>

@@ -1,5 +1,5 @@
-// irregfix runtime: the reductions of indexed copies. See remap_indexed.h.
-#include "remap_indexed.h"
+// irregfix runtime: the reductions of indexed copies. See indexed_kernels.h.
+#include "indexed_kernels.h"
 
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
