@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,17 @@ struct BuildContext {
     return Cache::fits(cache.total_bytes(), less, more, cfg.max_bytes);
   }
 };
+
+// e's payload as P, made when it has none (a payload of another type, which
+// no entry changes to, is freed first): where a builder keeps its buffers.
+template <class P> P &payload(Entry &e) {
+  if (P *p = payload_of<P>(e))
+    return *p;
+  if (e.payload)
+    free_payload(*e.payload);
+  e.payload = std::make_unique<P>();
+  return static_cast<P &>(*e.payload);
+}
 
 // Enqueues the copy of array `array` for the threads `rows` on `stream`.
 using CopyFn = std::function<cudaError_t(int array, Rows rows, cudaStream_t stream)>;

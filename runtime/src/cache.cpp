@@ -40,14 +40,15 @@ std::size_t CacheKeyHash::operator()(const CacheKey &k) const {
   return h;
 }
 
+std::size_t Payload::bytes() {
+  std::size_t b = 0;
+  each_buffer([&](DeviceBuffer &d) { b += d.bytes; });
+  return b;
+}
+
 std::size_t Entry::bytes() const {
-  std::size_t b = len_bytes + aux_bytes + perm_bytes + uniq_bytes + block_first_bytes + local_bytes +
-                  indices_bytes + order_index_bytes + renumber_bytes;
-  for (std::size_t x : scatter_bytes)
-    b += x;
+  std::size_t b = payload ? payload->bytes() : 0;
   for (std::size_t x : buf_bytes)
-    b += x;
-  for (std::size_t x : renumbered_copy_bytes)
     b += x;
   return b;
 }

@@ -1,12 +1,13 @@
 // irregfix runtime: the cache of remapped copies. An entry is keyed by what a
 // prepare call names (site, sources, index arrays, scalars, n, element sizes,
 // layout), remembers what it was built from (for invalidation) and owns the
-// device buffers of its copy. Host-only: the GPU side frees the buffers
-// (build.h); test/unit/runtime checks keys, lookups, invalidation and byte
-// accounting without a GPU.
+// device buffers of its copy and its layout's payload. Host-only: the GPU side
+// frees the buffers (device_memory.h); test/unit/runtime checks keys, lookups,
+// invalidation and byte accounting without a GPU.
 #pragma once
 
 #include "address_ranges.h"
+#include "device.h"
 
 #include <irregfix/pattern.h>
 
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -60,28 +62,44 @@ struct SourceRange {
   bool values_read = true;
 };
 
-// The tables a scatter site's inspection keeps (Entry::scatter): targets
-// (unsigned[n]), the segments' first positions in segment order (int[n + 1]),
-// the item ids in that order (int[n]), each item's slot, where the variant
-// writes its contribution (int[n]), per segment its first slot in the region
-// of long segments (int[n + 1]) and its first chunk (int[n + 1]), and per
-// chunk its segment (most_chunks(n)).
-enum ScatterTable : int {
-  kScatterTargets,
-  kScatterFirst,
-  kScatterThreads,
-  kScatterSlots,
-  kScatterRegionFirst,
-  kScatterChunkFirst,
-  kScatterChunkSegment,
-  kScatterTables
-};
-
 // Whether a copy built from memory of this type (cudaPointerAttributes::type)
 // may be served from the cache: only plain device memory. Managed, host
 // (pinned, mapped, registered) and unregistered system memory (HMM, ATS) can be
 // written by host code the tool never sees, which no invalidation announces.
 bool cacheable_memory(int memory_type);
+
+// What a transformed kernel reads of an entry besides its copies (View's
+// shape fields, fill_view), pointing into its payload's buffers.
+struct PayloadView {
+  const int *len = nullptr;                 // per-thread trip counts
+  const long long *slice_start = nullptr;   // SELL-32's slice offsets
+  const int *perm = nullptr;                // physical -> logical thread
+  const int *local = nullptr;               // sharing: (t, iter)'s place in its block's set
+  const int *block_first = nullptr;         // sharing: each block's first element
+  unsigned shared_bytes = 0;                // sharing: a block's stage
+  const int *index = nullptr;               // a neighbour list in the locality order
+  bool in_place = false;                    // the data arrays are read in place (index)
+  long long width = -1;                     // iterations of the longest thread; -1: Entry::max_len
+};
+
+using BufferFn = std::function<void(DeviceBuffer &)>;
+
+// What an entry of one layout or pattern keeps besides its copies, in its own
+// type (layouts/, indexed/, scatter/): its device buffers (lengths, slice
+// offsets, orders, sets, indices, tables...) and its scalars. The entry owns
+// it: it counts in the entry's bytes and goes with it (free_entry).
+class Payload {
+public:
+  virtual ~Payload() = default;
+  // Calls f on each device buffer it owns: the one list bytes() and
+  // free_payload (device_memory.h) walk.
+  virtual void each_buffer(const BufferFn &f) = 0;
+  // Frees what it owns besides its buffers (events); nothing by default.
+  virtual void release() {}
+  // What the kernel reads of it; nothing by default.
+  virtual PayloadView view() const { return {}; }
+  std::size_t bytes();
+};
 
 struct Entry {
   CacheKey key;
@@ -90,69 +108,15 @@ struct Entry {
   // How many trailing sources are index arrays: a write to any of them clears
   // shape_valid (a write to a data array only makes the entry stale).
   int index_sources = 1;
-  // Device buffers owned by the entry (freed by the GPU side).
-  void *len = nullptr;              // int[n] for range sites
-  std::size_t len_bytes = 0;
+  // Device buffers owned by the entry (freed by free_entry, device_memory.h).
   std::vector<void *> bufs;         // one remapped copy per source
   std::vector<std::size_t> buf_bytes;
-  void *aux = nullptr;              // range2: row starts (long long[n]); gather2: B[C[t]];
-                                    // SELL layouts: slice offsets
-  std::size_t aux_bytes = 0;
-  void *perm = nullptr;             // SELL-32-sigma, locality: int[n], physical -> logical thread
-  std::size_t perm_bytes = 0;
-  // kLayoutLocality of a neighbour site: the neighbour list in the locality
-  // order, int[jmax * n], (p, j) at j * n + p: the data array's element that
-  // physical thread p reads at j. Its data array is read in place: no copy.
-  void *order_index = nullptr;
-  std::size_t order_index_bytes = 0;
-  // kLayoutLocality of a range site that renumbers (SiteInfo::renumbered):
-  // when `renumbered`, the copy of that array holds renumber[v] for its value
-  // v (int[n]: thread v's position in the order), and each launch copies each
-  // array read at those values in the order into renumbered_copies[which],
-  // elements [renumber_lo, renumber_hi] only (the values' extent,
-  // renumber_first to renumber_last the entries they were taken from).
-  // renumbered_read: recorded after the kernels that read the copies, which
-  // the next launch's copies wait for (a launch on another stream must not
-  // overwrite them early).
-  static constexpr int kMaxRenumberedArrays = 8;
-  bool renumbered = false;
-  void *renumber = nullptr;
-  std::size_t renumber_bytes = 0;
-  std::vector<void *> renumbered_copies;
-  std::vector<std::size_t> renumbered_copy_bytes;
-  long long renumber_lo = 0, renumber_hi = -1, renumber_first = 0, renumber_last = 0;
-  cudaEvent_t renumbered_read = nullptr;
-  // kLayoutSharing: per thread block of the launch, the distinct valid indices
-  // its threads read (less idx_lo, sorted), block after block.
-  void *uniq = nullptr;             // unsigned[nnz]
-  std::size_t uniq_bytes = 0;
-  void *block_first = nullptr;      // int[blocks + 1]: block b's at [block_first[b], block_first[b+1])
-  std::size_t block_first_bytes = 0;
-  void *local = nullptr;            // int[jmax * n]: (t, j)'s position in its block's set
-  std::size_t local_bytes = 0;
-  unsigned shared_bytes = 0;        // a block's stage (stage_bytes of the largest set)
-  long long idx_lo = 0, idx_hi = 0; // gathers: valid element indices of A (element_bounds)
-  long long jmax = 0;               // neighbours: slots per thread (columns of the copy)
+  // Its layout's or pattern's own buffers and scalars; null until its first build.
+  std::unique_ptr<Payload> payload;
   int layout = 0;                   // the Layout built (range sites may pick one at a miss)
   int max_len = 0;
   long long nnz = 0;                // elements remapped per array (range sites; sharing:
                                     // the distinct elements of all blocks)
-  // Indexed sites (prepare_indexed): the element indices the launcher's kernels
-  // computed, a long long a slot per data array, in one buffer (array a's at
-  // a * cells), kept while the index arrays are unchanged (shape_valid), and
-  // their addresses as the launcher gets them. `builder`: the build in
-  // progress (a host thread's token; 0: none), which no other thread touches.
-  void *indices = nullptr;
-  std::size_t indices_bytes = 0;
-  long long cells = 0;
-  std::vector<long long *> index_ptrs;
-  unsigned long long builder = 0;
-  // Scatter sites (prepare_scatter): the inspector's tables (ScatterTable),
-  // kept while the index arrays are unchanged: `segments` distinct targets,
-  // a region of scatter_region slots, scatter_chunks chunks.
-  void *scatter[kScatterTables] = {};
-  std::size_t scatter_bytes[kScatterTables] = {};
-  long long segments = 0, scatter_region = 0, scatter_chunks = 0;
   // The index array B is unchanged since the last build: lengths, sizes and
   // extents still hold, so a refresh only copies the arrays again.
   bool shape_valid = false;
@@ -171,8 +135,11 @@ struct Entry {
   long long built_by = 0;
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
-  std::size_t bytes() const;        // total device bytes held
+  std::size_t bytes() const;        // total device bytes held: copies and payload
 };
+
+// e's payload as P, or null when it has none of that type.
+template <class P> P *payload_of(const Entry &e) { return dynamic_cast<P *>(e.payload.get()); }
 
 // Sets e.host_writable and e.index_host_writable from the memory of its sources.
 void note_source_memory(Entry &e);

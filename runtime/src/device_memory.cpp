@@ -56,33 +56,15 @@ bool allocation_of(const void *p, Range *r, int *memory) {
   return true;
 }
 
+void free_payload(Payload &p) {
+  p.each_buffer([](DeviceBuffer &b) { free_buffer(b); });
+  p.release();
+}
+
 void free_entry(Entry &e) {
-  auto free_buffer = [](void *&p, std::size_t &bytes) {
-    if (p)
-      cudaFree(p);
-    p = nullptr;
-    bytes = 0;
-  };
-  free_buffer(e.len, e.len_bytes);
-  free_buffer(e.aux, e.aux_bytes);
-  free_buffer(e.perm, e.perm_bytes);
-  free_buffer(e.uniq, e.uniq_bytes);
-  free_buffer(e.block_first, e.block_first_bytes);
-  free_buffer(e.local, e.local_bytes);
-  free_buffer(e.indices, e.indices_bytes);
-  free_buffer(e.order_index, e.order_index_bytes);
-  free_buffer(e.renumber, e.renumber_bytes);
-  for (std::size_t i = 0; i < e.renumbered_copies.size(); ++i)
-    free_buffer(e.renumbered_copies[i], e.renumbered_copy_bytes[i]);
-  e.renumbered_copies.clear();
-  e.renumbered_copy_bytes.clear();
-  e.renumbered = false;
-  if (e.renumbered_read)
-    cudaEventDestroy(e.renumbered_read);
-  e.renumbered_read = nullptr;
-  for (int k = 0; k < kScatterTables; ++k)
-    free_buffer(e.scatter[k], e.scatter_bytes[k]);
-  e.index_ptrs.clear();
+  if (e.payload)
+    free_payload(*e.payload);
+  e.payload.reset();
   for (void *b : e.bufs)
     if (b)
       cudaFree(b);

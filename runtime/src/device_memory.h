@@ -13,8 +13,10 @@ namespace detail {
 // *memory (when given) the kind of memory p is (a cudaMemoryType).
 bool allocation_of(const void *p, Range *r, int *memory = nullptr);
 
-// Frees everything an entry holds on the device: its copies, its payload's
-// buffers and events, its ready event.
+// Frees a payload's device buffers (each_buffer) and what else it owns.
+void free_payload(Payload &p);
+// Frees everything an entry holds on the device: its copies, its payload, its
+// ready event.
 void free_entry(Entry &e);
 
 } // namespace detail

@@ -9,27 +9,27 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// The gather itself: out[t] = A[idx[t]] for indices in [e.idx_lo, e.idx_hi)
+// The gather itself: out[t] = A[idx[t]] for indices in [p.lo, p.hi)
 // (A's allocation); sentinels are skipped.
-std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const void *idx, int idx_kind,
-                        long long n, const void *A, std::size_t esz, Built *built) {
+std::string copy_gather(SiteStats &ss, const SiteInfo &site, Entry &e, const GatherPayload &p, const void *idx,
+                        int idx_kind, long long n, const void *A, std::size_t esz, Built *built) {
   return plan_copy(
       ss, site, e, 1, n, "remap_gather",
-      [=, &e](int, Rows rows, cudaStream_t s) {
-        return remap_gather(idx, idx_kind, rows, A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
+      [=, &e, &p](int, Rows rows, cudaStream_t s) {
+        return remap_gather(idx, idx_kind, rows, A, esz, p.lo, p.hi, e.bufs[0], s);
       },
       [&](int) { return static_cast<unsigned long long>(n) * esz; }, built);
 }
 
-std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
-                           long long n, const void *A, std::size_t esz, Built *built) {
+std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborPayload &p,
+                           const NeighborArgs &a, long long n, const void *A, std::size_t esz, Built *built) {
   return plan_copy(
       ss, site, e, 1, n, "remap_neighbors",
-      [=, &e](int, Rows rows, cudaStream_t s) {
-        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, rows,
-                               A, esz, e.idx_lo, e.idx_hi, e.bufs[0], s);
+      [=, &e, &p](int, Rows rows, cudaStream_t s) {
+        return remap_neighbors(a.NB, a.nb_kind, a.sj, a.st, p.jmax, a.counts, a.counts_kind, n, rows,
+                               A, esz, p.lo, p.hi, e.bufs[0], s);
       },
-      [&](int) { return static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n) * esz; },
+      [&](int) { return static_cast<unsigned long long>(p.jmax) * static_cast<unsigned long long>(n) * esz; },
       built);
 }
 
@@ -39,8 +39,9 @@ std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const 
 // index outside A's allocation is a sentinel the kernel guards: skipped.
 std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
                          int b_kind, long long n, const void *A, std::size_t esz, Built *built) {
+  GatherPayload &p = payload<GatherPayload>(e);
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_gather(ss, site, e, B, b_kind, n, A, esz, built);
+    return copy_gather(ss, site, e, p, B, b_kind, n, A, esz, built);
   std::vector<SourceRange> sources(2);
   long long lo = 0, hi = 0;
   std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
@@ -57,11 +58,11 @@ std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
     return why;
   e.sources = std::move(sources);
   e.index_sources = 1;
-  e.idx_lo = lo;
-  e.idx_hi = hi;
+  p.lo = lo;
+  p.hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(ss, site, e, B, b_kind, n, A, esz, built);
+  return copy_gather(ss, site, e, p, B, b_kind, n, A, esz, built);
 }
 
 // Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
@@ -70,8 +71,9 @@ std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
 std::string build_gather2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
                           const void *A, std::size_t esz, cudaStream_t stream, Built *built) {
-  if (e.shape_valid && e.bufs.size() == 1 && e.aux)
-    return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, built);
+  GatherPayload &p = payload<GatherPayload>(e);
+  if (e.shape_valid && e.bufs.size() == 1 && p.composed.ptr)
+    return copy_gather(ss, site, e, p, p.composed.ptr, kIndexI64, n, A, esz, built);
   std::vector<SourceRange> sources(3);
   long long rlo = 0, rhi = 0;
   std::string why = whole_index_source(C, c_kind, n, "C", &sources[2]);
@@ -97,21 +99,20 @@ std::string build_gather2(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   const std::size_t aux = static_cast<std::size_t>(n) * sizeof(long long);
   if (!cx.fits(e.bytes(), need + aux))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, aux);
+  why = ensure_buffer(cx.cfg, site, p.composed, aux);
   if (!why.empty())
     return why;
   why = ensure_copies(cx, site, e, {need});
   if (!why.empty())
     return why;
-  IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
-                               stream));
+  IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, p.composed.as<long long>(), stream));
   e.sources = std::move(sources);
   e.index_sources = 2;
-  e.idx_lo = lo;
-  e.idx_hi = hi;
+  p.lo = lo;
+  p.hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(ss, site, e, e.aux, kIndexI64, n, A, esz, built);
+  return copy_gather(ss, site, e, p, p.composed.ptr, kIndexI64, n, A, esz, built);
 }
 
 std::string neighbor_shape(BuildContext &cx, SiteStats &ss, const SiteInfo &site, int dev,
@@ -154,12 +155,12 @@ std::string neighbor_shape(BuildContext &cx, SiteStats &ss, const SiteInfo &site
   return gather_source(A, esz, &s.sources[0], &s.lo, &s.hi);
 }
 
-void set_neighbor_shape(Entry &e, NeighborShape &&s) {
+void set_neighbor_shape(Entry &e, NeighborPayload &p, NeighborShape &&s) {
   e.index_sources = static_cast<int>(s.sources.size()) - 1; // NB, and counts when given
   e.sources = std::move(s.sources);
-  e.idx_lo = s.lo;
-  e.idx_hi = s.hi;
-  e.jmax = s.jmax;
+  p.lo = s.lo;
+  p.hi = s.hi;
+  p.jmax = s.jmax;
   e.max_len = static_cast<int>(s.jmax < INT_MAX ? s.jmax : INT_MAX);
   e.shape_valid = true;
 }
@@ -172,8 +173,9 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
                             int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                             const LayoutRequest &request, cudaStream_t stream, Built *built) {
+  NeighborPayload &p = payload<NeighborPayload>(e);
   if (e.shape_valid && e.bufs.size() == 1)
-    return copy_neighbors(ss, site, e, a, n, A, esz, built);
+    return copy_neighbors(ss, site, e, p, a, n, A, esz, built);
   NeighborShape shape;
   std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
@@ -201,8 +203,8 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
   why = ensure_copies(cx, site, e, {need});
   if (!why.empty())
     return why;
-  set_neighbor_shape(e, std::move(shape));
-  return copy_neighbors(ss, site, e, a, n, A, esz, built);
+  set_neighbor_shape(e, p, std::move(shape));
+  return copy_neighbors(ss, site, e, p, a, n, A, esz, built);
 }
 
 namespace {
@@ -237,25 +239,26 @@ unsigned long long plan_bytes(const FieldPlan &plan, unsigned long long cells) {
 }
 
 // One kernel writes every piece: one copy in the plan of the launch.
-std::string copy_gather_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
-                               long long n, const void *A, const FieldPlan &plan, Built *built) {
+std::string copy_gather_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const GatherPayload &p, const void *B,
+                               int b_kind, long long n, const void *A, const FieldPlan &plan, Built *built) {
   return plan_copy(
       ss, site, e, 1, n, "remap_gather_fields",
-      [=, &e](int, Rows rows, cudaStream_t s) {
-        return remap_gather_fields(B, b_kind, rows, A, e.idx_lo, e.idx_hi, plan, piece_buffers(e), s);
+      [=, &e, &p](int, Rows rows, cudaStream_t s) {
+        return remap_gather_fields(B, b_kind, rows, A, p.lo, p.hi, plan, piece_buffers(e), s);
       },
       [&](int) { return plan_bytes(plan, static_cast<unsigned long long>(n)); }, built);
 }
 
-std::string copy_neighbors_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborArgs &a,
-                                  long long n, const void *A, const FieldPlan &plan, Built *built) {
+std::string copy_neighbors_fields(SiteStats &ss, const SiteInfo &site, Entry &e, const NeighborPayload &p,
+                                  const NeighborArgs &a, long long n, const void *A, const FieldPlan &plan,
+                                  Built *built) {
   return plan_copy(
       ss, site, e, 1, n, "remap_neighbors_fields",
-      [=, &e](int, Rows rows, cudaStream_t s) {
-        return remap_neighbors_fields(a.NB, a.nb_kind, a.sj, a.st, e.jmax, a.counts, a.counts_kind, n, rows, A,
-                                      e.idx_lo, e.idx_hi, plan, piece_buffers(e), s);
+      [=, &e, &p](int, Rows rows, cudaStream_t s) {
+        return remap_neighbors_fields(a.NB, a.nb_kind, a.sj, a.st, p.jmax, a.counts, a.counts_kind, n, rows, A,
+                                      p.lo, p.hi, plan, piece_buffers(e), s);
       },
-      [&](int) { return plan_bytes(plan, static_cast<unsigned long long>(e.jmax) * static_cast<unsigned long long>(n)); },
+      [&](int) { return plan_bytes(plan, static_cast<unsigned long long>(p.jmax) * static_cast<unsigned long long>(n)); },
       built);
 }
 
@@ -264,8 +267,9 @@ std::string copy_neighbors_fields(SiteStats &ss, const SiteInfo &site, Entry &e,
 std::string build_gather_fields(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
                                 int b_kind, long long n, const void *A, std::size_t esz, const FieldPlan &plan,
                                 Built *built) {
+  GatherPayload &p = payload<GatherPayload>(e);
   if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
-    return copy_gather_fields(ss, site, e, B, b_kind, n, A, plan, built);
+    return copy_gather_fields(ss, site, e, p, B, b_kind, n, A, plan, built);
   std::vector<SourceRange> sources(2);
   long long lo = 0, hi = 0;
   std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
@@ -278,18 +282,19 @@ std::string build_gather_fields(BuildContext &cx, SiteStats &ss, const SiteInfo 
     return why;
   e.sources = std::move(sources);
   e.index_sources = 1;
-  e.idx_lo = lo;
-  e.idx_hi = hi;
+  p.lo = lo;
+  p.hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather_fields(ss, site, e, B, b_kind, n, A, plan, built);
+  return copy_gather_fields(ss, site, e, p, B, b_kind, n, A, plan, built);
 }
 
 std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                                    const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                                    const FieldPlan &plan, cudaStream_t stream, Built *built) {
+  NeighborPayload &p = payload<NeighborPayload>(e);
   if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
-    return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);
+    return copy_neighbors_fields(ss, site, e, p, a, n, A, plan, built);
   NeighborShape shape;
   std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
@@ -300,8 +305,8 @@ std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteIn
   std::size_t total = 0;
   if ((why = ensure_pieces(cx, site, e, cells, plan, &total)) != "")
     return why;
-  set_neighbor_shape(e, std::move(shape));
-  return copy_neighbors_fields(ss, site, e, a, n, A, plan, built);
+  set_neighbor_shape(e, p, std::move(shape));
+  return copy_neighbors_fields(ss, site, e, p, a, n, A, plan, built);
 }
 
 } // namespace detail

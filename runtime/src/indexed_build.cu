@@ -12,22 +12,22 @@ namespace detail {
 namespace {
 
 // The work of the indices step: the view the launcher's kernel writes through.
-void ask_indices(const Entry &e, IndexedWork *work) {
+void ask_indices(const Entry &e, const IndexedPayload &p, IndexedWork *work) {
   std::vector<const void *> copies(e.bufs.size());
   fill_view(e, &work->view, copies.data());
-  work->idx = e.index_ptrs.data();
+  work->idx = p.index_ptrs.data();
   work->step = kIndexedIndices;
 }
 
 // The copies: copy[a][slot] = arrays[a][idx[a][slot]] for every slot whose
 // index lies in the array's allocation (others, sentinels and slots the
 // launcher's kernel left unfilled, are skipped).
-std::string gather_copies(const SiteInfo &site, Entry &e, cudaStream_t stream) {
+std::string gather_copies(const SiteInfo &site, Entry &e, const IndexedPayload &p, cudaStream_t stream) {
   for (std::size_t a = 0; a < e.key.sources.size(); ++a) {
     const SourceRange &src = e.sources[a];
     long long lo = 0, hi = 0;
     element_bounds(src.allocation.base, src.allocation.size, src.ptr, e.key.elem_sizes[a], &lo, &hi);
-    IRREGFIX_TRY(remap_gather(e.index_ptrs[a], kIndexI64, Rows{0, e.cells}, e.key.sources[a],
+    IRREGFIX_TRY(remap_gather(p.index_ptrs[a], kIndexI64, Rows{0, p.cells}, e.key.sources[a],
                               e.key.elem_sizes[a], lo, hi, e.bufs[a], stream));
   }
   return "";
@@ -56,13 +56,14 @@ std::string shape_sources(const IndexedSite &s, std::vector<SourceRange> *out) {
 }
 
 std::string ask_lengths(BuildContext &cx, const SiteInfo &site, Entry &e, long long n, IndexedWork *work) {
+  IndexedPayload &p = payload<IndexedPayload>(e);
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   std::string why;
-  if (!cx.fits(e.len_bytes, len_bytes))
+  if (!cx.fits(p.len.bytes, len_bytes))
     why = "over IRREGFIX_MAX_BYTES";
   else
-    why = ensure_buffer(cx.cfg, site, &e.len, &e.len_bytes, len_bytes);
-  work->len = static_cast<int *>(e.len);
+    why = ensure_buffer(cx.cfg, site, p.len, len_bytes);
+  work->len = p.len.as<int>();
   work->step = kIndexedLengths;
   return why;
 }
@@ -70,48 +71,50 @@ std::string ask_lengths(BuildContext &cx, const SiteInfo &site, Entry &e, long l
 std::string shape_indices(BuildContext &cx, const SiteInfo &site, Entry &e, int layout, long long max_len,
                           long long elements, unsigned long long cells, cudaStream_t stream,
                           IndexedWork *work) {
+  IndexedPayload &p = payload<IndexedPayload>(e);
   const std::size_t count = e.key.sources.size();
   std::size_t index_bytes = 0;
   std::vector<std::size_t> need;
   std::string why = indexed_bytes(cells, e.key.elem_sizes, &index_bytes, &need);
   if (!why.empty())
     return why;
-  std::size_t total = e.len_bytes + e.aux_bytes + index_bytes;
+  std::size_t total = p.len.bytes + p.slices.bytes + index_bytes;
   for (std::size_t b : need)
     total += b;
   if (!cx.fits(e.bytes(), total))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(cx.cfg, site, &e.indices, &e.indices_bytes, index_bytes);
+  why = ensure_buffer(cx.cfg, site, p.indices, index_bytes);
   if (why.empty())
     why = ensure_copies(cx, site, e, need);
   if (!why.empty())
     return why;
-  IRREGFIX_TRY(cudaMemsetAsync(e.indices, kUnfilledIndexByte, index_bytes, stream));
-  e.index_ptrs.resize(count);
+  IRREGFIX_TRY(cudaMemsetAsync(p.indices.ptr, kUnfilledIndexByte, index_bytes, stream));
+  p.index_ptrs.resize(count);
   for (std::size_t a = 0; a < count; ++a)
-    e.index_ptrs[a] = static_cast<long long *>(e.indices) + a * cells;
+    p.index_ptrs[a] = p.indices.as<long long>() + a * cells;
   e.layout = layout;
   e.max_len = static_cast<int>(max_len);
   e.nnz = elements;
-  e.cells = static_cast<long long>(cells);
+  p.cells = static_cast<long long>(cells);
   if (cells > 0)
-    ask_indices(e, work);
+    ask_indices(e, p, work);
   return "";
 }
 
 std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           int request, bool report_padding, cudaStream_t stream, IndexedWork *work) {
+  IndexedPayload &p = payload<IndexedPayload>(e);
   const long long n = e.key.n;
   const bool slices = request != kLayoutEllColMajor;
   const long long nslices = (n + 31) / 32;
   if (slices) {
     const std::size_t slice_bytes = static_cast<std::size_t>(nslices + 1) * sizeof(long long);
-    if (!cx.fits(e.aux_bytes, slice_bytes))
+    if (!cx.fits(p.slices.bytes, slice_bytes))
       return "over IRREGFIX_MAX_BYTES";
-    if (std::string why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, slice_bytes); !why.empty())
+    if (std::string why = ensure_buffer(cx.cfg, site, p.slices, slice_bytes); !why.empty())
       return why;
   }
-  const int *len = static_cast<const int *>(e.len);
+  const int *len = p.len.as<const int>();
   std::size_t reduce_bytes = 0, scan_bytes = 0;
   IRREGFIX_TRY(summarize_lengths(len, n, nullptr, nullptr, &reduce_bytes, stream));
   if (slices)
@@ -129,7 +132,7 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   IRREGFIX_TRY(summarize_lengths(len, n, reinterpret_cast<LengthSummary *>(summary), sc->temp,
                                  &reduce_bytes, stream));
   if (slices) {
-    long long *slice_start = static_cast<long long *>(e.aux);
+    long long *slice_start = p.slices.as<long long>();
     IRREGFIX_TRY(sell_slices(len, n, slice_start, sc->temp, &scan_bytes, stream));
     IRREGFIX_TRY(cudaMemcpyAsync(summary + sizeof(LengthSummary), slice_start + nslices, sizeof(long long),
                                  cudaMemcpyDeviceToDevice, stream));
@@ -149,10 +152,9 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
     ss.sell_padding = slices && cells.nnz ? static_cast<double>(cells.sell) / static_cast<double>(cells.nnz) : 0.0;
   }
   const int layout = indexed_layout(request, true, cells);
-  if (layout == kLayoutEllColMajor && e.aux) { // no slice offsets to keep
-    IRREGFIX_TRY(cudaFree(e.aux));
-    e.aux = nullptr;
-    e.aux_bytes = 0;
+  if (layout == kLayoutEllColMajor && p.slices.ptr) { // no slice offsets to keep
+    IRREGFIX_TRY(cudaFree(p.slices.ptr));
+    p.slices = DeviceBuffer{};
   }
   return shape_indices(cx, site, e, layout, h.lengths.max, h.lengths.sum, layout_cells(cells, layout),
                        stream, work);
@@ -160,14 +162,15 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
 
 std::string after_indices(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           cudaStream_t stream) {
+  const IndexedPayload &p = payload<IndexedPayload>(e);
   const std::size_t count = e.key.sources.size();
-  if (e.cells == 0) { // every loop empty: nothing read
+  if (p.cells == 0) { // every loop empty: nothing read
     for (std::size_t a = 0; a < count; ++a)
       e.sources[a].extent = Range{e.sources[a].ptr, 0};
     return "";
   }
   std::size_t temp_bytes = 0;
-  IRREGFIX_TRY(valid_index_bounds(nullptr, e.cells, 0, 0, nullptr, nullptr, &temp_bytes, stream));
+  IRREGFIX_TRY(valid_index_bounds(nullptr, p.cells, 0, 0, nullptr, nullptr, &temp_bytes, stream));
   // The bounds at the scratch's start, CUB's temporary storage after them.
   const std::size_t out_bytes = (count * 2 * sizeof(long long) + 255) / 256 * 256;
   Scratch *sc = nullptr;
@@ -179,7 +182,7 @@ std::string after_indices(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
     long long lo = 0, hi = 0;
     element_bounds(src.allocation.base, src.allocation.size, src.ptr, e.key.elem_sizes[a], &lo, &hi);
     std::size_t bytes = temp_bytes;
-    IRREGFIX_TRY(valid_index_bounds(e.index_ptrs[a], e.cells, lo, hi, bounds + 2 * a,
+    IRREGFIX_TRY(valid_index_bounds(p.index_ptrs[a], p.cells, lo, hi, bounds + 2 * a,
                                     static_cast<char *>(sc->temp) + out_bytes, &bytes, stream));
   }
   std::vector<long long> h(count * 2);
@@ -192,7 +195,7 @@ std::string after_indices(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
 }
 
 std::string gather_indexed(SiteStats &ss, const SiteInfo &site, Entry &e, cudaStream_t stream) {
-  std::string why = gather_copies(site, e, stream);
+  std::string why = gather_copies(site, e, payload<IndexedPayload>(e), stream);
   if (why.empty() && !e.ready) {
     const cudaError_t ce = cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming);
     if (ce != cudaSuccess)

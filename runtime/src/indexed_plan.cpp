@@ -66,7 +66,8 @@ bool indexed_loop(const CacheKey &k) { return !k.params.empty() && k.params[0] !
 
 IndexedStep indexed_first_step(const Entry &e, bool loop) {
   const std::size_t count = e.key.sources.size();
-  if (e.shape_valid && e.indices && e.bufs.size() == count && e.index_ptrs.size() == count)
+  const IndexedPayload *p = payload_of<IndexedPayload>(e);
+  if (e.shape_valid && p && p->indices.ptr && e.bufs.size() == count && p->index_ptrs.size() == count)
     return kIndexedReady;
   return loop ? kIndexedLengths : kIndexedIndices;
 }

@@ -1,5 +1,5 @@
 // irregfix runtime: the host logic of indexed copies (prepare_indexed,
-// continue_indexed; build_indexed.cu): their cache key, what a prepare asks
+// continue_indexed; indexed_build.h): their cache key, what a prepare asks
 // the launcher for first (the refresh rules), and the sizes of a shape.
 // Host-only: test/unit/runtime checks it without a GPU.
 #pragma once
@@ -14,6 +14,37 @@
 
 namespace irregfix {
 namespace detail {
+
+// An indexed entry's payload: the lengths the launcher's kernel wrote (loop
+// sites), SELL-32's slice offsets (when its layout is SELL-32), and the
+// element indices its kernels computed, a long long a slot per data array in
+// one buffer (array a's at a * cells), kept while the index arrays are
+// unchanged (shape_valid), with their addresses as the launcher gets them
+// (index_ptrs). `builder`: the build in progress (a host thread's token; 0:
+// none), which no other thread touches.
+struct IndexedPayload : Payload {
+  DeviceBuffer len, slices, indices;
+  long long cells = 0;
+  std::vector<long long *> index_ptrs;
+  unsigned long long builder = 0;
+  void each_buffer(const BufferFn &f) override {
+    f(len);
+    f(slices);
+    f(indices);
+  }
+  PayloadView view() const override {
+    PayloadView v;
+    v.len = len.as<const int>();
+    v.slice_start = slices.as<const long long>();
+    return v;
+  }
+};
+
+// The build in progress on entry e (IndexedPayload::builder; 0: none).
+inline unsigned long long indexed_builder(const Entry &e) {
+  const IndexedPayload *p = payload_of<IndexedPayload>(e);
+  return p ? p->builder : 0;
+}
 
 // "" when the launcher's description of the site can be used, else why not
 // (no data arrays, a null array or element size, no threads...).

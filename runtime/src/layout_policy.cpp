@@ -85,7 +85,7 @@ bool serves_request(const Entry &e, const LayoutRequest &r) {
   if (r.may_permute)
     return true;
   const LayoutRow *row = layout_row(e.layout);
-  return !row || !(row->permuted || ((row->view & kViewPerm) && e.perm));
+  return !row || !(row->permuted || ((row->view & kViewPerm) && e.payload && e.payload->view().perm));
 }
 
 bool pads_much(unsigned long long cells, unsigned long long nnz) {
@@ -225,25 +225,24 @@ std::string plan_shared_memory(unsigned long long need, unsigned long long stati
 }
 
 void fill_view(const Entry &e, View *view, const void **remapped) {
+  // What the layout's row says its entries fill, from what its payload holds.
+  const PayloadView v = e.payload ? e.payload->view() : PayloadView{};
+  const LayoutRow *row = layout_row(e.layout);
+  const unsigned fields = row ? row->view : 0;
   // A neighbour site in locality order reads its data array in place, through
   // the neighbour list copied in that order.
-  const bool in_place = e.layout == kLayoutLocality && e.key.pattern == kPatternNeighbors;
-  view->len = static_cast<const int *>(e.len);
+  const bool in_place = v.in_place && (fields & kViewInPlace);
+  const bool sharing = fields & kViewSharing;
+  view->len = v.len;
   view->n = e.key.n;
   view->layout = e.layout;
-  view->slice_start = !in_place && (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma ||
-                                    e.layout == kLayoutLocality)
-                          ? static_cast<const long long *>(e.aux)
-                          : nullptr;
-  view->perm = e.layout == kLayoutSell32Sigma || e.layout == kLayoutLocality || e.layout == kLayoutSharing
-                   ? static_cast<const int *>(e.perm) // sharing: null unless its blocks are in the locality order
-                   : nullptr;
-  view->width = e.key.pattern == kPatternNeighbors ? e.jmax : e.max_len;
-  const bool sharing = e.layout == kLayoutSharing;
-  view->local = sharing ? static_cast<const int *>(e.local) : nullptr;
-  view->block_first = sharing ? static_cast<const int *>(e.block_first) : nullptr;
-  view->shared_bytes = sharing ? e.shared_bytes : 0;
-  view->index = in_place ? static_cast<const int *>(e.order_index) : nullptr;
+  view->slice_start = fields & kViewSlices ? v.slice_start : nullptr;
+  view->perm = fields & kViewPerm ? v.perm : nullptr; // sharing: null unless its blocks are in the locality order
+  view->width = v.width >= 0 ? v.width : e.max_len;
+  view->local = sharing ? v.local : nullptr;
+  view->block_first = sharing ? v.block_first : nullptr;
+  view->shared_bytes = sharing ? v.shared_bytes : 0;
+  view->index = in_place ? v.index : nullptr;
   if (in_place) {
     for (std::size_t i = 0; i < e.key.sources.size(); ++i)
       remapped[i] = e.key.sources[i];

@@ -5,7 +5,7 @@
 // candidates it proposes for timing, the sharing layout's shared-memory plan,
 // and how an entry of each layout is described to the kernel (the View).
 // The online timing of the candidates is the selector's (selector.h); the
-// copies themselves are the builders' (build_*.cu) and the remap kernels'.
+// copies themselves are the builders' (build.h) and the remap kernels'.
 //
 // A layout's name, key slot and View fields are its row in layouts.h.
 //

@@ -14,13 +14,13 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// A range entry's shape in the locality order (its lengths in e.len and the
+// A range entry's shape in the locality order (its lengths in p.len and the
 // arrays' extents [lo, hi) checked): the order of the graph of the array that
 // holds thread indices (range_graph_array), the entry's own copy of it, the
 // lengths in physical order and SELL-32's slices over them. *cells: the cells
 // of the copy.
-std::string locality_range_shape(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
-                                 int dev, const void *B, int b_kind, long long n, int count, const void *const *arrays,
+std::string locality_range_shape(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site,
+                                 RangePayload &p, int dev, const void *B, int b_kind, long long n, int count, const void *const *arrays,
                                  const std::size_t *elem_sizes, long long lo, long long hi, cudaStream_t stream,
                                  unsigned long long *cells, double *setup_ms) {
   if (n > INT_MAX)
@@ -41,21 +41,20 @@ std::string locality_range_shape(BuildContext &cx, Orders &orders, SiteStats &ss
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const long long nslices = (n + 31) / 32;
   const std::size_t slice_bytes = static_cast<std::size_t>(nslices + 1) * sizeof(long long);
-  if ((why = keep_order(cx, site, &e.perm, &e.perm_bytes, *o, n, stream)) != "" ||
-      (why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, slice_bytes)) != "")
+  if ((why = keep_order(cx, site, &p.perm.ptr, &p.perm.bytes, *o, n, stream)) != "" ||
+      (why = ensure_buffer(cx.cfg, site, p.slices, slice_bytes)) != "")
     return why;
   std::size_t scan_bytes = 0;
-  IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &scan_bytes, stream));
+  IRREGFIX_TRY(sell_slices(p.len.as<int>(), n, nullptr, nullptr, &scan_bytes, stream));
   Scratch *sc = nullptr;
   why = ensure_scratch(cx.cfg, cx.devices, site, dev, scan_bytes > len_bytes ? scan_bytes : len_bytes, &sc);
   if (!why.empty())
     return why;
-  IRREGFIX_TRY(permute_ints(static_cast<const int *>(e.len), static_cast<const int *>(e.perm), n,
-                            static_cast<int *>(sc->temp), stream));
-  IRREGFIX_TRY(cudaMemcpyAsync(e.len, sc->temp, len_bytes, cudaMemcpyDeviceToDevice, stream));
-  long long *slice_start = static_cast<long long *>(e.aux);
+  IRREGFIX_TRY(permute_ints(p.len.as<const int>(), p.perm.as<const int>(), n, static_cast<int *>(sc->temp), stream));
+  IRREGFIX_TRY(cudaMemcpyAsync(p.len.ptr, sc->temp, len_bytes, cudaMemcpyDeviceToDevice, stream));
+  long long *slice_start = p.slices.as<long long>();
   scan_bytes = sc->temp_bytes;
-  IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, sc->temp, &scan_bytes, stream));
+  IRREGFIX_TRY(sell_slices(p.len.as<int>(), n, slice_start, sc->temp, &scan_bytes, stream));
   long long total = 0;
   IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
@@ -67,18 +66,18 @@ std::string locality_range_shape(BuildContext &cx, Orders &orders, SiteStats &ss
 // (SiteInfo::renumbered = r): when every value of arrays[r] over [first,
 // last) is a thread index (4-byte elements), the entry's renumber table (each
 // thread's position in the order) and the values' extent are set and
-// e.renumbered is true; otherwise false, and the site's statistics say why.
+// p.renumbered is true; otherwise false, and the site's statistics say why.
 // One round trip.
-std::string renumber_range(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev, long long n,
-                           int count, const void *const *arrays, const std::size_t *elem_sizes, long long first,
+std::string renumber_range(BuildContext &cx, SiteStats &ss, const SiteInfo &site, const Entry &e,
+                           LocalityRangePayload &p, int dev, long long n, int count, const void *const *arrays, const std::size_t *elem_sizes, long long first,
                            long long last, cudaStream_t stream) {
-  e.renumbered = false;
+  p.renumbered = false;
   const int r = site.renumbered;
-  if (r < 0 || e.layout != kLayoutLocality || !e.perm)
+  if (r < 0 || e.layout != kLayoutLocality || !p.perm.ptr)
     return "";
   const std::string name = source_name(site.sources, r);
-  e.renumber_first = first;
-  e.renumber_last = last;
+  p.renumber_first = first;
+  p.renumber_last = last;
   if (r >= count || elem_sizes[r] != sizeof(int) || n > INT_MAX) {
     ss.renumbered = "no: '" + name + "' is not an array of 4-byte indices";
     return "";
@@ -114,16 +113,16 @@ std::string renumber_range(BuildContext &cx, SiteStats &ss, const SiteInfo &site
     return "";
   }
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(int);
-  if (!cx.fits(e.renumber_bytes, bytes)) {
+  if (!cx.fits(p.renumber.bytes, bytes)) {
     ss.renumbered = "no: its table would pass IRREGFIX_MAX_BYTES";
     return "";
   }
-  if ((why = ensure_buffer(cx.cfg, site, &e.renumber, &e.renumber_bytes, bytes)) != "")
+  if ((why = ensure_buffer(cx.cfg, site, p.renumber, bytes)) != "")
     return why;
-  IRREGFIX_TRY(invert_order(static_cast<const int *>(e.perm), n, static_cast<int *>(e.renumber), stream));
-  e.renumber_lo = h[1];
-  e.renumber_hi = h[2];
-  e.renumbered = true;
+  IRREGFIX_TRY(invert_order(p.perm.as<const int>(), n, p.renumber.as<int>(), stream));
+  p.renumber_lo = h[1];
+  p.renumber_hi = h[2];
+  p.renumbered = true;
   ss.renumbered = "'" + name + "' holds positions in the locality order; the arrays read at them are copied " +
                   "in that order at each launch (elements " + std::to_string(h[1]) + " to " + std::to_string(h[2]) +
                   ")";
@@ -133,18 +132,19 @@ std::string renumber_range(BuildContext &cx, SiteStats &ss, const SiteInfo &site
 // The copy: SELL-32 over the threads in the order; the array a renumbering
 // site renumbers then holds positions in the order (renumber_range).
 // (arrays and elem_sizes are the launcher's, alive until its launch ends.)
-std::string copy_in_order(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind, long long n,
-                          int count, const void *const *arrays, const std::size_t *elem_sizes, Built *built) {
-  const int *renumber = e.renumbered ? static_cast<const int *>(e.renumber) : nullptr;
+std::string copy_in_order(SiteStats &ss, const SiteInfo &site, Entry &e, const LocalityRangePayload &p,
+                          const void *B, int b_kind, long long n, int count, const void *const *arrays,
+                          const std::size_t *elem_sizes, Built *built) {
+  const int *renumber = p.renumbered ? p.renumber.as<const int>() : nullptr;
   const int renumbered = site.renumbered;
   return plan_copy(
       ss, site, e, count, n, "remap_sell",
-      [=, &e](int i, Rows rows, cudaStream_t s) {
-        const cudaError_t c = copy_sell(e, B, b_kind, rows, arrays[i], elem_sizes[i], e.bufs[i], s);
+      [=, &e, &p](int i, Rows rows, cudaStream_t s) {
+        const cudaError_t c = copy_sell(p, B, b_kind, rows, arrays[i], elem_sizes[i], e.bufs[i], s);
         if (c != cudaSuccess || !renumber || i != renumbered)
           return c;
-        return renumber_sell(rows, static_cast<const int *>(e.len), static_cast<const long long *>(e.aux), renumber,
-                             n, static_cast<int *>(e.bufs[i]), s);
+        return renumber_sell(rows, p.len.as<const int>(), p.slices.as<const long long>(), renumber, n,
+                             static_cast<int *>(e.bufs[i]), s);
       },
       [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; }, built);
 }
@@ -155,17 +155,18 @@ std::string build_locality_range(BuildContext &cx, Orders &orders, SiteStats &ss
                                  int dev, const LayoutRequest &request, const void *B, int b_kind, long long n,
                                  int count, const void *const *arrays, const std::size_t *elem_sizes,
                                  cudaStream_t stream, Built *built) {
+  LocalityRangePayload &p = payload<LocalityRangePayload>(e);
   // Only the arrays were written since the last build: B, and so the order, hold
   // (the values of the array it renumbers are checked again).
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count) {
-    const std::string why = renumber_range(cx, ss, site, e, dev, n, count, arrays, elem_sizes, e.renumber_first,
-                                           e.renumber_last, stream);
+    const std::string why = renumber_range(cx, ss, site, e, p, dev, n, count, arrays, elem_sizes, p.renumber_first,
+                                           p.renumber_last, stream);
     if (!why.empty())
       return why;
-    return copy_in_order(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+    return copy_in_order(ss, site, e, p, B, b_kind, n, count, arrays, elem_sizes, built);
   }
   RangeSurvey s;
-  std::string why = range_survey(cx, ss, site, e, dev, request, B, b_kind, n, stream, &s);
+  std::string why = range_survey(cx, ss, site, e, p, dev, request, B, b_kind, n, stream, &s);
   if (!why.empty())
     return why;
   SourceRange checked;
@@ -173,21 +174,21 @@ std::string build_locality_range(BuildContext &cx, Orders &orders, SiteStats &ss
     if ((why = check_extent(arrays[i], elem_sizes[i], s.lo, s.hi, &checked)) != "")
       return why;
   unsigned long long cells = 0;
-  why = locality_range_shape(cx, orders, ss, site, e, dev, B, b_kind, n, count, arrays, elem_sizes, s.lo, s.hi,
+  why = locality_range_shape(cx, orders, ss, site, p, dev, B, b_kind, n, count, arrays, elem_sizes, s.lo, s.hi,
                              stream, &cells, &built->setup_ms);
   if (!why.empty())
     return why;
   RangeSources sources;
-  why = range_sources(e, s, B, b_kind, n, count, arrays, elem_sizes, cells, &sources);
+  why = range_sources(p, s, B, b_kind, n, count, arrays, elem_sizes, cells, &sources);
   if (!why.empty())
     return why;
   why = keep_range(cx, site, e, s, kLayoutLocality, std::move(sources));
   if (!why.empty())
     return why;
-  why = renumber_range(cx, ss, site, e, dev, n, count, arrays, elem_sizes, s.lo, s.hi, stream);
+  why = renumber_range(cx, ss, site, e, p, dev, n, count, arrays, elem_sizes, s.lo, s.hi, stream);
   if (!why.empty())
     return why;
-  return copy_in_order(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+  return copy_in_order(ss, site, e, p, B, b_kind, n, count, arrays, elem_sizes, built);
 }
 
 std::string build_locality_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site,
@@ -195,6 +196,7 @@ std::string build_locality_neighbors(BuildContext &cx, Orders &orders, SiteStats
                                      std::size_t esz, cudaStream_t stream, Built *built) {
   if (n > INT_MAX)
     return "locality order: more than INT_MAX threads";
+  LocalityNeighborPayload &p = payload<LocalityNeighborPayload>(e);
   NeighborShape shape;
   std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
@@ -216,19 +218,19 @@ std::string build_locality_neighbors(BuildContext &cx, Orders &orders, SiteStats
     return why;
   const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
   // An int list stored column by column moves in two coalesced passes
-  // through a row-major stage (kept in the entry's aux); any other list, one
+  // through a row-major stage (kept in the payload); any other list, one
   // thread a row.
   const bool staged = stageable(list);
   const std::size_t stage_bytes = staged ? need : 0;
   if (!cx.fits(e.bytes(), need + perm_bytes + stage_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  if ((why = ensure_buffer(cx.cfg, site, &e.order_index, &e.order_index_bytes, need)) != "" ||
-      (why = keep_order(cx, site, &e.perm, &e.perm_bytes, *o, n, stream)) != "" ||
-      (staged && (why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, stage_bytes)) != ""))
+  if ((why = ensure_buffer(cx.cfg, site, p.order_index, need)) != "" ||
+      (why = keep_order(cx, site, &p.perm.ptr, &p.perm.bytes, *o, n, stream)) != "" ||
+      (staged && (why = ensure_buffer(cx.cfg, site, p.stage, stage_bytes)) != ""))
     return why;
   if (staged) // the first pass, whole: it reads the list by logical thread
-    IRREGFIX_TRY(stage_rows(list, static_cast<const int *>(o->inv), static_cast<int *>(e.aux), stream));
-  set_neighbor_shape(e, std::move(shape));
+    IRREGFIX_TRY(stage_rows(list, static_cast<const int *>(o->inv), p.stage.as<int>(), stream));
+  set_neighbor_shape(e, p, std::move(shape));
   // The data array is read in place: no copy of it, so a write to it leaves
   // this entry valid (its source is kept in place, matching no write; the
   // kernel reads whatever the array holds, as the original does).
@@ -238,15 +240,14 @@ std::string build_locality_neighbors(BuildContext &cx, Orders &orders, SiteStats
   if (staged)
     return plan_copy(
         ss, site, e, 1, n, "rows_to_columns",
-        [list, &e](int, Rows rows, cudaStream_t s) {
-          return rows_to_columns(static_cast<const int *>(e.aux), list.n, list.jmax, rows,
-                                 static_cast<int *>(e.order_index), s);
+        [list, &p](int, Rows rows, cudaStream_t s) {
+          return rows_to_columns(p.stage.as<const int>(), list.n, list.jmax, rows, p.order_index.as<int>(), s);
         },
         [cells](int) { return 2 * cells * sizeof(int); }, built);
   return plan_copy(
       ss, site, e, 1, n, "permute_neighbors",
-      [list, &e](int, Rows rows, cudaStream_t s) {
-        return permute_neighbors(list, static_cast<const int *>(e.perm), rows, static_cast<int *>(e.order_index), s);
+      [list, &p](int, Rows rows, cudaStream_t s) {
+        return permute_neighbors(list, p.perm.as<const int>(), rows, p.order_index.as<int>(), s);
       },
       [cells](int) { return cells * sizeof(int); }, built);
 }
@@ -284,10 +285,11 @@ std::string build_order(BuildContext &cx, const Orders &orders, SiteStats &ss, c
       o = &candidate;
   if (!o)
     return "locality order: the order is gone (its lists were freed)";
+  OrderPayload &p = payload<OrderPayload>(e);
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(int);
-  if (bytes > e.perm_bytes && !cx.fits(e.bytes(), bytes))
+  if (bytes > p.perm.bytes && !cx.fits(e.bytes(), bytes))
     return "over IRREGFIX_MAX_BYTES";
-  if (std::string why = ensure_buffer(cx.cfg, site, &e.perm, &e.perm_bytes, bytes); !why.empty())
+  if (std::string why = ensure_buffer(cx.cfg, site, p.perm, bytes); !why.empty())
     return why;
   e.layout = kLayoutLocality;
   e.shape_valid = true;
@@ -295,54 +297,53 @@ std::string build_order(BuildContext &cx, const Orders &orders, SiteStats &ss, c
   // The copy runs before the builder's caller lets go of the state: the order is still there.
   return plan_copy(
       ss, site, e, 1, n, "order_copy",
-      [to = static_cast<int *>(e.perm), from = static_cast<const int *>(o->perm)](int, Rows rows, cudaStream_t s) {
+      [to = p.perm.as<int>(), from = static_cast<const int *>(o->perm)](int, Rows rows, cudaStream_t s) {
         return cudaMemcpyAsync(to + rows.first, from + rows.first, static_cast<std::size_t>(rows.count()) * sizeof(int),
                                cudaMemcpyDeviceToDevice, s);
       },
       [bytes](int) { return bytes; }, built);
 }
 
-bool renumbers(const Entry &e) { return e.renumbered && e.layout == kLayoutLocality; }
+bool renumbers(const Entry &e) {
+  const LocalityRangePayload *p = payload_of<LocalityRangePayload>(e);
+  return p && p->renumbered && e.layout == kLayoutLocality;
+}
 
 std::string renumbered_copy(BuildContext &cx, const SiteInfo &site, Entry &e, int which, const void *gathered,
                             std::size_t elem_size, cudaStream_t stream, const void **out) {
-  if (which < 0 || which >= Entry::kMaxRenumberedArrays)
+  LocalityRangePayload &p = payload<LocalityRangePayload>(e);
+  if (which < 0 || which >= LocalityRangePayload::kMaxRenumberedArrays)
     return "renumbered array out of range";
-  const std::size_t slot = static_cast<std::size_t>(which);
-  if (e.renumbered_copies.size() <= slot) {
-    e.renumbered_copies.resize(slot + 1, nullptr);
-    e.renumbered_copy_bytes.resize(slot + 1, 0);
-  }
-  void *&copy = e.renumbered_copies[slot];
-  std::size_t &have = e.renumbered_copy_bytes[slot];
+  DeviceBuffer &copy = p.renumbered_copies[which];
   std::size_t bytes = 0;
   std::string why = copy_bytes(static_cast<unsigned long long>(e.key.n), elem_size, &bytes);
   if (why.empty() && !gathered)
     why = "null source array";
-  if (why.empty() && bytes > have && !cx.fits(have, bytes))
+  if (why.empty() && bytes > copy.bytes && !cx.fits(copy.bytes, bytes))
     why = "over IRREGFIX_MAX_BYTES";
   if (why.empty())
-    why = ensure_buffer(cx.cfg, site, &copy, &have, bytes);
-  if (why.empty() && !e.renumbered_read &&
-      cudaEventCreateWithFlags(&e.renumbered_read, cudaEventDisableTiming) != cudaSuccess) {
-    e.renumbered_read = nullptr;
+    why = ensure_buffer(cx.cfg, site, copy, bytes);
+  if (why.empty() && !p.renumbered_read &&
+      cudaEventCreateWithFlags(&p.renumbered_read, cudaEventDisableTiming) != cudaSuccess) {
+    p.renumbered_read = nullptr;
     why = cuda_failure("cudaEventCreateWithFlags", site, cudaGetLastError());
   }
   // The copy a launch on another stream may still read is overwritten only
   // after it (an event never recorded waits for nothing).
   cudaError_t c = cudaSuccess;
-  if (why.empty() && (c = cudaStreamWaitEvent(stream, e.renumbered_read, 0)) == cudaSuccess)
-    c = gather_in_order(static_cast<const int *>(e.perm), e.key.n, e.renumber_lo, e.renumber_hi, gathered,
-                        elem_size, copy, stream);
+  if (why.empty() && (c = cudaStreamWaitEvent(stream, p.renumbered_read, 0)) == cudaSuccess)
+    c = gather_in_order(p.perm.as<const int>(), e.key.n, p.renumber_lo, p.renumber_hi, gathered, elem_size,
+                        copy.ptr, stream);
   if (why.empty() && c != cudaSuccess)
     why = cuda_failure("gather_in_order", site, c);
   if (why.empty())
-    *out = copy;
+    *out = copy.ptr;
   return why;
 }
 
 void renumbered_read(Entry &e, cudaStream_t stream) {
-  if (e.renumbered_read && cudaEventRecord(e.renumbered_read, stream) != cudaSuccess)
+  LocalityRangePayload *p = payload_of<LocalityRangePayload>(e);
+  if (p && p->renumbered_read && cudaEventRecord(p->renumbered_read, stream) != cudaSuccess)
     cudaGetLastError();
 }
 

@@ -7,6 +7,7 @@
 // "order", prepare_order): its own copy of an order a site computed.
 #pragma once
 
+#include "locality_payload.h"
 #include "orders.h"
 #include "padded.h"
 
@@ -40,8 +41,8 @@ std::string build_locality_neighbors(BuildContext &cx, Orders &orders, SiteStats
 // times it was computed (a recomputed order is another copy). "" or why none.
 std::string pick_order(const Config &cfg, const Orders &orders, int dev, const LaunchShape &shape,
                        const void **perm, long long *n, long long *computed);
-// The entry of such a launch: its own copy of that order (e.perm), in the
-// locality layout. Fails when the order is gone.
+// The entry of such a launch: its own copy of that order (OrderPayload), in
+// the locality layout. Fails when the order is gone.
 std::string build_order(BuildContext &cx, const Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
                         const void *order_perm, long long n, Built *built);
 

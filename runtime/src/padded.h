@@ -11,6 +11,7 @@
 #include "build.h"
 #include "field_plan.h"
 #include "orders.h"
+#include "padded_payload.h"
 
 #include <cstddef>
 #include <string>
@@ -39,8 +40,8 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
                          cudaStream_t stream, Built *built);
 
-// What range_survey read back of a range site's rows: the lengths are in
-// e.len (and, unless ELL is forced, SELL-32's slice offsets in e.aux).
+// What range_survey read back of a range site's rows: the lengths are in its
+// payload's len (and, unless ELL is forced, SELL-32's slice offsets in slices).
 struct RangeSurvey {
   int min_len = 0, max_len = 0;
   long long lo = 0, hi = 0; // B[0], B[n]: the elements the rows span
@@ -54,8 +55,8 @@ struct RangeSurvey {
 // A range build's first step: the lengths, their min/max, B[0], B[n] and the
 // SELL-32 slices (CUB scan) in one copy back and one sync; each layout's
 // padding reported when the request asks.
-std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                         const LayoutRequest &request, const void *B, int b_kind, long long n,
+std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, RangePayload &p,
+                         int dev, const LayoutRequest &request, const void *B, int b_kind, long long n,
                          cudaStream_t stream, RangeSurvey *out);
 // Its last steps, once the layout is made: the sources (each array's extent,
 // then B) and the bytes of each copy of `cells` cells (range_sources); then the
@@ -66,14 +67,14 @@ struct RangeSources {
   std::vector<std::size_t> need;
   std::size_t total_need = 0;
 };
-std::string range_sources(const Entry &e, const RangeSurvey &s, const void *B, int b_kind, long long n,
+std::string range_sources(const RangePayload &p, const RangeSurvey &s, const void *B, int b_kind, long long n,
                           int count, const void *const *arrays, const std::size_t *elem_sizes,
                           unsigned long long cells, RangeSources *out);
 std::string keep_range(BuildContext &cx, const SiteInfo &site, Entry &e, const RangeSurvey &s, int layout,
                        RangeSources &&sources);
-// Array i's copy for the threads `rows` in SELL-32 (its slices in e.aux; the
-// threads in the order e.perm when the entry has one).
-cudaError_t copy_sell(const Entry &e, const void *B, int b_kind, Rows rows, const void *A, std::size_t esz,
+// Array i's copy for the threads `rows` in SELL-32 (p's slices; the threads
+// in the order p.perm when it has one).
+cudaError_t copy_sell(const RangePayload &p, const void *B, int b_kind, Rows rows, const void *A, std::size_t esz,
                       void *out, cudaStream_t stream);
 
 // ---- gathers and neighbour lists (gather.cu) --------------------------------
@@ -100,8 +101,9 @@ struct NeighborShape {
 std::string neighbor_shape(BuildContext &cx, SiteStats &ss, const SiteInfo &site, int dev,
                            const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                            cudaStream_t stream, NeighborShape *out);
-// The entry holds that shape from now on (a refresh keeps it until NB or counts are written).
-void set_neighbor_shape(Entry &e, NeighborShape &&shape);
+// The entry (its payload p) holds that shape from now on (a refresh keeps it
+// until NB or counts are written).
+void set_neighbor_shape(Entry &e, NeighborPayload &p, NeighborShape &&shape);
 
 // Neighbour list: the copy has max(count) columns (m without counts). Without
 // counts nothing is read back; with them, one CUB min/max and one round trip.

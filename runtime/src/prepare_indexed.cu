@@ -28,7 +28,7 @@ bool in_progress(const State &st, const IndexedProgress &p) { return p.token != 
 // The entry of this thread's build, if it still exists and is still its own.
 Entry *own_entry(State &st, const IndexedProgress &p) {
   Entry *e = nullptr;
-  if (!in_progress(st, p) || st.cache.lookup(p.key, &e) == Cache::kMiss || e->builder != p.token)
+  if (!in_progress(st, p) || st.cache.lookup(p.key, &e) == Cache::kMiss || indexed_builder(*e) != p.token)
     return nullptr;
   return e;
 }
@@ -74,7 +74,7 @@ bool ready(State &st, IndexedProgress &p, SiteRecord &rec, const SiteInfo &site,
   stop_timing(ss, stream, p.t0, p.t1);
   p.t0 = p.t1 = nullptr;
   const bool written = e.writes != p.writes;
-  e.builder = 0;
+  payload<IndexedPayload>(e).builder = 0;
   end_progress(p);
   work->step = kIndexedReady;
   if (!serve_built(st, site, rec, launch, dev, e, view, remapped, stream))
@@ -124,7 +124,7 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
   Entry *found = nullptr;
   if (st.cache.lookup(key, &found) == Cache::kHit && servable(*found))
     return serve_hit(st, site, rec, launch, dev, *found, view, remapped, stream);
-  if (found && found->builder != 0) {
+  if (found && indexed_builder(*found) != 0) {
     record_fallback(ss, "another host thread is building this indexed copy");
     return false;
   }
@@ -133,7 +133,7 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
   progress.site = &site;
   progress.dev = dev;
   progress.key = key;
-  progress.token = e.builder = ++last_token;
+  progress.token = payload<IndexedPayload>(e).builder = ++last_token;
   progress.request = request.key;
   progress.report_padding = request.report_padding;
   progress.writes = e.writes;

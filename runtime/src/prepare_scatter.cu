@@ -79,7 +79,7 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   }
   // Each launch writes its own contributions, from the stream-ordered pool:
   // launches of this site on other streams may run at the same time.
-  const std::size_t bytes = contributions_bytes(e->nnz, e->scatter_region, e->scatter_chunks, kind, assign);
+  const std::size_t bytes = launch_contributions_bytes(*e, kind, assign);
   void *contrib = nullptr;
   cudaError_t a = st.cfg.fail_alloc ? cudaErrorMemoryAllocation : cudaMallocAsync(&contrib, bytes, stream);
   if (a != cudaSuccess) {
@@ -96,7 +96,7 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
   fill_scatter_plan(*e, kind, plan);
   plan->contrib = contrib;
   plan->written =
-      assign ? static_cast<unsigned char *>(contrib) + written_offset(e->nnz, e->scatter_region, kind) : nullptr;
+      assign ? static_cast<unsigned char *>(contrib) + launch_written_offset(*e, kind) : nullptr;
   return true;
 }
 

@@ -13,15 +13,15 @@ namespace {
 // The remap itself, into buffers sized for the entry, in the layout the entry
 // was built with (SELL-32: from its len and slice_start).
 // (arrays and elem_sizes are the launcher's, alive until its launch ends.)
-std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void *B, int b_kind,
-                       long long n, int count, const void *const *arrays,
+std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const RangePayload &p, const void *B,
+                       int b_kind, long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
   if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
     return plan_copy(
         ss, site, e, count, n, "remap_sell",
-        [=, &e](int i, Rows rows, cudaStream_t s) {
-          return copy_sell(e, B, b_kind, rows, arrays[i], elem_sizes[i], e.bufs[i], s);
+        [=, &e, &p](int i, Rows rows, cudaStream_t s) {
+          return copy_sell(p, B, b_kind, rows, arrays[i], elem_sizes[i], e.bufs[i], s);
         },
         bytes, built);
   return plan_copy(
@@ -34,13 +34,13 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const void
 }
 
 // The range2 copy: from the row starts and lengths kept in the entry.
-std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, int count,
-                        const void *const *arrays, const std::size_t *elem_sizes, Built *built) {
+std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, const Range2Payload &p, long long n,
+                        int count, const void *const *arrays, const std::size_t *elem_sizes, Built *built) {
   return plan_copy(
       ss, site, e, count, n, "remap_range2",
-      [=, &e](int i, Rows rows, cudaStream_t s) {
-        return remap_range2(static_cast<const long long *>(e.aux), static_cast<const int *>(e.len), n,
-                            rows, arrays[i], elem_sizes[i], e.bufs[i], s);
+      [=, &e, &p](int i, Rows rows, cudaStream_t s) {
+        return remap_range2(p.starts.as<const long long>(), p.len.as<const int>(), n, rows, arrays[i],
+                            elem_sizes[i], e.bufs[i], s);
       },
       [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; }, built);
 }
@@ -52,14 +52,14 @@ double padding(const LayoutCells &c, unsigned long long cells) {
 
 } // namespace
 
-cudaError_t copy_sell(const Entry &e, const void *B, int b_kind, Rows rows, const void *A, std::size_t esz,
+cudaError_t copy_sell(const RangePayload &p, const void *B, int b_kind, Rows rows, const void *A, std::size_t esz,
                       void *out, cudaStream_t stream) {
-  return remap_sell(B, b_kind, rows, static_cast<const int *>(e.len), static_cast<const long long *>(e.aux),
-                    static_cast<const int *>(e.perm), A, esz, out, stream);
+  return remap_sell(B, b_kind, rows, p.len.as<const int>(), p.slices.as<const long long>(), p.perm.as<const int>(),
+                    A, esz, out, stream);
 }
 
-std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                         const LayoutRequest &request, const void *B, int b_kind, long long n,
+std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, RangePayload &p,
+                         int dev, const LayoutRequest &request, const void *B, int b_kind, long long n,
                          cudaStream_t stream, RangeSurvey *out) {
   RangeSurvey &s = *out;
   Range b_alloc;
@@ -76,23 +76,23 @@ std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   const std::size_t slice_bytes =
       s.slices ? static_cast<std::size_t>(nslices + 1) * sizeof(long long) : 0;
   s.old_bytes = e.bytes();
-  if (!cx.fits(e.len_bytes + e.aux_bytes, s.len_bytes + slice_bytes))
+  if (!cx.fits(p.len.bytes + p.slices.bytes, s.len_bytes + slice_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  std::string why = ensure_buffer(cx.cfg, site, &e.len, &e.len_bytes, s.len_bytes);
+  std::string why = ensure_buffer(cx.cfg, site, p.len, s.len_bytes);
   if (!why.empty())
     return why;
   if (s.slices) {
-    why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, slice_bytes);
+    why = ensure_buffer(cx.cfg, site, p.slices, slice_bytes);
     if (!why.empty())
       return why;
   }
   if (s.slices)
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, nullptr, nullptr, &s.temp_bytes, stream));
+    IRREGFIX_TRY(sell_slices(p.len.as<int>(), n, nullptr, nullptr, &s.temp_bytes, stream));
   why = ensure_scratch(cx.cfg, cx.devices, site, dev, s.temp_bytes, &s.scratch);
   if (!why.empty())
     return why;
   char *summary = static_cast<char *>(s.scratch->summary);
-  IRREGFIX_TRY(range_lengths(B, b_kind, n, static_cast<int *>(e.len),
+  IRREGFIX_TRY(range_lengths(B, b_kind, n, p.len.as<int>(),
                              reinterpret_cast<int *>(summary),
                              reinterpret_cast<long long *>(summary + 8), stream));
   struct {
@@ -102,9 +102,9 @@ std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   } h{};
   static_assert(sizeof(h) == 32, "summary layout");
   if (s.slices) {
-    long long *slice_start = static_cast<long long *>(e.aux);
+    long long *slice_start = p.slices.as<long long>();
     std::size_t scan_bytes = s.temp_bytes;
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, s.scratch->temp, &scan_bytes,
+    IRREGFIX_TRY(sell_slices(p.len.as<int>(), n, slice_start, s.scratch->temp, &scan_bytes,
                              stream));
     IRREGFIX_TRY(cudaMemcpyAsync(summary + 24, slice_start + nslices, sizeof(long long),
                                  cudaMemcpyDeviceToDevice, stream));
@@ -134,13 +134,13 @@ std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   return "";
 }
 
-std::string range_sources(const Entry &e, const RangeSurvey &s, const void *B, int b_kind, long long n,
+std::string range_sources(const RangePayload &p, const RangeSurvey &s, const void *B, int b_kind, long long n,
                           int count, const void *const *arrays, const std::size_t *elem_sizes,
                           unsigned long long cells, RangeSources *out) {
   // Validate extents, size the buffers.
   out->sources.assign(static_cast<std::size_t>(count) + 1, SourceRange{});
   out->need.assign(static_cast<std::size_t>(count), 0);
-  out->total_need = s.len_bytes + e.aux_bytes + e.perm_bytes;
+  out->total_need = s.len_bytes + p.slices.bytes + p.perm.bytes;
   for (int i = 0; i < count; ++i) {
     std::string why = check_extent(arrays[i], elem_sizes[i], s.lo, s.hi, &out->sources[i]);
     if (!why.empty())
@@ -176,27 +176,27 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
                         const LayoutRequest &request, const void *B, int b_kind, long long n, int count,
                         const void *const *arrays, const std::size_t *elem_sizes, cudaStream_t stream,
                         Built *built) {
+  RangePayload &p = payload<RangePayload>(e);
   // Only the arrays were written since the last build: B, and so the layout, hold.
   if (e.shape_valid && static_cast<int>(e.bufs.size()) == count)
-    return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+    return copy_range(ss, site, e, p, B, b_kind, n, count, arrays, elem_sizes, built);
   RangeSurvey s;
-  std::string why = range_survey(cx, ss, site, e, dev, request, B, b_kind, n, stream, &s);
+  std::string why = range_survey(cx, ss, site, e, p, dev, request, B, b_kind, n, stream, &s);
   if (!why.empty())
     return why;
   LayoutCells &cells = s.cells;
   // SELL-32-sigma: sort the threads (never more padding than SELL-32) and
   // count the cells again.
   if (range_sorts(request, cells, n)) {
-    why = ensure_buffer(cx.cfg, site, &e.perm, &e.perm_bytes, s.len_bytes);
+    why = ensure_buffer(cx.cfg, site, p.perm, s.len_bytes);
     if (!why.empty())
       return why;
-    long long *slice_start = static_cast<long long *>(e.aux);
+    long long *slice_start = p.slices.as<long long>();
     const long long nslices = (n + 31) / 32;
     std::size_t scan_bytes = s.temp_bytes;
     long long total = 0;
-    IRREGFIX_TRY(sigma_sort(static_cast<int *>(e.len), n, request.sigma, static_cast<int *>(e.perm),
-                            stream));
-    IRREGFIX_TRY(sell_slices(static_cast<int *>(e.len), n, slice_start, s.scratch->temp, &scan_bytes, stream));
+    IRREGFIX_TRY(sigma_sort(p.len.as<int>(), n, request.sigma, p.perm.as<int>(), stream));
+    IRREGFIX_TRY(sell_slices(p.len.as<int>(), n, slice_start, s.scratch->temp, &scan_bytes, stream));
     IRREGFIX_TRY(cudaMemcpyAsync(&total, slice_start + nslices, sizeof total, cudaMemcpyDeviceToHost,
                                  stream));
     IRREGFIX_TRY(cudaStreamSynchronize(stream));
@@ -209,18 +209,16 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
   // The layout: forced, the selector's candidate, or (auto's own key) the
   // cost model's favourite, and under auto the others worth timing (for the selector).
   const int layout = range_layout(request, cells, built->proposed, &built->proposals);
-  if (e.perm && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
-    IRREGFIX_TRY(cudaFree(e.perm));
-    e.perm = nullptr;
-    e.perm_bytes = 0;
+  if (p.perm.ptr && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
+    IRREGFIX_TRY(cudaFree(p.perm.ptr));
+    p.perm = DeviceBuffer{};
   }
-  if (layout == kLayoutEllColMajor && e.aux) { // ELL: the slice offsets are not needed
-    IRREGFIX_TRY(cudaFree(e.aux));
-    e.aux = nullptr;
-    e.aux_bytes = 0;
+  if (layout == kLayoutEllColMajor && p.slices.ptr) { // ELL: the slice offsets are not needed
+    IRREGFIX_TRY(cudaFree(p.slices.ptr));
+    p.slices = DeviceBuffer{};
   }
   RangeSources sources;
-  why = range_sources(e, s, B, b_kind, n, count, arrays, elem_sizes, layout_cells(cells, layout), &sources);
+  why = range_sources(p, s, B, b_kind, n, count, arrays, elem_sizes, layout_cells(cells, layout), &sources);
   if (!why.empty())
     return why;
   // Under auto, a launch being profiled that may permute its threads also
@@ -248,7 +246,7 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
   why = keep_range(cx, site, e, s, layout, std::move(sources));
   if (!why.empty())
     return why;
-  return copy_range(ss, site, e, B, b_kind, n, count, arrays, elem_sizes, built);
+  return copy_range(ss, site, e, p, B, b_kind, n, count, arrays, elem_sizes, built);
 }
 
 // Two-level range: the first kernel gathers row starts and lengths through C
@@ -258,8 +256,9 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
                          const void *B, int b_kind, const void *C, int c_kind, long long n,
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
                          cudaStream_t stream, Built *built) {
-  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && e.aux && e.len)
-    return copy_range2(ss, site, e, n, count, arrays, elem_sizes, built);
+  Range2Payload &p = payload<Range2Payload>(e);
+  if (e.shape_valid && static_cast<int>(e.bufs.size()) == count && p.starts.ptr && p.len.ptr)
+    return copy_range2(ss, site, e, p, n, count, arrays, elem_sizes, built);
   std::vector<SourceRange> sources(static_cast<std::size_t>(count) + 2);
   SourceRange &bsrc = sources[count], &csrc = sources[count + 1];
   long long rlo = 0, rhi = 0;
@@ -272,12 +271,12 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   const std::size_t len_bytes = static_cast<std::size_t>(n) * sizeof(int);
   const std::size_t start_bytes = static_cast<std::size_t>(n) * sizeof(long long);
   const std::size_t old_bytes = e.bytes();
-  if (!cx.fits(e.len_bytes + e.aux_bytes, len_bytes + start_bytes))
+  if (!cx.fits(p.len.bytes + p.starts.bytes, len_bytes + start_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(cx.cfg, site, &e.len, &e.len_bytes, len_bytes);
+  why = ensure_buffer(cx.cfg, site, p.len, len_bytes);
   if (!why.empty())
     return why;
-  why = ensure_buffer(cx.cfg, site, &e.aux, &e.aux_bytes, start_bytes);
+  why = ensure_buffer(cx.cfg, site, p.starts, start_bytes);
   if (!why.empty())
     return why;
   Scratch *sc = nullptr;
@@ -285,9 +284,8 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   if (!why.empty())
     return why;
   char *summary = static_cast<char *>(sc->summary);
-  IRREGFIX_TRY(range2_rows(B, b_kind, C, c_kind, n, rlo, rhi, static_cast<long long *>(e.aux),
-                           static_cast<int *>(e.len), reinterpret_cast<long long *>(summary + 16),
-                           stream));
+  IRREGFIX_TRY(range2_rows(B, b_kind, C, c_kind, n, rlo, rhi, p.starts.as<long long>(), p.len.as<int>(),
+                           reinterpret_cast<long long *>(summary + 16), stream));
   unsigned char h[16 + 8 * kR2Slots];
   static_assert(sizeof(h) <= 64, "summary size");
   IRREGFIX_TRY(cudaMemcpyAsync(h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
@@ -327,7 +325,7 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   e.max_len = static_cast<int>(max_len);
   e.nnz = r2[kR2SumLen];
   e.shape_valid = true;
-  return copy_range2(ss, site, e, n, count, arrays, elem_sizes, built);
+  return copy_range2(ss, site, e, p, n, count, arrays, elem_sizes, built);
 }
 
 } // namespace detail

@@ -10,12 +10,6 @@
 
 namespace irregfix {
 namespace detail {
-namespace {
-
-template <class T> T *table(const Entry &e, ScatterTable k) { return static_cast<T *>(e.scatter[k]); }
-
-} // namespace
-
 CacheKey scatter_key(const SiteInfo &site, const ScatterIndices &f, long long n, void *A, int kind, bool assign,
                      int dev) {
   CacheKey key;
@@ -39,9 +33,11 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
                           const ScatterIndices &f, long long n, void *A, int kind, cudaStream_t stream,
                           bool *inspected) {
   *inspected = false;
+  ScatterPayload &p = payload<ScatterPayload>(e);
   if (!e.ready)
     IRREGFIX_TRY(cudaEventCreateWithFlags(&e.ready, cudaEventDisableTiming));
-  if (e.shape_valid && std::all_of(e.scatter, e.scatter + kScatterTables, [](void *t) { return t != nullptr; }))
+  if (e.shape_valid &&
+      std::all_of(p.tables, p.tables + kScatterTables, [](const DeviceBuffer &t) { return t.ptr != nullptr; }))
     return copies_enqueued(ss, site, e, 0, stream);
   const long long updates = n * f.count; // the contributions
   if (updates > INT_MAX / 2) // (slots are ints, and up to twice the items)
@@ -75,7 +71,7 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   if (!cx.fits(e.bytes(), kept + items * esz))
     return "over IRREGFIX_MAX_BYTES";
   for (int k = 0; k < kScatterTables && why.empty(); ++k)
-    why = ensure_buffer(cx.cfg, site, &e.scatter[k], &e.scatter_bytes[k], need[k]);
+    why = ensure_buffer(cx.cfg, site, p.tables[k], need[k]);
   if (!why.empty())
     return why;
 
@@ -89,9 +85,9 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   cudaEvent_t t0 = nullptr, t1 = nullptr;
   start_timing(stream, &t0, &t1);
   int *on_device = static_cast<int *>(sc->summary); // runs, then the region's size and the chunks'
-  int *threads = table<int>(e, kScatterThreads), *first = table<int>(e, kScatterFirst),
-      *region_first = table<int>(e, kScatterRegionFirst), *chunk_first = table<int>(e, kScatterChunkFirst);
-  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, table<unsigned>(e, kScatterTargets), threads,
+  int *threads = p.table<int>(kScatterThreads), *first = p.table<int>(kScatterFirst),
+      *region_first = p.table<int>(kScatterRegionFirst), *chunk_first = p.table<int>(kScatterChunkFirst);
+  IRREGFIX_TRY(inspect_segments(index, sc->temp, sc->temp_bytes, p.table<unsigned>(kScatterTargets), threads,
                                 on_device, stream));
   // The executor's grid is one thread per segment, and the launches' buffers
   // hold the region and the chunks' sums: two round trips, once per contents of f.
@@ -101,17 +97,17 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   IRREGFIX_TRY(
       segment_firsts(index, sc->temp, sc->temp_bytes, runs, first, region_first, chunk_first, on_device + 1, stream));
   IRREGFIX_TRY(assign_slots(index, sc->temp, sc->temp_bytes, runs, first, threads, region_first, chunk_first,
-                            table<int>(e, kScatterSlots), table<int>(e, kScatterChunkSegment), stream));
+                            p.table<int>(kScatterSlots), p.table<int>(kScatterChunkSegment), stream));
   IRREGFIX_TRY(cudaMemcpyAsync(sizes, on_device + 1, sizeof sizes, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   stop_timing(ss, stream, t0, t1);
   e.sources = std::move(sources);
   e.index_sources = f.count;
-  e.idx_lo = lo;
-  e.idx_hi = hi;
-  e.segments = runs;
-  e.scatter_region = sizes[0];
-  e.scatter_chunks = sizes[1];
+  p.lo = lo;
+  p.hi = hi;
+  p.segments = runs;
+  p.region = sizes[0];
+  p.chunks = sizes[1];
   ss.inspector = describe_segments(runs, updates, sizes[0], sizes[1]);
   e.nnz = updates;
   e.max_len = 1;
@@ -121,33 +117,44 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
 }
 
 void fill_scatter_plan(const Entry &e, int kind, ScatterPlan *plan) {
+  const ScatterPayload &p = *payload_of<ScatterPayload>(e);
   plan->target = const_cast<void *>(e.key.sources[0]);
   plan->kind = kind;
   plan->n = e.nnz; // contributions
-  plan->targets = table<const unsigned>(e, kScatterTargets);
-  plan->first = table<const int>(e, kScatterFirst);
-  plan->threads = table<const int>(e, kScatterThreads);
-  plan->slots = table<const int>(e, kScatterSlots);
-  plan->region_first = table<const int>(e, kScatterRegionFirst);
-  plan->chunk_first = table<const int>(e, kScatterChunkFirst);
-  plan->chunk_segment = table<const int>(e, kScatterChunkSegment);
-  plan->segments = e.segments;
-  plan->region = e.scatter_region;
-  plan->chunks = e.scatter_chunks;
-  plan->target_first = e.idx_lo;
-  plan->extent = static_cast<unsigned long long>(e.idx_hi - e.idx_lo);
+  plan->targets = p.table<const unsigned>(kScatterTargets);
+  plan->first = p.table<const int>(kScatterFirst);
+  plan->threads = p.table<const int>(kScatterThreads);
+  plan->slots = p.table<const int>(kScatterSlots);
+  plan->region_first = p.table<const int>(kScatterRegionFirst);
+  plan->chunk_first = p.table<const int>(kScatterChunkFirst);
+  plan->chunk_segment = p.table<const int>(kScatterChunkSegment);
+  plan->segments = p.segments;
+  plan->region = p.region;
+  plan->chunks = p.chunks;
+  plan->target_first = p.lo;
+  plan->extent = static_cast<unsigned long long>(p.hi - p.lo);
+}
+
+std::size_t launch_contributions_bytes(const Entry &e, int kind, bool assign) {
+  const ScatterPayload &p = *payload_of<ScatterPayload>(e);
+  return contributions_bytes(e.nnz, p.region, p.chunks, kind, assign);
+}
+
+std::size_t launch_written_offset(const Entry &e, int kind) {
+  return written_offset(e.nnz, payload_of<ScatterPayload>(e)->region, kind);
 }
 
 bool read_segments(const Entry &e, testing::ScatterSegments *out) {
-  if (e.key.pattern != kPatternScatter || !e.shape_valid)
+  const ScatterPayload *p = payload_of<ScatterPayload>(e);
+  if (e.key.pattern != kPatternScatter || !e.shape_valid || !p)
     return false;
-  const std::size_t segments = static_cast<std::size_t>(e.segments), n = static_cast<std::size_t>(e.nnz);
+  const std::size_t segments = static_cast<std::size_t>(p->segments), n = static_cast<std::size_t>(e.nnz);
   out->targets.resize(segments);
   out->first.resize(segments + 1);
   out->threads.resize(n);
   out->slots.resize(n);
   auto fetch = [&](void *to, ScatterTable k, std::size_t bytes) {
-    return cudaMemcpy(to, e.scatter[k], bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+    return cudaMemcpy(to, p->tables[k].ptr, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
   };
   if (!fetch(out->targets.data(), kScatterTargets, segments * sizeof(unsigned)) ||
       !fetch(out->first.data(), kScatterFirst, (segments + 1) * sizeof(int)) ||
@@ -157,8 +164,8 @@ bool read_segments(const Entry &e, testing::ScatterSegments *out) {
     *out = testing::ScatterSegments{};
     return true;
   }
-  out->target_first = e.idx_lo;
-  out->extent = static_cast<unsigned long long>(e.idx_hi - e.idx_lo);
+  out->target_first = p->lo;
+  out->extent = static_cast<unsigned long long>(p->hi - p->lo);
   return true;
 }
 

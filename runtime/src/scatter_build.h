@@ -9,6 +9,7 @@
 #pragma once
 
 #include "build.h"
+#include "scatter_payload.h"
 
 #include <irregfix/irregfix.cuh>
 #include <irregfix/testing.h>
@@ -31,6 +32,10 @@ std::string build_scatter(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
 
 // The executor's view of entry e's segments (the launch's contributions aside).
 void fill_scatter_plan(const Entry &e, int kind, ScatterPlan *plan);
+// The bytes of one launch's contributions for entry e's segments, and where
+// an assignment's flags start in them (scatter.h).
+std::size_t launch_contributions_bytes(const Entry &e, int kind, bool assign);
+std::size_t launch_written_offset(const Entry &e, int kind);
 
 // testing::scatter_segments: e's segments read back, when e is a scatter
 // entry with its segments (false otherwise; *out empty when they cannot be read).

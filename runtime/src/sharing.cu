@@ -15,14 +15,14 @@ constexpr unsigned long long kDefaultDynamicShared = 48 * 1024;
 
 // The copy: each block's distinct elements gathered again from the kept sets
 // (by a chunked launch, block by block).
-std::string copy_sharing(SiteStats &ss, const SiteInfo &site, Entry &e, long long n, const void *A,
-                         std::size_t esz, Built *built) {
+std::string copy_sharing(SiteStats &ss, const SiteInfo &site, Entry &e, const SharingPayload &p, long long n,
+                         const void *A, std::size_t esz, Built *built) {
   const int block = static_cast<int>(e.key.params[3]);
   return plan_copy(
       ss, site, e, 1, n, "remap_sharing",
-      [=, &e](int, Rows rows, cudaStream_t s) {
-        return remap_sharing(static_cast<const unsigned *>(e.uniq), static_cast<const int *>(e.block_first),
-                             block, n, e.nnz, rows, A, esz, e.idx_lo, e.bufs[0], s);
+      [=, &e, &p](int, Rows rows, cudaStream_t s) {
+        return remap_sharing(p.uniq.as<const unsigned>(), p.block_first.as<const int>(), block, n, e.nnz, rows, A,
+                             esz, p.lo, e.bufs[0], s);
       },
       [&](int) { return static_cast<unsigned long long>(e.nnz) * esz; }, built);
 }
@@ -51,10 +51,10 @@ std::string fit_shared_memory(const SiteInfo &site, int dev, unsigned long long 
 }
 
 // The locality order of a neighbour list's threads (computed, or kept while
-// it has not decayed), copied into e.perm: the entry's blocks group the
+// it has not decayed), copied into p.perm: the entry's blocks group the
 // threads in that order.
-std::string order_into(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
-                       const NeighborArgs &a, long long n, const NeighborShape &shape, std::size_t esz,
+std::string order_into(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
+                       SharingPayload &p, int dev, const NeighborArgs &a, long long n, const NeighborShape &shape, std::size_t esz,
                        cudaStream_t stream, double *setup_ms) {
   if (n > INT_MAX)
     return "locality order: more than INT_MAX threads";
@@ -64,9 +64,9 @@ std::string order_into(BuildContext &cx, Orders &orders, SiteStats &ss, const Si
   if (!why.empty())
     return why;
   const std::size_t perm_bytes = static_cast<std::size_t>(n) * sizeof(int);
-  if (perm_bytes > e.perm_bytes && !cx.fits(e.bytes(), perm_bytes))
+  if (perm_bytes > p.perm.bytes && !cx.fits(e.bytes(), perm_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  return keep_order(cx, site, &e.perm, &e.perm_bytes, *o, n, stream);
+  return keep_order(cx, site, &p.perm.ptr, &p.perm.bytes, *o, n, stream);
 }
 
 } // namespace
@@ -74,8 +74,9 @@ std::string order_into(BuildContext &cx, Orders &orders, SiteStats &ss, const Si
 std::string build_sharing(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const NeighborArgs &a, long long n, const void *A, std::size_t esz,
                           cudaStream_t stream, Built *built) {
-  if (e.shape_valid && e.uniq && e.bufs.size() == 1)
-    return copy_sharing(ss, site, e, n, A, esz, built);
+  SharingPayload &p = payload<SharingPayload>(e);
+  if (e.shape_valid && p.uniq.ptr && e.bufs.size() == 1)
+    return copy_sharing(ss, site, e, p, n, A, esz, built);
   const long long block = e.key.params.size() > 3 ? e.key.params[3] : 0;
   if (block <= 0 || block > INT_MAX)
     return "sharing: the launch's block size is unknown";
@@ -92,17 +93,17 @@ std::string build_sharing(BuildContext &cx, Orders &orders, SiteStats &ss, const
   // sets are small enough to stage (Wu's clustering).
   const bool in_order = e.key.params.size() > 4 && e.key.params[4] == 1;
   if (in_order &&
-      (why = order_into(cx, orders, ss, site, e, dev, a, n, shape, esz, stream, &built->setup_ms)) != "")
+      (why = order_into(cx, orders, ss, site, e, p, dev, a, n, shape, esz, stream, &built->setup_ms)) != "")
     return why;
   SharedList list{a.NB, a.nb_kind, a.sj, a.st, shape.jmax, a.counts, a.counts_kind,
                   n,    static_cast<int>(block), shape.lo, shape.hi};
-  list.perm = in_order ? static_cast<const int *>(e.perm) : nullptr;
+  list.perm = in_order ? p.perm.as<const int>() : nullptr;
 
   // The sets' bounds first; the rest once the sets are known to fit shared memory.
   const std::size_t first_bytes = static_cast<std::size_t>(list.blocks() + 1) * sizeof(int);
   if (!cx.fits(e.bytes(), first_bytes))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(cx.cfg, site, &e.block_first, &e.block_first_bytes, first_bytes);
+  why = ensure_buffer(cx.cfg, site, p.block_first, first_bytes);
   if (!why.empty())
     return why;
   std::size_t scratch_bytes = 0;
@@ -113,7 +114,7 @@ std::string build_sharing(BuildContext &cx, Orders &orders, SiteStats &ss, const
     return why;
   int *summary = static_cast<int *>(sc->summary);
   const unsigned *sets = nullptr;
-  IRREGFIX_TRY(sharing_sets(list, sc->temp, sc->temp_bytes, static_cast<int *>(e.block_first), summary,
+  IRREGFIX_TRY(sharing_sets(list, sc->temp, sc->temp_bytes, p.block_first.as<int>(), summary,
                             &sets, stream));
   int h[2] = {}; // the largest set, all sets
   IRREGFIX_TRY(cudaMemcpyAsync(h, summary, sizeof h, cudaMemcpyDeviceToHost, stream));
@@ -132,23 +133,23 @@ std::string build_sharing(BuildContext &cx, Orders &orders, SiteStats &ss, const
   const std::size_t local_bytes = static_cast<std::size_t>(cells) * sizeof(int);
   if (!cx.fits(e.bytes(), first_bytes + local_bytes + uniq_bytes + copy))
     return "over IRREGFIX_MAX_BYTES";
-  why = ensure_buffer(cx.cfg, site, &e.local, &e.local_bytes, local_bytes);
+  why = ensure_buffer(cx.cfg, site, p.local, local_bytes);
   if (why.empty())
-    why = ensure_buffer(cx.cfg, site, &e.uniq, &e.uniq_bytes, uniq_bytes);
+    why = ensure_buffer(cx.cfg, site, p.uniq, uniq_bytes);
   if (why.empty())
     why = ensure_copies(cx, site, e, {copy});
   if (!why.empty())
     return why;
-  IRREGFIX_TRY(sharing_layout(list, sets, static_cast<const int *>(e.block_first),
-                              static_cast<unsigned *>(e.uniq), static_cast<int *>(e.local), stream));
-  set_neighbor_shape(e, std::move(shape));
+  IRREGFIX_TRY(sharing_layout(list, sets, p.block_first.as<const int>(), p.uniq.as<unsigned>(), p.local.as<int>(),
+                              stream));
+  set_neighbor_shape(e, p, std::move(shape));
   e.nnz = h[1];
-  e.shared_bytes = static_cast<unsigned>(stage);
+  p.shared_bytes = static_cast<unsigned>(stage);
   ss.shared_mean = static_cast<double>(h[1]) / static_cast<double>(list.blocks());
   ss.shared_max = h[0];
-  ss.shared_bytes = e.shared_bytes;
+  ss.shared_bytes = p.shared_bytes;
   ss.shared_in_order = in_order;
-  return copy_sharing(ss, site, e, n, A, esz, built);
+  return copy_sharing(ss, site, e, p, n, A, esz, built);
 }
 
 } // namespace detail

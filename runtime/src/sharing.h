@@ -7,6 +7,7 @@
 
 #include "orders.h"
 #include "padded.h"
+#include "sharing_payload.h"
 
 #include <cstddef>
 #include <string>

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "launch_shape.h"
 #include "layout_policy.h"
+#include "locality_payload.h"
 #include "order_reference.h"
 #include "selector.h"
 
@@ -15,6 +16,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 using namespace irregfix;
@@ -155,9 +157,11 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   int data = 0, perm = 0, index = 0, other = 0;
   e.key.sources = {&data};
   e.layout = kLayoutLocality;
-  e.jmax = 9;
-  e.perm = &perm;
-  e.order_index = &index;
+  auto list = std::make_unique<LocalityNeighborPayload>();
+  list->jmax = 9;
+  list->perm.ptr = &perm;
+  list->order_index.ptr = &index;
+  e.payload = std::move(list);
   View v{};
   const void *out[1] = {&other};
   fill_view(e, &v, out);
@@ -172,8 +176,10 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   r.key.pattern = kPatternRange;
   r.layout = kLayoutLocality;
   long long slices = 0;
-  r.aux = &slices;
-  r.perm = &perm;
+  auto rows = std::make_unique<LocalityRangePayload>();
+  rows->slices.ptr = &slices;
+  rows->perm.ptr = &perm;
+  r.payload = std::move(rows);
   r.bufs = {&other};
   fill_view(r, &v, out);
   EXPECT_EQ(out[0], &other);
