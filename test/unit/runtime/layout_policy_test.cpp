@@ -1,4 +1,4 @@
-// The layout policy (runtime/src/layout_policy.h): what a launch allows, the
+// The layout policy (runtime/src/policy/layout_policy.h): what a launch allows, the
 // request of a prepare, the layout a range build makes, the candidates it
 // proposes; the pattern table (irregfix/pattern.h); every variable in the
 // configuration (config.h). Needs no GPU.
