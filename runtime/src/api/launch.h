@@ -47,7 +47,8 @@ struct Launch {
   };
   std::vector<Check> checks;
   // Entries whose renumbered copy this launch wrote (prepare_renumbered): at
-  // its end each records renumbered_read after the kernel that reads it.
+  // its end each records, through renumbered_read (locality.h), that the kernel
+  // that reads it came after.
   std::vector<Entry *> renumbered;
   // IRREGFIX_NVTX: the range of a launch the selector times (until its end),
   // and of the chunk or hoisted step being launched (until the next, or the end).

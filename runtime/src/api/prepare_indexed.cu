@@ -2,7 +2,8 @@
 // continue_indexed; see irregfix.cuh). A build spans several API calls, with
 // the launcher's kernels in between and the lock released: this host thread's
 // build in progress is kept in its launch (Launch::indexed), and its entry
-// marked as being built (Entry::builder) so that no other thread touches it.
+// marked as being built (IndexedPayload::builder) so that no other thread
+// touches it.
 // Whatever fails drops the entry: nothing is left half-built, and the
 // launcher runs the original kernel. The steps themselves are the indexed
 // builder's (indexed_build.h).
@@ -149,8 +150,8 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
   if (why.empty() && first == kIndexedLengths)
     why = ask_lengths(cx, site, e, s.n, work);
   else if (why.empty()) // a gather: one slot a thread
-    why = shape_indices(cx, site, e, kLayoutEllColMajor, 1, s.n, static_cast<unsigned long long>(s.n), stream,
-                        work);
+    why = shape_indices(cx, site, e, indexed_layout(request.key, false, LayoutCells{}), 1, s.n,
+                        static_cast<unsigned long long>(s.n), stream, work);
   if (!why.empty()) {
     *work = IndexedWork{};
     return fail(st, progress, ss, why);

@@ -54,6 +54,13 @@ inline const LayoutRow *layout_row(int layout) {
   return layout > 0 && layout <= kLayoutCount ? &kLayoutRows[layout - 1] : nullptr;
 }
 
+// Whether entries of `layout` fill View field `field` (a ViewField): what it
+// keeps buffers for.
+inline bool layout_has(int layout, unsigned field) {
+  const LayoutRow *row = layout_row(layout);
+  return row && (row->view & field);
+}
+
 // The row's name; "none" for kLayoutNone, "unknown" for any other value.
 const char *layout_name(int layout);
 

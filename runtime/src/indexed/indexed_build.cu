@@ -105,7 +105,7 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
                           int request, bool report_padding, cudaStream_t stream, IndexedWork *work) {
   IndexedPayload &p = payload<IndexedPayload>(e);
   const long long n = e.key.n;
-  const bool slices = request != kLayoutEllColMajor;
+  const bool slices = counts_slices(request);
   const long long nslices = (n + 31) / 32;
   if (slices) {
     const std::size_t slice_bytes = static_cast<std::size_t>(nslices + 1) * sizeof(long long);
@@ -152,7 +152,7 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
     ss.sell_padding = slices && cells.nnz ? static_cast<double>(cells.sell) / static_cast<double>(cells.nnz) : 0.0;
   }
   const int layout = indexed_layout(request, true, cells);
-  if (layout == kLayoutEllColMajor && p.slices.ptr) { // no slice offsets to keep
+  if (p.slices.ptr && !layout_has(layout, kViewSlices)) { // no slice offsets to keep
     IRREGFIX_TRY(cudaFree(p.slices.ptr));
     p.slices = DeviceBuffer{};
   }

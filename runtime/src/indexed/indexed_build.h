@@ -23,7 +23,8 @@ namespace detail {
 // One host thread's indexed build, from the prepare that starts it to the
 // step that makes it ready (or fails), kept in the thread's launch (launch.h)
 // while the launcher's kernels run and the lock is released. Its entry is
-// marked as being built (Entry::builder) so that no other thread touches it.
+// marked as being built (IndexedPayload::builder) so that no other thread
+// touches it.
 struct IndexedProgress {
   unsigned epoch = 0; // State::epoch when started: older ones are gone (testing::reset)
   const SiteInfo *site = nullptr;

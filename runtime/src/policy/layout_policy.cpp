@@ -69,23 +69,8 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   return r;
 }
 
-int layout_key_params(const LayoutRequest &r, long long out[2]) {
-  if (r.key != kLayoutSharing)
-    return 0;
-  out[0] = r.share_block;
-  out[1] = r.share_in_order ? 1 : 0;
-  return 2;
-}
-
 int initial_layout(int pattern, int key_layout) {
   return pattern == kPatternRange ? kLayoutEllColMajor : key_layout;
-}
-
-bool serves_request(const Entry &e, const LayoutRequest &r) {
-  if (r.may_permute)
-    return true;
-  const LayoutRow *row = layout_row(e.layout);
-  return !row || !(row->permuted || ((row->view & kViewPerm) && e.payload && e.payload->view().perm));
 }
 
 bool pads_much(unsigned long long cells, unsigned long long nnz) {
@@ -131,7 +116,9 @@ int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]) {
   return count;
 }
 
-bool range_counts_slices(const LayoutRequest &r) { return r.key != kLayoutEllColMajor; }
+bool counts_slices(int key) { return key != kLayoutEllColMajor; }
+
+bool range_counts_slices(const LayoutRequest &r) { return counts_slices(r.key); }
 
 bool range_sorts(const LayoutRequest &r, const LayoutCells &c, long long n) {
   return r.key == kLayoutSell32Sigma ||
@@ -193,6 +180,12 @@ bool neighbor_measures_order(const LayoutRequest &r, long long n) {
 
 bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read) {
   return r.key == kLayoutKeyAuto && r.may_permute && n <= INT_MAX && locality_pays(sectors_per_read);
+}
+
+void propose_locality(const LayoutRequest &r, long long n, double sectors_per_read,
+                      int proposed[kMaxLayoutCandidates], int *count) {
+  if (*count < kMaxLayoutCandidates && range_proposes_locality(r, n, sectors_per_read))
+    proposed[(*count)++] = kLayoutLocality;
 }
 
 bool order_decayed(double fresh_sectors, double now_sectors) {

@@ -87,8 +87,14 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
 
 // The cache key's parameters a request adds (written to out, their count
 // returned): a sharing copy is for blocks of one size only, grouped in the
-// locality order or not.
-int layout_key_params(const LayoutRequest &r, long long out[2]);
+// locality order or not. (Inline: every prepare asks, hits included.)
+inline int layout_key_params(const LayoutRequest &r, long long out[2]) {
+  if (r.key != kLayoutSharing)
+    return 0;
+  out[0] = r.share_block;
+  out[1] = r.share_in_order ? 1 : 0;
+  return 2;
+}
 
 // The layout an entry of key (pattern, key layout) has before its first
 // build: a range entry's is its build's choice (ELL until then); any other is
@@ -97,8 +103,13 @@ int initial_layout(int pattern, int key_layout);
 
 // Whether entry e may serve a launch of request r: an entry whose threads run
 // permuted (SELL-32-sigma, the locality order, sharing in the locality order)
-// serves only launches that may permute.
-bool serves_request(const Entry &e, const LayoutRequest &r);
+// serves only launches that may permute. (Inline: the hit path asks.)
+inline bool serves_request(const Entry &e, const LayoutRequest &r) {
+  if (r.may_permute)
+    return true;
+  const LayoutRow *row = layout_row(e.layout);
+  return !row || !(row->permuted || ((row->view & kViewPerm) && e.payload && e.payload->view().perm));
+}
 
 // ---- range sites: the layout a build makes ----------------------------------
 
@@ -142,7 +153,9 @@ bool worth_sorting(const LayoutCells &c, bool may_permute);
 // how many were written to out.
 int layout_candidates(const LayoutCells &c, int out[kMaxLayoutCandidates]);
 
-// Whether a range build for this request counts SELL-32's slices (all but forced ELL).
+// Whether a build for a request of this key counts SELL-32's slices (all but
+// ELL asked for): range_counts_slices for a range site's request.
+bool counts_slices(int key);
 bool range_counts_slices(const LayoutRequest &r);
 // Whether it sorts the threads (SELL-32-sigma) once ELL's and SELL-32's cells
 // are counted: asked for, or auto's survey of a launch that may permute when
@@ -225,6 +238,9 @@ bool range_measures_order(const LayoutRequest &r, int proposals, long long n);
 // padding layouts: auto's own survey of a launch that may permute (n fits an
 // int), its threads spread as locality_pays says.
 bool range_proposes_locality(const LayoutRequest &r, long long n, double sectors_per_read);
+// The same, the locality order added to a range build's proposals when it is proposed.
+void propose_locality(const LayoutRequest &r, long long n, double sectors_per_read,
+                      int proposed[kMaxLayoutCandidates], int *count);
 // Whether a neighbour-list build measures how far apart its threads' reads
 // lie (to propose the locality order): auto's own survey of a profiled launch
 // that may permute, n fits an int.

@@ -17,7 +17,7 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const Rang
                        int b_kind, long long n, int count, const void *const *arrays,
                        const std::size_t *elem_sizes, Built *built) {
   auto bytes = [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; };
-  if (e.layout == kLayoutSell32 || e.layout == kLayoutSell32Sigma)
+  if (layout_has(e.layout, kViewSlices))
     return plan_copy(
         ss, site, e, count, n, "remap_sell",
         [=, &e, &p](int i, Rows rows, cudaStream_t s) {
@@ -209,11 +209,11 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
   // The layout: forced, the selector's candidate, or (auto's own key) the
   // cost model's favourite, and under auto the others worth timing (for the selector).
   const int layout = range_layout(request, cells, built->proposed, &built->proposals);
-  if (p.perm.ptr && layout != kLayoutSell32Sigma) { // an earlier build ordered the threads
+  if (p.perm.ptr && !layout_has(layout, kViewPerm)) { // an earlier build ordered the threads
     IRREGFIX_TRY(cudaFree(p.perm.ptr));
     p.perm = DeviceBuffer{};
   }
-  if (layout == kLayoutEllColMajor && p.slices.ptr) { // ELL: the slice offsets are not needed
+  if (p.slices.ptr && !layout_has(layout, kViewSlices)) { // ELL: the slice offsets are not needed
     IRREGFIX_TRY(cudaFree(p.slices.ptr));
     p.slices = DeviceBuffer{};
   }
@@ -240,8 +240,8 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
     }
     if (!why.empty())
       return why;
-    if (fits && range_proposes_locality(request, n, sectors))
-      built->proposed[built->proposals++] = kLayoutLocality;
+    if (fits)
+      propose_locality(request, n, sectors, built->proposed, &built->proposals);
   }
   why = keep_range(cx, site, e, s, layout, std::move(sources));
   if (!why.empty())
