@@ -150,22 +150,21 @@ namespace testing {
 
 HoistCounters hoist_counters(const char *site_id) {
   using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  HoistCounters c;
-  auto it = st.stats.find(site_id ? site_id : "");
-  if (it != st.stats.end()) {
-    c.launches = it->second.hoisted_launches;
-    c.steps = it->second.hoisted_steps;
-    c.group = it->second.hoist_group;
-    c.declined = it->second.hoist_declined;
-    c.in_kernel = it->second.hoist_in_kernel;
-  }
-  for (const auto &kv : hoist_state().buffers)
-    if (std::get<0>(kv.first)->id && site_id && std::string(std::get<0>(kv.first)->id) == site_id)
-      for (const LiveBuffer &b : kv.second)
-        c.buffer_bytes += b.bytes;
-  return c;
+  return locked([&](State &st) {
+    HoistCounters c;
+    if (const SiteStats *s = find_stats(st, site_id)) {
+      c.launches = s->hoisted_launches;
+      c.steps = s->hoisted_steps;
+      c.group = s->hoist_group;
+      c.declined = s->hoist_declined;
+      c.in_kernel = s->hoist_in_kernel;
+    }
+    for (const auto &kv : hoist_state().buffers)
+      if (std::get<0>(kv.first)->id && site_id && std::string(std::get<0>(kv.first)->id) == site_id)
+        for (const LiveBuffer &b : kv.second)
+          c.buffer_bytes += b.bytes;
+    return c;
+  });
 }
 
 void set_hoist_group(int group) {

@@ -170,6 +170,20 @@ KeyArgs key_args(int pattern, const void *B, int b_kind, const void *C, int c_ki
   return a;
 }
 
+// A neighbour-list site's call: its list and counts as the index arrays, its
+// strides and columns as the key's parameters.
+KeyArgs neighbor_key_args(const void *NB, int nb_kind, long long stride_j, long long stride_t, long long m,
+                          const void *counts, int counts_kind, long long n, const void *const *A,
+                          const size_t *elem_size) {
+  KeyArgs args =
+      key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1, A, elem_size);
+  args.params[0] = stride_j;
+  args.params[1] = stride_t;
+  args.params[2] = m;
+  args.nparams = 3;
+  return args;
+}
+
 } // namespace
 } // namespace detail
 
@@ -310,12 +324,7 @@ bool prepare_neighbors(const SiteInfo &site, const void *NB, IndexKind nb_kind,
                        IndexKind counts_kind, long long n, const void *A, size_t elem_size,
                        View *view, const void **remapped, cudaStream_t stream) {
   using namespace detail;
-  KeyArgs args = key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1,
-                          &A, &elem_size);
-  args.params[0] = stride_j;
-  args.params[1] = stride_t;
-  args.params[2] = m;
-  args.nparams = 3;
+  KeyArgs args = neighbor_key_args(NB, nb_kind, stride_j, stride_t, m, counts, counts_kind, n, &A, &elem_size);
   const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};
   return prepare(site, args, view, remapped, stream,
                  [&](BuildContext &cx, Orders &orders, SiteStats &ss, Entry &e, int dev, const LayoutRequest &r,
@@ -353,12 +362,7 @@ bool prepare_neighbors_fields(const SiteInfo &site, const void *NB, IndexKind nb
                               const FieldPiece *pieces, View *view, const void **remapped,
                               cudaStream_t stream) {
   using namespace detail;
-  KeyArgs args = key_args(kPatternNeighbors, NB, nb_kind, counts, counts ? counts_kind : 0, n, 1,
-                          &A, &elem_size);
-  args.params[0] = stride_j;
-  args.params[1] = stride_t;
-  args.params[2] = m;
-  args.nparams = 3;
+  KeyArgs args = neighbor_key_args(NB, nb_kind, stride_j, stride_t, m, counts, counts_kind, n, &A, &elem_size);
   args.pieces = pieces;
   args.piece_count = piece_count;
   const NeighborArgs nargs{NB, nb_kind, stride_j, stride_t, m, counts, counts_kind};

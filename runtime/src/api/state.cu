@@ -51,6 +51,11 @@ SiteStats &site_stats(State &st, const SiteInfo &site) {
   return s;
 }
 
+SiteStats *find_stats(State &st, const char *site_id) {
+  auto it = st.stats.find(site_id ? site_id : "");
+  return it == st.stats.end() ? nullptr : &it->second;
+}
+
 bool record_names(const SiteStats *stats, const SiteInfo &site) {
   return stats && std::strcmp(stats->id.c_str(), site.id ? site.id : "?") == 0;
 }

@@ -60,17 +60,25 @@ struct State {
 State &state();
 // Reads the environment on first use (and registers the stats report).
 void ensure_loaded(State &st);
+// What f(st) returns, read with the lock held (the testing hooks).
+template <class Read> auto locked(Read f) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  return f(st);
+}
 // The one way to change the configuration after it is loaded (the testing
 // hooks): change(cfg) under the lock, and the generation bumped, so that every
 // launcher's fast path (begin_launch) takes the lock again and sees the change.
 template <class Change> void change_config(Change change) {
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  ensure_loaded(st);
-  st.generation.fetch_add(1);
-  change(st.cfg);
+  locked([&](State &st) {
+    ensure_loaded(st);
+    st.generation.fetch_add(1);
+    change(st.cfg);
+  });
 }
 SiteStats &site_stats(State &st, const SiteInfo &site);
+// The statistics of the site whose SiteInfo::id is site_id, or null (the testing hooks).
+SiteStats *find_stats(State &st, const char *site_id);
 SiteRecord &site_record(State &st, const SiteInfo &site, int device);
 // Whether a record's stats belong to `site` (records are keyed by the SiteInfo's
 // address, which a caller may reuse for another site).

@@ -9,52 +9,54 @@
 namespace irregfix {
 namespace testing {
 
+// Every setter changes the configuration through change_config (state.h),
+// which bumps the generation a launcher's fast path checks; every reader
+// reads under the lock (locked).
+using detail::change_config;
+using detail::Config;
+using detail::locked;
+using detail::SiteStats;
+using detail::State;
+
 SiteCounters site_counters(const char *site_id) {
-  using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  SiteCounters c;
-  auto it = st.stats.find(site_id ? site_id : "");
-  if (it == st.stats.end())
+  return locked([&](State &st) {
+    SiteCounters c;
+    const SiteStats *found = detail::find_stats(st, site_id);
+    if (!found)
+      return c;
+    for (auto &kv : st.launches) // launches a settled launcher took without the lock
+      if (kv.second.stats == found)
+        detail::count_fast_launches(kv.second);
+    const SiteStats &s = *found;
+    c.launches = s.launches;
+    c.hits = s.hits;
+    c.misses = s.misses;
+    c.refreshes = s.refreshes;
+    c.remaps = s.remaps;
+    c.fallbacks = s.fallback_count();
+    c.bytes_remapped = s.bytes_remapped;
+    c.pipelined = s.pipelined;
+    c.last_chunks = s.last_chunks;
+    c.last_fallback = s.last_fallback;
+    c.chosen_original = s.chosen_original;
+    c.layout = s.layout;
+    c.candidates = s.selector_candidates;
+    c.chosen_layout = s.selector_layout;
+    c.host_writable_builds = s.host_writable_builds;
+    c.verified = s.verified;
     return c;
-  for (auto &kv : st.launches) // launches a settled launcher took without the lock
-    if (kv.second.stats == &it->second)
-      count_fast_launches(kv.second);
-  const SiteStats &s = it->second;
-  c.launches = s.launches;
-  c.hits = s.hits;
-  c.misses = s.misses;
-  c.refreshes = s.refreshes;
-  c.remaps = s.remaps;
-  c.fallbacks = s.fallback_count();
-  c.bytes_remapped = s.bytes_remapped;
-  c.pipelined = s.pipelined;
-  c.last_chunks = s.last_chunks;
-  c.last_fallback = s.last_fallback;
-  c.chosen_original = s.chosen_original;
-  c.layout = s.layout;
-  c.candidates = s.selector_candidates;
-  c.chosen_layout = s.selector_layout;
-  c.host_writable_builds = s.host_writable_builds;
-  c.verified = s.verified;
-  return c;
+  });
 }
 
 void reset() {
-  using namespace detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  forget_device_state(st);
-  st.stats.clear();
-  st.invalidations = InvalidationStats{};
-  st.loaded = false;
-  ensure_loaded(st);
+  locked([](State &st) {
+    detail::forget_device_state(st);
+    st.stats.clear();
+    st.invalidations = detail::InvalidationStats{};
+    st.loaded = false;
+    detail::ensure_loaded(st);
+  });
 }
-
-// Every setter changes the configuration through change_config (state.h),
-// which bumps the generation a launcher's fast path checks.
-using detail::change_config;
-using detail::Config;
 
 void set_disabled(bool disabled) {
   change_config([&](Config &c) { c.disabled = disabled; });
@@ -112,33 +114,23 @@ void set_fail_alloc(bool fail) {
 }
 
 std::size_t cached_bytes() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  return st.cache.total_bytes();
+  return locked([](State &st) { return st.cache.total_bytes(); });
 }
 
 std::size_t cached_entries() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  return st.cache.size();
+  return locked([](State &st) { return st.cache.size(); });
 }
 
 std::size_t known_allocations() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  return st.allocations.size();
+  return locked([](State &st) { return st.allocations.size(); });
 }
 
 std::size_t known_symbols() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  return st.symbols.size();
+  return locked([](State &st) { return st.symbols.size(); });
 }
 
 InvalidationCounters invalidation_counters() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  const detail::InvalidationStats &s = st.invalidations;
+  const detail::InvalidationStats s = locked([](State &st) { return st.invalidations; });
   InvalidationCounters c;
   c.by_name = s.by_name.calls;
   c.by_name_stale = s.by_name.stale;
@@ -173,9 +165,7 @@ void set_order_region(int region) {
 }
 
 std::string stats_report() {
-  detail::State &st = detail::state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  return detail::stats_text(st);
+  return locked([](State &st) { return detail::stats_text(st); });
 }
 
 } // namespace testing

@@ -89,10 +89,65 @@ template <class T> __device__ __forceinline__ T warp_max(T v) {
   return v;
 }
 
+// Thread t's reads of a neighbour list (neighbors_kernel, and its field
+// pieces' kernel): its slots j in [jb, min(count(t), je)), count(t) =
+// min(counts ? counts[t] : jmax, jmax), in batches of U so that U index loads
+// and then U gathers are in flight at once; copy(j, i) for each slot whose
+// element index i lies in [lo, hi) (the others are sentinels, skipped).
+template <int U, class Idx, class Copy>
+__device__ __forceinline__ void for_each_neighbor(const Idx *__restrict__ NB, long long sj, long long st,
+                                                  long long jmax, const void *__restrict__ counts, int c_kind,
+                                                  long long t, long long jb, long long je, long long lo,
+                                                  long long hi, Copy copy) {
+  long long cnt = jmax;
+  if (counts) {
+    long long c;
+    if (!load_index(counts, c_kind, t, &c))
+      c = jmax;
+    cnt = c < 0 ? 0 : c < jmax ? c : jmax;
+  }
+  cnt = cnt < je ? cnt : je;
+  const Idx *nb = NB + t * st;
+  long long j = jb > 0 ? jb : 0;
+  for (; j + U <= cnt; j += U) {
+    long long idx[U];
+    bool ok[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      ok[u] = idx_to_ll(nb[(j + u) * sj], &idx[u]) && idx[u] >= lo && idx[u] < hi;
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (ok[u])
+        copy(j + u, idx[u]);
+  }
+  for (; j < cnt; ++j) {
+    long long i;
+    if (idx_to_ll(nb[j * sj], &i) && i >= lo && i < hi)
+      copy(j, i);
+  }
+}
+
 // An iteration bound of Rows for kernels that count iterations in ints (row
 // lengths are ints): LLONG_MAX (all) and anything larger than INT_MAX clamp.
 inline int iteration_int(long long it) {
   return it < 0 ? 0 : it > INT_MAX ? INT_MAX : static_cast<int>(it);
+}
+
+// The arguments of a neighbour-list copy: an error (rows outside [0, n), an
+// unknown kind of counts), or cudaSuccess with *nothing set when no slot is
+// copied (no rows, no columns).
+inline cudaError_t check_neighbor_copy(Rows rows, long long n, long long jmax, const void *counts,
+                                       int counts_kind, bool *nothing) {
+  *nothing = false;
+  if (rows.first < 0 || rows.last > n)
+    return cudaErrorInvalidValue;
+  if (rows.count() == 0 || jmax <= 0) {
+    *nothing = true;
+    return cudaSuccess;
+  }
+  if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
 }
 
 inline unsigned grid_for(long long n, int block) {

@@ -50,45 +50,20 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// As neighbors_kernel: thread per t, U index loads in flight before their
-// gathers; a warp's stores at one j are contiguous in each piece's copy.
+// As neighbors_kernel: thread per t, its slots in batches (for_each_neighbor);
+// a warp's stores at one j are contiguous in each piece's copy.
 template <class Idx>
 __global__ void __launch_bounds__(256)
     neighbors_fields_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
                             const void *__restrict__ counts, int c_kind, long long n, long long first,
                             long long last, long long jb, long long je, const unsigned *__restrict__ A,
                             long long lo, long long hi, FieldPlan plan, FieldOut out) {
-  constexpr int U = 4;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < last;
-       t += stride) {
-    long long cnt = jmax;
-    if (counts) {
-      long long c;
-      if (!load_index(counts, c_kind, t, &c))
-        c = jmax;
-      cnt = c < 0 ? 0 : c < jmax ? c : jmax;
-    }
-    cnt = cnt < je ? cnt : je;
-    const Idx *nb = NB + t * st;
-    long long j = jb > 0 ? jb : 0;
-    for (; j + U <= cnt; j += U) {
-      long long idx[U];
-      bool ok[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        ok[u] = idx_to_ll(nb[(j + u) * sj], &idx[u]) && idx[u] >= lo && idx[u] < hi;
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (ok[u])
-          copy_pieces(plan, A + idx[u] * plan.elem_words, out, (j + u) * n + t);
-    }
-    for (; j < cnt; ++j) {
-      long long i;
-      if (idx_to_ll(nb[j * sj], &i) && i >= lo && i < hi)
-        copy_pieces(plan, A + i * plan.elem_words, out, j * n + t);
-    }
-  }
+       t += stride)
+    for_each_neighbor<4>(NB, sj, st, jmax, counts, c_kind, t, jb, je, lo, hi, [&](long long j, long long i) {
+      copy_pieces(plan, A + i * plan.elem_words, out, j * n + t);
+    });
 }
 
 } // namespace
@@ -111,12 +86,10 @@ cudaError_t remap_neighbors_fields(const void *NB, int nb_kind, long long sj, lo
                                    long long jmax, const void *counts, int counts_kind, long long n,
                                    Rows rows, const void *A, long long lo, long long hi,
                                    const FieldPlan &plan, const FieldOut &out, cudaStream_t stream) {
-  if (rows.first < 0 || rows.last > n)
-    return cudaErrorInvalidValue;
-  if (rows.count() == 0 || jmax <= 0)
-    return cudaSuccess;
-  if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
-    return cudaErrorInvalidValue;
+  bool nothing = false;
+  if (const cudaError_t e = check_neighbor_copy(rows, n, jmax, counts, counts_kind, &nothing);
+      e != cudaSuccess || nothing)
+    return e;
   const FieldPlan p = aligned_for(plan, reinterpret_cast<std::uintptr_t>(A));
   return with_index_type(nb_kind, [&](auto tag) -> cudaError_t {
     using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;

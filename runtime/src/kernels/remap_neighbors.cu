@@ -9,12 +9,10 @@ cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long
                             long long jmax, const void *counts, int counts_kind, long long n,
                             Rows rows, const void *A, std::size_t elem_size, long long lo,
                             long long hi, void *out, cudaStream_t stream) {
-  if (rows.first < 0 || rows.last > n)
-    return cudaErrorInvalidValue;
-  if (rows.count() == 0 || jmax <= 0)
-    return cudaSuccess;
-  if (counts && (counts_kind < kIndexI32 || counts_kind > kIndexU64))
-    return cudaErrorInvalidValue;
+  bool nothing = false;
+  if (const cudaError_t e = check_neighbor_copy(rows, n, jmax, counts, counts_kind, &nothing);
+      e != cudaSuccess || nothing)
+    return e;
   return with_index_and_word_class(nb_kind, A, elem_size, [&](auto tag, auto cls, WordKind w,
                                                               int k) {
     using Idx = TagType<decltype(tag)>;

@@ -9,8 +9,8 @@ namespace irregfix {
 namespace detail {
 namespace {
 
-// Thread per t, j in batches of U so that U index loads and then U gathers are
-// in flight at once; the writes of a warp at one j are contiguous.
+// Thread per t, its slots in batches (for_each_neighbor); the writes of a
+// warp at one j are contiguous.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(256)
     neighbors_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
@@ -18,41 +18,16 @@ __global__ void __launch_bounds__(256)
                      long long first, long long last, long long jb, long long je,
                      const W *__restrict__ A, int k_rt,
                      long long lo, long long hi, W *__restrict__ out) {
-  constexpr int U = 4;
   const int k = K ? K : k_rt;
   const long long col = n * k;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
        t < last; t += stride) {
-    long long cnt = jmax;
-    if (counts) {
-      long long c;
-      if (!load_index(counts, c_kind, t, &c))
-        c = jmax;
-      cnt = c < 0 ? 0 : c < jmax ? c : jmax;
-    }
-    cnt = cnt < je ? cnt : je;
-    const Idx *nb = NB + t * st;
     W *dst = out + t * k;
-    long long j = jb > 0 ? jb : 0;
-    for (; j + U <= cnt; j += U) {
-      long long idx[U];
-      bool ok[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        ok[u] = idx_to_ll(nb[(j + u) * sj], &idx[u]) && idx[u] >= lo && idx[u] < hi;
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (ok[u])
-          for (int w = 0; w < k; ++w)
-            dst[(j + u) * col + w] = A[idx[u] * k + w];
-    }
-    for (; j < cnt; ++j) {
-      long long i;
-      if (idx_to_ll(nb[j * sj], &i) && i >= lo && i < hi)
-        for (int w = 0; w < k; ++w)
-          dst[j * col + w] = A[i * k + w];
-    }
+    for_each_neighbor<4>(NB, sj, st, jmax, counts, c_kind, t, jb, je, lo, hi, [&](long long j, long long i) {
+      for (int w = 0; w < k; ++w)
+        dst[j * col + w] = A[i * k + w];
+    });
   }
 }
 

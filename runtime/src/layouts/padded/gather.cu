@@ -33,41 +33,70 @@ std::string copy_neighbors(SiteStats &ss, const SiteInfo &site, Entry &e, const 
       built);
 }
 
-} // namespace
+// A gather's sources, whole or in pieces: A by its allocation (its valid
+// element indices [lo, hi)), then B read whole.
+std::string gather_sources(const void *B, int b_kind, long long n, const void *A, std::size_t esz,
+                           std::vector<SourceRange> *sources, long long *lo, long long *hi) {
+  sources->assign(2, SourceRange{});
+  std::string why = whole_index_source(B, b_kind, n, "B", &(*sources)[1]);
+  if (why.empty())
+    why = gather_source(A, esz, &(*sources)[0], lo, hi);
+  return why;
+}
 
-// Gather: no reduction and no round trip. B is read only by the copy, and an
-// index outside A's allocation is a sentinel the kernel guards: skipped.
-std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
-                         int b_kind, long long n, const void *A, std::size_t esz, Built *built) {
-  GatherPayload &p = payload<GatherPayload>(e);
-  if (e.shape_valid && e.bufs.size() == 1)
-    return copy_gather(ss, site, e, p, B, b_kind, n, A, esz, built);
-  std::vector<SourceRange> sources(2);
-  long long lo = 0, hi = 0;
-  std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
-  if (!why.empty())
-    return why;
-  why = gather_source(A, esz, &sources[0], &lo, &hi);
-  if (!why.empty())
-    return why;
-  const std::size_t need = static_cast<std::size_t>(n) * esz;
-  if (!cx.fits(e.bytes(), need))
-    return "over IRREGFIX_MAX_BYTES";
-  why = ensure_copies(cx, site, e, {need});
-  if (!why.empty())
-    return why;
+// The entry holds a gather's shape from now on: its sources (the last
+// index_sources of them index arrays), A's valid indices, one slot a thread.
+void keep_gather_shape(Entry &e, GatherPayload &p, std::vector<SourceRange> &&sources, int index_sources,
+                       long long lo, long long hi) {
   e.sources = std::move(sources);
-  e.index_sources = 1;
+  e.index_sources = index_sources;
   p.lo = lo;
   p.hi = hi;
   e.max_len = 1;
   e.shape_valid = true;
-  return copy_gather(ss, site, e, p, B, b_kind, n, A, esz, built);
 }
 
-// Two-level gather: D[t] = B[C[t]] is built once (C must index inside B's
-// allocation: checked with CUB min/max, one round trip), kept in the entry,
-// and a refresh after a write to A is a plain gather through D.
+// A gather's build, whole or in pieces: a refresh (B unchanged, the entry's
+// `copies` buffers kept) only copies again; else its sources, its buffers
+// (buffers(): the byte cap checked, then made) and its shape, then the copy.
+template <class Buffers, class Copy>
+std::string gather_build(Entry &e, GatherPayload &p, std::size_t copies, const void *B, int b_kind, long long n,
+                         const void *A, std::size_t esz, Buffers buffers, Copy copy) {
+  if (e.shape_valid && e.bufs.size() == copies)
+    return copy();
+  std::vector<SourceRange> sources;
+  long long lo = 0, hi = 0;
+  std::string why = gather_sources(B, b_kind, n, A, esz, &sources, &lo, &hi);
+  if (why.empty())
+    why = buffers();
+  if (!why.empty())
+    return why;
+  keep_gather_shape(e, p, std::move(sources), 1, lo, hi);
+  return copy();
+}
+
+// The cells of a neighbour list's copy (columns x threads); false when they overflow.
+bool neighbor_cells(const NeighborShape &shape, long long n, unsigned long long *cells) {
+  return !__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n),
+                                 cells);
+}
+
+} // namespace
+
+std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
+                         int b_kind, long long n, const void *A, std::size_t esz, Built *built) {
+  GatherPayload &p = payload<GatherPayload>(e);
+  return gather_build(
+      e, p, 1, B, b_kind, n, A, esz,
+      [&]() -> std::string {
+        const std::size_t need = static_cast<std::size_t>(n) * esz;
+        if (!cx.fits(e.bytes(), need))
+          return "over IRREGFIX_MAX_BYTES";
+        return ensure_copies(cx, site, e, {need});
+      },
+      [&] { return copy_gather(ss, site, e, p, B, b_kind, n, A, esz, built); });
+}
+
 std::string build_gather2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                           const void *B, int b_kind, const void *C, int c_kind, long long n,
                           const void *A, std::size_t esz, cudaStream_t stream, Built *built) {
@@ -106,12 +135,7 @@ std::string build_gather2(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
   if (!why.empty())
     return why;
   IRREGFIX_TRY(compose_indices(B, b_kind, C, c_kind, n, rlo, rhi, p.composed.as<long long>(), stream));
-  e.sources = std::move(sources);
-  e.index_sources = 2;
-  p.lo = lo;
-  p.hi = hi;
-  e.max_len = 1;
-  e.shape_valid = true;
+  keep_gather_shape(e, p, std::move(sources), 2, lo, hi);
   return copy_gather(ss, site, e, p, p.composed.ptr, kIndexI64, n, A, esz, built);
 }
 
@@ -165,10 +189,6 @@ void set_neighbor_shape(Entry &e, NeighborPayload &p, NeighborShape &&s) {
   e.shape_valid = true;
 }
 
-// Neighbour list: the copy has max(count) columns (m without counts). Without
-// counts nothing is read back; with them, one CUB min/max and one round trip.
-// NB must lie in its allocation for every (t, j < columns); indices outside A's
-// allocation are sentinels, skipped.
 std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
                             int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
@@ -193,7 +213,7 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
   built->proposals = neighbor_candidates(cx.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
-  if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
+  if (!neighbor_cells(shape, n, &cells))
     return "remapped copy too large";
   why = copy_bytes(cells, esz, &need);
   if (!why.empty())
@@ -268,25 +288,13 @@ std::string build_gather_fields(BuildContext &cx, SiteStats &ss, const SiteInfo 
                                 int b_kind, long long n, const void *A, std::size_t esz, const FieldPlan &plan,
                                 Built *built) {
   GatherPayload &p = payload<GatherPayload>(e);
-  if (e.shape_valid && e.bufs.size() == static_cast<std::size_t>(plan.pieces))
-    return copy_gather_fields(ss, site, e, p, B, b_kind, n, A, plan, built);
-  std::vector<SourceRange> sources(2);
-  long long lo = 0, hi = 0;
-  std::string why = whole_index_source(B, b_kind, n, "B", &sources[1]);
-  if (!why.empty())
-    return why;
-  if ((why = gather_source(A, esz, &sources[0], &lo, &hi)) != "")
-    return why;
-  std::size_t total = 0;
-  if ((why = ensure_pieces(cx, site, e, static_cast<unsigned long long>(n), plan, &total)) != "")
-    return why;
-  e.sources = std::move(sources);
-  e.index_sources = 1;
-  p.lo = lo;
-  p.hi = hi;
-  e.max_len = 1;
-  e.shape_valid = true;
-  return copy_gather_fields(ss, site, e, p, B, b_kind, n, A, plan, built);
+  return gather_build(
+      e, p, static_cast<std::size_t>(plan.pieces), B, b_kind, n, A, esz,
+      [&] {
+        std::size_t total = 0;
+        return ensure_pieces(cx, site, e, static_cast<unsigned long long>(n), plan, &total);
+      },
+      [&] { return copy_gather_fields(ss, site, e, p, B, b_kind, n, A, plan, built); });
 }
 
 std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
@@ -300,7 +308,7 @@ std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteIn
   if (!why.empty())
     return why;
   unsigned long long cells = 0;
-  if (__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n), &cells))
+  if (!neighbor_cells(shape, n, &cells))
     return "remapped copy too large";
   std::size_t total = 0;
   if ((why = ensure_pieces(cx, site, e, cells, plan, &total)) != "")

@@ -249,9 +249,6 @@ std::string build_range(BuildContext &cx, Orders &orders, SiteStats &ss, const S
   return copy_range(ss, site, e, p, B, b_kind, n, count, arrays, elem_sizes, built);
 }
 
-// Two-level range: the first kernel gathers row starts and lengths through C
-// (start[t] = B[C[t]], len[t]) and reduces them; with CUB's min/max of C that
-// is one round trip. The second kernel copies the data (copy_range2).
 std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, int dev,
                          const void *B, int b_kind, const void *C, int c_kind, long long n,
                          int count, const void *const *arrays, const std::size_t *elem_sizes,
