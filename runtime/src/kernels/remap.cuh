@@ -1,5 +1,11 @@
-// irregfix runtime: GPU remap kernels (column-major ELL for range sites, dense
-// copies for gathers) and the CUB reductions that size and validate them.
+// irregfix runtime: the copy kernels every layout shares, their interface:
+// range sites in column-major ELL and in SELL-32 (and SELL-32-sigma's sort),
+// two-level ranges, gathers, two-level gathers, neighbour lists and their
+// field pieces, and the CUB reductions that size and validate them. Each
+// pattern's file checks its arguments and dispatches to the generated module
+// of its index type and word class (remap_dispatch.cuh). A layout's own
+// kernels live in its folder (layouts/sharing/sharing_kernels.h); the
+// locality order's in order/order.h.
 #pragma once
 
 #include <cuda_runtime.h>
