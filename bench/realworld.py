@@ -272,8 +272,9 @@ def run(args):
         r = rows[-1]
         print("realworld: %-24s %s ms vs %s ms, identical %s" % (r["name"], r.get("original_ms"), r.get("irregfix_ms"),
                                                                  r["identical"]), file=sys.stderr)
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+        # Written after each program, so a run cut short by the machine's time limit keeps what it measured.
+        with open(os.path.join(args.out, "results.json"), "w") as f:
+            json.dump(rows, f, indent=1)
     table = summary_table(rows)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(table)
