@@ -281,6 +281,17 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
     d.run = kRunTransformed;
     std::snprintf(why, sizeof why, "copies cached: the transformed kernel saves %.1f us (%.1f vs %.1f us)",
                   gain * 1e3, x * 1e3, o * 1e3);
+  } else if (remap_ms() < 0 && cands_[chosen_].outstanding == 0) {
+    // A copy to make, and no remap timed on its own yet (the first copies were
+    // made inside pipelined launches, timed as kernels): time this one, so that
+    // a program that starts writing the sources is not taken to remap for free.
+    d.run = kRunTransformed;
+    d.timed = true;
+    ++cands_[chosen_].outstanding;
+    std::snprintf(why, sizeof why, "timing a remap: the transformed kernel saves %.1f us (%.1f vs %.1f us)",
+                  gain * 1e3, x * 1e3, o * 1e3);
+    why_ = why;
+    return d;
   } else if (gain * reuse > r) {
     d.run = kRunTransformed;
     std::snprintf(why, sizeof why,
