@@ -180,3 +180,28 @@ __global__ void prints(int n, const int *B, const int *A, int *y) {
   }
 }
 // CHECK: note: rows of 'prints' run one thread each (no warp-cooperative rows): the loop calls 'printf', which has side effects
+
+// A hash of the row: each step multiplies what came before, so the order matters.
+__global__ void row_hash(int n, const int *B, const int *A, unsigned *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    unsigned h = 17;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      h = h * 31u + A[k];
+    y[t] = h;
+  }
+}
+// CHECK: note: rows of 'row_hash' run one thread each (no warp-cooperative rows): 'h' is carried from one iteration to the next and is not an accumulator
+// REPORT: kernel=row_hash pattern=range {{.*}} lanes="no: 'h' is carried from one iteration to the next and is not an accumulator"
+
+// An alternating sum: v = e - v changes the sign of what came before.
+__global__ void alternating(int n, const int *B, const int *A, int *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    int s = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      s = A[k] - s;
+    y[t] = s;
+  }
+}
+// CHECK: note: rows of 'alternating' run one thread each (no warp-cooperative rows): 's' is carried from one iteration to the next and is not an accumulator (v = e - v changes sign every iteration)

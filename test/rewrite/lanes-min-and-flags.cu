@@ -91,7 +91,8 @@ __global__ void count_and_mask(int n, const int *B, const int *A, int *count, un
 // CHECK:         bits = __irregfix_part1_bits;
 // CHECK:         any = __irregfix_part2_any;
 // CHECK-NEXT:    if (__irregfix_lane != 0) return; // lane 0 goes on
-// CHECK-NEXT:    } if (__irregfix_lane != 0) return;
+// CHECK-NEXT:    }
+// CHECK-NEXT:    if (__irregfix_lane != 0) return; // lanes other than 0 leave
 // CHECK-NEXT:    if (t < n) {
 // REMARK: remark: rows of 'count_and_mask' may run with several lanes each (warp-cooperative rows: sum of 'c', or of 'bits', logical or of 'any' combined by shuffles; exact in any order)
 

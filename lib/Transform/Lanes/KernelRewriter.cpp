@@ -178,7 +178,9 @@ private:
   void leaveAfterHolders() {
     for (auto [CS, Holder] : Rows.Enclosing)
       if (Holder != Rows.Loop && CS->body_back() != Holder)
-        Editor.insertBefore(afterStatement(Holder, SM, LO), " " + leave().substr(0, leave().find(" //")));
+        Editor.insertBefore(afterStatement(Holder, SM, LO),
+                            "\n" + indentationAt(Holder->getBeginLoc(), SM) + "if (" + laneName() +
+                                " != 0) return; // lanes other than 0 leave");
   }
 
   const KernelInfo &Info;
