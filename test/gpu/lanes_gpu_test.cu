@@ -1,6 +1,6 @@
 // The lanes layout (warp-cooperative rows) on the GPU, through the launchers
 // irregfix --reassociate wrote for lanes_kernels.cu: each variant against the
-// original kernel bit for bit (integer sums, min, flags, narrow and wide
+// original kernel bit for bit (integer sums, min, max, flags, narrow and wide
 // accumulators) for every L from 2 to 32, on rows of 0, 1, L-1, L, L+1 and
 // many elements and n no multiple of the block; the reassociated float sum
 // within a small relative error; IRREGFIX_VERIFY's measure; auto choosing the
@@ -107,7 +107,7 @@ protected:
 // Rows of 0, 1, L-1, L, L+1, 3L+2 and 300 elements, n no multiple of any
 // block, blocks of 256, 96 (a multiple of 32 the variant keeps) and 100 (not
 // one: the variant's blocks are 256).
-TEST_F(Lanes, IntegerSumMinAndFlagMatchTheOriginalForEveryL) {
+TEST_F(Lanes, IntegerSumMinMaxAndFlagMatchTheOriginalForEveryL) {
   for (int L : {2, 4, 8, 16, 32}) {
     const Rows m = rows_of(4099, {0, 1, L - 1, L, L + 1, 3 * L + 2, 300}, 10 + L);
     const int n = m.n;
@@ -129,6 +129,8 @@ TEST_F(Lanes, IntegerSumMinAndFlagMatchTheOriginalForEveryL) {
       EXPECT_EQ(o, l) << "sums, L " << L << ", block " << block;
       original_and_lanes(L, [&] { lanes_kernels::row_mins(n, B, col, label, out, block); }, out, n, &o, &l);
       EXPECT_EQ(o, l) << "mins, L " << L << ", block " << block;
+      original_and_lanes(L, [&] { lanes_kernels::row_maxes(n, B, A, out, block); }, out, n, &o, &l);
+      EXPECT_EQ(o, l) << "maxes, L " << L << ", block " << block;
       original_and_lanes(L, [&] { lanes_kernels::row_flags(n, B, col, level, 3, out, block); }, out, n, &o, &l);
       EXPECT_EQ(o, l) << "flags, L " << L << ", block " << block;
     }

@@ -3,6 +3,8 @@
 // each gets a lanes variant (row_dots's float sum through --reassociate).
 #include "lanes_kernels.h"
 
+#include <climits>
+
 __global__ void row_sums_kernel(int n, const int *B, const int *A, int *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
@@ -21,6 +23,17 @@ __global__ void row_mins_kernel(int n, const int *B, const int *col, const int *
   for (int k = B[t]; k < B[t + 1]; ++k)
     m = min(m, label[col[k]]);
   out[t] = m;
+}
+
+__global__ void row_maxes_kernel(int n, const int *B, const int *A, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    int most = INT_MIN;
+    for (int k = B[t]; k < B[t + 1]; ++k)
+      if (A[k] > most)
+        most = A[k];
+    out[t] = most;
+  }
 }
 
 __global__ void row_flags_kernel(int n, const int *B, const int *col, const int *level, int cur, int *out) {
@@ -83,6 +96,10 @@ void row_sums_2d(int n, const int *B, const int *A, int *out, unsigned block) {
 
 void row_mins(int n, const int *B, const int *col, const int *label, int *out, unsigned block) {
   row_mins_kernel<<<blocks(n, block), block>>>(n, B, col, label, out);
+}
+
+void row_maxes(int n, const int *B, const int *A, int *out, unsigned block) {
+  row_maxes_kernel<<<blocks(n, block), block>>>(n, B, A, out);
 }
 
 void row_flags(int n, const int *B, const int *col, const int *level, int cur, int *out, unsigned block) {

@@ -14,6 +14,8 @@ void row_sums(int n, const int *B, const int *A, int *out, unsigned block, cudaS
 void row_sums_2d(int n, const int *B, const int *A, int *out, unsigned block);
 // out[t] = min(label[t], the least label[col[k]] over row t).
 void row_mins(int n, const int *B, const int *col, const int *label, int *out, unsigned block);
+// out[t] = the greatest A[k] over row t (INT_MIN for an empty row; `if (A[k] > most) most = A[k]`).
+void row_maxes(int n, const int *B, const int *A, int *out, unsigned block);
 // out[t] = 1 when some level[col[k]] of row t is cur, else 0 (a pull BFS step's test).
 void row_flags(int n, const int *B, const int *col, const int *level, int cur, int *out, unsigned block);
 // Narrow and wide accumulators: a short sum, an unsigned long long xor, a

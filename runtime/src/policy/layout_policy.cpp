@@ -21,8 +21,10 @@ bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n) {
 bool may_run_lanes(const SiteInfo &site, const LaunchShape &launch) {
   if (!(site.flags & kSiteLanes) || (site.flags & kSiteHoisted) || !launch.open)
     return false;
+  // The variant's grid (threads times up to 32 lanes, in blocks of 32 or more) must fit grid.x.
+  const unsigned long long threads = static_cast<unsigned long long>(launch.grid.x) * launch.block.x;
   return launch.grid.x > 0 && launch.grid.y == 1 && launch.grid.z == 1 && launch.block.x > 0 &&
-         launch.block.y == 1 && launch.block.z == 1;
+         launch.block.y == 1 && launch.block.z == 1 && threads <= static_cast<unsigned long long>(INT_MAX);
 }
 
 unsigned shareable_block(const SiteInfo &site, const LaunchShape &launch) {

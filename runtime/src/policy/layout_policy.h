@@ -48,8 +48,8 @@ struct LaunchShape {
 bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n);
 // Whether a launch may run the site's lanes variant (kLayoutLanes): the kernel
 // has one (kSiteLanes, not hoisted), and the launch is open with a known,
-// one-dimensional grid and block (the variant runs the launch's threads times
-// L, each row's lanes within a warp).
+// one-dimensional grid and block of at most INT_MAX threads (the variant runs
+// the launch's threads times L, each row's lanes within a warp).
 bool may_run_lanes(const SiteInfo &site, const LaunchShape &launch);
 // The block size a sharing copy of `site` would be built for in this launch;
 // 0 when the launch may not stage copies in shared memory: the site is not

@@ -80,6 +80,8 @@ TEST(LanesLayout, OnlyOneDimensionalLaunchesOfKernelsWithTheVariant) {
   LaunchShape two_d = launch(40, 256);
   two_d.grid.y = 2;
   EXPECT_FALSE(may_run_lanes(kLanes, two_d));
+  EXPECT_TRUE(may_run_lanes(kLanes, launch(8388607, 256)));
+  EXPECT_FALSE(may_run_lanes(kLanes, launch(8388608, 256))); // 2^31 threads: the variant's grid would overflow
   const SiteInfo hoisted{"l.cu:3:1", "k", "range", kSiteLanes | kSiteHoisted};
   EXPECT_FALSE(may_run_lanes(hoisted, launch(40, 256)));
 }
