@@ -231,6 +231,7 @@ struct Chunk {
 // Passed by value to a lanes variant.
 struct Lanes {
   int lanes;         // L
+  int shift;         // log2(L): a thread's row is g >> shift
   long long threads; // the original launch's threads (grid.x * block.x): rows 0 .. threads - 1
 };
 
@@ -251,6 +252,9 @@ inline bool runs_lanes(const View &v) { return v.layout == kLayoutLanes && v.lan
 inline LanesLaunch lanes_launch(const View &v, dim3 grid, dim3 block) {
   LanesLaunch l;
   l.lanes.lanes = v.lanes;
+  l.lanes.shift = 0;
+  while ((2 << l.lanes.shift) <= v.lanes)
+    ++l.lanes.shift;
   l.lanes.threads = static_cast<long long>(grid.x) * block.x;
   const unsigned threads = block.x > 0 && block.x <= 1024 && block.x % 32 == 0 ? block.x : 256;
   const long long total = l.lanes.threads * v.lanes;
@@ -270,7 +274,7 @@ __device__ __forceinline__ long long lanes_global_thread() {
 }
 __device__ __forceinline__ long long lanes_threads(const Lanes &l) { return l.threads * l.lanes; }
 __device__ __forceinline__ int lane_of(const Lanes &l, long long g) { return static_cast<int>(g & (l.lanes - 1)); }
-__device__ __forceinline__ long long row_of(const Lanes &l, long long g) { return g >> (__ffs(l.lanes) - 1); }
+__device__ __forceinline__ long long row_of(const Lanes &l, long long g) { return g >> l.shift; }
 
 // The row's lanes in their warp: L aligned lanes (the block is a multiple of 32).
 __device__ __forceinline__ unsigned lanes_mask(const Lanes &l) {

@@ -158,7 +158,13 @@ TEST(LanesLayout, TheLaunchIsTheOriginalsThreadsTimesTheLanesInWholeWarps) {
   v.lanes = 32;
   const LanesLaunch l = lanes_launch(v, dim3(40), dim3(256));
   EXPECT_EQ(l.lanes.lanes, 32);
+  EXPECT_EQ(l.lanes.shift, 5);
   EXPECT_EQ(l.lanes.threads, 40 * 256);
+  for (int lanes : {2, 4, 8, 16}) { // a thread's row is g >> shift
+    v.lanes = lanes;
+    EXPECT_EQ(1 << lanes_launch(v, dim3(40), dim3(256)).lanes.shift, lanes);
+  }
+  v.lanes = 32;
   EXPECT_EQ(l.block.x, 256u);
   EXPECT_EQ(l.grid.x, 40u * 32u);
   EXPECT_EQ(lanes_rows(l, 10000), 10000);
