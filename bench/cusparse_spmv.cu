@@ -7,7 +7,7 @@
 // L2 before each timed call. Each result is checked against the host SpMV
 // (relative 2-norm error; exit 2 above 1e-5).
 //
-//   cusparse_spmv --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled [--scale S] [--reps N] [--seed S] [--flush-l2]
+//   cusparse_spmv --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled|long-rows [--scale S] [--reps N] [--seed S] [--flush-l2]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -37,8 +37,8 @@ struct Options {
 
 [[noreturn]] void usage(const std::string &error) {
   std::fprintf(stderr, "cusparse_spmv: error: %s\n", error.c_str());
-  std::fprintf(stderr, "usage: cusparse_spmv --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled [--scale S] [--reps N] [--seed S] "
-                       "[--flush-l2]\n");
+  std::fprintf(stderr, "usage: cusparse_spmv --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled|long-rows "
+                       "[--scale S] [--reps N] [--seed S] [--flush-l2]\n");
   std::exit(1);
 }
 

@@ -14,6 +14,10 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   md        molecular dynamics, random and cell-numbered, 262K and 1M atoms (full: and smaller):
             original, auto, ell, sharing, locality (ms a step, lj_forces)
   hoist     hoisted loops (--hoist) and pipelined launches: CG and MD
+  lanes     warp-cooperative rows: CG's SpMV on few long rows (long-rows: 10,240 rows of ~1,640)
+            original, auto (no variant: a float sum), cg_reassociated under auto and lanes (its
+            largest relative difference from the original); the graph sample (long and short
+            adjacency lists, integer reductions) original, auto, lanes, none, bit for bit
   remap     remap kernels against a device copy of the same bytes
   layouts   an SpMV written against the View in each layout, with cuSPARSE
   scatter   irregular reductions: a transposed SpMV through atomics against the inspector-executor,
@@ -41,6 +45,7 @@ import json
 import os
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -53,7 +58,7 @@ from results import Results  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 
-PARTS = ["spmv", "cg", "sp", "md", "hoist", "remap", "layouts", "scatter", "overhead", "tests", "nvtx", "sectors",
+PARTS = ["spmv", "cg", "sp", "md", "hoist", "lanes", "remap", "layouts", "scatter", "overhead", "tests", "nvtx", "sectors",
          "tool", "census", "realworld"]
 
 # What each size runs. quick: all parts in a few minutes on an H100 or H200;
@@ -65,6 +70,7 @@ SIZES = {
         "sp_inputs": [(4000, 16800), (10000, 42000)], "sp_rounds": 200,
         "md_atoms": [262144, 1048576], "md_steps": 100, "md_rebuild": 5,
         "hoist_classes": ["offshore"], "hoist_atoms": [262144],
+        "graph_inputs": [(16384, 1000, 2048), (65536, 24, 1024)], "graph_rounds": 10,
         "layouts_args": ["--small"], "remap_args": [],
         "sanitize": False, "sectors": [("grid", 1)],
         "realworld_reps": 3,
@@ -77,6 +83,8 @@ SIZES = {
         "sp_inputs": [(4000, 16800), (10000, 42000), (1000000, 4200000)], "sp_rounds": 200,
         "md_atoms": [12288, 73728, 262144, 1048576], "md_steps": 100, "md_rebuild": 5,
         "hoist_classes": ["grid", "offshore"], "hoist_atoms": [262144, 1048576],
+        "graph_inputs": [(16384, 1000, 2048), (32768, 3000, 8192), (65536, 24, 1024), (262144, 200, 4096)],
+        "graph_rounds": 10,
         "layouts_args": [], "remap_args": [],
         "sanitize": True, "sectors": [("grid", 1), ("offshore", 1)],
         "realworld_reps": 5,
@@ -87,7 +95,10 @@ SIZES = {
 SPMV_LAYOUTS = ["auto", "ell", "sell32", "sell32s", "locality"]
 CG_MODES = ["auto", "ell", "sell32s", "locality", "none"]
 MD_MODES = ["auto", "ell", "sharing", "locality"]
-COMPARE_MODES = ["auto", "ell", "sell32s", "sharing", "locality", "none"]
+COMPARE_MODES = ["auto", "ell", "sell32s", "sharing", "locality", "lanes", "none"]
+COMPARED_SAMPLES = ("cg", "sp", "md", "graph")
+GRAPH_MODES = ["auto", "lanes", "none"]
+GRAPH_KERNELS = ["rank_above", "bfs_pull", "cc_pull"]
 
 # CMake targets of each part (the build takes their union).
 TARGETS = {
@@ -96,6 +107,7 @@ TARGETS = {
     "sp": ["sp", "sp_original"],
     "md": ["md", "md_original"],
     "hoist": ["cg", "cg_original", "cg_hoisted", "md", "md_original", "md_hoisted"],
+    "lanes": ["cg", "cg_original", "cg_reassociated", "graph", "graph_original"],
     "remap": ["irregfix_remap_bench"],
     "layouts": ["irregfix_layouts_bench"],
     "scatter": ["irregfix_scatter_bench"],
@@ -175,7 +187,7 @@ class Context:
     def program(self, name):
         """A built program: a sample's (cg, cg_original, cg_hoisted, ...) or a benchmark's."""
         sample = name.split("_")[0]
-        sub = os.path.join("samples", sample) if sample in ("cg", "sp", "md") else "bench"
+        sub = os.path.join("samples", sample) if sample in COMPARED_SAMPLES else "bench"
         return os.path.join(self.build, sub, name)
 
     def fail(self, what):
@@ -296,6 +308,101 @@ def part_md(ctx):
                             metrics + ([("selector", parsers.selector, "")] if mode == "auto" else []))
 
 
+def part_lanes(ctx):
+    r = ctx.results
+    tmp = os.path.join(ctx.args.out, "tmp")
+    os.makedirs(tmp, exist_ok=True)
+    # The kernel in its steady state, as the spmv part measures it: auto profiles from the first launch.
+    steady = {"IRREGFIX_STATS": "1", "IRREGFIX_PROFILE_AFTER_MS": "0"}
+
+    # CG's SpMV on few long rows. Without --reassociate its float sum has no lanes variant: auto
+    # must not lose (the model rules the copies out, none is probed). cg_reassociated runs it
+    # with several lanes a row, its sums in another order.
+    case = "long-rows spmv"
+    common = ["--matrix", "long-rows", "--spmv", str(ctx.size["spmv_reps"])]
+    dump = os.path.join(tmp, "lanes.long-rows")
+    orig = ctx.run("lanes/long-rows-original", [ctx.program("cg_original")] + common + ["--dump", dump + ".original"])
+    record_lanes_spmv(ctx, case, "original", orig, None)
+    for k, v in parsers.matrix_stats(orig.output).items():
+        r.add("lanes", case, "matrix", k, v)
+    for variant, program, layout in (("auto", "cg", "auto"), ("reassociated, auto", "cg_reassociated", "auto"),
+                                     ("reassociated, lanes", "cg_reassociated", "lanes")):
+        out = "%s.%s" % (dump, variant.replace(", ", "-"))
+        run = ctx.run("lanes/long-rows-%s" % variant.replace(", ", "-"), [ctx.program(program)] + common +
+                      ["--dump", out], env=dict(steady, IRREGFIX_LAYOUT=layout))
+        record_lanes_spmv(ctx, case, variant, run, orig)
+        if program == "cg":
+            same = run.ok and orig.ok and same_files(dump + ".original", out, ctx)
+            r.add("lanes", case, variant, "bitwise", 1.0 if same else 0.0)
+            if not same and not ctx.run.dry:
+                ctx.fail("lanes: %s %s differs from the original" % (case, variant))
+        elif not ctx.run.dry:
+            worst = max_relative_difference(dump + ".original", out)
+            r.add("lanes", case, variant, "max_rel_diff", worst)
+            if worst is None or worst > 1e-3:
+                ctx.fail("lanes: %s %s: largest relative difference %s" % (case, variant, worst))
+
+    # The graph sample: integer reductions over adjacency lists, bit for bit in every mode.
+    for vertices, degree, cluster in ctx.size["graph_inputs"]:
+        case = "graph %d vertices, degree %d" % (vertices, degree)
+        tag = "%d-%d" % (vertices, degree)
+        args = ["--vertices", str(vertices), "--degree", str(degree), "--cluster", str(cluster), "--rounds",
+                str(ctx.size["graph_rounds"]), "--time-kernels"]
+        dump = os.path.join(tmp, "lanes.graph." + tag)
+        orig = ctx.run("lanes/graph-%s-original" % tag, [ctx.program("graph_original")] + args +
+                       ["--dump", dump + ".original"])
+        record_graph(ctx, case, "original", orig)
+        for mode in GRAPH_MODES:
+            run = ctx.run("lanes/graph-%s-%s" % (tag, mode), [ctx.program("graph")] + args +
+                          ["--dump", dump + "." + mode], env=dict(steady, IRREGFIX_LAYOUT=mode))
+            record_graph(ctx, case, mode, run)
+            same = run.ok and orig.ok and same_files(dump + ".original", dump + "." + mode, ctx)
+            r.add("lanes", case, mode, "bitwise", 1.0 if same else 0.0)
+            if not same and not ctx.run.dry:
+                ctx.fail("lanes: %s under %s differs from the original" % (case, mode))
+
+
+def record_lanes_spmv(ctx, case, variant, run, orig):
+    r = ctx.results
+    v = parsers.cg_spmv(run.output)
+    r.add("lanes", case, variant, "kernel_ms", v["kernel_ms"], "ms")
+    r.add("lanes", case, variant, "first_ms", v["first_ms"], "ms")
+    if orig is not None:
+        o = parsers.cg_spmv(orig.output)["kernel_ms"]
+        if o and v["kernel_ms"]:
+            r.add("lanes", case, variant, "speedup", o / v["kernel_ms"], "x")
+        r.add("lanes", case, variant, "layout", parsers.stats_layout(run.output))
+        r.add("lanes", case, variant, "selector", parsers.selector(run.output))
+    if not run.ok and not ctx.run.dry:
+        ctx.fail("lanes %s %s: exit %d" % (case, variant, run.rc))
+
+
+def record_graph(ctx, case, variant, run):
+    r = ctx.results
+    r.add("lanes", case, variant, "whole_ms", parsers.whole_ms(run.output), "ms")
+    for kernel in GRAPH_KERNELS:
+        r.add("lanes", case, variant, kernel + "_ms", parsers.kernel_median(run.output, kernel), "ms")
+    if not run.ok and not ctx.run.dry:
+        ctx.fail("lanes %s %s: exit %d" % (case, variant, run.rc))
+
+
+def max_relative_difference(a, b):
+    """The largest |x - y| / max(|x|, |y|) over two files of floats (None when unreadable or unequal in size)."""
+    try:
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            da, db = fa.read(), fb.read()
+    except OSError:
+        return None
+    if len(da) != len(db) or len(da) % 4:
+        return None
+    worst = 0.0
+    for x, y in zip(struct.unpack("<%df" % (len(da) // 4), da), struct.unpack("<%df" % (len(db) // 4), db)):
+        if x != y:
+            m = max(abs(x), abs(y))
+            worst = max(worst, abs(x - y) / m if m > 0 else float("inf"))
+    return worst
+
+
 def part_hoist(ctx):
     ell = {"IRREGFIX_LAYOUT": "ell"}
     cg_runs = [("original", "cg_original", {}), ("in-kernel", "cg", ell), ("hoisted", "cg_hoisted", ell),
@@ -401,7 +508,7 @@ def part_tests(ctx):
                        ["sh", os.path.join(ROOT, "samples", "compare.sh"), sample,
                         ctx.program(sample + "_original"), ctx.program(sample), work],
                        env={"IRREGFIX_LAYOUT": mode, **verify})
-    cases = [(sample, mode) for sample in ("cg", "sp", "md") for mode in COMPARE_MODES]
+    cases = [(sample, mode) for sample in COMPARED_SAMPLES for mode in COMPARE_MODES]
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         runs = list(pool.map(lambda c: compare(*c), cases))
     for (sample, mode), cmp_run in zip(cases, runs):

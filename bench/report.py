@@ -177,6 +177,43 @@ def table_md(p):
            "and the median `lj_forces` launch (launcher and remap included):\n\n" + table(header, rows)
 
 
+def table_lanes(p):
+    out = ""
+    spmv = [c for c in p.cases("kernel_ms")]
+    if spmv:
+        variants = [v for v in ("original", "auto", "reassociated, auto", "reassociated, lanes")
+                    if v in p.variants("kernel_ms")]
+        rows = []
+        for case in spmv:
+            o = p.v(case, "original", "kernel_ms")
+            for v in variants:
+                t = p.v(case, v, "kernel_ms")
+                same = p.v(case, v, "bitwise")
+                diff = p.v(case, v, "max_rel_diff")
+                rows.append([case, v, num(t), num(ratio(o, t), "x"), num(p.v(case, v, "layout")),
+                             ("yes" if same == 1 else "**NO**") if same is not None else
+                             ("max rel. diff %.2g" % diff if isinstance(diff, float) else "–")])
+        out += "SpMV on few long rows (warp-cooperative rows), milliseconds (median launch); the float sum has a " \
+               "lanes variant only under --reassociate:\n\n" + table(
+                   ["matrix", "program, layout", "kernel", "vs original", "layout chosen", "bit-identical"], rows)
+    graphs = p.cases("whole_ms")
+    if graphs:
+        kernels = ("rank_above", "bfs_pull", "cc_pull")
+        rows = []
+        for case in graphs:
+            for v in [v for v in ("original", "auto", "lanes", "none") if v in p.variants("whole_ms")]:
+                same = p.v(case, v, "bitwise")
+                rows.append([case, v, num(p.v(case, v, "whole_ms"))] +
+                            ["%s (%s)" % (num(p.v(case, v, k + "_ms")),
+                                          num(ratio(p.v(case, "original", k + "_ms"), p.v(case, v, k + "_ms")), "x"))
+                             for k in kernels] +
+                            [("yes" if same == 1 else "**NO**") if same is not None else "–"])
+        out += ("\n" if out else "") + "Graph sample (integer reductions over adjacency lists), milliseconds: the " \
+               "whole run and each kernel's median launch (speedup over the original):\n\n" + table(
+                   ["graph", "mode", "whole run"] + list(kernels) + ["bit-identical"], rows)
+    return out
+
+
 def table_generic(p, metric, title, unit="", case_header="case", cases=None):
     cases = p.cases(metric) if cases is None else cases
     variants = [v for v in p.variants(metric) if any(p.v(c, v, metric) is not None for c in cases)]
@@ -319,7 +356,7 @@ def table_realworld(p):
         ["program", "indirect reads", "rewritten", "original", "irregfix", "speedup", "identical"], rows)
 
 
-TABLES = {"spmv": table_spmv, "cg": table_cg, "sp": table_sp, "md": table_md, "hoist": table_hoist,
+TABLES = {"spmv": table_spmv, "cg": table_cg, "sp": table_sp, "md": table_md, "hoist": table_hoist, "lanes": table_lanes,
           "remap": table_remap, "layouts": table_layouts, "scatter": table_scatter, "overhead": table_overhead,
           "tests": table_tests,
           "nvtx": table_nvtx, "sectors": table_sectors, "tool": table_tool, "realworld": table_realworld}
@@ -331,6 +368,8 @@ def part_meta(results, part):
     # it did not run.
     own = results.meta.get("parts", {}).get(part, {})
     m = dict(own) if any(k in own for k in ("device", "date", "command", "commit")) else dict(results.meta, **own)
+    if not Part(results, part) and not own:
+        return "Not run yet.\n"
     if not Part(results, part) and m.get("status"):
         return m["status"][0].upper() + m["status"][1:] + ".\n"
     bits = []

@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare.sh SAMPLE ORIGINAL TRANSFORMED WORKDIR
-# Runs the original and the irregfix-transformed SAMPLE (cg, sp or md) on small
+# Runs the original and the irregfix-transformed SAMPLE (cg, sp, md or graph) on small
 # inputs with the same seed and compares their --dump files bit for bit:
 #   cg  generated matrices of the four classes and a renumbered grid, 50 CG
 #       iterations (solutions)
@@ -8,10 +8,12 @@
 #       (final eta, pi_same, pi_opp)
 #   md  random and cell-sorted numbering, list rebuilt every step and every few
 #       steps, 40 steps (final positions)
+#   graph  clustered graphs with long and short adjacency lists, 3 rounds of
+#       degree count, BFS and components (labels, levels, counts)
 # Exit: 0 identical, 1 different or failed, 77 no CUDA device (test skipped).
 set -u
 if [ $# -ne 4 ]; then
-  echo "usage: compare.sh cg|sp|md ORIGINAL TRANSFORMED WORKDIR" >&2
+  echo "usage: compare.sh cg|sp|md|graph ORIGINAL TRANSFORMED WORKDIR" >&2
   exit 1
 fi
 name=$1 orig=$2 xform=$3 dir=$4
@@ -54,8 +56,15 @@ r12k --atoms 12288 --rebuild 1
 s10k --atoms 10000 --rebuild 3 --sorted"
   common="--seed 7 --steps 40" what=positions show='energy per atom'
   ;;
+graph)
+  # Long lists (the lanes layout under auto), short ones (a copy), one cluster.
+  specs="long --vertices 8192 --degree 1200 --cluster 2048
+short --vertices 20000 --degree 12 --cluster 500
+one --vertices 3000 --degree 300 --cluster 3000"
+  common="--seed 7 --rounds 3" what='labels, levels or counts' show=components
+  ;;
 *)
-  echo "compare.sh: unknown sample '$name' (cg, sp or md)" >&2
+  echo "compare.sh: unknown sample '$name' (cg, sp, md or graph)" >&2
   exit 1
   ;;
 esac

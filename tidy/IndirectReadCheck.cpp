@@ -57,7 +57,7 @@ void IndirectReadCheck::onEndOfTranslationUnit() {
   // As the tool: no verdicts for a file that does not compile.
   if (Found.empty() || !Context || Context->getDiagnostics().hasErrorOccurred())
     return;
-  for (const KernelDecision &D : decideFile(Found, *Context, DeviceOnly.get(), HoistSelection()))
+  for (const KernelDecision &D : decideFile(Found, *Context, DeviceOnly.get(), DecideOptions()))
     warn(D);
 }
 

@@ -57,6 +57,13 @@ struct Options {
                                       "named. A loop that cannot be hoisted stays in the kernel, with a "
                                       "remark saying why"),
                              cl::value_desc("kernels"), cl::ValueOptional, cl::cat(Transform)};
+  cl::opt<bool> Reassociate{"reassociate",
+                            cl::desc("Let floating-point sums (and min, max) run in another order, as "
+                                     "-ffast-math lets a compiler: a range loop that sums floats may then "
+                                     "run with several lanes a row, its results differing from the "
+                                     "original's in the last bits (IRREGFIX_VERIFY=1 measures by how much). "
+                                     "Integer, min/max and bitwise reductions need no opt-in"),
+                            cl::cat(Transform)};
 
   cl::opt<std::string> CudaPath{"cuda-path",
                                 cl::desc("CUDA installation (default: $CUDA_PATH, nvcc on PATH, /usr/local/cuda)"),
@@ -87,6 +94,7 @@ Examples:
   irregfix --diff a.cu b.cu                            show what would change, one diff per file
   irregfix --report --print-stats spmv.cu              list sites and verdicts, and the totals
   irregfix --hoist=spmv spmv.cu -o out.cu              run spmv's row loop from the host (hoisted loop)
+  irregfix --reassociate spmv.cu -o out.cu             let float row sums run with several lanes a row
   irregfix -p build/ src/spmv.cu                       flags from build/compile_commands.json
   irregfix --export-fixes=fixes.yaml spmv.cu           edits for clang-apply-replacements
   irregfix spmv.cu -o out.cu --depfile=out.cu.d        also list the headers it read (for CMake/Ninja)
@@ -238,6 +246,7 @@ bool parseCommandLine(int argc, const char **argv, DriverOptions &D,
   D.DepFileTarget = O.DepFileTarget;
   D.PrintStats = O.PrintStats;
   D.Rewrite.Remarks = !O.Quiet;
+  D.Rewrite.Reassociate = O.Reassociate;
   return validate(O, D) && addCompilerFlags(O, argv[0], D) && readHoist(O, D.Rewrite.Hoist);
 }
 

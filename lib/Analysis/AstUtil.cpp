@@ -163,6 +163,34 @@ bool writtenInside(const VarDecl *V, const Stmt *St) {
   return false;
 }
 
+const VarDecl *lvalueVariable(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+      E = M->getBase();
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E); A && A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+      E = A->getBase();
+      continue;
+    }
+    break;
+  }
+  const auto *R = dyn_cast<DeclRefExpr>(E);
+  return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+}
+
+const Expr *writtenLvalue(const Stmt *S) {
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return B->getLHS();
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+    return U->getSubExpr();
+  // Class types (float4 among them) assign through operator=, += through operator+=.
+  if (const auto *O = dyn_cast<CXXOperatorCallExpr>(S); O && O->isAssignmentOp() && O->getNumArgs() > 0)
+    return O->getArg(0);
+  return nullptr;
+}
+
 std::vector<const Expr *> callArguments(const CallExpr *C, const FunctionDecl *F) {
   std::vector<const Expr *> Args(C->arg_begin(), C->arg_end());
   if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(F) && !Args.empty())

@@ -54,4 +54,12 @@ std::vector<const clang::Expr *> callArguments(const clang::CallExpr *C, const c
 // Whether St assigns V, increments it or takes its address.
 bool writtenInside(const clang::VarDecl *V, const clang::Stmt *St);
 
+// The variable an lvalue is part of: v, v.x, v.a.b, v[i] of a local array; null
+// for memory reached through a pointer.
+const clang::VarDecl *lvalueVariable(const clang::Expr *E);
+
+// The lvalue an assignment, compound assignment or ++/-- (a class type's
+// operator= and operator+= included) writes, or null.
+const clang::Expr *writtenLvalue(const clang::Stmt *S);
+
 } // namespace irregfix

@@ -18,36 +18,6 @@ namespace irregfix {
 
 namespace {
 
-// The variable an lvalue is part of: v, v.x, v.a.b, v[i] of a local array.
-const VarDecl *lvalueBase(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
-      E = M->getBase();
-      continue;
-    }
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E); A && A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
-      E = A->getBase();
-      continue;
-    }
-    break;
-  }
-  const auto *R = dyn_cast<DeclRefExpr>(E);
-  return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-}
-
-// The expression an assignment, compound assignment or ++/-- writes, or null.
-const Expr *writtenBy(const Stmt *S) {
-  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
-    return B->getLHS();
-  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
-    return U->getSubExpr();
-  // Class types (float4 among them) assign through operator=, += through operator+=.
-  if (const auto *O = dyn_cast<CXXOperatorCallExpr>(S); O && O->isAssignmentOp() && O->getNumArgs() > 0)
-    return O->getArg(0);
-  return nullptr;
-}
-
 // Why statements (and the functions they call) cannot run more than once or
 // from the host.
 class Judge : public KernelJudge {
@@ -69,8 +39,8 @@ public:
     // Before the loop: a store to anything but a local is a side effect that
     // every launch would repeat.
     if (Where == Prefix)
-      if (const Expr *W = writtenBy(S)) {
-        const VarDecl *V = lvalueBase(W);
+      if (const Expr *W = writtenLvalue(S)) {
+        const VarDecl *V = lvalueVariable(W);
         if (!V || !V->isLocalVarDecl() || V->getType()->isReferenceType())
           return "the code before the loop stores to memory";
       }
@@ -208,7 +178,7 @@ private:
           H.Loop = For;
           return "";
         }
-        if (const auto *B = dyn_cast_or_null<BinaryOperator>(For->getInit()); B && lvalueBase(B->getLHS()) == S.LoopVar)
+        if (const auto *B = dyn_cast_or_null<BinaryOperator>(For->getInit()); B && lvalueVariable(B->getLHS()) == S.LoopVar)
           return "the loop variable is declared outside the loop";
       }
     }
@@ -281,8 +251,8 @@ private:
     std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
       if (!St || !Why.empty())
         return;
-      if (const Expr *W = writtenBy(St))
-        if (const VarDecl *V = lvalueBase(W); V && V != S.LoopVar) {
+      if (const Expr *W = writtenLvalue(St))
+        if (const VarDecl *V = lvalueVariable(W); V && V != S.LoopVar) {
           if (isa<ParmVarDecl>(V))
             Why = "the loop modifies the parameter " + quoted(V);
           else if (Declared.count(V))
@@ -328,9 +298,9 @@ private:
   std::string escapes(const VarDecl *V, const Stmt *St) {
     if (!St)
       return "";
-    if (const auto *U = dyn_cast<UnaryOperator>(St); U && U->getOpcode() == UO_AddrOf && lvalueBase(U->getSubExpr()) == V)
+    if (const auto *U = dyn_cast<UnaryOperator>(St); U && U->getOpcode() == UO_AddrOf && lvalueVariable(U->getSubExpr()) == V)
       return " has its address taken";
-    if (const auto *M = dyn_cast<CXXMemberCallExpr>(St); M && lvalueBase(M->getImplicitObjectArgument()) == V)
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(St); M && lvalueVariable(M->getImplicitObjectArgument()) == V)
       return " has a member function called on it";
     if (const auto *C = dyn_cast<CallExpr>(St))
       if (const FunctionDecl *F = C->getDirectCallee()) {
@@ -339,14 +309,14 @@ private:
         for (unsigned I = 0; I + Shift < C->getNumArgs() && I < F->getNumParams(); ++I) {
           QualType P = F->getParamDecl(I)->getType();
           if (P->isReferenceType() && !P->getPointeeType().isConstQualified() &&
-              lvalueBase(C->getArg(I + Shift)) == V)
+              lvalueVariable(C->getArg(I + Shift)) == V)
             return " is passed by reference";
         }
       }
     if (const auto *D = dyn_cast<DeclStmt>(St))
       for (const Decl *Dc : D->decls())
         if (const auto *R = dyn_cast<VarDecl>(Dc); R && R->getType()->isReferenceType() && R->getInit() &&
-                                                   lvalueBase(R->getInit()) == V)
+                                                   lvalueVariable(R->getInit()) == V)
           return " has a reference bound to it";
     for (const Stmt *C : St->children())
       if (std::string Why = escapes(V, C); !Why.empty())

@@ -4,6 +4,7 @@
 
 #include "Analysis/ArrayRef.h"
 #include "Analysis/IndirectReads.h"
+#include "Analysis/RowReduction.h"
 
 #include <irregfix/pattern.h>
 
@@ -229,6 +230,7 @@ struct KernelInfo {
   Chunkability Chunks;
   Shareability Share;
   Hoisting Hoist;
+  CooperativeRows Lanes; // several lanes a row (RowReduction.h)
   std::vector<ReadVerdict> Reads; // every indirect read, in source order
   WriteSet Writes;                // what the kernel writes (WriteSet.h)
   // The block size its thread index is written with (`blockIdx.x * 256 +

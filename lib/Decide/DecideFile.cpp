@@ -1,5 +1,6 @@
 #include "Decide/DecideFile.h"
 #include "Analysis/Chunkability.h"
+#include "Analysis/CooperativeRows.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/KernelAnalysis.h"
 #include "Analysis/OrderedLaunches.h"
@@ -131,7 +132,7 @@ void applyOrderedLaunch(KernelInfo &Info, OrderedLaunch Launch) {
 }
 
 KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
-                            HoistRequest Hoist) {
+                            HoistRequest Hoist, bool Reassociate) {
   KernelDecision D;
   KernelInfo &Info = D.Info;
   Info = analyzeKernel(Kernel, Ctx, DeviceOnly);
@@ -145,6 +146,8 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   applyScatters(Info, D.Scatters);
   if (Hoist == HoistRequest::Named || (Hoist == HoistRequest::Everywhere && Info.hasTransformableSite()))
     applyHoisting(Info, analyzeHoistability(Info, Ctx));
+  if (Info.hasTransformableSite())
+    Info.Lanes = analyzeCooperativeRows(Info, Ctx, Reassociate);
   applyRenumberedGathers(Info, findRenumberedGathers(Info, Ctx)); // once the threads' order is known to be free
   if (DeviceOnly)
     for (auto [F, Region] : DeviceOnly->inCallees(Info.Kernel))
@@ -155,10 +158,11 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
 } // namespace
 
 std::vector<KernelDecision> decideFile(const std::vector<const FunctionDecl *> &Kernels, ASTContext &Ctx,
-                                       const DeviceOnlyCode *DeviceOnly, const HoistSelection &Hoist) {
+                                       const DeviceOnlyCode *DeviceOnly, const DecideOptions &Options) {
   std::vector<KernelDecision> Decisions;
   for (const FunctionDecl *K : Kernels)
-    Decisions.push_back(decideKernel(K, Ctx, DeviceOnly, Hoist.of(K->getNameAsString())));
+    Decisions.push_back(
+        decideKernel(K, Ctx, DeviceOnly, Options.Hoist.of(K->getNameAsString()), Options.Reassociate));
   // A kernel without a site runs in a locality order only where a site may
   // compute one: a permutable kernel's site in this file.
   const bool OrderComputed = llvm::any_of(Decisions, [](const KernelDecision &D) {

@@ -12,8 +12,10 @@
 //  4. scatter updates: a rewritten update takes the kernel, whose reads then
 //     stay in place;
 //  5. --hoist: a hoisted loop keeps the threads in order, unstaged;
-//  6. renumbered gathers, once the threads' order is known to be free;
-//  7. ordered launches, once every kernel of the file has come this far: a
+//  6. warp-cooperative rows, once the site and the hoisting are settled: a
+//     range loop that reduces may also run with several lanes a row;
+//  7. renumbered gathers, once the threads' order is known to be free;
+//  8. ordered launches, once every kernel of the file has come this far: a
 //     kernel without a site runs in the order another kernel's site computes.
 #pragma once
 
@@ -25,11 +27,19 @@
 
 namespace irregfix {
 
+// What the user asks of the decision step.
+struct DecideOptions {
+  HoistSelection Hoist; // --hoist
+  // --reassociate: floating-point sums (and min, max) may run in another order,
+  // with several lanes a row.
+  bool Reassociate = false;
+};
+
 // The verdicts on Kernels (those of one file, as written: a template once), in
 // their order. DeviceOnly: the file's code only the device compilation sees,
 // null when not recorded.
 std::vector<KernelDecision> decideFile(const std::vector<const clang::FunctionDecl *> &Kernels,
                                        clang::ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
-                                       const HoistSelection &Hoist);
+                                       const DecideOptions &Options);
 
 } // namespace irregfix

@@ -49,7 +49,7 @@ public:
     limitTraversalToProgram(Ctx);
     Result.Files = Files.tree();
     const MainFile File = collectMainFile(Ctx, Files);
-    const std::vector<KernelDecision> Decisions = decideFile(File.Kernels, Ctx, &DeviceOnly, Opts.Hoist);
+    const std::vector<KernelDecision> Decisions = decideFile(File.Kernels, Ctx, &DeviceOnly, {Opts.Hoist, Opts.Reassociate});
 
     VerdictRemarks Remarks(Msg, Ctx);
     RewrittenKernels Rewritten;

@@ -115,10 +115,11 @@ void VerdictRemarks::deviceOnlyCode(const KernelDecision &D) {
 // What a kernel with a transformed site allows: permuted threads, sharing, chunks.
 void VerdictRemarks::kernelWide(const KernelInfo &Info) {
   const std::string Kernel = quoted(Info.Kernel);
-  if (Info.Perm.Permutable)
+  if (Info.Perm.Permutable) {
     Msg.remark(Info.Kernel->getLocation(),
                "threads of " + Kernel + " may be permuted (SELL-32-sigma regroups rows by length)");
-  else
+    lanes(Info);
+  } else
     Msg.remark(Info.Kernel->getLocation(),
                "threads of " + Kernel + " keep their order (no SELL-32-sigma): " + Info.Perm.NotBecause);
   // Sharing concerns neighbour-list sites only: say it where there is one.
@@ -135,6 +136,31 @@ void VerdictRemarks::kernelWide(const KernelInfo &Info) {
     Msg.remark(Info.Kernel->getLocation(), "launches of " + Kernel +
                                                " run whole (no remap overlapping the kernel): " +
                                                Info.Chunks.NotBecause);
+}
+
+// Whether its rows may run with several lanes each, and how the lanes combine;
+// why not, as a note on the remark about its threads.
+void VerdictRemarks::lanes(const KernelInfo &Info) {
+  const CooperativeRows &Rows = Info.Lanes;
+  if (!Rows.Qualifies) {
+    if (!Rows.NotBecause.empty())
+      Msg.note(Info.Kernel->getLocation(),
+               "rows of " + quoted(Info.Kernel) + " run one thread each (no warp-cooperative rows): " +
+                   Rows.NotBecause);
+    return;
+  }
+  static const char *const Names[] = {"sum",     "product", "min",     "max",      "and",
+                                      "or",      "xor",     "logical and", "logical or", "flag"};
+  std::string Combined;
+  for (const RowAccumulator &A : Rows.Accumulators)
+    Combined += (Combined.empty() ? "" : ", ") + std::string(Names[A.Op]) + " of " + quoted(A.Var);
+  Msg.remark(Rows.Loop->getBeginLoc(),
+             "rows of " + quoted(Info.Kernel) + " may run with several lanes each (warp-cooperative rows: " +
+                 (Combined.empty() ? std::string("nothing to combine") : Combined + " combined by shuffles") +
+                 (Rows.Reassociates ? "; floating-point results may differ from the original's in the last bits, "
+                                      "as --reassociate allows"
+                                    : "; exact in any order") +
+                 ")");
 }
 
 void VerdictRemarks::hoisting(const KernelInfo &Info) {

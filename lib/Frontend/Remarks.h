@@ -28,6 +28,7 @@ private:
   void fields(const Site &S, const SiteArray &A);
   void deviceOnlyCode(const KernelDecision &D);
   void kernelWide(const KernelInfo &Info);
+  void lanes(const KernelInfo &Info);
   void hoisting(const KernelInfo &Info);
   void scatter(const ScatterSite &S, const KernelInfo &Info, std::vector<SiteReport> &Rows);
   void reads(const KernelInfo &Info, std::vector<ReadReport> &Rows);

@@ -80,6 +80,8 @@ std::string formatReport(const std::vector<SiteReport> &Sites, const std::vector
       Out += " alias-checks=" + join(S.AliasChecks, ",");
     if (!S.Renumbered.empty())
       Out += " renumbered=" + S.Renumbered;
+    if (!S.Lanes.empty())
+      Out += " lanes=" + (S.Lanes.find(' ') == std::string::npos ? S.Lanes : quotedValue(S.Lanes));
     if (!S.Reason.empty())
       Out += " reason=\"" + S.Reason + "\"";
     Out += "\n";

@@ -20,6 +20,9 @@ struct SiteReport {
   std::string Reason;              // why not, when not transformed
   std::vector<std::string> AliasChecks; // "y/val": checked at each launch
   std::string Renumbered;          // "x/col,w/col": arrays read only at col's values (renumbered in the locality order)
+  // A transformed range site: "exact" or "reassociated" when its rows may run
+  // with several lanes each, "no: <why>" when not; "" for other sites.
+  std::string Lanes;
 };
 
 // One indirect read of a kernel (its index depends on a loaded value) and

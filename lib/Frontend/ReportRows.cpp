@@ -44,6 +44,10 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
   if (!R.Transformed && R.Reason.empty() && !S.Arrays.empty())
     R.Reason = S.Arrays.front().RefusedBecause;
   R.AliasChecks = aliasCheckNames(S.AliasChecks);
+  if (R.Transformed && &S == &Info.Sites[Info.Lanes.SiteIndex] && Info.Lanes.Qualifies)
+    R.Lanes = Info.Lanes.Reassociates ? "reassociated" : "exact";
+  else if (R.Transformed && S.Pattern == kPatternRange && !Info.Lanes.NotBecause.empty())
+    R.Lanes = "no: " + Info.Lanes.NotBecause;
   if (S.Renumbered)
     for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
       R.Renumbered += (R.Renumbered.empty() ? "" : ",") + X.Array.spelling() + "/" +

@@ -18,6 +18,8 @@ struct RewriteOptions {
   bool Remarks = true;
   // --hoist: run the loop of every hoistable kernel from the host, or of the kernels named.
   HoistSelection Hoist;
+  // --reassociate: floating-point sums may run with several lanes a row.
+  bool Reassociate = false;
   // Directories whose files are never rewritten, though not system headers
   // (the CUDA toolkit, Clang's resource directory, irregfix's stub headers).
   std::vector<std::string> NotRewritten;

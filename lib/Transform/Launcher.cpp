@@ -46,7 +46,7 @@ void print(const std::vector<LauncherStatement> &Statements, const std::string &
 std::string KernelLaunch::text() const {
   std::vector<std::string> All = Args;
   All.push_back(BlockOffset);
-  return Kernel + "<<<" + Grid + ", __irregfix_block, " + Shmem + ", __irregfix_stream>>>(" + join(All, ", ") + ");";
+  return Kernel + "<<<" + Grid + ", " + Block + ", " + Shmem + ", __irregfix_stream>>>(" + join(All, ", ") + ");";
 }
 
 std::string printLauncher(const Launcher &L) {
@@ -58,8 +58,9 @@ std::string printLauncher(const Launcher &L) {
     Out += "  " + Local + "\n";
   Out += "  if (" + join(L.Conditions, " &&\n      ") + ") {\n";
   std::vector<LauncherStatement> Branch = L.Branch;
-  std::vector<LauncherStatement> Ended{{"irregfix::end_transformed_launch(" + L.Site + ", __irregfix_stream);"},
-                                       {"return;"}};
+  std::vector<LauncherStatement> Ended{{"irregfix::end_transformed_launch(" + L.Site + ", __irregfix_stream);"}};
+  Ended.insert(Ended.end(), L.AfterEnd.begin(), L.AfterEnd.end());
+  Ended.push_back({"return;"});
   if (L.Completion.empty())
     Branch.insert(Branch.end(), Ended.begin(), Ended.end());
   else

@@ -7,7 +7,9 @@
 //     if (<condition> && <condition> && ...) {   // the runtime's steps, in order
 //       <transformed branch>                     // launches of the generated kernels
 //       [if (<completion>) {]                    // a last step after them (the scatter's executor)
-//       irregfix::end_transformed_launch(<site>, stream); return;
+//       irregfix::end_transformed_launch(<site>, stream);
+//       <after the end>                          // work the launch's timing leaves out (a check)
+//       return;
 //     }
 //     <original launch>                          // the fallback
 //     irregfix::end_original_launch(<site>, stream);
@@ -41,10 +43,11 @@ struct SiteRecord {
   std::optional<unsigned> RenumberedThrough; // the copy a renumbered gather reads through
 };
 
-// `Kernel<<<Grid, __irregfix_block, Shmem, __irregfix_stream>>>(Args..., BlockOffset);`
+// `Kernel<<<Grid, Block, Shmem, __irregfix_stream>>>(Args..., BlockOffset);`
 struct KernelLaunch {
   std::string Kernel; // as the launcher names it: qualifier, name, template arguments
   std::string Grid = "__irregfix_grid";
+  std::string Block = "__irregfix_block";
   std::string Shmem = "__irregfix_shmem";
   std::vector<std::string> Args; // the kernel's own arguments, then what the strategy adds; empty ones skipped
   std::string BlockOffset;       // a chunkable kernel's first block, when it takes one
@@ -72,6 +75,7 @@ struct Launcher {
   KernelLaunch Transformed;            // the transformed kernel's launch ...
   std::vector<LauncherStatement> Branch; // ... and the branch that runs it
   std::string Completion;              // a last call after the branch that must succeed too, if any
+  std::vector<LauncherStatement> AfterEnd; // after end_transformed_launch, before the return
   KernelLaunch Original;
 };
 

@@ -112,4 +112,38 @@ std::string indentationAt(SourceLocation Loc, const SourceManager &SM) {
   return Buf.substr(LineStart, I - LineStart).str();
 }
 
+std::optional<std::pair<SourceLocation, std::string>> pragmaLinesAbove(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getFileLoc(Loc);
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid || Offset > Buffer.size())
+    return std::nullopt;
+  auto LineStart = [&](size_t At) {
+    size_t Nl = At == 0 ? StringRef::npos : Buffer.rfind('\n', At - 1);
+    return Nl == StringRef::npos ? size_t(0) : Nl + 1;
+  };
+  size_t Line = LineStart(Offset);
+  if (!Buffer.slice(Line, Offset).trim().empty())
+    return std::nullopt;
+  std::optional<size_t> First;
+  while (Line > 0) {
+    size_t Prev = LineStart(Line - 1);
+    if (!Buffer.slice(Prev, Line).trim().starts_with("#pragma"))
+      break;
+    First = Line = Prev;
+  }
+  if (!First)
+    return std::nullopt;
+  StringRef Text = Buffer.slice(*First, Buffer.find('\n', *First));
+  std::string Indent = Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+  return std::make_pair(SM.getComposedLoc(File, *First), Indent);
+}
+
+SourceLocation afterStatement(const Stmt *S, const SourceManager &SM, const LangOptions &LO) {
+  SourceLocation End = SM.getFileLoc(S->getEndLoc());
+  SourceLocation Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false);
+  return Semi.isValid() ? Semi : Lexer::getLocForEndOfToken(End, 0, SM, LO);
+}
+
 } // namespace irregfix

@@ -1,11 +1,14 @@
 // Reading source text and editing a piece of the main file as a string.
 #pragma once
 
+#include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace irregfix {
 
@@ -48,5 +51,15 @@ private:
 
 // Indentation (leading spaces and tabs) of the line holding Loc.
 std::string indentationAt(clang::SourceLocation Loc, const clang::SourceManager &SM);
+
+// The start of the first of the `#pragma` lines right above the line that Loc
+// begins (nothing else before Loc on its line), with that line's indentation;
+// none when there are none. Code put before a loop goes above its `#pragma unroll`.
+std::optional<std::pair<clang::SourceLocation, std::string>> pragmaLinesAbove(clang::SourceLocation Loc,
+                                                                             const clang::SourceManager &SM);
+
+// The location just past statement S, its trailing semicolon included.
+clang::SourceLocation afterStatement(const clang::Stmt *S, const clang::SourceManager &SM,
+                                     const clang::LangOptions &LO);
 
 } // namespace irregfix

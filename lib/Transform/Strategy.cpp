@@ -3,6 +3,8 @@
 #include "Transform/Hoisted/LaunchRewriter.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/LaunchRewriter.h"
+#include "Transform/Lanes/KernelRewriter.h"
+#include "Transform/Lanes/LaunchRewriter.h"
 #include "Transform/Scatter/KernelRewriter.h"
 #include "Transform/Scatter/LaunchRewriter.h"
 
@@ -49,6 +51,16 @@ llvm::Expected<RewrittenKernel> rewriteKernel(const KernelInfo &Info, const std:
              (Info.OrderOnly ? "' running its threads in a locality order; the original "
                              : "' reading its indirect arrays through coalesced copies; the original ") +
              "above is the fallback.\n" + inkernel::pieceTypeDefinitions(Info, Ctx) + *Kernel + "\n\n";
+  if (Info.Lanes.Qualifies) {
+    llvm::Expected<std::string> Lanes = lanes::rewriteKernel(Info, Ctx);
+    if (!Lanes)
+      return failure("cannot write the lanes variant of kernel '" + Name + "': " + llvm::toString(Lanes.takeError()));
+    Out.Text += "// irregfix: '" + Name + "' with several lanes a row, combined by shuffles" +
+                (Info.Lanes.Reassociates ? " (--reassociate: its floating-point sums in another order)" : "") +
+                "; the kernels above are its fallbacks.\n" + *Lanes + "\n\n" +
+                printLauncher(lanes::launcher(Info, Ctx)) + "\n";
+    return Out;
+  }
   if (!Info.Hoist.Hoistable) {
     Out.Text += printLauncher(inkernel::launcher(Info, Ctx, /*Whole=*/false)) + "\n";
     return Out;

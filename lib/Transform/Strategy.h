@@ -3,6 +3,8 @@
 // the launcher, each under a comment that says what it is.
 //  - scatter (Scatter/): the kernel's updates through index arrays are rewritten;
 //  - hoisted (Hoisted/): --hoist made its loop hoistable;
+//  - lanes (Lanes/): its range loop may also run with several lanes a row
+//    (the in-kernel transformed kernel stays beside it, for the other layouts);
 //  - in-kernel (InKernel/): every other kernel with a transformed site or an
 //    ordered launch.
 #pragma once

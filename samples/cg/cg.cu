@@ -13,7 +13,7 @@
 // With --spmv N it solves nothing and times its SpMV alone instead, N launches
 // (the SpMV benchmark of bench/ runs this program, original and transformed).
 //
-//   cg --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled [--scale S] [--rows N] [--mtx FILE]
+//   cg --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled|long-rows [--scale S] [--rows N] [--mtx FILE]
 //      [--iters N] [--tol T] [--seed S] [--dump FILE]
 //      [--spmv N [--flush-l2] [--refresh]]
 #include <cuda_runtime.h>
@@ -95,7 +95,8 @@ struct Options {
 
 void usage(FILE *f) {
   std::fprintf(f,
-               "usage: cg (--matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled [--scale S] [--rows N] | --mtx FILE)\n"
+               "usage: cg (--matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled|long-rows [--scale S] [--rows N] |\n"
+               "           --mtx FILE)\n"
                "          [--iters N] [--tol T] [--seed S] [--dump FILE]\n"
                "  --matrix C  generate a matrix of class C at the paper's size times S\n"
                "  --scale S   size multiplier for --matrix (default 1; the benchmark uses 1 and 8)\n"
@@ -134,7 +135,8 @@ Options parse(int argc, char **argv) {
   });
   if (o.matrix.empty() == o.mtx.empty()) sample::bad("give exactly one of --matrix CLASS or --mtx FILE");
   if (!o.matrix.empty() && !cgmat::is_class(o.matrix))
-    sample::bad("unknown matrix class '" + o.matrix + "' (grid, fem, apache, offshore, grid-shuffled or fem-shuffled)");
+    sample::bad("unknown matrix class '" + o.matrix +
+                "' (grid, fem, apache, offshore, grid-shuffled, fem-shuffled or long-rows)");
   if (!o.mtx.empty() && (o.rows != 0 || o.scale != 1)) sample::bad("--rows and --scale go with --matrix, not --mtx");
   if (!o.spmv && (o.flush_l2 || o.refresh)) sample::bad("--flush-l2 and --refresh go with --spmv");
   return o;

@@ -19,6 +19,7 @@ __global__ void mixed(int n, const int *B, const float *A, float *W, float *y) {
 // CHECK: remarks.cu:6:{{[0-9]+}}: note: 'W' is written and may alias 'B', 'A': checked at each launch
 // CHECK: remarks.cu:6:{{[0-9]+}}: note: 'y' is written and may alias 'B', 'A': checked at each launch
 // CHECK: remarks.cu:6:{{[0-9]+}}: remark: threads of 'mixed' may be permuted (SELL-32-sigma regroups rows by length)
+// CHECK: remarks.cu:6:{{[0-9]+}}: note: rows of 'mixed' run one thread each (no warp-cooperative rows): the loop stores to memory ('W[k]')
 
 __global__ void two_d(int n, const int *B, const float *A, float *y) {
   int t = blockIdx.y * blockDim.y + threadIdx.y;

@@ -12,13 +12,6 @@ namespace irregfix::hoisted {
 
 namespace {
 
-// The location just past S, its trailing semicolon included.
-SourceLocation afterStatement(const Stmt *S, const SourceManager &SM, const LangOptions &LO) {
-  SourceLocation End = SM.getFileLoc(S->getEndLoc());
-  SourceLocation Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false);
-  return Semi.isValid() ? Semi : Lexer::getLocForEndOfToken(End, 0, SM, LO);
-}
-
 class LoopEdits {
 public:
   LoopEdits(const KernelInfo &Info, ASTContext &Ctx) : Info(Info), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()) {}

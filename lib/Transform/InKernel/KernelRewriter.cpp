@@ -319,44 +319,13 @@ private:
   }
 
   // `{ const long long first = <the loop's first value>; for (...) ... }`
-  // The start of the first of the `#pragma` lines right above the line that
-  // Loc begins (nothing else before Loc on its line), with that line's
-  // indentation; none when there are none.
-  std::optional<std::pair<SourceLocation, std::string>> pragmaLinesAbove(SourceLocation Loc) {
-    Loc = SM.getFileLoc(Loc);
-    auto [File, Offset] = SM.getDecomposedLoc(Loc);
-    bool Invalid = false;
-    StringRef Buffer = SM.getBufferData(File, &Invalid);
-    if (Invalid || Offset > Buffer.size())
-      return std::nullopt;
-    auto LineStart = [&](size_t At) {
-      size_t Nl = At == 0 ? StringRef::npos : Buffer.rfind('\n', At - 1);
-      return Nl == StringRef::npos ? size_t(0) : Nl + 1;
-    };
-    size_t Line = LineStart(Offset);
-    if (!Buffer.slice(Line, Offset).trim().empty())
-      return std::nullopt;
-    std::optional<size_t> First;
-    while (Line > 0) {
-      size_t Prev = LineStart(Line - 1);
-      if (!Buffer.slice(Prev, Line).trim().starts_with("#pragma"))
-        break;
-      First = Line = Prev;
-    }
-    if (!First)
-      return std::nullopt;
-    StringRef Text = Buffer.slice(*First, Buffer.find('\n', *First));
-    std::string Indent = Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
-    return std::make_pair(SM.getComposedLoc(File, *First), Indent);
-  }
-
   void declareFirst(const Site &S, unsigned I) {
     const Stmt *L = S.IndexedLoop.Loop;
     const std::string Declare =
         "{ const long long " + indexed::firstName(I) + " = (long long)(" + text(S.IndexedLoop.First) + ");";
     // `#pragma unroll` must stay right before its loop: the block opens on a
     // line of its own above the pragmas.
-    if (auto Above = pragmaLinesAbove(L->getBeginLoc()))
+    if (auto Above = pragmaLinesAbove(L->getBeginLoc(), SM))
       Editor.insertBefore(Above->first, Above->second + Declare + "\n");
     else
       Editor.insertBefore(L->getBeginLoc(), Declare + " ");

@@ -2,6 +2,7 @@
 #include "Transform/Launcher.h"
 #include "Transform/Hoisted/Naming.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/Lanes/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/SourceText.h"
@@ -96,7 +97,8 @@ std::string siteId(SourceLocation Loc, ASTContext &Ctx) {
 }
 
 std::string kernelQualifier(const FunctionDecl *K) {
-  const std::string Names[] = {K->getNameAsString(), transformedKernelName(K), hoisted::hoistedKernelName(K)};
+  const std::string Names[] = {K->getNameAsString(), transformedKernelName(K), hoisted::hoistedKernelName(K),
+                               lanes::lanesKernelName(K)};
   for (const ParmVarDecl *P : K->parameters())
     if (llvm::is_contained(Names, P->getName()))
       return namespaceQualifier(K);

@@ -44,6 +44,9 @@ enum Layout : int {
                           // is read in place (no copy of data that changes every
                           // launch) through the neighbour list copied in that order,
                           // index[iter * n + p] (kernels whose SiteInfo says kSitePermutable)
+  kLayoutLanes = 6,       // warp-cooperative rows: no copy. A range site whose kernel has a
+                          // lanes variant (kSiteLanes) runs each row with View::lanes lanes,
+                          // reading the original arrays in place (see lanes_launch)
 };
 
 // Passed by value to a transformed kernel, one per site group.
@@ -66,6 +69,8 @@ struct View {
   // data array that physical thread p reads at iteration iter is
   // index[iter * n + p]; the "copy" the kernel reads is the data array itself.
   const int *index;
+  // kLayoutLanes: the lanes each row runs with (2 to 32, a power of two); 0 otherwise.
+  int lanes;
 };
 
 // The one device-side addressing helper: index of thread t's iter-th element in
@@ -197,6 +202,14 @@ enum SiteFlags : int {
   // shared memory of its own, and its thread index is the 1-D global index
   // (no grid-stride loop), so thread t belongs to block t / blockDim.x.
   kSiteShareable = 8,
+  // The kernel has a variant running each row of its range site with several
+  // lanes (<kernel>_irregfix_lanes, kLayoutLanes): its loop reduces by operators
+  // whose order does not matter, and its launcher runs it when the view is in
+  // the lanes layout (runs_lanes).
+  kSiteLanes = 16,
+  // ... and that variant reorders a floating-point sum, min or max
+  // (--reassociate): its results may differ from the original's in the last bits.
+  kSiteReassociates = 32,
 };
 
 // One chunk of a pipelined launch: the transformed kernel runs with this grid
@@ -205,6 +218,134 @@ struct Chunk {
   dim3 grid;
   unsigned block_offset;
 };
+
+// ---- warp-cooperative rows (kLayoutLanes) -------------------------------------
+// A range site whose kernel reduces its row may run each row with L lanes (L a
+// power of two from 2 to 32, View::lanes): the launcher launches
+// `<kernel>_irregfix_lanes` with lanes_launch's configuration, whose thread g
+// works for row g / L as lane g % L (a row's lanes are L consecutive threads of
+// one warp), takes the iterations k = start + lane, start + lane + L, ... of the
+// row in the original arrays, and combines the lanes' parts with
+// lanes_combine; lane 0 then runs the code after the loop.
+
+// Passed by value to a lanes variant.
+struct Lanes {
+  int lanes;         // L
+  int shift;         // log2(L): a thread's row is g >> shift
+  long long threads; // the original launch's threads (grid.x * block.x): rows 0 .. threads - 1
+};
+
+// A lanes variant's launch: grid and block, and its argument.
+struct LanesLaunch {
+  dim3 grid;
+  dim3 block;
+  Lanes lanes;
+};
+
+// Whether the launcher runs the lanes variant for a view prepare_range returned.
+inline bool runs_lanes(const View &v) { return v.layout == kLayoutLanes && v.lanes >= 2; }
+
+// The variant's configuration for a launch of grid x block threads (one-
+// dimensional: the runtime chooses the lanes layout for no other): L threads
+// for each of the launch's, in blocks of the launch's size when it is a
+// multiple of 32 (so that a row's lanes share a warp), else of 256.
+inline LanesLaunch lanes_launch(const View &v, dim3 grid, dim3 block) {
+  LanesLaunch l;
+  l.lanes.lanes = v.lanes;
+  l.lanes.shift = 0;
+  while ((2 << l.lanes.shift) <= v.lanes)
+    ++l.lanes.shift;
+  l.lanes.threads = static_cast<long long>(grid.x) * block.x;
+  const unsigned threads = block.x > 0 && block.x <= 1024 && block.x % 32 == 0 ? block.x : 256;
+  const long long total = l.lanes.threads * v.lanes;
+  l.block = dim3(threads, 1, 1);
+  l.grid = dim3(static_cast<unsigned>((total + threads - 1) / threads), 1, 1);
+  return l;
+}
+
+// The rows a launch computes: those below the kernel's guard n among its threads.
+inline long long lanes_rows(const LanesLaunch &l, long long n) { return n < l.lanes.threads ? n : l.lanes.threads; }
+
+#ifdef __CUDACC__
+// The variant's thread: its global index g, the threads that work (L a row of
+// the original's), its lane and its row.
+__device__ __forceinline__ long long lanes_global_thread() {
+  return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ long long lanes_threads(const Lanes &l) { return l.threads * l.lanes; }
+__device__ __forceinline__ int lane_of(const Lanes &l, long long g) { return static_cast<int>(g & (l.lanes - 1)); }
+__device__ __forceinline__ long long row_of(const Lanes &l, long long g) { return g >> l.shift; }
+
+// The row's lanes in their warp: L aligned lanes (the block is a multiple of 32).
+__device__ __forceinline__ unsigned lanes_mask(const Lanes &l) {
+  if (l.lanes >= 32)
+    return 0xffffffffu;
+  const unsigned first = (threadIdx.x & 31u) & ~static_cast<unsigned>(l.lanes - 1);
+  return ((1u << l.lanes) - 1u) << first;
+}
+
+// How an accumulator's parts combine.
+enum LanesOp : int { kLanesSum, kLanesProduct, kLanesMin, kLanesMax, kLanesAnd, kLanesOr, kLanesXor, kLanesAll, kLanesAny };
+
+template <int Op> struct LanesOperator;
+template <> struct LanesOperator<kLanesSum> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a + b); }
+};
+template <> struct LanesOperator<kLanesProduct> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a * b); }
+};
+template <> struct LanesOperator<kLanesMin> {
+  template <class T> __device__ static T apply(T a, T b) { return b < a ? b : a; }
+};
+template <> struct LanesOperator<kLanesMax> {
+  template <class T> __device__ static T apply(T a, T b) { return a < b ? b : a; }
+};
+template <> struct LanesOperator<kLanesAnd> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a & b); }
+};
+template <> struct LanesOperator<kLanesOr> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a | b); }
+};
+template <> struct LanesOperator<kLanesXor> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+template <> struct LanesOperator<kLanesAll> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a && b); }
+};
+template <> struct LanesOperator<kLanesAny> {
+  template <class T> __device__ static T apply(T a, T b) { return static_cast<T>(a || b); }
+};
+
+// The word a value crosses lanes as: types narrower than 32 bits widen.
+template <class T> struct LaneWord { using type = T; };
+template <> struct LaneWord<bool> { using type = int; };
+template <> struct LaneWord<char> { using type = int; };
+template <> struct LaneWord<signed char> { using type = int; };
+template <> struct LaneWord<unsigned char> { using type = unsigned; };
+template <> struct LaneWord<short> { using type = int; };
+template <> struct LaneWord<unsigned short> { using type = unsigned; };
+
+// The row's lanes' parts combined by Op, in a fixed tree of shuffles: every
+// lane gets a result (lane 0's is the one the variant keeps), and the same
+// bits at every run.
+template <int Op, class T> __device__ __forceinline__ T lanes_combine(T v, const Lanes &l) {
+  using Word = typename LaneWord<T>::type;
+  const unsigned mask = lanes_mask(l);
+  for (int offset = l.lanes >> 1; offset > 0; offset >>= 1)
+    v = LanesOperator<Op>::apply(v, static_cast<T>(__shfl_xor_sync(mask, static_cast<Word>(v), offset, l.lanes)));
+  return v;
+}
+#endif
+
+// How IRREGFIX_VERIFY compares what a lanes variant stored with what the
+// original stores: floats and doubles by their relative difference, anything
+// else bit for bit.
+enum ValueKind : int { kValueBits = 0, kValueF32 = 1, kValueF64 = 2 };
+template <class T> constexpr int value_kind(const T *) {
+  return std::is_same<typename std::remove_cv<T>::type, float>::value    ? kValueF32
+         : std::is_same<typename std::remove_cv<T>::type, double>::value ? kValueF64
+                                                                         : kValueBits;
+}
 
 // Range site: arrays[i][k] is read for k in [B[t], B[t+1]), t in [0, n).
 // On true, *view and remapped[i] describe copies with
@@ -535,6 +676,23 @@ bool disjoint_symbol(const SiteInfo &site, const void *symbol, const void *read)
 // many threads (one-dimensional); otherwise the launch runs the original
 // kernel, and the statistics say why.
 bool block_size_is(const SiteInfo &site, dim3 block, unsigned threads);
+
+// IRREGFIX_VERIFY with a lanes variant, in its launcher. Before the variant
+// runs: *reference is a device copy of stored[0, m) (elem_size bytes each,
+// compared as value_kind says; m the larger of count, the rows, and the
+// launch's threads, cut at the end of stored's allocation, since the original
+// may store at any of its threads), which the original kernel, launched after
+// end_transformed_launch with the reference in place of `stored` (`which`
+// numbers the arrays it stores at its thread index), writes as it would write
+// `stored`; null when not verifying or the copy could not be made (then the
+// launcher runs nothing more). Returns whether *reference was set.
+bool lanes_reference(const SiteInfo &site, int which, const void *stored, size_t elem_size, int value_kind,
+                     long long count, void **reference, cudaStream_t stream);
+// After that original launch: compares each reference with what the variant
+// stored. A site whose variant reassociates (kSiteReassociates) records the
+// largest relative difference (IRREGFIX_STATS; on stderr the first time);
+// any other difference is an error, reported on stderr and counted.
+void lanes_compare(const SiteInfo &site, cudaStream_t stream);
 
 // Counts one launch of the site's kernel that ran the original instead, and why.
 void note_fallback(const SiteInfo &site, const char *why);

@@ -5,7 +5,7 @@
 //   IRREGFIX_MAX_BYTES=N    cap on the bytes of all cached remapped copies (N, NK, NM, NG);
 //                           a remap that would exceed it declines ("over IRREGFIX_MAX_BYTES").
 //   IRREGFIX_STATS=1        per-site statistics on stderr at exit.
-//   IRREGFIX_LAYOUT=L       ell, sell32, sell32s or locality: every launch runs the transformed kernel with
+//   IRREGFIX_LAYOUT=L       ell, sell32, sell32s, locality or lanes: every launch runs the transformed kernel with
 //                           range sites in that layout (sell32s: SELL-32-sigma, for kernels whose
 //                           SiteInfo is kSitePermutable; SELL-32 for the others); none: every
 //                           launch runs the original kernel; sharing: neighbour sites of
@@ -14,17 +14,23 @@
 //                           locality: the threads of kSitePermutable launches run in a
 //                           locality order computed from the index arrays (range sites:
 //                           SELL-32 in that order; neighbour sites: the data read in place
-//                           through the neighbour list copied in that order);
+//                           through the neighbour list copied in that order); lanes: the range
+//                           sites of kSiteLanes kernels run each row with several lanes (other
+//                           sites: auto);
 //                           auto (the default): per launcher, the selector times the original
 //                           and each candidate layout of its range sites (proposed from their
 //                           padding: SELL-32-sigma, SELL-32, ELL; for the neighbour sites of a
 //                           launch that may share, ELL and sharing; the locality order for
-//                           kSitePermutable launches whose threads read far-apart elements)
+//                           kSitePermutable launches whose threads read far-apart elements; the
+//                           lanes layout for kSiteLanes launches of rows of 8 or more on average;
+//                           none that the range model expects to lose by 1.5x)
 //                           on the first launches, then runs
 //                           the fastest, its remap amortised over the launches a copy serves, or
 //                           the original when none pays; without a launcher, SELL-32 when ELL pads
 //                           more than 15% over the non-zeros and SELL-32 pads less (SELL-32-sigma
 //                           for a permutable kernel when SELL-32 still does).
+//   IRREGFIX_LANES=L        the lanes layout runs each row with L lanes (2, 4, 8, 16 or 32); default:
+//                           the power of two at or below the rows' mean length, 2 to 32.
 //   IRREGFIX_AUTO_SHARING=1 auto also times the sharing layout of shareable neighbour-list launches.
 //   IRREGFIX_ORDER_REGION=R the locality order (IRREGFIX_LAYOUT=locality) grows regions of
 //                           about R threads around seeds (a power of two, 32 to 4096; default 128).
@@ -76,6 +82,13 @@ struct SiteCounters {
   // memory (never served from the cache), and hits IRREGFIX_VERIFY checked.
   long long host_writable_builds = 0;
   long long verified = 0;
+  // The lanes layout: the lanes a row at the latest build (0: none built).
+  // IRREGFIX_VERIFY: launches of the lanes variant compared with the original,
+  // the largest relative difference, and the elements whose bits differed.
+  int lanes = 0;
+  long long lanes_compared = 0;
+  double lanes_max_relative = 0;
+  unsigned long long lanes_differing = 0;
 };
 
 // Counters of one site (by SiteInfo::id); all zero for an unknown site.
@@ -89,7 +102,7 @@ void set_disabled(bool disabled);
 void set_max_bytes(unsigned long long max_bytes); // 0 = unlimited
 void set_fail_alloc(bool fail);
 // As IRREGFIX_LAYOUT: kLayoutEllColMajor, kLayoutSell32, kLayoutSell32Sigma,
-// kLayoutSharing, kLayoutLocality, -1 for none, or 0 for auto.
+// kLayoutSharing, kLayoutLocality, kLayoutLanes, -1 for none, or 0 for auto.
 void set_layout(int layout);
 // As IRREGFIX_SIGMA: SELL-32-sigma's sort window (rounded up to a power of two, 32..4096).
 void set_sigma(int sigma);
@@ -109,6 +122,8 @@ void set_deterministic(bool on);
 void set_nvtx(bool on);
 // As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
 void set_order_region(int region);
+// As IRREGFIX_LANES: the lanes a row of the lanes layout (2, 4, 8, 16 or 32; 0: chosen from the rows).
+void set_lanes(int lanes);
 
 // The selector reads the original kernel's timed launches as `scale` times
 // their time: tests of its decisions (keep a copy, drop a candidate, settle)

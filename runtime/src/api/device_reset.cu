@@ -41,6 +41,7 @@ int forget_device_state(State &st) {
   }
   forget_orders(st.orders, nullptr);
   free_hoist_buffers();
+  free_lanes_references();
   for (auto &kv : st.devices.scratch) {
     on_device(kv.first);
     for (void *p : {kv.second.temp, kv.second.summary, kv.second.fingerprints})

@@ -363,6 +363,10 @@ void resolve_launch_timings(State &st, bool wait) {
 }
 
 void note_build(Launch *l, const Built &built) {
+  if (l && l->selected && !built.ruled_out.empty()) {
+    l->record->selector.rule_out(built.ruled_out);
+    note_selector(*l->record);
+  }
   if (l && l->selected && built.proposals > 0) {
     l->record->selector.set_candidates(built.proposed, built.proposals);
     l->record->stats->selector_candidates = l->record->selector.candidates();

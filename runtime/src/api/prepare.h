@@ -48,7 +48,8 @@ bool build_failed(State &st, SiteStats &ss, const CacheKey &key, const std::stri
 // Starts a built copy: hands it to launch l when l takes its copies (chunks,
 // slices; the entry becomes valid when they are enqueued), else enqueues it,
 // all threads [0, n), on `stream` between timing events and marks the entry
-// valid. "" or the failure (reported).
+// valid; a copy of no array (the lanes layout) makes the entry valid at once.
+// "" or the failure (reported).
 std::string start_copy(Launch *l, DeferredCopy copy, cudaStream_t stream);
 
 } // namespace detail

@@ -8,6 +8,7 @@
 // the invalidation entry points in invalidation.cu.
 #include <irregfix/irregfix.cuh>
 
+#include "lanes.h"
 #include "launch.h"
 #include "layout_policy.h"
 #include "locality.h"
@@ -105,7 +106,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     return false;
   SiteRecord &rec = *opened;
   SiteStats &ss = *rec.stats;
-  const LayoutRequest request =
+  LayoutRequest request =
       layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n, args.piece_count > 0);
   const int layout = request.key;
   args.nparams += layout_key_params(request, args.params + args.nparams);
@@ -134,7 +135,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   Entry *e = nullptr;
   Cache::Lookup found = st.cache.lookup(key, &e);
   if (found != Cache::kMiss && !usable(*e)) {
-    record_fallback(ss, "the copy's threads are permuted, and this launch has fewer threads than rows");
+    record_fallback(ss, unserved_because(*e));
     return false;
   }
   if (found == Cache::kHit && servable(*e))
@@ -144,6 +145,11 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   range.start(st.cfg.nvtx, found == Cache::kMiss ? Work::kRemap : Work::kRefresh, site.id, site.kernel,
               key_layout_name(layout));
   BuildContext cx = st.build_context();
+  // What the range model weighs besides the rows (range_model.h).
+  for (int i = 0; i < args.count; ++i)
+    request.element_bytes += args.sizes[i];
+  if (device_resident_threads(st.devices, dev, &request.resident_threads) != cudaSuccess)
+    cudaGetLastError(); // unknown: the model assumes one wave
   Built built;
   std::string why = build(cx, st.orders, ss, *e, dev, request, &built);
   note_build(launch, built);
@@ -153,6 +159,34 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   if (!why.empty())
     return build_failed(st, ss, key, why);
   return serve_built(st, site, rec, launch, dev, *e, view, remapped, stream);
+}
+
+// A range entry under auto: before anything is counted or copied, the range
+// model predicts from the rows and their non-zeros (B[0], B[n]) whether a
+// padded copy may pay and whether the lanes layout is proposed; the padded
+// builder then counts the lengths, makes the favourite and proposes the rest
+// (the lanes layout among them), or the entry is a lanes one, or nothing is
+// worth timing and the launch's selector settles on the original. An entry
+// whose shape holds (only its data arrays were written) is refreshed as it is.
+std::string build_auto_range(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
+                             int dev, const LayoutRequest &r, const void *B, int b_kind, long long n, int count,
+                             const void *const *arrays, const size_t *elem_sizes, cudaStream_t stream,
+                             Built *built) {
+  if (e.shape_valid && layout_has(e.layout, kViewLanes))
+    return build_lanes_range(ss, site, e, r, B, b_kind, n, count, arrays, elem_sizes, nullptr, stream, built);
+  if (!e.shape_valid) {
+    RowExtent x;
+    if (std::string why = read_row_extent(site, B, b_kind, n, stream, &x); !why.empty())
+      return why;
+    const RangePrecheck p = range_precheck(r, n, x.nnz());
+    if (!p.padded && p.lanes)
+      return build_lanes_range(ss, site, e, r, B, b_kind, n, count, arrays, elem_sizes, &x, stream, built);
+    if (!p.padded) {
+      built->ruled_out = p.why;
+      return p.why;
+    }
+  }
+  return build_range(cx, orders, ss, site, e, dev, r, B, b_kind, n, count, arrays, elem_sizes, stream, built);
 }
 
 KeyArgs key_args(int pattern, const void *B, int b_kind, const void *C, int c_kind, long long n,
@@ -202,6 +236,12 @@ bool prepare_range(const SiteInfo &site, const void *B, IndexKind b_kind, long l
                    if (r.key == kLayoutLocality)
                      return build_locality_range(cx, orders, ss, site, e, dev, r, B, b_kind, n, count, arrays,
                                                  elem_sizes, stream, built);
+                   if (r.key == kLayoutLanes)
+                     return build_lanes_range(ss, site, e, r, B, b_kind, n, count, arrays, elem_sizes, nullptr,
+                                              stream, built);
+                   if (r.key == kLayoutKeyAuto)
+                     return build_auto_range(cx, orders, ss, site, e, dev, r, B, b_kind, n, count, arrays,
+                                             elem_sizes, stream, built);
                    return build_range(cx, orders, ss, site, e, dev, r, B, b_kind, n, count, arrays, elem_sizes,
                                       stream, built);
                  });

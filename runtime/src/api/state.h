@@ -111,6 +111,8 @@ void clear_launch_records(State &st);
 void drop_entry(State &st, const CacheKey &key);
 // Frees the buffers of hoisted loops' live variables (hoist.cu).
 void free_hoist_buffers();
+// Frees IRREGFIX_VERIFY's references of lanes variants (lanes_verify.cu).
+void free_lanes_references();
 // Frees or forgets everything the runtime holds on every device, statistics
 // aside (device_reset.cu: before a device reset, and testing::reset). Returns
 // how many cached copies went.

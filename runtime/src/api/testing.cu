@@ -44,6 +44,10 @@ SiteCounters site_counters(const char *site_id) {
     c.chosen_layout = s.selector_layout;
     c.host_writable_builds = s.host_writable_builds;
     c.verified = s.verified;
+    c.lanes = s.lanes;
+    c.lanes_compared = s.lanes_compared;
+    c.lanes_max_relative = s.lanes_max_relative;
+    c.lanes_differing = s.lanes_differing;
     return c;
   });
 }
@@ -107,6 +111,10 @@ void set_sigma(int sigma) {
 void set_chunks(int chunks) {
   change_config(
       [&](Config &c) { c.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks; });
+}
+
+void set_lanes(int lanes) {
+  change_config([&](Config &c) { c.lanes = lanes == 2 || lanes == 4 || lanes == 8 || lanes == 16 || lanes == 32 ? lanes : 0; });
 }
 
 void set_fail_alloc(bool fail) {

@@ -73,14 +73,18 @@ struct DeferredCopy {
 };
 
 // What a builder made: the entry's copy (copy.entry), to be enqueued; for a
-// build under auto, the candidate layouts it counted (favourite first); and
-// the GPU time of one-time work inside it (a locality order computed), which
-// is no cost of the copy: the selector's remap sample leaves it out.
+// build under auto, the candidate layouts it counted (favourite first), or
+// that none is worth timing; and the GPU time of one-time work inside it (a
+// locality order computed), which is no cost of the copy: the selector's remap
+// sample leaves it out.
 struct Built {
-  DeferredCopy copy;
+  DeferredCopy copy; // count 0: the layout copies nothing (lanes), the entry is ready at once
   int proposed[kMaxLayoutCandidates] = {};
   int proposals = 0;
   double setup_ms = 0;
+  // Under auto: the range model expects every layout to lose to the original
+  // (range_precheck), and why; the launcher's selector settles on the original.
+  std::string ruled_out;
 };
 
 // The copy of an entry as a builder returns it: copy_one(i, rows, stream)

@@ -80,6 +80,7 @@ struct PayloadView {
   const int *index = nullptr;               // a neighbour list in the locality order
   bool in_place = false;                    // the data arrays are read in place (index)
   long long width = -1;                     // iterations of the longest thread; -1: Entry::max_len
+  int lanes = 0;                            // the lanes layout: the lanes a row
 };
 
 using BufferFn = std::function<void(DeviceBuffer &)>;

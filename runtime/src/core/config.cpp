@@ -206,6 +206,13 @@ int parse_renumber(const char *text) {
   return std::strcmp(text, "1") == 0 ? 1 : std::strcmp(text, "0") == 0 ? -1 : 2;
 }
 
+int parse_lanes(const char *text) {
+  if (!text || !*text || std::strcmp(text, "auto") == 0)
+    return 0;
+  long long v = 0;
+  return parse_in(text, 2, 32, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
+}
+
 int parse_order_region(const char *text) {
   if (!text || !*text)
     return 128;
@@ -261,6 +268,12 @@ Config config_from_env() {
     c.renumber = 0;
   }
   c.deterministic = parse_flag(std::getenv("IRREGFIX_DETERMINISTIC"));
+  const char *lanes = std::getenv("IRREGFIX_LANES");
+  c.lanes = parse_lanes(lanes);
+  if (c.lanes < 0) {
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_LANES='%s' (expected 2, 4, 8, 16, 32 or auto)\n", lanes);
+    c.lanes = 0;
+  }
   const char *after = std::getenv("IRREGFIX_PROFILE_AFTER_MS");
   c.profile_after_ms = parse_profile_after_ms(after);
   if (c.profile_after_ms < 0) {

@@ -80,6 +80,9 @@ struct Config {
   // whose sums do not depend on the order threads run in (the selector may
   // otherwise keep the original kernel's atomics).
   bool deterministic = false;
+  // IRREGFIX_LANES: the lanes a row of the lanes layout runs with (2, 4, 8, 16
+  // or 32); 0: the layout policy's choice from the mean row length.
+  int lanes = 0;
 };
 
 // A spelling of a registered layout (layouts.h: "ell", "sell32", "sell-32",
@@ -120,9 +123,12 @@ int parse_profile_after_ms(const char *text);
 bool parse_hoist_always(const char *text);
 // IRREGFIX_RENUMBER: "auto" (or unset) 0, "1" 1, "0" -1 (a RenumberChoice); 2 on anything else.
 int parse_renumber(const char *text);
+// IRREGFIX_LANES: 2, 4, 8, 16 or 32 -> that; null, "" or "auto" -> 0 (the
+// policy's choice); anything else -> -1 (the caller warns).
+int parse_lanes(const char *text);
 // Every variable: parse_config(getenv(...)...), IRREGFIX_CHUNKS, IRREGFIX_AUTO_SHARING,
 // IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX,
-// IRREGFIX_ORDER_REGION and IRREGFIX_DETERMINISTIC;
+// IRREGFIX_ORDER_REGION, IRREGFIX_DETERMINISTIC and IRREGFIX_LANES;
 // a value that cannot be used is reported on stderr and the default taken.
 Config config_from_env();
 

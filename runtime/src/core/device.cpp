@@ -64,6 +64,15 @@ cudaError_t device_l2_bytes(Devices &d, int dev, int *bytes) {
   return kept_attribute(&d.queues[dev].l2_bytes, cudaDevAttrL2CacheSize, dev, bytes);
 }
 
+cudaError_t device_resident_threads(Devices &d, int dev, long long *threads) {
+  int sms = 0, per_sm = 0;
+  cudaError_t e = device_sms(d, dev, &sms);
+  if (e == cudaSuccess)
+    e = kept_attribute(&d.queues[dev].threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev, &per_sm);
+  *threads = e == cudaSuccess ? static_cast<long long>(sms) * per_sm : 0;
+  return e;
+}
+
 std::string ensure_scratch(const Config &cfg, Devices &d, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out) {
   Scratch &s = d.scratch[dev];

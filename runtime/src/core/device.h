@@ -68,6 +68,7 @@ struct DeviceQueues {
   unsigned next = 0;
   int sms = 0;
   int l2_bytes = 0;
+  int threads_per_sm = 0;
 };
 
 struct Devices {
@@ -79,6 +80,8 @@ struct Devices {
 cudaError_t device_sms(Devices &d, int dev, int *sms);
 // Its L2 size in bytes, likewise.
 cudaError_t device_l2_bytes(Devices &d, int dev, int *bytes);
+// The threads it holds at once (multiprocessors times threads a multiprocessor), likewise.
+cudaError_t device_resident_threads(Devices &d, int dev, long long *threads);
 // Device dev's scratch, with at least temp_bytes of temporary storage.
 std::string ensure_scratch(const Config &cfg, Devices &d, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out);

@@ -18,6 +18,7 @@ enum ViewField : unsigned {
   kViewPerm = 2,    // perm: the thread permutation, when the entry has one
   kViewSharing = 4, // local, block_first, shared_bytes: the blocks' staged sets
   kViewInPlace = 8, // index: a neighbour list read in place (the data array is the copy)
+  kViewLanes = 16,  // lanes: the rows run with several lanes each, the arrays read in place
 };
 
 struct LayoutRow {
@@ -38,6 +39,7 @@ inline constexpr LayoutRow kLayoutRows[] = {
     {kLayoutSell32Sigma, "sell-32-sigma", {"sell32s", "sell-32-sigma", "sigma"}, kViewSlices | kViewPerm, true},
     {kLayoutSharing, "sharing", {"sharing", "share"}, kViewPerm | kViewSharing, false},
     {kLayoutLocality, "locality", {"locality", "order"}, kViewSlices | kViewPerm | kViewInPlace, true},
+    {kLayoutLanes, "lanes", {"lanes", "warp-rows"}, kViewLanes, false},
 };
 constexpr int kLayoutCount = sizeof(kLayoutRows) / sizeof(kLayoutRows[0]);
 

@@ -78,6 +78,29 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                     s.shared_in_order ? "in the locality order" : "as numbered");
       out += line;
     }
+    if (s.lanes > 0) {
+      std::snprintf(line, sizeof line, "irregfix:   lanes: %d a row (rows of %.1f elements on average)\n", s.lanes,
+                    s.lanes_mean);
+      out += line;
+    }
+    if (s.lanes_compared > 0) {
+      if (s.lanes_reassociates)
+        std::snprintf(line, sizeof line,
+                      "irregfix:   IRREGFIX_VERIFY: the lanes variant against the original over %lld launches: "
+                      "largest relative difference %.3g (floating-point sums reassociated)\n",
+                      s.lanes_compared, s.lanes_max_relative);
+      else if (s.lanes_differing == 0)
+        std::snprintf(line, sizeof line,
+                      "irregfix:   IRREGFIX_VERIFY: the lanes variant against the original over %lld launches: "
+                      "bit for bit\n",
+                      s.lanes_compared);
+      else
+        std::snprintf(line, sizeof line,
+                      "irregfix:   IRREGFIX_VERIFY: the lanes variant against the original over %lld launches: "
+                      "%llu elements differed\n",
+                      s.lanes_compared, s.lanes_differing);
+      out += line;
+    }
     if (s.hoisted_launches > 0 || s.hoist_in_kernel > 0 || s.hoist_declined > 0) {
       std::snprintf(line, sizeof line,
                     "irregfix:   hoisted: launches %lld, steps %lld (%d iterations a step); "

@@ -43,6 +43,16 @@ struct SiteStats {
   // memory (Entry::host_writable), and cache hits IRREGFIX_VERIFY checked.
   long long host_writable_builds = 0;
   long long verified = 0;
+  // The lanes layout: the lanes a row at its latest build, and the rows' mean
+  // length it chose them for. IRREGFIX_VERIFY: launches of the lanes variant
+  // compared with the original, whether it reassociates floating-point sums,
+  // the largest relative difference found, and the elements that differed.
+  int lanes = 0;
+  double lanes_mean = 0;
+  long long lanes_compared = 0;
+  bool lanes_reassociates = false;
+  double lanes_max_relative = 0;
+  unsigned long long lanes_differing = 0;
   std::string last_fallback;
   // The locality order its latest locality build used: what it measured, how
   // it was computed and kept ("" when none).

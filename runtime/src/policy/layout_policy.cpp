@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 
 namespace irregfix {
 namespace detail {
@@ -15,6 +16,15 @@ bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n) {
   // grid.x * block.x; 0: unknown
   const unsigned long long threads_x = static_cast<unsigned long long>(launch.grid.x) * launch.block.x;
   return !launch.open || threads_x == 0 || threads_x >= static_cast<unsigned long long>(n);
+}
+
+bool may_run_lanes(const SiteInfo &site, const LaunchShape &launch) {
+  if (!(site.flags & kSiteLanes) || (site.flags & kSiteHoisted) || !launch.open)
+    return false;
+  // The variant's grid (threads times up to 32 lanes, in blocks of 32 or more) must fit grid.x.
+  const unsigned long long threads = static_cast<unsigned long long>(launch.grid.x) * launch.block.x;
+  return launch.grid.x > 0 && launch.grid.y == 1 && launch.grid.z == 1 && launch.block.x > 0 &&
+         launch.block.y == 1 && launch.block.z == 1 && threads <= static_cast<unsigned long long>(INT_MAX);
 }
 
 unsigned shareable_block(const SiteInfo &site, const LaunchShape &launch) {
@@ -34,6 +44,8 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   r.sigma = cfg.sigma;
   r.wish = launch.wish;
   r.profiling = launch.profiling;
+  r.may_lanes = pattern == kPatternRange && may_run_lanes(site, launch);
+  r.lanes = cfg.lanes;
   if (pattern == kPatternNeighbors) {
     const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
     r.key = r.share_block > 0 && asked == kLayoutSharing   ? kLayoutSharing
@@ -56,6 +68,8 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
       r.key = r.may_permute ? kLayoutSell32Sigma : kLayoutSell32;
     else if (asked == kLayoutLocality) // threads it may not permute: auto's own choice
       r.key = r.may_permute && n <= INT_MAX ? kLayoutLocality : kLayoutKeyAuto;
+    else if (asked == kLayoutLanes) // a kernel without the variant, or a launch that may not run it: auto's
+      r.key = r.may_lanes ? kLayoutLanes : kLayoutKeyAuto;
     else
       r.key = asked == kLayoutEllColMajor || asked == kLayoutSell32 ? asked : kLayoutKeyAuto;
   }
@@ -65,6 +79,7 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
     r.key = kLayoutEllColMajor;
     r.may_permute = false;
     r.share_block = 0;
+    r.may_lanes = false;
   }
   return r;
 }
@@ -125,13 +140,68 @@ bool range_sorts(const LayoutRequest &r, const LayoutCells &c, long long n) {
          (r.key == kLayoutKeyAuto && n <= INT_MAX && worth_sorting(c, r.may_permute));
 }
 
+const char *unserved_because(const Entry &e) {
+  const LayoutRow *row = layout_row(e.layout);
+  if (row && (row->view & kViewLanes))
+    return "the site's rows run with several lanes each, and this launch may not run the lanes variant";
+  return "the copy's threads are permuted, and this launch has fewer threads than rows";
+}
+
 int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMaxLayoutCandidates],
                  int *count) {
   *count = 0;
   if (r.key != kLayoutKeyAuto)
     return r.key;
-  *count = layout_candidates(c, proposed);
+  const int padded = layout_candidates(c, proposed);
+  const RangeShape shape = range_shape(r, c.rows, c.nnz, c.rows > 0 ? static_cast<long long>(c.ell / c.rows) : -1);
+  *count = 1;
+  for (int i = 1; i < padded; ++i) // the others the model expects to lose are not copied
+    if (!expected_to_lose(shape, padded_ns(shape, layout_cells(c, proposed[i]))))
+      proposed[(*count)++] = proposed[i];
+  if (*count < kMaxLayoutCandidates && proposes_lanes(r, shape))
+    proposed[(*count)++] = kLayoutLanes;
   return proposed[0];
+}
+
+int choose_lanes(double mean, int forced) {
+  if (forced >= 2)
+    return forced;
+  int lanes = 2;
+  while (lanes < 32 && 2.0 * lanes <= mean)
+    lanes *= 2;
+  return lanes;
+}
+
+RangeShape range_shape(const LayoutRequest &r, long long n, unsigned long long nnz, long long max_len) {
+  RangeShape s;
+  s.rows = n;
+  s.nnz = nnz;
+  s.max_len = max_len;
+  s.element_bytes = r.element_bytes > 0 ? r.element_bytes : 4;
+  s.resident_threads = r.resident_threads;
+  return s;
+}
+
+bool proposes_lanes(const LayoutRequest &r, const RangeShape &s) {
+  return r.may_lanes && s.mean() >= kLanesMinMeanRow &&
+         !expected_to_lose(s, lanes_ns(s, choose_lanes(s.mean(), r.lanes)));
+}
+
+RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long long nnz) {
+  RangePrecheck p;
+  const RangeShape s = range_shape(r, n, nnz, -1);
+  p.lanes = proposes_lanes(r, s);
+  p.padded = !padding_expected_to_lose(s);
+  if (!p.padded && !p.lanes) {
+    char why[256];
+    std::snprintf(why, sizeof why,
+                  "the cost model expects a copy to lose to the original by %.1fx or more (%.0f elements a row "
+                  "over %lld rows, a thread a row: %.0f vs %.0f us)%s",
+                  kExpectedLoss, s.mean(), n, padded_ns(s, nnz) * 1e-3, original_ns(s) * 1e-3,
+                  r.may_lanes ? "" : "; the kernel has no lanes variant here");
+    p.why = why;
+  }
+  return p;
 }
 
 int indexed_layout(int key, bool loop, const LayoutCells &c) {
@@ -236,7 +306,8 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
   view->block_first = sharing ? v.block_first : nullptr;
   view->shared_bytes = sharing ? v.shared_bytes : 0;
   view->index = in_place ? v.index : nullptr;
-  if (in_place) {
+  view->lanes = fields & kViewLanes ? v.lanes : 0;
+  if (in_place || (fields & kViewLanes)) { // the arrays are read where they are
     for (std::size_t i = 0; i < e.key.sources.size(); ++i)
       remapped[i] = e.key.sources[i];
     return;

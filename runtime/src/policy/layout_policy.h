@@ -15,6 +15,7 @@
 #include "cache.h"
 #include "config.h"
 #include "layouts.h"
+#include "range_model.h"
 
 #include <irregfix/irregfix.cuh>
 
@@ -45,6 +46,11 @@ struct LaunchShape {
 // in x (assumed when unknown: no launcher, or no configuration given), so that
 // permuting does not change which rows it computes.
 bool may_permute(const SiteInfo &site, const LaunchShape &launch, long long n);
+// Whether a launch may run the site's lanes variant (kLayoutLanes): the kernel
+// has one (kSiteLanes, not hoisted), and the launch is open with a known,
+// one-dimensional grid and block of at most INT_MAX threads (the variant runs
+// the launch's threads times L, each row's lanes within a warp).
+bool may_run_lanes(const SiteInfo &site, const LaunchShape &launch);
 // The block size a sharing copy of `site` would be built for in this launch;
 // 0 when the launch may not stage copies in shared memory: the site is not
 // kSiteShareable (or is hoisted), no launch is open, or its configuration is
@@ -69,6 +75,13 @@ struct LayoutRequest {
   int sigma = 256;            // SELL-32-sigma's window (IRREGFIX_SIGMA)
   int wish = kLayoutKeyAuto;  // the launch's wish under auto (LaunchShape::wish)
   bool profiling = false;     // the launch is profiled (LaunchShape::profiling)
+  bool may_lanes = false;     // the launch may run the lanes variant (may_run_lanes)
+  int lanes = 0;              // IRREGFIX_LANES: the lanes a row (0: chosen from the rows)
+  // What the range model (range_model.h) needs besides the rows, filled by
+  // the API: bytes a row element reads over the site's arrays, and the
+  // threads the device holds at once (0: unknown).
+  std::size_t element_bytes = 0;
+  long long resident_threads = 0;
 };
 
 // The request of a prepare of `pattern` at `site` in `launch`: the configured
@@ -103,13 +116,18 @@ int initial_layout(int pattern, int key_layout);
 
 // Whether entry e may serve a launch of request r: an entry whose threads run
 // permuted (SELL-32-sigma, the locality order, sharing in the locality order)
-// serves only launches that may permute. (Inline: the hit path asks.)
+// serves only launches that may permute; an entry in the lanes layout only
+// launches that may run the lanes variant. (Inline: the hit path asks.)
 inline bool serves_request(const Entry &e, const LayoutRequest &r) {
+  const LayoutRow *row = layout_row(e.layout);
+  if (row && (row->view & kViewLanes) && !r.may_lanes)
+    return false;
   if (r.may_permute)
     return true;
-  const LayoutRow *row = layout_row(e.layout);
   return !row || !(row->permuted || ((row->view & kViewPerm) && e.payload && e.payload->view().perm));
 }
+// Why an entry found for request r does not serve it (serves_request false).
+const char *unserved_because(const Entry &e);
 
 // ---- range sites: the layout a build makes ----------------------------------
 
@@ -120,6 +138,7 @@ constexpr double kSellPaddingThreshold = 1.15;
 
 // Cells (elements, padding included) of each layout a range build counted.
 struct LayoutCells {
+  long long rows = 0;           // the threads with a row (n)
   unsigned long long nnz = 0;   // the non-zeros: what no padding would take
   unsigned long long ell = 0;
   unsigned long long sell = 0;  // 0: not counted
@@ -163,9 +182,45 @@ bool range_counts_slices(const LayoutRequest &r);
 bool range_sorts(const LayoutRequest &r, const LayoutCells &c, long long n);
 // The layout a range build makes: the one asked for; under auto's key the
 // favourite of layout_candidates (then *proposed holds the candidates worth
-// timing, *count of them; else *count is 0).
+// timing, *count of them; else *count is 0). Where the range model applies,
+// a candidate other than the favourite that it expects to lose by
+// kExpectedLoss is left out; the lanes layout is proposed last where
+// proposes_lanes says so.
 int range_layout(const LayoutRequest &r, const LayoutCells &c, int proposed[kMaxLayoutCandidates],
                  int *count);
+
+// ---- range sites: warp-cooperative rows (kLayoutLanes) ------------------------
+
+// Auto proposes the lanes layout only for rows at least this long on average:
+// with L at or below the mean, shorter rows would have L of 2 or 4 lanes each
+// reading one or two elements of a row that one thread reads in one sector,
+// for twice to four times the threads and a combining tree.
+constexpr double kLanesMinMeanRow = 8;
+
+// The lanes a row of mean length `mean` runs with: IRREGFIX_LANES when set
+// (`forced`), else the power of two at or below the mean, 2 to 32 (every lane
+// has an element of an average row; 32, a warp, for rows of 32 and longer).
+int choose_lanes(double mean, int forced);
+
+// The range model's view of a request over n rows of nnz elements (max_len:
+// the longest row, -1 when not counted yet).
+RangeShape range_shape(const LayoutRequest &r, long long n, unsigned long long nnz, long long max_len);
+
+// Whether auto proposes the lanes layout for a range site: the launch may run
+// the variant, the rows are long enough (kLanesMinMeanRow), and the model
+// does not expect it to lose.
+bool proposes_lanes(const LayoutRequest &r, const RangeShape &s);
+
+// Under auto, before a range build counts the lengths or copies anything,
+// from n and the non-zeros alone: whether the padded layouts may be worth a
+// copy (the model does not expect even one without padding to lose), and
+// whether the lanes layout is proposed. Neither: the original runs, `why`.
+struct RangePrecheck {
+  bool padded = true;
+  bool lanes = false;
+  std::string why;
+};
+RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long long nnz);
 // Cells of `layout` among those counted.
 unsigned long long layout_cells(const LayoutCells &c, int layout);
 

@@ -125,6 +125,12 @@ void Selector::drop(int candidate) {
     settle();
 }
 
+void Selector::rule_out(const std::string &why) {
+  profiling_ = false;
+  ruled_out_ = true;
+  why_ = why;
+}
+
 void Selector::add_original(double ms) {
   original_outstanding_ = std::max(0, original_outstanding_ - 1);
   original_.add(ms);
@@ -251,6 +257,11 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
   }
   count_launch(data_changed, observed);
   Decision d;
+  if (ruled_out_) { // nothing to time: the original, until the next watch, on the fast path
+    d.run = kRunOriginal;
+    last_original_ = true;
+    return d;
+  }
   if (profiling_) {
     if (!profiled())
       return probe();
@@ -314,6 +325,8 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
 std::string Selector::summary(const char *(*name)(int label)) const {
   char part[200];
   auto us = [](double ms) { return ms < 0 ? -1.0 : ms * 1e3; };
+  if (ruled_out_)
+    return "original: " + why_;
   if (!proposed_) { // one transformed variant, no layouts to name
     std::snprintf(part, sizeof part,
                   "; medians: original %.1f us, transformed %.1f us, remap %.1f us (-1: none timed); "

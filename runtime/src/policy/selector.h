@@ -72,6 +72,11 @@ public:
   // A candidate that could not run (its copy could not be built): no longer
   // probed nor chosen. Candidate 0 is kept (it is retried, as before).
   void drop(int candidate);
+  // The cost model expects every layout to lose (range_model.h): nothing is
+  // copied nor timed, and every launch from now on runs the original (on the
+  // settled launcher's path), `why` saying so.
+  void rule_out(const std::string &why);
+  bool ruled_out() const { return ruled_out_; }
 
   // Timings (ms) of launches decide() asked to time; cancel() when a timed
   // launch did not run the variant asked (the runtime declined, an error).
@@ -145,6 +150,7 @@ private:
   double warm_up_ms_ = 0;
   bool warm_ = false;
   long long warm_up_launches_ = 0; // launches of the original while warming up
+  bool ruled_out_ = false;          // rule_out: the original, without profiling
 };
 
 // Whether a launcher with this selector runs the original, until its next

@@ -28,7 +28,7 @@ TEST(Sharing, ParseAndName) {
   EXPECT_FALSE(parse_layout("shared", &l));
   EXPECT_EQ(parse_config(nullptr, nullptr, nullptr, nullptr, "SHARING").layout, 4);
   EXPECT_STREQ(layout_name(4), "sharing");
-  EXPECT_STREQ(layout_name(6), "unknown");
+  EXPECT_STREQ(layout_name(99), "unknown");
 }
 
 TEST(Sharing, StageBytesRoundUpToSixteen) {

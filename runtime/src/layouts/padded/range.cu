@@ -122,6 +122,7 @@ std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   s.hi = h.hi;
 
   // The cells of each layout counted so far.
+  s.cells.rows = n;
   s.cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
   s.cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
   s.cells.sell = s.slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
