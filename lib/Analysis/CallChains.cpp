@@ -156,6 +156,9 @@ private:
           Callee->hasAttr<CUDAGlobalAttr>())
         continue;
       const FunctionDecl *Def = Callee->getDefinition();
+      // A lambda's body is read where it is written (SiteFinder reports it).
+      if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isLambda())
+        continue;
       ++Calls[Def];
       if (llvm::is_contained(OnPath, Def)) {
         Recursive.insert(Def);

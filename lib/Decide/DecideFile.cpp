@@ -36,8 +36,7 @@ void applyCalleeSites(KernelInfo &Info) {
   if (llvm::none_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Callee; }))
     return;
   const char *Why = "it has a site in a function it calls";
-  if (Info.Perm.Permutable)
-    Info.Perm = Permutability{false, Why, nullptr, nullptr};
+  Info.Perm = Permutability{false, Why, nullptr, nullptr};
   if (Info.Share.Shareable)
     Info.Share = Shareability{false, Why, 0};
 }
