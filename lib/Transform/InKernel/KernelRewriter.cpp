@@ -291,8 +291,8 @@ private:
     if (IndexedLoop)
       Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
     for (const SiteArray *A : S.remappedArrays()) {
-      if (A->Fields.split()) {
-        rewriteFieldReads(*A, I, "[irregfix::slot(" + viewName(I) + ", " + Slot + ", " + Iter + ")]"); // never in a callee
+      if (A->Fields.split()) { // never in a called function (KernelAnalysis.cpp keeps its elements whole)
+        rewriteFieldReads(*A, I, "[irregfix::slot(" + viewName(I) + ", " + Slot + ", " + Iter + ")]");
         continue;
       }
       for (const Expr *Read : A->Reads) {
