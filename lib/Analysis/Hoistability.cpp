@@ -126,6 +126,8 @@ public:
       }
     if (!S)
       return "it has no transformed site";
+    if (S->Callee)
+      return "its site is in a function the kernel calls";
     if (S->Pattern != kPatternRange && S->Pattern != kPatternRange2 && S->Pattern != kPatternNeighbors)
       return std::string("its site is a ") + pattern_name(S->Pattern) + ", which has no loop";
     if (std::string Why = findLoop(*S); !Why.empty())

@@ -112,12 +112,18 @@ const Expr *threadExpr(const Form &F) {
 // The transformed two-level range site whose row bounds R reads, or null.
 const Site *ownIndexRead(const KernelInfo &Info, const IndirectRead &R) {
   for (const Site &S : Info.Sites) {
-    if (!S.transformable() || S.Pattern != kPatternRange2 || R.Array != S.Offsets)
+    if (!S.transformable() || S.Pattern != kPatternRange2 || S.kernelArray(R.Array) != S.Offsets)
       continue;
     const Form *F = R.Index.get();
     if (F->K == Form::Op && F->Name == "+" && F->Ops.size() == 2 && F->Ops[1]->K == Form::Const)
       F = F->Ops[0].get();
-    if (F->K == Form::Load && F->Array == S.RowMap && F->Ops[0]->K == Form::Thread)
+    if (F->K != Form::Load || S.kernelArray(F->Array) != S.RowMap)
+      continue;
+    // In a called function, t is the parameter the kernel's thread index is passed in.
+    const Form &T = *F->Ops[0];
+    if (T.K == Form::Thread ||
+        (S.Callee && T.K == Form::Invariant && T.Var &&
+         llvm::any_of(S.Callee->ThreadParams, [&](const ParmVarDecl *P) { return P == T.Var; })))
       return &S;
   }
   return nullptr;
@@ -143,7 +149,8 @@ public:
     const FunctionDecl *K = Info.Kernel;
     C.R = &R;
     if (R.In != K)
-      return "it is in " + quoted(R.In) + ", a function the kernel calls (reads there are reported, not rewritten)";
+      return "it is in " + quoted(R.In) +
+             ", a function the kernel calls, where only range and gather sites are rewritten";
     if (R.InLambda)
       return "it is in a lambda (reads there are reported, not rewritten)";
     if (!Info.RefusedBecause.empty())
@@ -326,15 +333,21 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       const Site &S = Info.Sites[H->second];
       V.Pattern = S.Pattern;
       if (S.transformable()) {
-        bool Remapped = llvm::any_of(S.remappedArrays(), [&](const SiteArray *SA) { return SA->Array == R.Array; });
+        const ArrayRef Read = S.kernelArray(R.Array);
+        bool Remapped = llvm::any_of(S.remappedArrays(), [&](const SiteArray *SA) { return SA->Array == Read; });
         V.Verdict = Remapped ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
         if (!Remapped)
           for (const SiteArray &SA : S.Arrays)
-            if (SA.Array == R.Array)
+            if (SA.Array == Read)
               V.Reason = SA.RefusedBecause;
         continue;
       }
       V.Reason = S.RefusedBecause;
+      // A called function's site refused for this array alone: its reason.
+      if (S.Callee && V.Reason.empty())
+        for (const SiteArray &SA : S.Arrays)
+          if (SA.Array == S.kernelArray(R.Array) || SA.Array == R.Array) // an array left unbound: the function's
+            V.Reason = SA.RefusedBecause;
     }
     // Inside a loop a transformed pattern site rewrites: read in place (its
     // index may come from that site's copy).
@@ -346,7 +359,8 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       std::vector<const Form *> Loads;
       R.Index->loads(Loads);
       bool FromCopy = llvm::any_of(Loads, [&](const Form *L) {
-        return llvm::any_of(InLoop->remappedArrays(), [&](const SiteArray *SA) { return SA->Array == L->Array; });
+        const ArrayRef Loaded = InLoop->kernelArray(L->Array);
+        return llvm::any_of(InLoop->remappedArrays(), [&](const SiteArray *SA) { return SA->Array == Loaded; });
       });
       V.Verdict = FromCopy ? ReadVerdict::IndexRemapped : ReadVerdict::NotRewritten;
       V.Reason = FromCopy ? "its index comes from a coalesced copy; " + V.Array + " itself is read in place"

@@ -36,6 +36,7 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceO
   if (Info.RequiredBlockX == ~0u)
     Info.RefusedBecause = "its thread index is written with two different block sizes";
   findPatternSites(Info, Ctx, W);
+  findCalleeSites(Info, Ctx, W, DeviceOnly);
   // Every indirect read: those no pattern site takes go to indexed sites where
   // their indices can be computed outside the kernel, and all get a verdict.
   addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx, DeviceOnly), W, Ctx);
@@ -127,6 +128,17 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const Devi
   for (size_t I = 0; I < Info.Sites.size(); ++I)
     for (size_t J = 0; J < Info.Sites[I].Arrays.size(); ++J)
       Info.Sites[I].Arrays[J].Fields = Splits[I][J];
+  // A called function's copy reads whole elements: its pieces' types would be
+  // declared for the kernel, which the function's copy precedes.
+  for (Site &S : Info.Sites)
+    if (S.Callee)
+      for (SiteArray &A : S.Arrays)
+        if (A.Fields.split()) {
+          const unsigned Size = A.Fields.ElementSize;
+          A.Fields = FieldSplit{};
+          A.Fields.ElementSize = Size;
+          A.Fields.WholeBecause = "the site is in a function the kernel calls";
+        }
   return Info;
 }
 

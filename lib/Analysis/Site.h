@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/CallChains.h"
 #include "Analysis/IndirectReads.h"
 #include "Analysis/RowReduction.h"
 
@@ -12,7 +13,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,6 +146,21 @@ struct Site {
   // No guard bounds the thread index: the active threads are the launch's
   // grid.x * blockDim.x.
   bool LaunchThreads = false;
+
+  // A site in a device function the kernel calls (CallChains.h): the calls that
+  // reach it, and its arrays as that function names them. The site's own
+  // arrays (Offsets, RowMap, Arrays) are the kernel's; its expressions (reads,
+  // loop, thread index) are the function's, rewritten in the function's copy.
+  struct InCallee {
+    CallChain Chain;
+    std::map<ArrayRef, ArrayRef> KernelArrays; // the function's array -> the kernel's
+    ArrayRef Offsets, RowMap;                 // B and C as the function names them
+    std::set<const clang::ParmVarDecl *> ThreadParams; // its parameters holding t
+  };
+  std::optional<InCallee> Callee;
+  // An array the site's code names (the function's, for a site in a callee) as
+  // the kernel names it; none when it is not a kernel array.
+  ArrayRef kernelArray(const ArrayRef &A) const;
 
   // Arrays that will be remapped, in order.
   std::vector<const SiteArray *> remappedArrays() const;

@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 
 #include <functional>
 #include <map>
@@ -38,6 +39,13 @@ std::vector<ArrayRef> Site::indexArrays() const {
   return Out;
 }
 
+ArrayRef Site::kernelArray(const ArrayRef &A) const {
+  if (!Callee)
+    return A;
+  auto It = Callee->KernelArrays.find(A);
+  return It == Callee->KernelArrays.end() ? ArrayRef() : It->second;
+}
+
 bool KernelInfo::hasTransformableSite() const {
   if (!RefusedBecause.empty())
     return false;
@@ -56,7 +64,11 @@ using namespace rowshape;
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
-  SiteFinder(KernelInfo &Info, ASTContext &Ctx, const WriteSet &W) : Info(Info), Ctx(Ctx), W(W) {}
+  // Body: the function whose code is searched (the kernel's, or a callee's
+  // reached through Callee, whose guard is the kernel's at the call).
+  SiteFinder(KernelInfo &Info, ASTContext &Ctx, const WriteSet &W, const Stmt *Body,
+             const BoundChain *Callee = nullptr, const WriteSet *KernelWrites = nullptr)
+      : Info(Info), Ctx(Ctx), W(W), Body(Body), Callee(Callee), KernelWrites(KernelWrites) {}
 
   bool VisitForStmt(ForStmt *For) {
     if (auto S = matchRangeLoop(For))
@@ -147,6 +159,18 @@ private:
                "' indices; the runtime reads 32- and 64-bit integer indices (int, long, long long, signed "
                "or unsigned)";
     }
+    if (Callee) {
+      // The guard holds where the kernel makes the call.
+      const CallExpr *Call = Callee->Chain.Calls.front();
+      const Expr *N = findActiveThreads(Call, Ctx, *KernelWrites);
+      if (!N)
+        return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index where the kernel calls '" +
+               Callee->Chain.Functions.front()->getNameAsString() + "'";
+      if (!isLaunchEvaluable(N, *KernelWrites))
+        return "the guard bound is not computable from the kernel's arguments";
+      S.ActiveThreads = N;
+      return "";
+    }
     const Expr *N = findActiveThreads(Anchor, Ctx, W);
     if (!N)
       return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index";
@@ -185,7 +209,7 @@ private:
   void finishArrays(Site &S) {
     for (SiteArray &A : S.Arrays)
       checkArray(S, A);
-    if (S.transformable())
+    if (S.transformable() && !Callee) // a callee's site checks the kernel's arrays (addCalleeSites)
       addAliasChecks(S);
   }
 
@@ -299,7 +323,7 @@ private:
     } else {
       collectReads(S, For->getBody(), [&](const ArraySubscriptExpr *AS) { return refToVar(AS->getIdx()) == K; });
     }
-    if (!H->Declared && countRefs(K, Info.Kernel->getBody()) > countRefs(K, For))
+    if (!H->Declared && countRefs(K, Body) > countRefs(K, For))
       return Refuse("the loop variable " + quoted(K) + " is used outside the loop");
     if (S.Arrays.empty())
       return Refuse(std::string("no array is read as A[") + (Counted ? "start + " : "") + K->getNameAsString() +
@@ -505,7 +529,10 @@ private:
     if (!A)
       return;
     auto R = rowOfThread(Inner->Index, W);
-    if (!R && !mentionsBuiltinIndex(Inner->Index))
+    // In a called function, B[i] with i a parameter the call does not give t.
+    const auto *IndexRef = dyn_cast<DeclRefExpr>(strip(Inner->Index));
+    const auto *IndexParam = IndexRef && Callee ? dyn_cast<ParmVarDecl>(IndexRef->getDecl()) : nullptr;
+    if (!R && !mentionsBuiltinIndex(Inner->Index) && !IndexParam)
       return; // some other indirect read, e.g. x[col[k]] inside a range loop
 
     auto Key = std::make_tuple(A, Inner->Array, R ? R->Map : ArrayRef());
@@ -527,6 +554,14 @@ private:
       Claimed.insert(cast<ArraySubscriptExpr>(strip(AS->getIdx())));
     if (!S.RefusedBecause.empty())
       return;
+    if (!R && IndexParam) {
+      const Expr *Arg = Callee->argumentFor(IndexParam);
+      S.RefusedBecause = "the index of " + quoted(S.Offsets) + ", " + quoted(IndexParam) +
+                         ", is not the kernel's thread index" +
+                         (Arg ? " (the call passes '" + spelled(Arg) + "')" : std::string());
+      S.Arrays[0].Reads.push_back(AS); // its verdict says why
+      return;
+    }
     if (!R) {
       S.RefusedBecause = "the index of " + quoted(S.Offsets) +
                          " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
@@ -550,9 +585,18 @@ private:
       finishArrays(S);
   }
 
+  std::string spelled(const Expr *E) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
+                                Ctx.getLangOpts())
+        .str();
+  }
+
   KernelInfo &Info;
   ASTContext &Ctx;
   const WriteSet &W;
+  const Stmt *Body;
+  const BoundChain *Callee;
+  const WriteSet *KernelWrites;
   // Gather sites in source order, and where each (A, B, C) is in that list.
   std::vector<Site> GatherSites;
   std::map<std::tuple<ArrayRef, ArrayRef, ArrayRef>, size_t> Gathers;
@@ -562,9 +606,78 @@ private:
 } // namespace
 
 void findPatternSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &W) {
-  SiteFinder Finder(Info, Ctx, W);
+  SiteFinder Finder(Info, Ctx, W, Info.Kernel->getBody());
   Finder.TraverseStmt(Info.Kernel->getBody());
   Finder.finish();
+}
+
+namespace {
+
+// A site of a called function in the kernel's terms: its arrays the kernel's
+// (or refused where an argument is no kernel array), its launch checks the kernel's.
+void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, ASTContext &Ctx) {
+  Site::InCallee In;
+  In.Chain = B.Chain;
+  In.Offsets = S.Offsets;
+  In.RowMap = S.RowMap;
+  In.ThreadParams = B.ThreadParams;
+  const std::string Function = quoted(B.Chain.callee());
+  auto NotKernelArray = [&](const ArrayRef &A) {
+    const Expr *Arg = B.argumentFor(A.param());
+    std::string Spelled =
+        Arg ? Lexer::getSourceText(CharSourceRange::getTokenRange(Arg->getSourceRange()), Ctx.getSourceManager(),
+                                   Ctx.getLangOpts())
+                  .str()
+            : "";
+    return A.quoted() + " of " + Function + " is not an array the kernel passes unchanged" +
+           (Spelled.empty() ? "" : " (the call passes '" + Spelled + "')");
+  };
+  auto Bind = [&](ArrayRef &A, std::string &Why) {
+    if (!A)
+      return;
+    ArrayRef K = B.kernelArray(A);
+    if (!K) {
+      if (Why.empty())
+        Why = NotKernelArray(A);
+      return;
+    }
+    In.KernelArrays[A] = K;
+    A = K;
+  };
+  if (S.RefusedBecause.empty() && S.Pattern == kPatternNeighbors)
+    S.RefusedBecause = "neighbour-list loops in a function the kernel calls are not rewritten";
+  if (S.RefusedBecause.empty())
+    S.RefusedBecause = B.RefusedBecause;
+  Bind(S.Offsets, S.RefusedBecause);
+  Bind(S.RowMap, S.RefusedBecause);
+  Bind(S.NeighborCounts, S.RefusedBecause);
+  for (SiteArray &A : S.Arrays)
+    Bind(A.Array, A.RefusedBecause);
+  S.Callee = std::move(In);
+  if (!S.transformable())
+    return;
+  std::vector<ArrayRef> Sources = S.indexArrays();
+  for (const SiteArray *A : S.remappedArrays())
+    Sources.push_back(A->Array);
+  addAliasChecks(S, Sources, KernelWrites);
+}
+
+} // namespace
+
+void findCalleeSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &KernelWrites,
+                     const DeviceOnlyCode *DeviceOnly) {
+  for (const BoundChain &B : boundCallChains(Info.Kernel, KernelWrites, Ctx, DeviceOnly)) {
+    const Stmt *Body = B.Chain.callee()->getBody();
+    KernelInfo Found;
+    Found.Kernel = Info.Kernel;
+    SiteFinder Finder(Found, Ctx, B.Writes, Body, &B, &KernelWrites);
+    Finder.TraverseStmt(const_cast<Stmt *>(Body));
+    Finder.finish();
+    for (Site &S : Found.Sites) {
+      bindCalleeSite(S, B, KernelWrites, Ctx);
+      Info.Sites.push_back(std::move(S));
+    }
+  }
 }
 
 void addAliasChecks(Site &S, const std::vector<ArrayRef> &Sources, const WriteSet &W) {

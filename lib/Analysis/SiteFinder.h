@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Analysis/Site.h"
+#include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/WriteSet.h"
 
 #include <vector>
@@ -15,6 +16,13 @@ namespace irregfix {
 // The pattern sites (range, two-level range, gathers, neighbour lists) of
 // Info.Kernel, added to Info.Sites with their verdicts.
 void findPatternSites(KernelInfo &Info, clang::ASTContext &Ctx, const WriteSet &W);
+
+// The range and gather sites of the device functions Info.Kernel calls
+// (CallChains.h), each judged through its chain of calls: its arrays must be
+// kernel arrays the calls pass on, its thread index the kernel's, its guard the
+// kernel's at the call. Added to Info.Sites in the kernel's terms (Site::Callee).
+void findCalleeSites(KernelInfo &Info, clang::ASTContext &Ctx, const WriteSet &KernelWrites,
+                     const DeviceOnlyCode *DeviceOnly);
 
 // The launch-time checks before S's copies of Sources are served: each array
 // the kernel writes against each source (unless both are __restrict__), each

@@ -111,6 +111,9 @@ bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
   const auto *DR = dyn_cast<DeclRefExpr>(E);
   if (!DR)
     return false;
+  // A callee's parameter bound to the caller's thread index (WriteSet::throughCall).
+  if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+    return Writes.holdsThreadIndex(P) && !Writes.writesScalar(P);
   const auto *V = dyn_cast<VarDecl>(DR->getDecl());
   if (!V || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit() ||
       Writes.writesScalar(V))

@@ -451,6 +451,19 @@ bool WriteSet::writesScalar(const VarDecl *V) const {
   return Stores > (GridStride.count(V) ? 1u : 0u);
 }
 
+WriteSet WriteSet::throughCall(const WriteSet &Kernel, const std::set<ArrayRef> &Arrays,
+                               std::set<const ParmVarDecl *> Thread) const {
+  WriteSet W = *this;
+  W.WrittenArrays.insert(Arrays.begin(), Arrays.end());
+  W.WrittenSymbols.insert(Kernel.WrittenSymbols.begin(), Kernel.WrittenSymbols.end());
+  if (!W.UntracedWrite && Kernel.UntracedWrite) {
+    W.UntracedWrite = Kernel.UntracedWrite;
+    W.UntracedWhy = Kernel.UntracedWhy;
+  }
+  W.ThreadParams = std::move(Thread);
+  return W;
+}
+
 WriteSet WriteSet::of(const FunctionDecl *Fn, const DeviceOnlyCode *DeviceOnly) {
   SummaryContext Ctx;
   Ctx.DeviceOnly = DeviceOnly;

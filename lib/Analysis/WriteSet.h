@@ -70,6 +70,15 @@ public:
   // or none. For reads that will be redirected: an offset would change the element.
   static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
 
+  // A callee's write set as a kernel that calls it sees it (CallChains.h): its
+  // own, plus Arrays (its parameters bound to arrays the kernel writes),
+  // untraced where the kernel's is, and ThreadParams (its parameters that hold
+  // the kernel's thread index at the call) taken as the thread index.
+  WriteSet throughCall(const WriteSet &Kernel, const std::set<ArrayRef> &Arrays,
+                       std::set<const clang::ParmVarDecl *> ThreadParams) const;
+  // P holds the calling kernel's 1-D thread index (only in a throughCall set).
+  bool holdsThreadIndex(const clang::ParmVarDecl *P) const { return ThreadParams.count(P) != 0; }
+
 private:
   friend class WriteCollector;
   std::set<ArrayRef> WrittenArrays;
@@ -80,6 +89,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
   const clang::Stmt *UntracedWrite = nullptr;
   std::string UntracedWhy;
+  std::set<const clang::ParmVarDecl *> ThreadParams;
 };
 
 // Write sets of the kernels of one translation unit, each computed once.

@@ -31,6 +31,17 @@ void applyIndexedSites(KernelInfo &Info) {
   Info.Share = Shareability{false, Why, 0};
 }
 
+// A site in a called function reads its copy at the thread index the kernel
+// passes; the function's copy knows no physical thread and no shared stage.
+void applyCalleeSites(KernelInfo &Info) {
+  if (llvm::none_of(Info.Sites, [](const Site &S) { return S.transformable() && S.Callee; }))
+    return;
+  const char *Why = "it has a site in a function it calls";
+  Info.Perm = Permutability{false, Why, nullptr, nullptr};
+  if (Info.Share.Shareable)
+    Info.Share = Shareability{false, Why, 0};
+}
+
 // An indexed site is transformed only where its index kernels can be written;
 // otherwise its reads are not rewritten after all.
 void refuseUnwritableIndexedSites(KernelInfo &Info, ASTContext &Ctx) {
@@ -115,6 +126,8 @@ void applyHoisting(KernelInfo &Info, Hoisting Hoist) {
 void applyRenumberedGathers(KernelInfo &Info, std::vector<RenumberedGatherFinding> Found) {
   for (RenumberedGatherFinding &F : Found) {
     Site &S = Info.Sites[F.Site];
+    if (S.Callee) // its gathers' bases are the function's
+      continue;
     const std::string Through = S.remappedArrays()[F.Gather.Through]->Array.spelling();
     S.AliasChecks = std::move(F.AliasChecks);
     S.Renumbered = std::move(F.Gather);
@@ -141,6 +154,7 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   Info.Chunks = analyzeChunkability(Info, Ctx);
   Info.Share = analyzeShareability(Info, Ctx);
   applyIndexedSites(Info);
+  applyCalleeSites(Info);
   refuseUnwritableIndexedSites(Info, Ctx);
   D.Scatters = findScatterSites(Info.Kernel, Ctx, DeviceOnly);
   applyScatters(Info, D.Scatters);

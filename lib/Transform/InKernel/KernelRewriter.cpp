@@ -3,11 +3,14 @@
 #include "Transform/Indexed/IndexKernels.h"
 #include "Transform/SourceText.h"
 
+#include "Analysis/CallChains.h"
+
 #include "clang/AST/TypeLoc.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 using namespace clang;
@@ -50,10 +53,12 @@ public:
     for (const Site &S : Info.Sites) {
       if (S.transformable()) {
         Extra += extraParams(S, Index);
+        if (S.Callee)
+          passThroughCalls(S, Index);
         rewriteSite(S, Index);
         if (Info.Perm.Permutable)
           rewriteThreadIndex(Index);
-        if (Variant.EditSite)
+        if (Variant.EditSite && !S.Callee)
           Variant.EditSite(Editor, S, Index, Info.Perm.Permutable ? physicalThreadName() : threadIndexText(S));
       }
       ++Index;
@@ -70,14 +75,20 @@ public:
     }
     Extra += Variant.ExtraParams;
     dropDefaultArguments();
-    markDeadLocals();
+    markDeadLocals(Info.Kernel->getBody(), Editor);
+    llvm::Expected<std::string> Callees = calleeCopies();
+    if (!Callees)
+      return Callees.takeError();
     FunctionTypeLoc FTL = sourceDecl(Info)->getFunctionTypeLoc();
     if (!FTL)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "cannot locate the parameter list of the kernel");
     // Extra starts with ", "; drop it when the kernel has no parameters.
     Editor.insertBefore(FTL.getRParenLoc(), K->getNumParams() ? Extra : Extra.substr(2));
-    return Editor.result();
+    llvm::Expected<std::string> Kernel = Editor.result();
+    if (!Kernel)
+      return Kernel.takeError();
+    return *Callees + *Kernel;
   }
 
 private:
@@ -101,7 +112,7 @@ private:
   // Locals read only by code the rewrite removed (`len`, `q = NB[...]`, a
   // `row` set in statements and read in a rewritten index) are
   // marked [[maybe_unused]] so that the output compiles without new warnings.
-  void markDeadLocals() {
+  void markDeadLocals(const Stmt *Body, SnippetEditor &Ed) {
     std::map<const VarDecl *, std::pair<unsigned, unsigned>> Refs; // total, inside replaced code
     std::vector<const DeclStmt *> Decls;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
@@ -124,7 +135,7 @@ private:
       for (const Stmt *C : St->children())
         Walk(C);
     };
-    Walk(Info.Kernel->getBody());
+    Walk(Body);
     for (const DeclStmt *DS : Decls) {
       if (insideReplaced(DS->getBeginLoc()) || DS->getBeginLoc().isMacroID())
         continue;
@@ -135,13 +146,14 @@ private:
         AllDead &= It != Refs.end() && It->second.first > 0 && It->second.first == It->second.second;
       }
       if (AllDead)
-        Editor.insertBefore(DS->getBeginLoc(), "[[maybe_unused]] ");
+        Ed.insertBefore(DS->getBeginLoc(), "[[maybe_unused]] ");
     }
   }
 
   // t as it may be repeated: a plain name as is, anything else parenthesised.
   std::string threadIndexText(const Site &S) {
-    std::string T = textWithBlockOffset(S.ThreadIndex);
+    // A called function's index is its parameter: no block index of the kernel's inside.
+    std::string T = S.Callee ? text(S.ThreadIndex) : textWithBlockOffset(S.ThreadIndex);
     bool Plain = !T.empty() && llvm::all_of(T, [](char C) { return isalnum(C) || C == '_'; });
     return Plain ? T : "(" + T + ")";
   }
@@ -264,6 +276,7 @@ private:
   }
 
   void rewriteSite(const Site &S, unsigned I) {
+    SnippetEditor &Editor = editorFor(S);
     std::string T = threadIndexText(S);
     // A permutable kernel reads its copy where the physical thread is.
     std::string Slot = Info.Perm.Permutable ? physicalThreadName() : T;
@@ -278,7 +291,7 @@ private:
     if (IndexedLoop)
       Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
     for (const SiteArray *A : S.remappedArrays()) {
-      if (A->Fields.split()) {
+      if (A->Fields.split()) { // never in a called function (KernelAnalysis.cpp keeps its elements whole)
         rewriteFieldReads(*A, I, "[irregfix::slot(" + viewName(I) + ", " + Slot + ", " + Iter + ")]");
         continue;
       }
@@ -342,10 +355,14 @@ private:
   // The body still uses k other than in remapped reads: k = B[row] + iter, or
   // i = iter in the counted form.
   void rebindLoopVariable(const Site &S, unsigned I, const std::string &T) {
+    SnippetEditor &Editor = editorFor(S);
     const VarDecl *K = S.LoopVar;
     std::string Type = K->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-    std::string Row = S.RowMap ? S.RowMap.spelling() + "[" + T + "]" : T;
-    std::string Value = S.LoopVarIsIteration ? iterName(I) : S.Offsets.spelling() + "[" + Row + "] + " + iterName(I);
+    // B and C as the code around the loop names them.
+    const ArrayRef &Offsets = S.Callee ? S.Callee->Offsets : S.Offsets;
+    const ArrayRef &RowMap = S.Callee ? S.Callee->RowMap : S.RowMap;
+    std::string Row = RowMap ? RowMap.spelling() + "[" + T + "]" : T;
+    std::string Value = S.LoopVarIsIteration ? iterName(I) : Offsets.spelling() + "[" + Row + "] + " + iterName(I);
     std::string Bind = " const " + Type + " " + K->getNameAsString() + " = static_cast<" + Type + ">(" + Value + ");";
     const Stmt *Body = S.Loop->getBody();
     if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
@@ -360,6 +377,91 @@ private:
     else
       Editor.insertAfterToken(Body->getEndLoc(), " }");
   }
+
+  // The editor of the code a site is in: the kernel's, or its function's copy.
+  SnippetEditor &editorFor(const Site &S) {
+    if (!S.Callee)
+      return Editor;
+    return copyOf(S.Callee->Chain.callee());
+  }
+
+  SnippetEditor &copyOf(const FunctionDecl *F) {
+    auto It = Copies.find(F);
+    if (It == Copies.end()) {
+      It = Copies.emplace(F, Copy{std::make_unique<SnippetEditor>(fileRange(F->getSourceRange(), SM, LO), SM, LO),
+                                  "", 0}).first;
+      CopyOrder.push_back(F);
+    }
+    return *It->second.Editor;
+  }
+
+  // The site's views and copies reach the function it is in through a copy
+  // of each function on its chain: each takes them as parameters (the same
+  // names as the kernel's), each call passes them on.
+  void passThroughCalls(const Site &S, unsigned I) {
+    const std::string Params = extraParams(S, I);
+    std::string Args = ", " + viewName(I);
+    for (const SiteArray *A : S.remappedArrays())
+      Args += ", " + remappedName(S, I, *A);
+    const CallChain &Chain = S.Callee->Chain;
+    for (size_t J = 0; J < Chain.Calls.size(); ++J) {
+      const FunctionDecl *F = Chain.Functions[J];
+      copyOf(F);
+      Copy &C = Copies.find(F)->second;
+      C.Params += Params;
+      C.Depth = static_cast<unsigned>(J);
+      CallArgs[Chain.Calls[J]].first = J == 0 ? nullptr : Chain.Functions[J - 1];
+      CallArgs[Chain.Calls[J]].second += Args;
+    }
+  }
+
+  // The copies of the functions sites are in, deepest first (each calls the
+  // next one's copy), each renamed and given its sites' parameters.
+  llvm::Expected<std::string> calleeCopies() {
+    for (auto &[Call, In] : CallArgs) {
+      SnippetEditor &Ed = In.first ? copyOf(In.first) : Editor;
+      const FunctionDecl *F = Call->getDirectCallee()->getDefinition();
+      const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+      if (!Ref)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "cannot locate the name of the call of '" + F->getNameAsString() + "'");
+      Ed.replace(SourceRange(Ref->getLocation(), Ref->getLocation()), calleeCopyName(F, Info.Kernel));
+      Ed.insertBefore(Call->getRParenLoc(), Call->getNumArgs() ? In.second : In.second.substr(2));
+    }
+    std::vector<const FunctionDecl *> Order = CopyOrder;
+    std::stable_sort(Order.begin(), Order.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
+      return Copies.find(A)->second.Depth > Copies.find(B)->second.Depth;
+    });
+    std::string Out;
+    for (const FunctionDecl *F : Order) {
+      Copy &C = Copies.find(F)->second;
+      FunctionTypeLoc FTL = F->getFunctionTypeLoc();
+      if (!FTL)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "cannot locate the parameter list of '" + F->getNameAsString() + "'");
+      C.Editor->replace(SourceRange(F->getLocation(), F->getLocation()), calleeCopyName(F, Info.Kernel));
+      C.Editor->insertBefore(FTL.getRParenLoc(), F->getNumParams() ? C.Params : C.Params.substr(2));
+      markDeadLocals(F->getBody(), *C.Editor);
+      llvm::Expected<std::string> Text = C.Editor->result();
+      if (!Text)
+        return Text.takeError();
+      Out += "// irregfix: '" + F->getNameAsString() + "' for " + transformedKernelName(Info.Kernel) +
+             ", reading the copies of the sites it reaches; the original serves the original kernel.\n" + *Text +
+             "\n\n";
+    }
+    return Out;
+  }
+
+  struct Copy {
+    std::unique_ptr<SnippetEditor> Editor;
+    std::string Params; // the sites' parameters, each starting with ", "
+    unsigned Depth = 0; // its call's place in the chain: 0 called by the kernel
+  };
+  std::map<const FunctionDecl *, Copy> Copies;
+  std::vector<const FunctionDecl *> CopyOrder; // as first met
+  // Each call on a site's chain: the function it is written in (null: the
+  // kernel) and the arguments it adds.
+  std::map<const CallExpr *, std::pair<const FunctionDecl *, std::string>> CallArgs;
 
   std::vector<std::pair<unsigned, unsigned>> Replaced; // file offsets, inclusive
   const KernelInfo &Info;

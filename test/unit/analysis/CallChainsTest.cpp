@@ -1,0 +1,108 @@
+// How a called function's parameters stand for the kernel's values along the
+// chain of calls that reaches it (Analysis/CallChains.h).
+#include "AnalysisTestUtil.h"
+
+#include "Analysis/CallChains.h"
+
+#include <gtest/gtest.h>
+
+using namespace irregfix;
+using namespace irregfix::test;
+
+namespace {
+
+struct ChainSummary {
+  std::string Path;      // "f>g"
+  std::string Arrays;    // "a=x,idx=j" (the last function's parameters as the kernel's arrays)
+  std::string Thread;    // "i" (its parameters holding the thread index)
+  std::string Refused;
+};
+
+std::vector<ChainSummary> chainsOf(const std::string &Code) {
+  std::vector<ChainSummary> Out;
+  forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
+    WriteSet W = WriteSet::of(K, nullptr);
+    for (const BoundChain &B : boundCallChains(K, W, Ctx, nullptr)) {
+      ChainSummary S;
+      for (const clang::FunctionDecl *F : B.Chain.Functions)
+        S.Path += (S.Path.empty() ? "" : ">") + F->getNameAsString();
+      for (const clang::ParmVarDecl *P : B.Chain.callee()->parameters()) {
+        auto It = B.Params.find(P);
+        if (It != B.Params.end())
+          S.Arrays += (S.Arrays.empty() ? "" : ",") + P->getNameAsString() + "=" + It->second.spelling();
+        if (B.ThreadParams.count(P))
+          S.Thread += (S.Thread.empty() ? "" : ",") + P->getNameAsString();
+      }
+      S.Refused = B.RefusedBecause;
+      Out.push_back(S);
+    }
+  });
+  return Out;
+}
+
+TEST(CallChains, ParametersMapThroughEveryCall) {
+  auto Chains = chainsOf(R"(
+    __device__ float g(const float *a, const int *idx, int i, int c) { return a[idx[i]] + c; }
+    __device__ float f(const int *j, const float *y, int t) { return g(y, j, t, t + 1); }
+    __global__ void k(int n, const float *x, const int *j, float *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(j, x, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[0].Path, "f");
+  EXPECT_EQ(Chains[0].Arrays, "j=j,y=x");
+  EXPECT_EQ(Chains[0].Thread, "t");
+  EXPECT_EQ(Chains[1].Path, "f>g");
+  EXPECT_EQ(Chains[1].Arrays, "a=x,idx=j");
+  EXPECT_EQ(Chains[1].Thread, "i"); // not c = t + 1
+  EXPECT_EQ(Chains[1].Refused, "");
+}
+
+TEST(CallChains, StructFieldsAndOffsetPointers) {
+  auto Chains = chainsOf(R"(
+    struct M { const int *off; const float *val; };
+    __device__ float f(M m, const float *p, int r) { return m.val[m.off[r]] + p[0]; }
+    __global__ void k(int n, M m, const float *x, float *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(m, x + 1, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 1u);
+  EXPECT_EQ(Chains[0].Arrays, "m=m"); // the struct; p = x + 1 is no kernel array
+  EXPECT_EQ(Chains[0].Thread, "r");
+}
+
+TEST(CallChains, CalledTwiceOrTooDeepIsNotCopied) {
+  auto Chains = chainsOf(R"(
+    __device__ int e(int i) { return i; }
+    __device__ int d(int i) { return e(i); }
+    __device__ int c(int i) { return d(i); }
+    __device__ int b(int i) { return c(i); }
+    __device__ int a(int i) { return b(i) + b(i + 1); }
+    __global__ void k(int n, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = a(t);
+    }
+  )");
+  // Four calls deep at most: k > a > b > c > d; e is not followed.
+  ASSERT_EQ(Chains.size(), 4u);
+  EXPECT_EQ(Chains[3].Path, "a>b>c>d");
+  EXPECT_EQ(Chains[0].Refused, "");
+  EXPECT_NE(Chains[1].Refused.find("'b' is called at 2 places"), std::string::npos) << Chains[1].Refused;
+  EXPECT_NE(Chains[3].Refused.find("'b' is called at 2 places"), std::string::npos) << Chains[3].Refused;
+}
+
+TEST(CallChains, RecursionIsRefused) {
+  auto Chains = chainsOf(R"(
+    __device__ int r(const int *a, int i) { return i > 0 ? r(a, i - 1) : a[i]; }
+    __global__ void k(int n, const int *a, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = r(a, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 1u);
+  EXPECT_EQ(Chains[0].Refused, "'r' is recursive");
+}
+
+} // namespace
