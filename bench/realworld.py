@@ -17,6 +17,8 @@ Two steps, because the tool runs where Clang is and the programs where the GPU i
     (identical, or both pass the program's own check), then --reps runs of each, alternating, timed as
     whole processes: the median and the spread (min-max) of each side.
       bench/realworld.py run [--dir .devgen/realworld] [--reps 5] [--out DIR]
+    The replays can be done here instead (`bench/realworld.py build`: the binaries land in --dir, and
+    `run` uses them as they are unless --rebuild), so that the GPU machine's time goes to running.
 
 Writes summary.md (a table a program) and results.json under --out.
 """
@@ -136,11 +138,12 @@ def prepare(args):
         print("realworld: %-24s built %-5s reads %3d rewritten %3d" % (
             name, entry["built"], entry["report"]["reads"], entry["report"]["verdicts"].get("rewritten", 0)),
             file=sys.stderr)
+        # After each program, so an interrupted prepare keeps the programs it finished.
+        with open(manifest_path, "w") as f:
+            json.dump(sorted(manifest.values(), key=lambda m: m["name"]), f, indent=1)
     # The copies and the wrapper's cache, to be put back at the same paths there.
     subprocess.run(["tar", "czf", os.path.join(out, "work.tgz"), "-C", "/", os.path.relpath(work_root, "/")],
                    check=True)
-    with open(manifest_path, "w") as f:
-        json.dump(sorted(manifest.values(), key=lambda m: m["name"]), f, indent=1)
     return 0
 
 
@@ -155,9 +158,18 @@ def replay(commands, log):
     return True
 
 
-def build_there(folder, manifest, runtime_build):
-    """Puts the copies back, builds the runtime where the wrapper linked it, replays both builds."""
+def binaries_present(folder, entry):
+    return all(os.path.exists(os.path.join(folder, entry["name"], side)) for side in ("original", "irregfix"))
+
+
+def build_there(folder, manifest, runtime_build, rebuild=True):
+    """Puts the copies back, builds the runtime where the wrapper linked it, replays both builds (only those
+    whose binaries are missing, unless `rebuild`)."""
     subprocess.run(["tar", "xzf", os.path.join(folder, "work.tgz"), "-C", "/"], check=True)
+    if not rebuild:
+        manifest = [e for e in manifest if not binaries_present(folder, e)]
+        if not manifest:
+            return collections.defaultdict(lambda: True)
     if not os.path.exists(os.path.join(runtime_build, "runtime", "libirregfix_runtime.a")):
         subprocess.run(["cmake", "-S", ROOT, "-B", runtime_build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                         "-DIRREGFIX_BUILD_TOOL=OFF", "-DIRREGFIX_BUILD_SAMPLES=OFF", "-DIRREGFIX_BUILD_BENCH=OFF",
@@ -261,7 +273,9 @@ def run(args):
     if args.only:
         manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
     os.makedirs(args.out, exist_ok=True)
-    built = build_there(folder, manifest, os.path.abspath(args.runtime_build))
+    t0 = time.perf_counter()
+    built = build_there(folder, manifest, os.path.abspath(args.runtime_build), rebuild=args.rebuild)
+    print("realworld: built in %.0f s" % (time.perf_counter() - t0), file=sys.stderr)
     rows = []
     for entry in manifest:
         if not built[entry["name"]]:
@@ -301,8 +315,30 @@ def main(argv=None):
     b.add_argument("--out", default="realworld-out")
     b.add_argument("--runtime-build", default=os.path.join(ROOT, "build"),
                    help="where the wrapper linked the runtime from (built there when missing)")
+    b.add_argument("--rebuild", action="store_true",
+                   help="replay the builds even where the binaries are already in --dir (from `build`)")
+    c = sub.add_parser("build", help="replay the recorded builds here, leaving the binaries in --dir for `run`")
+    c.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
+    c.add_argument("--only", help="comma-separated program names")
+    c.add_argument("--runtime-build", default=os.path.join(ROOT, "build"))
     args = p.parse_args(argv)
+    if args.step == "build":
+        return build_here(args)
     return prepare(args) if args.step == "prepare" else run(args)
+
+
+def build_here(args):
+    """The run step's builds done where nvcc is but the GPU is not, so the GPU machine's time goes to running."""
+    folder = os.path.abspath(args.dir)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = [m for m in json.load(f) if m["built"]]
+    if args.only:
+        manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
+    built = build_there(folder, manifest, os.path.abspath(args.runtime_build))
+    for name, ok in sorted(built.items()):
+        print("realworld: %-24s %s" % (name, "built" if ok else "FAILED (see %s)" % os.path.join(folder, name,
+                                                                                           "replay.log")))
+    return 0 if all(built.values()) else 1
 
 
 if __name__ == "__main__":
