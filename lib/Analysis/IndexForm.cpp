@@ -226,6 +226,23 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   return true;
 }
 
+FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
+    : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)) {}
+
+void FormBuilder::setLoopVars(std::vector<const VarDecl *> Vars) {
+  if (Vars == LoopVars)
+    return;
+  LoopVars = std::move(Vars);
+  Spreads.clear();
+}
+
+void FormBuilder::setLoadedParams(std::set<const ParmVarDecl *> Params) {
+  if (Params == LoadedParams)
+    return;
+  LoadedParams = std::move(Params);
+  Spreads.clear();
+}
+
 FormRef FormBuilder::of(const Expr *E) { return build(E, 0); }
 
 FormRef FormBuilder::readOf(const Expr *E) {
@@ -299,17 +316,23 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
   LocalValue L = Values.at(V, Pos, Ctx);
   if (L.K == LocalValue::None) {
     // Not one value: whether any of its values comes from memory.
-    bool MayLoad = false;
-    std::string Why = L.Why;
-    for (const Expr *D : Values.definitions(V)) {
-      if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad()) {
-        MayLoad = true;
-      } else if (chosenByLoad(D, Depth)) {
-        MayLoad = true;
-        Why = "local " + quoted(V) + " is set under a condition on values loaded from memory";
+    auto Known = Frames.empty() ? Spreads.find({V, Depth}) : Spreads.end();
+    Spread Sp;
+    if (Known != Spreads.end()) {
+      Sp = Known->second;
+    } else {
+      for (const Expr *D : Values.definitions(V)) {
+        if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
+          Sp.MayLoad = true;
+        else if (chosenByLoad(D, Depth))
+          Sp.MayLoad = Sp.ChosenByLoad = true;
       }
+      if (Frames.empty())
+        Spreads.emplace(std::make_pair(V, Depth), Sp);
     }
-    return unknown(Why, MayLoad, At);
+    return unknown(Sp.ChosenByLoad ? "local " + quoted(V) + " is set under a condition on values loaded from memory"
+                                   : L.Why,
+                   Sp.MayLoad, At);
   }
   // A local may hold other values at other places: its forms are kept by definition.
   const LocalKey Key{V, L.Value, L.Cond, L.Then, L.ElseBefore};

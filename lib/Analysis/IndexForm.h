@@ -75,14 +75,13 @@ struct Form {
 // scope, and which variable (if any) is the thread index.
 class FormBuilder {
 public:
-  FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Kernel) {}
+  FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx);
 
   // The loop variables in scope where the next expressions are (innermost last).
-  void setLoopVars(std::vector<const clang::VarDecl *> Vars) { LoopVars = std::move(Vars); }
+  void setLoopVars(std::vector<const clang::VarDecl *> Vars);
   // For a device function the kernel calls: its parameters that some call
   // gives a value loaded from memory (their forms are unknown, and may load).
-  void setLoadedParams(std::set<const clang::ParmVarDecl *> Params) { LoadedParams = std::move(Params); }
+  void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
 
   FormRef of(const clang::Expr *E);
 
@@ -106,7 +105,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
   std::set<const clang::ParmVarDecl *> LoadedParams;
-  LocalValues Values;
+  const LocalValues &Values;
   // The calls being inlined, innermost last, with their arguments' forms.
   struct Frame {
     InlineScope Scope;
@@ -117,6 +116,15 @@ private:
   using LocalKey = std::tuple<const clang::VarDecl *, const clang::Expr *, const clang::Expr *, const clang::Expr *,
                               const clang::Stmt *>;
   std::map<LocalKey, FormRef> Locals;
+  // What the values of a local with no one value come to, by variable and
+  // depth (a register assigned at every swap of a sorting network is asked
+  // about at every use): whether one may come from memory, whether one is
+  // chosen by a loaded value. Valid for the loop variables and loaded
+  // parameters set, outside inlined calls.
+  struct Spread {
+    bool MayLoad = false, ChosenByLoad = false;
+  };
+  std::map<std::pair<const clang::VarDecl *, int>, Spread> Spreads;
 };
 
 // A read of memory in a kernel: its expression, and where the element lies:

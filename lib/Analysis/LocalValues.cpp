@@ -112,6 +112,18 @@ LocalValues::LocalValues(const FunctionDecl *F) {
   Finder.TraverseStmt(F->getBody());
 }
 
+const LocalValues &FunctionLocals::of(const FunctionDecl *F) const {
+  std::unique_ptr<LocalValues> &Slot = Known[F];
+  if (!Slot)
+    Slot = std::make_unique<LocalValues>(F);
+  return *Slot;
+}
+
+bool FunctionLocals::modified(const VarDecl *V) const {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return !F || !F->getBody() || of(F).modified(V);
+}
+
 std::vector<const Expr *> LocalValues::definitions(const VarDecl *V) const {
   std::vector<const Expr *> Out;
   if (V->hasInit())

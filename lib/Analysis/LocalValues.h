@@ -15,6 +15,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,20 @@ private:
     bool Other = false; // ++V, V += e, &V, a reference bound to V
   };
   std::map<const clang::VarDecl *, Writes> Of;
+};
+
+// The LocalValues of each function asked about, each built once: the analyses
+// of a kernel ask about the same locals at every use, and building them walks
+// the whole function.
+class FunctionLocals {
+public:
+  const LocalValues &of(const clang::FunctionDecl *F) const;
+  // Whether V's function changes V after its declaration (true when the
+  // function, or its body, is not known).
+  bool modified(const clang::VarDecl *V) const;
+
+private:
+  mutable std::map<const clang::FunctionDecl *, std::unique_ptr<LocalValues>> Known;
 };
 
 } // namespace irregfix

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/LocalValues.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -70,6 +72,10 @@ public:
   // or none. For reads that will be redirected: an offset would change the element.
   static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
 
+  // The values of the locals of the function and of those it calls, each
+  // function's built once and shared by everything that asks.
+  const FunctionLocals &locals() const { return *Locals; }
+
 private:
   friend class WriteCollector;
   std::set<ArrayRef> WrittenArrays;
@@ -80,6 +86,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> GridStride;
   const clang::Stmt *UntracedWrite = nullptr;
   std::string UntracedWhy;
+  std::shared_ptr<const FunctionLocals> Locals = std::make_shared<FunctionLocals>();
 };
 
 // Write sets of the kernels of one translation unit, each computed once.

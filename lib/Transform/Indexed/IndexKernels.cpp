@@ -38,7 +38,7 @@ std::string indicesKernelName(const FunctionDecl *K, unsigned I) {
 class IndexText {
 public:
   IndexText(const Site &S, const WriteSet &W, ASTContext &Ctx)
-      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(S.Kernel) {}
+      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(W.locals().of(S.Kernel)) {}
 
   std::string of(const Expr *E) { return gen(E, 0); }
   std::string Why; // set when some expression could not be rewritten
@@ -184,7 +184,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
-  LocalValues Values;
+  const LocalValues &Values;
   // The calls being inlined, innermost last, with their arguments' text.
   struct Frame {
     InlineScope Scope;
