@@ -14,7 +14,31 @@ namespace irregfix {
 
 namespace {
 
-FormRef make(Form F) { return std::make_shared<const Form>(std::move(F)); }
+FormRef unknown(std::string Why, bool MayLoad, const Expr *Source);
+
+// The bound on a form's tree (its parts counted at every use): far above any
+// index a program writes, far below the trees a chain of selections that read
+// the previous value in both arms makes (three times larger at each step).
+constexpr size_t kMaxFormTree = 1 << 14;
+
+FormRef make(Form F) {
+  F.TreeSize = 1;
+  F.Loads = F.K == Form::Load || (F.K == Form::Unknown && F.MayLoad);
+  F.Known = F.K != Form::Unknown;
+  F.UsesThread = F.K == Form::Thread;
+  F.LoadDepth = 0;
+  for (const FormRef &O : F.Ops) {
+    F.TreeSize += O->TreeSize;
+    F.Loads |= O->Loads;
+    F.Known &= O->Known;
+    F.UsesThread |= O->UsesThread;
+    F.LoadDepth = std::max(F.LoadDepth, O->LoadDepth);
+  }
+  F.LoadDepth += F.K == Form::Load ? 1 : 0;
+  if (F.TreeSize > kMaxFormTree)
+    return unknown("the expression is too large to follow", F.Loads, F.Source);
+  return std::make_shared<const Form>(std::move(F));
+}
 
 FormRef unknown(std::string Why, bool MayLoad, const Expr *Source) {
   Form F;
@@ -510,40 +534,14 @@ FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vecto
   return R;
 }
 
-bool Form::dependsOnLoad() const {
-  if (K == Load || (K == Unknown && MayLoad))
-    return true;
-  for (const FormRef &O : Ops)
-    if (O->dependsOnLoad())
-      return true;
-  return false;
-}
-
-bool Form::known() const {
-  if (K == Unknown)
-    return false;
-  for (const FormRef &O : Ops)
-    if (!O->known())
-      return false;
-  return true;
-}
-
 std::string Form::unknownWhy() const {
   if (K == Unknown)
     return Why;
   for (const FormRef &O : Ops)
-    if (std::string W = O->unknownWhy(); !W.empty())
-      return W;
+    if (!O->known()) // a known part has no Unknown to name
+      if (std::string W = O->unknownWhy(); !W.empty())
+        return W;
   return "";
-}
-
-bool Form::usesThread() const {
-  if (K == Thread)
-    return true;
-  for (const FormRef &O : Ops)
-    if (O->usesThread())
-      return true;
-  return false;
 }
 
 bool Form::uses(const VarDecl *V) const {
@@ -567,13 +565,6 @@ void Form::loads(std::vector<const Form *> &Out) const {
     Out.push_back(this);
   for (const FormRef &O : Ops)
     O->loads(Out);
-}
-
-int Form::loadDepth() const {
-  int Inner = 0;
-  for (const FormRef &O : Ops)
-    Inner = std::max(Inner, O->loadDepth());
-  return Inner + (K == Load ? 1 : 0);
 }
 
 std::string Form::str() const {

@@ -52,20 +52,28 @@ struct Form {
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
 
+  // Forms share their parts (a local's form is part of every form that uses
+  // it), so a form's tree may be far larger than the graph built: the
+  // builder sets these from the parts' once, and a form whose tree would pass
+  // a bound is not followed (an Unknown that may load when a part does).
+  size_t TreeSize = 1;
+  bool Loads = false, Known = true, UsesThread = false;
+  int LoadDepth = 0;
+
   // Whether the value depends on memory: a Load, or an Unknown that may load.
-  bool dependsOnLoad() const;
+  bool dependsOnLoad() const { return Loads; }
   // Whether the form is fully known (no Unknown inside).
-  bool known() const;
+  bool known() const { return Known; }
   // The first Unknown's reason, or "".
   std::string unknownWhy() const;
-  bool usesThread() const;
+  bool usesThread() const { return UsesThread; }
   bool uses(const clang::VarDecl *LoopVar) const;
   // Loop variables used, in no particular order.
   void loopVars(std::set<const clang::VarDecl *> &Out) const;
   // Every Load inside, outermost first.
   void loads(std::vector<const Form *> &Out) const;
   // Depth of nested loads: A[B[t]] has 1 (the index of A), A[B[C[t]]] 2.
-  int loadDepth() const;
+  int loadDepth() const { return LoadDepth; }
   // A readable rendering: `load(B, t)`, `load(B, t + 1) - load(B, t)`.
   std::string str() const;
 };

@@ -299,7 +299,7 @@ private:
     } else {
       collectReads(S, For->getBody(), [&](const ArraySubscriptExpr *AS) { return refToVar(AS->getIdx()) == K; });
     }
-    if (!H->Declared && countRefs(K, Info.Kernel->getBody()) > countRefs(K, For))
+    if (!H->Declared && kernelRefs(K) > countRefs(K, For))
       return Refuse("the loop variable " + quoted(K) + " is used outside the loop");
     if (S.Arrays.empty())
       return Refuse(std::string("no array is read as A[") + (Counted ? "start + " : "") + K->getNameAsString() +
@@ -307,6 +307,14 @@ private:
     finishArrays(S);
     S.LoopVarUsedElsewhere = countRefs(K, For->getBody()) > remappedReadCount(S);
     return S;
+  }
+
+  // How many times the kernel's body refers to V (counted once for all variables).
+  size_t kernelRefs(const VarDecl *V) {
+    if (!KernelRefCounts)
+      KernelRefCounts = countAllRefs(Info.Kernel->getBody());
+    auto It = KernelRefCounts->find(V);
+    return It == KernelRefCounts->end() ? 0 : It->second;
   }
 
   Site baseSite(const ForStmt *For, const VarDecl *K, bool Declared) {
@@ -553,6 +561,7 @@ private:
   KernelInfo &Info;
   ASTContext &Ctx;
   const WriteSet &W;
+  std::optional<llvm::DenseMap<const ValueDecl *, size_t>> KernelRefCounts;
   // Gather sites in source order, and where each (A, B, C) is in that list.
   std::vector<Site> GatherSites;
   std::map<std::tuple<ArrayRef, ArrayRef, ArrayRef>, size_t> Gathers;

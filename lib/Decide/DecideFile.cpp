@@ -8,6 +8,9 @@
 #include "Analysis/Shareability.h"
 #include "Transform/Indexed/IndexKernels.h"
 
+#include <map>
+#include <set>
+
 using namespace clang;
 
 namespace irregfix {
@@ -66,23 +69,27 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
                          "is rewritten only in a kernel with nothing else to rewrite)";
   }
   // The element each update adds to is read too: its verdict is the update's.
+  std::multimap<SourceLocation::UIntTy, ReadVerdict *> ReadsAt;
+  for (ReadVerdict &V : Info.Reads)
+    ReadsAt.emplace(V.Read->getBeginLoc().getRawEncoding(), &V);
   for (const ScatterSite &S : Updates)
-    for (ReadVerdict &V : Info.Reads)
-      if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
-        V.Pattern = kPatternScatter;
-        V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
-        V.Reason = S.RefusedBecause;
-      }
+    for (auto [At, End] = ReadsAt.equal_range(S.Element->getBeginLoc().getRawEncoding()); At != End; ++At) {
+      ReadVerdict &V = *At->second;
+      V.Pattern = kPatternScatter;
+      V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+      V.Reason = S.RefusedBecause;
+    }
   const std::vector<const ScatterSite *> Rewritten = transformableScatters(Updates);
   if (Rewritten.empty())
     return;
   const std::string Target = Rewritten.front()->Target.quoted();
   const std::string Why = "the kernel's update of " + Target +
                           " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
+  std::set<SourceLocation::UIntTy> Updated;
+  for (const ScatterSite *U : Rewritten)
+    Updated.insert(U->Element->getBeginLoc().getRawEncoding());
   for (Site &S : Info.Sites) {
-    const bool Update = llvm::any_of(
-        Rewritten, [&](const ScatterSite *U) { return S.Loc == U->Element->getBeginLoc(); });
-    if (Update)
+    if (Updated.count(S.Loc.getRawEncoding()))
       S.RefusedBecause = "it is the update of " + Target + ", which the scatter strategy rewrites";
     else if (S.transformable())
       S.RefusedBecause = Why;

@@ -5,6 +5,8 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 
+#include <set>
+
 #include <string>
 
 namespace irregfix {
@@ -43,6 +45,8 @@ private:
   unsigned Begin = 0, End = 0;
   std::string Original;
   clang::tooling::Replacements Edits;
+  // Where insertions were made: only there may a new one meet an earlier one.
+  std::set<unsigned> Insertions;
   bool Failed = false;
 };
 

@@ -71,6 +71,19 @@ private:
   }
 
   std::string gen(const Expr *E, int Depth) {
+    if (!Why.empty())
+      return "0"; // one reason is all the caller takes: nothing more to write
+    std::string T = genUnchecked(E, Depth);
+    // A local read in both arms of the selection that gives its next value is
+    // written out twice at each step: the text doubles per step.
+    if (T.size() > kMaxIndexText)
+      return fail("its index expression would be longer than " + std::to_string(kMaxIndexText) + " characters");
+    return T;
+  }
+
+  static constexpr size_t kMaxIndexText = 1 << 16;
+
+  std::string genUnchecked(const Expr *E, int Depth) {
     if (!E)
       return fail("an expression is missing");
     if (Depth > 64)
