@@ -28,10 +28,10 @@ Parts (--parts, comma- or space-separated; "all" is every one):
   census    the tool over every CUDA file of the public suites in corpus/ (bench/census.py; quick:
             HeCBench's graph and sparse programs, full: all of HeCBench): files read, rejected (with
             nvcc's verdict), crashes, hangs, reads by verdict and reason, time against the parse
-  realworld the corpus of real programs (corpus/run_device.sh), when corpus/ is there; quick runs
-            eight of them (one of each kind of code), full every one. Their builds start as soon
-            as the runtime is built and overlap the benchmarks' build, and are waited for
-            before any part runs: no part is timed beside a compiler.
+  realworld real programs (bench/realworld.json), original against rewritten, whole runs: their
+            builds, recorded where the tool is by `bench/realworld.py prepare` (into the rewritten
+            folder, .devgen/realworld), replayed here; each once under IRREGFIX_VERIFY=1 against
+            the original's output, then timed (median and spread of 5 runs each; quick: 3)
 """
 
 import argparse
@@ -67,10 +67,7 @@ SIZES = {
         "hoist_classes": ["offshore"], "hoist_atoms": [262144],
         "layouts_args": ["--small"], "remap_args": [],
         "sanitize": False, "sectors": [("grid", 1)],
-        # Those quick to run (under 12 s each on an H100); each kind of code once: particles (comd),
-        # survey propagation, unstructured meshes (lulesh, rodinia-cfd), graphs, a stencil, SpMV.
-        "corpus": ["comd", "lonestar-sp", "lulesh", "pannotia-sssp", "rodinia-bfs", "rodinia-cfd", "rodinia-srad",
-                   "shoc-spmv"],
+        "realworld_reps": 3,
         "census_only": "^(spmv|bfs|sssp|pagerank|page-rank|cc|mis|color|triangle|tc|spgemm|sptrsv|gc)",
     },
     "full": {
@@ -82,7 +79,7 @@ SIZES = {
         "hoist_classes": ["grid", "offshore"], "hoist_atoms": [262144, 1048576],
         "layouts_args": [], "remap_args": [],
         "sanitize": True, "sectors": [("grid", 1), ("offshore", 1)],
-        "corpus": None,  # every program
+        "realworld_reps": 5,
         "census_only": None,
     },
 }
@@ -108,7 +105,7 @@ TARGETS = {
     "sectors": ["cg", "cg_original", "md", "md_original"],
     "tool": ["irregfix"],
     "census": ["irregfix"],
-    "realworld": ["irregfix_runtime"],
+    "realworld": [],
 }
 
 
@@ -531,48 +528,33 @@ def part_census(ctx):
         ctx.fail("census: exit %d" % run.rc)
 
 
-def corpus_command(args):
-    """run_device.sh over the size's programs (those the corpus has), or None without a corpus."""
-    script = os.path.join(args.corpus, "run_device.sh")
-    if not os.path.exists(script):
-        return None
-    names = SIZES[args.size]["corpus"]
-    if names is None:
-        return ["bash", script]
-    names = [n for n in names if os.path.isdir(os.path.join(args.corpus, n))]
-    return ["bash", script] + names if names else None
-
-
-def corpus_env(args):
-    return {"OUT": os.path.join(args.out, "corpus"), "RT_BUILD": os.path.join(args.build, "runtime"),
-            "SKIP_RUNTIME": "1"}
+def realworld_folder(args):
+    return os.path.join(os.path.abspath(args.rewritten or os.path.join(ROOT, ".devgen")), "realworld")
 
 
 def part_realworld(ctx):
-    cmd = corpus_command(ctx.args)
-    if cmd is None and not ctx.run.dry:
-        return "skipped: no corpus programs at %s (real programs, fetched and rewritten where Clang is)" % \
-            ctx.args.corpus
-    cmd = cmd or ["bash", os.path.join(ctx.args.corpus, "run_device.sh")]
-    env = corpus_env(ctx.args)
-    if ctx.args.corpus_built:  # built while the benchmarks were
-        env["SKIP_BUILD"] = "1"
-    out = env["OUT"]
-    run = ctx.run("realworld/run_device", cmd, env=env, timeout=3000)
+    folder = realworld_folder(ctx.args)
+    if not os.path.exists(os.path.join(folder, "manifest.json")) and not ctx.run.dry:
+        return "skipped: no prepared programs at %s (bench/realworld.py prepare, where the tool is)" % folder
+    out = os.path.join(ctx.args.out, "realworld")
+    cmd = [sys.executable, os.path.join(HERE, "realworld.py"), "run", "--dir", folder, "--out", out,
+           "--reps", str(SIZES[ctx.args.size]["realworld_reps"]), "--runtime-build", os.path.join(ROOT, "build")]
+    run = ctx.run("realworld/run", cmd, timeout=3000)
     try:
-        with open(os.path.join(out, "summary.md")) as f:
-            table = parsers.markdown_table(f.read())
-    except OSError:
-        table = []
-    for row in table:
-        case = row.get("program")
-        ctx.results.add("realworld", case, "original", "ms", parsers.number(row.get("original ms")), "ms")
-        ctx.results.add("realworld", case, "irregfix", "ms", parsers.number(row.get("rewritten ms")), "ms")
-        ident = row.get("identical", "")
-        if ident.startswith("yes") or ident == "no":
-            ctx.results.add("realworld", case, "irregfix", "identical", 1.0 if ident.startswith("yes") else 0.0)
+        with open(os.path.join(out, "results.json")) as f:
+            rows = json.load(f)
+    except (OSError, ValueError):
+        rows = []
+    for row in rows:
+        case = row["name"]
+        ctx.results.add("realworld", case, "original", "ms", row.get("original_ms"), "ms")
+        ctx.results.add("realworld", case, "irregfix", "ms", row.get("irregfix_ms"), "ms")
+        ctx.results.add("realworld", case, "irregfix", "identical", 1.0 if row["identical"] else 0.0)
+        report = row["report"]
+        ctx.results.add("realworld", case, "tool", "reads", report["reads"])
+        ctx.results.add("realworld", case, "tool", "rewritten", report["verdicts"].get("rewritten", 0))
     if not run.ok and not ctx.run.dry:
-        ctx.fail("corpus/run_device.sh: exit %d" % run.rc)
+        ctx.fail("bench/realworld.py run: exit %d" % run.rc)
 
 
 PART_FUNCTIONS = {name: globals()["part_" + name] for name in PARTS}
@@ -595,7 +577,7 @@ def parse_args(argv):
                         "cannot be built here)")
     p.add_argument("--arch", default="90", help="CUDA architecture (default 90)")
     p.add_argument("--corpus", default=os.path.join(ROOT, "corpus"),
-                   help="the real programs for the realworld part (default: corpus/, git-ignored)")
+                   help="the public suites the census reads (default: corpus/, git-ignored)")
     p.add_argument("--no-build", action="store_true", help="use the build directory as it is")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     args = p.parse_args(argv)
@@ -608,7 +590,6 @@ def parse_args(argv):
     args.parts = wanted
     args.out = os.path.abspath(args.out)
     args.corpus = os.path.abspath(args.corpus)
-    args.corpus_built = False
     args.build = os.path.abspath(args.build)
     return args
 
@@ -652,19 +633,7 @@ def build(args, runner):
         return False, "cmake configure failed (see logs/build/configure.log)"
     if "all" in targets:
         targets = ["all"]
-    corpus = None
-    if "realworld" in args.parts and not runner.dry and corpus_command(args):
-        # The real programs link the runtime: build it first, then them beside the rest.
-        if not runner("build/runtime", ["cmake", "--build", args.build, "--target", "irregfix_runtime"],
-                      timeout=3000).ok:
-            return False, "runtime build failed (see logs/build/runtime.log)"
-        env = dict(os.environ, BUILD_ONLY="1", **corpus_env(args))
-        os.makedirs(runner.log_dir, exist_ok=True)
-        log = open(os.path.join(runner.log_dir, "realworld-build.log"), "w")
-        corpus = subprocess.Popen(corpus_command(args), env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     built = runner("build/build", ["cmake", "--build", args.build, "--target"] + targets, timeout=3000).ok
-    if corpus is not None:
-        args.corpus_built = corpus.wait() == 0
     if not built:
         return False, "build failed (see logs/build/build.log)"
     return True, ""

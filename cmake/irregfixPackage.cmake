@@ -1,6 +1,7 @@
 # Install and export: the tool (irregfix::irregfix), its stub headers, the
-# runtime (irregfix::runtime) and its headers, and a package config that
-# provides irregfix_transform(). find_package(irregfix CONFIG) works from the
+# drop-in for nvcc (irregfix::nvcc), the runtime (irregfix::runtime) and its
+# headers, and a package config that provides irregfix_transform() and
+# IRREGFIX_NVCC. find_package(irregfix CONFIG) works from the
 # install prefix and from this build tree.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -22,6 +23,11 @@ if(TARGET irregfix)
   set(IRREGFIX_PACKAGE_HAS_TOOL ON)
   # The tool finds the stubs at <bin>/../lib/irregfix/include (lib/CMakeLists.txt installs them).
   install(TARGETS irregfix EXPORT irregfixTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+if(TARGET irregfix-nvcc)
+  # Beside the tool, which it runs; it finds the runtime at <prefix>/${CMAKE_INSTALL_LIBDIR}.
+  set_target_properties(irregfix-nvcc PROPERTIES EXPORT_NAME nvcc)
+  install(TARGETS irregfix-nvcc EXPORT irregfixTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
 if(IRREGFIX_PACKAGE_HAS_RUNTIME OR IRREGFIX_PACKAGE_HAS_TOOL)

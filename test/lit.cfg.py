@@ -14,9 +14,11 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.irregfix_obj_root, "test")
 
 inputs = os.path.join(config.test_source_root, "Inputs")
-# %irregfix_real uses the real CUDA installation. It comes first: lit substitutes
-# in order, and %irregfix is a prefix of it.
+# %irregfix_real uses the real CUDA installation, %irregfix_nvcc is the drop-in
+# for nvcc. They come first: lit substitutes in order, and %irregfix is a prefix
+# of both.
 config.substitutions.append(("%irregfix_real", config.irregfix_tool))
+config.substitutions.append(("%irregfix_nvcc", config.irregfix_nvcc))
 # %irregfix parses against the stub CUDA header; %stub are the compiler flags it needs.
 config.substitutions.append(("%irregfix", f"{config.irregfix_tool} --cuda-path={inputs}/CUDA"))
 config.substitutions.append(("%stub", f"-nocudainc -nocudalib -isystem {inputs}/CUDA/include"))
@@ -33,6 +35,11 @@ if config.nvcc and os.path.exists(config.nvcc):
     config.substitutions.append(
         ("%nvcc", f"{config.nvcc} -std=c++17 -arch=sm_{config.cuda_architecture} -I {runtime_include}"))
     config.substitutions.append(("%runtime_lib", config.runtime_library))
+    config.substitutions.append(("%real_nvcc", config.nvcc))
+
+# The runtime library, which irregfix-nvcc adds where nvcc links.
+if config.runtime_library and os.path.exists(config.runtime_library):
+    config.available_features.add("irregfix-runtime")
 
 
 def has_cuda_device():

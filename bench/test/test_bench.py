@@ -16,6 +16,7 @@ BENCH = os.path.dirname(HERE)
 sys.path.insert(0, BENCH)
 
 import census  # noqa: E402
+import realworld  # noqa: E402
 import driver  # noqa: E402
 import parsers  # noqa: E402
 import report  # noqa: E402
@@ -73,9 +74,10 @@ class FakeRunner(driver.Runner):
             text = fixture("nsys_nvtx.csv")
         elif prog == "ncu":
             text = fixture("ncu.csv")
-        elif prog == "bash" and cmd[1].endswith("run_device.sh"):
-            os.makedirs(env["OUT"], exist_ok=True)
-            shutil.copy(os.path.join(FIXTURES, "corpus_summary.md"), os.path.join(env["OUT"], "summary.md"))
+        elif len(cmd) > 2 and cmd[1].endswith("realworld.py") and cmd[2] == "run":
+            out = cmd[cmd.index("--out") + 1]
+            os.makedirs(out, exist_ok=True)
+            shutil.copy(os.path.join(FIXTURES, "realworld_results.json"), os.path.join(out, "results.json"))
             text = ""
         else:
             text = ""
@@ -204,14 +206,14 @@ class Parts(unittest.TestCase):
         out = tempfile.mkdtemp()
         try:
             fake = FakeRunner(out)
-            corpus = os.path.join(out, "corpus-programs")
-            for program in ("shoc-spmv", "rodinia-bfs", "minife-ell"):
-                os.makedirs(os.path.join(corpus, program))
-            open(os.path.join(corpus, "run_device.sh"), "w").close()
+            rewritten = os.path.join(out, "rewritten")
+            shutil.copytree(FIXTURES, rewritten)
+            os.makedirs(os.path.join(rewritten, "realworld"))
+            open(os.path.join(rewritten, "realworld", "manifest.json"), "w").close()
             parts = "spmv,cg,sp,md,hoist,remap,layouts,scatter,overhead,tests,nvtx,sectors,realworld"
             with redirect_stdout(io.StringIO()):
-                status = driver.main(["--parts", parts, "--no-build", "--out", out, "--rewritten", FIXTURES,
-                                      "--corpus", corpus], runner=fake, echo=lambda *_: None)
+                status = driver.main(["--parts", parts, "--no-build", "--out", out, "--rewritten", rewritten],
+                                     runner=fake, echo=lambda *_: None)
             r = Results.load(out)
             statuses = {p: m["status"] for p, m in r.meta["parts"].items()}
             self.assertEqual(status, 0, statuses)
@@ -227,12 +229,13 @@ class Parts(unittest.TestCase):
             self.assertEqual(r.value("scatter", "uniform", "auto", "atomics_launches"), 61.0)
             self.assertEqual(r.value("tests", "ctest", "all", "failed"), 0.0)
             self.assertEqual(r.value("tests", "md bit for bit", "sharing", "identical"), 1.0)
-            self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "ms"), 110.2)
-            self.assertEqual(r.value("realworld", "shoc-spmv", "irregfix", "identical"), 1.0)
-            self.assertIsNone(r.value("realworld", "rodinia-bfs", "irregfix", "ms"))
-            # quick runs its programs that the corpus has, not the slow ones.
-            corpus_run = [c for n, c, e in fake.commands if n == "realworld/run_device"][0]
-            self.assertEqual(corpus_run[2:], ["rodinia-bfs", "shoc-spmv"])
+            self.assertEqual(r.value("realworld", "simpleSpmv", "irregfix", "ms"), 5210.4)
+            self.assertEqual(r.value("realworld", "simpleSpmv", "irregfix", "identical"), 1.0)
+            self.assertEqual(r.value("realworld", "simpleSpmv", "tool", "rewritten"), 2.0)
+            self.assertEqual(r.value("realworld", "md", "irregfix", "identical"), 0.0)
+            self.assertIsNone(r.value("realworld", "md", "irregfix", "ms"))
+            realworld = [c for n, c, e in fake.commands if n == "realworld/run"][0]
+            self.assertEqual(realworld[realworld.index("--reps") + 1], "3")
             self.assertEqual(r.value("nvtx", "irregfix:chunk spmv_csr @ cg.cu:35:5 [1 of 4]", "cg offshore",
                                      "instances"), 4.0)
             self.assertEqual(r.value("sectors", "spmv grid 1x", "irregfix", "sectors"), 2313161.0)
@@ -394,6 +397,26 @@ class CensusTest(unittest.TestCase):
         self.assertEqual(s["refusals"], {"'X' is written": 1})
         self.assertAlmostEqual(s["ratio_median"], 2.1)
         self.assertAlmostEqual(s["ratio_max"], 3.0)
+
+
+class RealworldTest(unittest.TestCase):
+    """How the real programs' runs are compared and tabled."""
+
+    def test_outputs_compare_without_their_timings(self):
+        a = "n = 4096\nAverage kernel execution time: 1.25 (us)\nchecksum 7\nPASS\n"
+        b = "n = 4096\nAverage kernel execution time: 0.98 (us)\nchecksum 7\nPASS\n"
+        self.assertEqual(realworld.normalised(a), realworld.normalised(b))
+        self.assertNotEqual(realworld.normalised(a), realworld.normalised(b.replace("checksum 7", "checksum 8")))
+        self.assertTrue(realworld.passes(a))
+        self.assertFalse(realworld.passes("PASS\nFAIL\n"))
+
+    def test_the_table_names_the_top_refusal_and_the_spread(self):
+        import json
+        with open(os.path.join(FIXTURES, "realworld_results.json")) as f:
+            table = realworld.summary_table(json.load(f))
+        self.assertIn("| simpleSpmv | 6 | 3 | 3: its index depends", table)
+        self.assertIn("| 5330 (5301–5400) | 5210 (5190–5251) | 1.02x | yes |", table)
+        self.assertIn("| md | 1 | 1 |  | – | – | – | NO |", table)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 # then configures and builds test/cmake (find_package + irregfix_transform)
 # with each generator given, checks the rewritten file, and checks that
 # touching an included header re-runs irregfix and a no-op build does not.
-# Also finds the package from the build tree (export()).
+# Also finds the package from the build tree (export()), and builds with the
+# installed irregfix-nvcc: directly, and as the launcher of a plain CUDA
+# project (test/cmake-launcher).
 #   run.sh <irregfix build dir> <work dir> <nvcc or empty> <generator>...
 # Exit 77 (skipped) without nvcc.
 set -euo pipefail
@@ -19,7 +21,7 @@ rm -rf "$work"
 mkdir -p "$work"
 prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
-for f in bin/irregfix lib/irregfix/include/texture_fetch_functions.h include/irregfix/irregfix.cuh \
+for f in bin/irregfix bin/irregfix-nvcc lib/irregfix/include/texture_fetch_functions.h include/irregfix/irregfix.cuh \
          lib/cmake/irregfix/irregfixConfig.cmake lib/cmake/irregfix/irregfixConfigVersion.cmake \
          lib/cmake/irregfix/irregfixTransform.cmake; do
   [ -e "$prefix/$f" ] || { echo "FAIL: the install has no $f"; exit 1; }
@@ -67,4 +69,21 @@ for gen in "$@"; do
 done
 # From the build tree, without installing.
 check "build-tree" "${1}" -Dirregfix_DIR="$build"
+# The installed drop-in for nvcc finds the tool and the runtime in the prefix.
+export IRREGFIX_NVCC_CACHE_DIR="$work/nvcc-cache" IRREGFIX_NVCC_VERBOSE=1
+echo "== irregfix-nvcc, installed"
+IRREGFIX_NVCC_REAL="$nvcc" "$prefix/bin/irregfix-nvcc" -arch=sm_90 -I "$here/include" -DCONSUMER_SCALE=2.0f \
+  "$here/main.cu" -o "$work/direct" > "$work/direct.log" 2>&1 || { cat "$work/direct.log"; echo "FAIL: irregfix-nvcc"; exit 1; }
+grep -q "main.cu: rewritten" "$work/direct.log" || { cat "$work/direct.log"; echo "FAIL: irregfix-nvcc rewrote nothing"; exit 1; }
+nm -C "$work/direct" | grep -c "irregfix::prepare_range(" > /dev/null || { echo "FAIL: irregfix-nvcc did not link the runtime"; exit 1; }
+echo "== irregfix-nvcc as CMAKE_CUDA_COMPILER_LAUNCHER ($1)"
+b="$work/launcher"
+cmake -S "$here/../cmake-launcher" -B "$b" -G "$1" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCMAKE_CUDA_COMPILER_LAUNCHER="$prefix/bin/irregfix-nvcc" \
+      -DCMAKE_CUDA_STANDARD_LIBRARIES="$prefix/lib/libirregfix_runtime.a -ldl" > "$b.configure.log" 2>&1 ||
+  { cat "$b.configure.log"; echo "FAIL: configure (launcher)"; exit 1; }
+cmake --build "$b" > "$b.build.log" 2>&1 || { cat "$b.build.log"; echo "FAIL: build (launcher)"; exit 1; }
+grep -q "main.cu: rewritten" "$b.build.log" || { cat "$b.build.log"; echo "FAIL: the launcher rewrote nothing"; exit 1; }
+nm -C "$b/plain" | grep -c "irregfix::prepare_range(" > /dev/null || { echo "FAIL: the launcher build has no runtime"; exit 1; }
+echo "ok: irregfix-nvcc, directly and as a launcher"
 echo "irregfix_cmake_consumer: passed"

@@ -5,11 +5,14 @@
 #include "config.h"
 #include "layout_policy.h"
 #include "overlap_plan.h"
+#include "padded_payload.h"
+#include "scatter_payload.h"
 #include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 using namespace irregfix;
@@ -317,14 +320,19 @@ TEST(Cache, ByteAccounting) {
   Cache c;
   Entry *a = c.insert(key("a"));
   Entry *b = c.insert(key("b"));
-  a->len_bytes = 400;
+  auto rows = std::make_unique<Range2Payload>();
+  rows->len.bytes = 400;
+  a->payload = std::move(rows);
   a->buf_bytes = {800, 400};
   b->buf_bytes = {1000};
   EXPECT_EQ(a->bytes(), 1600u);
   EXPECT_EQ(c.total_bytes(), 2600u);
-  b->aux_bytes = 8; // range2 row starts / gather2 composed indices count too
+  auto composed = std::make_unique<GatherPayload>();
+  composed->composed.bytes = 8; // range2 row starts / gather2 composed indices count too
+  GatherPayload &g = *composed;
+  b->payload = std::move(composed);
   EXPECT_EQ(c.total_bytes(), 2608u);
-  b->aux_bytes = 0;
+  g.composed.bytes = 0;
   EXPECT_TRUE(Cache::fits(2600, 0, 400, 3000));
   EXPECT_FALSE(Cache::fits(2600, 0, 401, 3000));
   EXPECT_TRUE(Cache::fits(2600, 1600, 2000, 3000)); // refresh of a, growing
@@ -635,9 +643,11 @@ TEST(Cache, ScatterEntryKeepsItsSegmentsAcrossWritesToTheTarget) {
   e->valid = e->shape_valid = true;
   EXPECT_EQ(c.invalidate(0x20010, Range{}), 1);
   EXPECT_FALSE(e->shape_valid);
-  e->scatter_bytes[kScatterSlots] = 400;
-  e->scatter_bytes[kScatterTargets] = 400;
-  e->scatter_bytes[kScatterFirst] = 404;
+  auto segments = std::make_unique<ScatterPayload>();
+  segments->tables[kScatterSlots].bytes = 400;
+  segments->tables[kScatterTargets].bytes = 400;
+  segments->tables[kScatterFirst].bytes = 404;
+  e->payload = std::move(segments);
   e->buf_bytes = {400};
   EXPECT_EQ(e->bytes(), 1604u);
 }

@@ -13,6 +13,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,10 @@ Entry *built_entry(Cache &c, const Site &site) {
   e->sources = sources();
   e->index_sources = 2;
   static long long slots[2];
-  e->indices = slots;
-  e->index_ptrs = {slots, slots + 1};
+  auto indices = std::make_unique<IndexedPayload>();
+  indices->indices.ptr = slots;
+  indices->index_ptrs = {slots, slots + 1};
+  e->payload = std::move(indices);
   e->bufs = {slots, slots + 1};
   e->valid = e->shape_valid = true;
   return e;
@@ -218,7 +221,7 @@ TEST(IndexedRefresh, AnEntryWithoutItsIndicesStartsOver) {
   Site site;
   Cache c;
   Entry *e = built_entry(c, site);
-  e->indices = nullptr; // a build that failed before its buffers
+  payload_of<IndexedPayload>(*e)->indices.ptr = nullptr; // a build that failed before its buffers
   EXPECT_EQ(indexed_first_step(*e, true), kIndexedLengths);
   e = c.insert(indexed_key("k.cu:5:6", 0, site.s, kLayoutKeyAuto)); // a miss
   EXPECT_EQ(indexed_first_step(*e, false), kIndexedIndices);

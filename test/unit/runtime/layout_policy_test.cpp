@@ -1,4 +1,4 @@
-// The layout policy (runtime/src/layout_policy.h): what a launch allows, the
+// The layout policy (runtime/src/policy/layout_policy.h): what a launch allows, the
 // request of a prepare, the layout a range build makes, the candidates it
 // proposes; the pattern table (irregfix/pattern.h); every variable in the
 // configuration (config.h). Needs no GPU.
@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 
 using namespace irregfix;
 using namespace irregfix::detail;
@@ -162,6 +163,14 @@ TEST(LayoutPolicy, NeighbourSitesProposeSharingOnlyWhenAsked) {
   EXPECT_EQ(neighbor_candidates(cfg, r, out), 0); // no launch: nothing to share by
 }
 
+// A payload that offers every field a kernel could read: the layout's row
+// decides which it does.
+struct EveryField : Payload {
+  PayloadView fields;
+  void each_buffer(const BufferFn &) override {}
+  PayloadView view() const override { return fields; }
+};
+
 TEST(LayoutPolicy, ViewOfAnEntryNamesOnlyItsLayoutsFields) {
   Entry e;
   e.key.n = 64;
@@ -170,10 +179,12 @@ TEST(LayoutPolicy, ViewOfAnEntryNamesOnlyItsLayoutsFields) {
   e.max_len = 7;
   int len = 0, perm = 0, local = 0;
   long long slices = 0;
-  e.len = &len;
-  e.aux = &slices;
-  e.perm = &perm;
-  e.local = &local;
+  auto every = std::make_unique<EveryField>();
+  every->fields.len = &len;
+  every->fields.slice_start = &slices;
+  every->fields.perm = &perm;
+  every->fields.local = &local;
+  e.payload = std::move(every);
   e.bufs = {&len};
   View v{};
   const void *out[1] = {};

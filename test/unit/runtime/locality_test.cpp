@@ -6,6 +6,7 @@
 #include "config.h"
 #include "launch_shape.h"
 #include "layout_policy.h"
+#include "locality_payload.h"
 #include "order_reference.h"
 #include "selector.h"
 
@@ -15,6 +16,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 using namespace irregfix;
@@ -155,9 +157,11 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   int data = 0, perm = 0, index = 0, other = 0;
   e.key.sources = {&data};
   e.layout = kLayoutLocality;
-  e.jmax = 9;
-  e.perm = &perm;
-  e.order_index = &index;
+  auto list = std::make_unique<LocalityNeighborPayload>();
+  list->jmax = 9;
+  list->perm.ptr = &perm;
+  list->order_index.ptr = &index;
+  e.payload = std::move(list);
   View v{};
   const void *out[1] = {&other};
   fill_view(e, &v, out);
@@ -172,8 +176,10 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   r.key.pattern = kPatternRange;
   r.layout = kLayoutLocality;
   long long slices = 0;
-  r.aux = &slices;
-  r.perm = &perm;
+  auto rows = std::make_unique<LocalityRangePayload>();
+  rows->slices.ptr = &slices;
+  rows->perm.ptr = &perm;
+  r.payload = std::move(rows);
   r.bufs = {&other};
   fill_view(r, &v, out);
   EXPECT_EQ(out[0], &other);
@@ -267,6 +273,45 @@ TEST(SelectorFastPath, ASettledOriginalRunsUntilTheNextWatchWithoutAsking) {
   EXPECT_FALSE(d.timed);
   EXPECT_TRUE(sel.runs_original());
   EXPECT_EQ(sel.untimed_launches(), Selector::kWatchPeriod - 2); // this launch was the first after the watch
+}
+
+// The fast path's admission reads the settings an untimed launch of a settled
+// launcher depends on (IRREGFIX_LAYOUT, IRREGFIX_DISABLE) and nothing else:
+// IRREGFIX_RENUMBER shapes only the copies of transformed launches, and the
+// original's time scale only the timings of watched launches, none of which
+// the fast path runs. Were either read, a launcher on the fast path could keep
+// running the original after testing::set_renumber or set_original_time_scale
+// changed what it should do (those two setters once left the generation as it
+// was; every setter now bumps it, through change_config).
+TEST(SelectorFastPath, OnlyTheLayoutAndDisableDecideIt) {
+  Selector sel = settled_on_the_original();
+  ASSERT_FALSE(sel.profiling());
+  ASSERT_EQ(sel.decide(true, false).run, Selector::kRunOriginal);
+  ASSERT_TRUE(fast_path_allowed(Config{}, sel));
+  for (int renumber : {kRenumberNever, kRenumberAuto, kRenumberAlways})
+    for (double scale : {1e-3, 1.0, 1e3}) {
+      Config c;
+      c.renumber = renumber;
+      c.original_time_scale = scale;
+      EXPECT_TRUE(fast_path_allowed(c, sel)) << renumber << " " << scale;
+    }
+  Config forced, none, disabled;
+  forced.layout = kLayoutEllColMajor;
+  none.layout = kLayoutChoiceNone;
+  disabled.disabled = true;
+  EXPECT_FALSE(fast_path_allowed(forced, sel));
+  EXPECT_FALSE(fast_path_allowed(none, sel));
+  EXPECT_FALSE(fast_path_allowed(disabled, sel));
+  // Every launch of its budget is an untimed original: no timing to read at
+  // any scale until the watched launch, which ends the fast path.
+  const long long budget = sel.untimed_launches();
+  for (long long i = 0; i < budget; ++i) {
+    const Selector::Decision d = sel.decide(true, false);
+    EXPECT_EQ(d.run, Selector::kRunOriginal);
+    EXPECT_FALSE(d.timed);
+  }
+  EXPECT_TRUE(sel.decide(true, false).timed);
+  EXPECT_FALSE(fast_path_allowed(Config{}, sel));
 }
 
 TEST(SelectorFastPath, SkippedLaunchesCountTowardReuse) {

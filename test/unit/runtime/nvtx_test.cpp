@@ -1,4 +1,4 @@
-// NVTX ranges of the runtime (runtime/src/nvtx.h), recorded by an NVTX tool of
+// NVTX ranges of the runtime (runtime/src/core/nvtx.h), recorded by an NVTX tool of
 // our own (nvtx_recorder.h, linked into this program). Off (IRREGFIX_NVTX
 // unset), nothing may reach NVTX. Needs no GPU.
 #include "nvtx_recorder.h"

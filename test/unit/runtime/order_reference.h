@@ -1,5 +1,5 @@
 // A host model of the runtime's locality order and of its sampled measure
-// (runtime/src/order.h), for tests: the unit tests check it on graphs whose
+// (runtime/src/order/order.h), for tests: the unit tests check it on graphs whose
 // answer is known, the GPU tests compare the runtime's order with it.
 #pragma once
 

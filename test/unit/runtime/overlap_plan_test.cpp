@@ -1,4 +1,4 @@
-// Planning of hoisted launches (runtime/src/overlap_plan.h): steps and groups.
+// Planning of hoisted launches (runtime/src/policy/overlap_plan.h): steps and groups.
 #include "config.h"
 #include "overlap_plan.h"
 #include "stats.h"

@@ -117,6 +117,40 @@ TEST(Selector, ReuseGrowsWhenTheProgramStopsWriting) {
   EXPECT_GT(transformed, 1000);
 }
 
+TEST(Selector, ACopyMadeOnlyInsidePipelinedLaunchesIsTimedOnceTheProgramWrites) {
+  // The first copy was made inside a pipelined launch, whose whole time counts as a
+  // kernel sample: no remap was ever timed on its own. When the program then writes
+  // a source before every launch, the first launch that must remap is timed, and the
+  // remap (40 us against 6 us saved) sends the launcher back to the original.
+  Selector sel;
+  sel.set_warm_up(0);
+  bool copy_valid = false;
+  for (int i = 0; i < 6; ++i) { // profiling: no remap sample reported
+    const Selector::Decision d = sel.decide(copy_valid, i == 0);
+    ASSERT_TRUE(d.timed);
+    if (d.run == Selector::kRunTransformed) {
+      sel.add_transformed(154e-3);
+      copy_valid = true;
+    } else {
+      sel.add_original(160e-3);
+    }
+  }
+  for (int i = 0; i < 30; ++i) // reads only: the cached copy pays
+    ASSERT_EQ(sel.decide(true, false).run, Selector::kRunTransformed);
+  ASSERT_LT(sel.remap_ms(), 0);
+  const Selector::Decision first = sel.decide(false, true);
+  EXPECT_EQ(first.run, Selector::kRunTransformed);
+  EXPECT_TRUE(first.timed);
+  EXPECT_NE(sel.why().find("timing a remap"), std::string::npos) << sel.why();
+  sel.add_remap(400e-3);
+  sel.add_transformed(154e-3);
+  int transformed = 0;
+  for (int i = 0; i < 30; ++i)
+    transformed += sel.decide(false, true).run == Selector::kRunTransformed;
+  EXPECT_EQ(transformed, 0);
+  EXPECT_NE(sel.why().find("costs more"), std::string::npos) << sel.why();
+}
+
 TEST(Selector, OneSlowFirstSampleDoesNotDecide) {
   // The first transformed launch pays a one-time module load: the median ignores it.
   Selector sel;

@@ -5,10 +5,12 @@
 #include "config.h"
 #include "layout_policy.h"
 #include "overlap_plan.h"
+#include "sharing_payload.h"
 #include "stats.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 using namespace irregfix;
@@ -67,9 +69,11 @@ TEST(Sharing, SharedMemoryDecision) {
 TEST(Sharing, EntryBytesCountTheSets) {
   Entry e;
   e.buf_bytes = {4000};
-  e.uniq_bytes = 400;
-  e.block_first_bytes = 44;
-  e.local_bytes = 2000;
+  auto sets = std::make_unique<SharingPayload>();
+  sets->uniq.bytes = 400;
+  sets->block_first.bytes = 44;
+  sets->local.bytes = 2000;
+  e.payload = std::move(sets);
   EXPECT_EQ(e.bytes(), 6444u);
 }
 

@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Real programs, original against rewritten: built here, run on the GPU machine.
+
+Two steps, because the tool runs where Clang is and the programs where the GPU is:
+
+  prepare (here): each program of bench/realworld.json, copied out of the git-ignored corpus, is built
+    twice with its own Makefile — `make CC=nvcc` and `make CC=irregfix-nvcc`, the wrapper rewriting
+    every .cu file it compiles — with every nvcc command recorded (bench/nvcc_record.py). The copies
+    (sources, the wrapper's cache of rewritten files), the two command lists and what irregfix did
+    (its report: indirect reads, rewritten, refused by reason; the wrapper's warnings) go into one
+    folder (default .devgen/realworld) to carry to the GPU machine: far smaller than the binaries.
+      bench/realworld.py prepare [--only NAMES] [--wrapper build/tool/irregfix-nvcc]
+
+  run (there): the recorded nvcc commands replayed (the same paths: the copies go back where they
+    were made, and the runtime library is built where the wrapper linked it, --runtime-build), then
+    each program once under IRREGFIX_VERIFY=1 (a stale copy aborts it) against the original's output
+    (identical, or both pass the program's own check), then --reps runs of each, alternating, timed as
+    whole processes: the median and the spread (min-max) of each side.
+      bench/realworld.py run [--dir .devgen/realworld] [--reps 5] [--out DIR]
+
+Writes summary.md (a table a program) and results.json under --out.
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import census  # noqa: E402
+
+LIST = os.path.join(HERE, "realworld.json")
+
+
+def load_list(path, only=None):
+    with open(path) as f:
+        programs = json.load(f)["programs"]
+    if only:
+        wanted = set(only.split(","))
+        programs = [p for p in programs if p["name"] in wanted]
+    return programs
+
+
+# ---- prepare (where the tool is) -------------------------------------------------------
+
+def copy_program(suite, prog, work):
+    """The program's folder and the sibling folders its Makefile names (../x-sycl, ../include)."""
+    src = os.path.join(suite, prog["dir"])
+    dirs = {prog["dir"]} | set(prog.get("siblings", []))
+    with open(os.path.join(src, "Makefile")) as f:
+        for m in re.finditer(r"\.\./([A-Za-z0-9_+.-]+)/", f.read()):
+            if os.path.isdir(os.path.join(suite, m.group(1))):
+                dirs.add(m.group(1))
+    if os.path.exists(work):
+        shutil.rmtree(work)
+    for d in sorted(dirs):
+        shutil.copytree(os.path.join(suite, d), os.path.join(work, d), symlinks=True)
+    return os.path.join(work, prog["dir"])
+
+
+RECORDER = os.path.join(HERE, "nvcc_record.py")
+
+
+def make(cwd, compiler, prog, env, log):
+    args = ["make", "-B", "-j2", "CC=" + compiler, "NVCC=" + compiler, "ARCH=" + prog.get("arch", "sm_90")]
+    args += prog.get("make_args", [])
+    p = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+    with open(log, "w") as f:
+        f.write("$ " + " ".join(args) + "\n" + p.stdout + p.stderr)
+    return p.returncode, p.stderr
+
+
+def read_commands(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tool_report(tool, cwd, files):
+    """The tool's verdict on each .cu file the build compiled, as the census counts them."""
+    reads = []
+    for rel, words, _ in files:
+        flags = census.nvcc_to_clang(words[1:])
+        p = subprocess.run([tool, "--quiet", "--report=json", rel, "--"] + flags, cwd=cwd, capture_output=True,
+                           text=True)
+        if p.returncode == 0 and p.stdout.strip():
+            reads += json.loads(p.stdout)
+    verdicts = collections.Counter(r.get("verdict") for r in reads)
+    reasons = collections.Counter(census.reason_class(r.get("reason", "")) for r in reads
+                                  if r.get("verdict", "").startswith("not"))
+    return {"reads": len(reads), "verdicts": dict(verdicts), "refused": dict(reasons.most_common())}
+
+
+def prepare(args):
+    programs = load_list(args.list, args.only)
+    out = os.path.abspath(args.dir)
+    os.makedirs(out, exist_ok=True)
+    work_root = os.path.abspath(args.work)
+    wrapper = os.path.abspath(args.wrapper)
+    tool = os.path.join(os.path.dirname(wrapper), "irregfix")
+    manifest_path = os.path.join(out, "manifest.json")
+    manifest = {m["name"]: m for m in (json.load(open(manifest_path)) if os.path.exists(manifest_path) else [])}
+    cache = os.path.join(work_root, "cache")
+    for prog in programs:
+        name = prog["name"]
+        cwd = copy_program(args.suite, prog, os.path.join(work_root, name))
+        dest = os.path.join(out, name)
+        if os.path.exists(dest):
+            shutil.rmtree(dest)
+        os.makedirs(dest)
+        entry = {"name": name, "cwd": cwd, "run": prog["run"], "binary": prog.get("binary", "main"),
+                 "check": prog.get("check", "output"), "built": False}
+        record = dict(os.environ, IRREGFIX_NVCC_CACHE_DIR=cache, IRREGFIX_NVCC_VERBOSE="1",
+                      NVCC_RECORD_REAL=args.nvcc)
+        rc, _ = make(cwd, RECORDER, prog, dict(record, NVCC_RECORD_FILE=os.path.join(dest, "original.cmds")),
+                     os.path.join(dest, "build-original.log"))
+        if rc == 0:
+            rc, err = make(cwd, wrapper, prog, dict(record, IRREGFIX_NVCC_REAL=RECORDER,
+                                                    NVCC_RECORD_FILE=os.path.join(dest, "irregfix.cmds")),
+                           os.path.join(dest, "build-irregfix.log"))
+            entry["built"] = rc == 0
+            entry["wrapper_warnings"] = [line for line in err.splitlines() if "irregfix-nvcc: warning" in line]
+            entry["rewritten_files"] = len(re.findall(r"irregfix-nvcc: .*: rewritten", err))
+        entry["report"] = tool_report(tool, cwd, census.program_files(cwd, 60))
+        subprocess.run(["make", "clean"], cwd=cwd, capture_output=True)
+        manifest[name] = entry
+        print("realworld: %-24s built %-5s reads %3d rewritten %3d" % (
+            name, entry["built"], entry["report"]["reads"], entry["report"]["verdicts"].get("rewritten", 0)),
+            file=sys.stderr)
+    # The copies and the wrapper's cache, to be put back at the same paths there.
+    subprocess.run(["tar", "czf", os.path.join(out, "work.tgz"), "-C", "/", os.path.relpath(work_root, "/")],
+                   check=True)
+    with open(manifest_path, "w") as f:
+        json.dump(sorted(manifest.values(), key=lambda m: m["name"]), f, indent=1)
+    return 0
+
+
+def replay(commands, log):
+    """Runs recorded compiler commands where they ran; False at the first failure."""
+    for c in commands:
+        p = subprocess.run(c["argv"], cwd=c["cwd"], capture_output=True, text=True)
+        log.write("$ (cd %s; %s)\n%s%s" % (c["cwd"], " ".join(shlex.quote(a) for a in c["argv"]), p.stdout,
+                                           p.stderr))
+        if p.returncode != 0:
+            return False
+    return True
+
+
+def build_there(folder, manifest, runtime_build):
+    """Puts the copies back, builds the runtime where the wrapper linked it, replays both builds."""
+    subprocess.run(["tar", "xzf", os.path.join(folder, "work.tgz"), "-C", "/"], check=True)
+    if not os.path.exists(os.path.join(runtime_build, "runtime", "libirregfix_runtime.a")):
+        subprocess.run(["cmake", "-S", ROOT, "-B", runtime_build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                        "-DIRREGFIX_BUILD_TOOL=OFF", "-DIRREGFIX_BUILD_SAMPLES=OFF", "-DIRREGFIX_BUILD_BENCH=OFF",
+                        "-DIRREGFIX_BUILD_TESTS=OFF"], check=True, capture_output=True)
+        subprocess.run(["cmake", "--build", runtime_build, "--target", "irregfix_runtime"], check=True,
+                       capture_output=True)
+
+    def build(entry):
+        with open(os.path.join(folder, entry["name"], "replay.log"), "w") as log:
+            for side in ("original", "irregfix"):
+                cmds = os.path.join(folder, entry["name"], side + ".cmds")
+                if not os.path.exists(cmds) or not replay(read_commands(cmds), log):
+                    return False
+                shutil.copy2(os.path.join(entry["cwd"], entry["binary"]), os.path.join(folder, entry["name"], side))
+        return True
+
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        built = dict(zip([e["name"] for e in manifest], pool.map(build, manifest)))
+    return built
+
+
+# ---- run (where the GPU is) --------------------------------------------------------------
+
+TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|throughput|bandwidth|gb/s|gflop|speed|perf",
+                    re.IGNORECASE)
+
+
+def normalised(output):
+    """A program's output without the lines that report times (which differ from run to run)."""
+    return "\n".join(line for line in output.splitlines() if not TIMING.search(line) and
+                     not line.startswith("irregfix"))
+
+
+def passes(output):
+    return bool(re.search(r"\bPASS", output)) and not re.search(r"\bFAIL", output)
+
+
+def run_once(cwd, binary, run, env, timeout):
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run([binary] + shlex.split(run), cwd=cwd, env=env, capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+        return p.returncode, time.perf_counter() - t0, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - t0, "", ""
+
+
+def run_program(entry, binaries, reps, timeout):
+    """Runs the two builds of a program (in `binaries`) in its own folder, where its relative paths resolve."""
+    cwd = entry["cwd"]
+    env = dict(os.environ)
+    env.pop("IRREGFIX_VERIFY", None)
+    orig, rewr = os.path.join(binaries, "original"), os.path.join(binaries, "irregfix")
+    row = {"name": entry["name"], "report": entry["report"], "wrapper_warnings": entry.get("wrapper_warnings", [])}
+    rc_o, _, out_o, _ = run_once(cwd, orig, entry["run"], env, timeout)
+    rc_v, _, out_v, err_v = run_once(cwd, rewr, entry["run"], dict(env, IRREGFIX_VERIFY="1", IRREGFIX_STATS="1"),
+                                     timeout)
+    row["original_rc"], row["verify_rc"] = rc_o, rc_v
+    row["stale"] = "IRREGFIX_VERIFY: stale" in err_v
+    if entry["check"] == "pass":
+        row["identical"] = rc_o == 0 and rc_v == 0 and passes(out_o) and passes(out_v)
+    else:
+        row["identical"] = rc_o == 0 and rc_v == 0 and normalised(out_o) == normalised(out_v)
+    row["stats"] = [line for line in err_v.splitlines() if line.startswith("irregfix:")][:40]
+    times = {"original": [], "irregfix": []}
+    for _ in range(reps):
+        for side, binary in (("original", orig), ("irregfix", rewr)):
+            rc, secs, _, _ = run_once(cwd, binary, entry["run"], env, timeout)
+            if rc == 0:
+                times[side].append(secs * 1000)
+    for side, ts in times.items():
+        row[side + "_ms"] = statistics.median(ts) if ts else None
+        row[side + "_spread"] = [min(ts), max(ts)] if ts else None
+    if row["original_ms"] and row["irregfix_ms"]:
+        row["speedup"] = row["original_ms"] / row["irregfix_ms"]
+    return row
+
+
+def summary_table(rows):
+    lines = ["| program | indirect reads | rewritten | refused (top reason) | original ms | irregfix ms | speedup | "
+             "identical |", "|---|---:|---:|---|---:|---:|---:|---|"]
+    for r in rows:
+        rep = r["report"]
+        top = next(iter(rep["refused"].items()), None)
+        spread = lambda s: "" if not s else " (%.0f–%.0f)" % tuple(s)  # noqa: E731
+        lines.append("| %s | %d | %d | %s | %s | %s | %s | %s |" % (
+            r["name"], rep["reads"], rep["verdicts"].get("rewritten", 0) + rep["verdicts"].get("index-remapped", 0),
+            ("%d: %s" % (top[1], top[0])).replace("|", "\\|") if top else "",
+            "%.0f%s" % (r["original_ms"], spread(r["original_spread"])) if r.get("original_ms") else "–",
+            "%.0f%s" % (r["irregfix_ms"], spread(r["irregfix_spread"])) if r.get("irregfix_ms") else "–",
+            "%.2fx" % r["speedup"] if r.get("speedup") else "–",
+            ("yes" if r["identical"] else "NO") + (" (stale copy)" if r["stale"] else "")))
+    return "\n".join(lines) + "\n"
+
+
+def run(args):
+    folder = os.path.abspath(args.dir)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = [m for m in json.load(f) if m["built"]]
+    if args.only:
+        manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
+    os.makedirs(args.out, exist_ok=True)
+    built = build_there(folder, manifest, os.path.abspath(args.runtime_build))
+    rows = []
+    for entry in manifest:
+        if not built[entry["name"]]:
+            print("realworld: %s: the replayed build failed (%s)" % (
+                entry["name"], os.path.join(folder, entry["name"], "replay.log")), file=sys.stderr)
+            continue
+        rows.append(run_program(entry, os.path.join(folder, entry["name"]), args.reps, args.timeout))
+        r = rows[-1]
+        print("realworld: %-24s %s ms vs %s ms, identical %s" % (r["name"], r.get("original_ms"), r.get("irregfix_ms"),
+                                                                 r["identical"]), file=sys.stderr)
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    table = summary_table(rows)
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(table)
+    print(table)
+    return 0 if rows and all(r["identical"] for r in rows) and len(rows) == len(manifest) else 1
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="step", required=True)
+    a = sub.add_parser("prepare")
+    a.add_argument("--suite", default=os.path.join(ROOT, "corpus", "HeCBench", "src"))
+    a.add_argument("--list", default=LIST)
+    a.add_argument("--only", help="comma-separated program names")
+    a.add_argument("--wrapper", default=os.path.join(ROOT, "build", "tool", "irregfix-nvcc"))
+    a.add_argument("--nvcc", default=os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc"))
+    a.add_argument("--work", default="/tmp/irregfix-realworld")
+    a.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
+    b = sub.add_parser("run")
+    b.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
+    b.add_argument("--only", help="comma-separated program names")
+    b.add_argument("--reps", type=int, default=5)
+    b.add_argument("--timeout", type=float, default=300)
+    b.add_argument("--out", default="realworld-out")
+    b.add_argument("--runtime-build", default=os.path.join(ROOT, "build"),
+                   help="where the wrapper linked the runtime from (built there when missing)")
+    args = p.parse_args(argv)
+    return prepare(args) if args.step == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
