@@ -57,6 +57,15 @@ struct Options {
                                       "named. A loop that cannot be hoisted stays in the kernel, with a "
                                       "remark saying why"),
                              cl::value_desc("kernels"), cl::ValueOptional, cl::cat(Transform)};
+  cl::opt<double> AnalysisBudget{"analysis-budget",
+                                 cl::desc("How long one kernel's analysis may take, as a multiple of the file's "
+                                          "parse (default: 3; at least --analysis-budget-floor); past it the "
+                                          "kernel is left as it is, with a remark. A negative value: no limit"),
+                                 cl::init(3), cl::value_desc("factor"), cl::cat(Transform)};
+  cl::opt<double> AnalysisBudgetFloor{"analysis-budget-floor",
+                                      cl::desc("The least time one kernel's analysis may take, in seconds "
+                                               "(default: 2)"),
+                                      cl::init(2), cl::value_desc("seconds"), cl::cat(Transform)};
 
   cl::opt<std::string> CudaPath{"cuda-path",
                                 cl::desc("CUDA installation (default: $CUDA_PATH, nvcc on PATH, /usr/local/cuda)"),
@@ -238,6 +247,8 @@ bool parseCommandLine(int argc, const char **argv, DriverOptions &D,
   D.DepFileTarget = O.DepFileTarget;
   D.PrintStats = O.PrintStats;
   D.Rewrite.Remarks = !O.Quiet;
+  D.Rewrite.BudgetFactor = O.AnalysisBudget;
+  D.Rewrite.BudgetFloorSeconds = O.AnalysisBudgetFloor;
   return validate(O, D) && addCompilerFlags(O, argv[0], D) && readHoist(O, D.Rewrite.Hoist);
 }
 

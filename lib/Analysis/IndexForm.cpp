@@ -1,4 +1,5 @@
 #include "Analysis/IndexForm.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/LibraryCalls.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
@@ -410,6 +411,7 @@ bool FormBuilder::chosenByLoad(const Expr *Def, int Depth) {
 }
 
 FormRef FormBuilder::build(const Expr *E, int Depth) {
+  checkAnalysisBudget();
   if (!E)
     return unknown("no expression", false, E);
   if (Depth > 48)

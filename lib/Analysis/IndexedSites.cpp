@@ -1,4 +1,5 @@
 #include "Analysis/IndexedSites.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/EnclosingRanges.h"
@@ -304,6 +305,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   std::vector<const Stmt *> LoopOrder;
   std::set<size_t> Superseded; // refused pattern sites whose reads an indexed site may take
   for (size_t I = 0; I < Reads.size(); ++I) {
+    checkAnalysisBudget();
     const IndirectRead &R = Reads[I];
     ReadVerdict &V = Verdicts[I];
     V.Read = R.Mem.Read;

@@ -1,4 +1,5 @@
 #include "Analysis/LocalValues.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/AstUtil.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -252,6 +253,7 @@ LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext
 }
 
 LocalValue LocalValues::at(const VarDecl *V, const Stmt *Use, ASTContext &Ctx) const {
+  checkAnalysisBudget();
   LocalValue L;
   auto It = Of.find(V);
   if (It == Of.end()) {

@@ -1,4 +1,5 @@
 #include "Decide/DecideFile.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/KernelAnalysis.h"
@@ -159,22 +160,45 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   return D;
 }
 
+// A kernel whose analysis ran past its budget: no verdicts, the reason why.
+KernelDecision leftAsIs(const FunctionDecl *Kernel, const KernelBudget &Budget) {
+  KernelDecision D;
+  D.Info.Kernel = Kernel;
+  D.LeftAsIs = "its analysis ran past its budget (" + Budget.Described + ")";
+  return D;
+}
+
 } // namespace
 
 std::vector<KernelDecision> decideFile(const std::vector<const FunctionDecl *> &Kernels, ASTContext &Ctx,
-                                       const DeviceOnlyCode *DeviceOnly, const HoistSelection &Hoist) {
+                                       const DeviceOnlyCode *DeviceOnly, const HoistSelection &Hoist,
+                                       const KernelBudget &Budget) {
   std::vector<KernelDecision> Decisions;
-  for (const FunctionDecl *K : Kernels)
-    Decisions.push_back(decideKernel(K, Ctx, DeviceOnly, Hoist.of(K->getNameAsString())));
+  for (const FunctionDecl *K : Kernels) {
+    AnalysisBudgetScope Scope(Budget.Seconds);
+    try {
+      Decisions.push_back(decideKernel(K, Ctx, DeviceOnly, Hoist.of(K->getNameAsString())));
+    } catch (const AnalysisBudgetExceeded &) {
+      Decisions.push_back(leftAsIs(K, Budget));
+    }
+  }
   // A kernel without a site runs in a locality order only where a site may
   // compute one: a permutable kernel's site in this file.
   const bool OrderComputed = llvm::any_of(Decisions, [](const KernelDecision &D) {
     return D.Info.hasTransformableSite() && D.Info.Perm.Permutable;
   });
   if (OrderComputed)
-    for (KernelDecision &D : Decisions)
-      if (std::optional<OrderedLaunch> Launch = findOrderedLaunch(D.Info, D.Scatters, Ctx))
-        applyOrderedLaunch(D.Info, std::move(*Launch));
+    for (KernelDecision &D : Decisions) {
+      if (!D.LeftAsIs.empty())
+        continue;
+      AnalysisBudgetScope Scope(Budget.Seconds);
+      try {
+        if (std::optional<OrderedLaunch> Launch = findOrderedLaunch(D.Info, D.Scatters, Ctx))
+          applyOrderedLaunch(D.Info, std::move(*Launch));
+      } catch (const AnalysisBudgetExceeded &) {
+        // No ordered launch: the kernel runs as it is written.
+      }
+    }
   return Decisions;
 }
 

@@ -15,6 +15,8 @@
 //  6. renumbered gathers, once the threads' order is known to be free;
 //  7. ordered launches, once every kernel of the file has come this far: a
 //     kernel without a site runs in the order another kernel's site computes.
+// Steps 1-6 and a kernel's step 7 run within the kernel's budget of time
+// (Analysis/AnalysisBudget.h); past it, the kernel keeps no verdict at all.
 #pragma once
 
 #include "Decide/KernelDecision.h"
@@ -27,9 +29,10 @@ namespace irregfix {
 
 // The verdicts on Kernels (those of one file, as written: a template once), in
 // their order. DeviceOnly: the file's code only the device compilation sees,
-// null when not recorded.
+// null when not recorded. A kernel whose analysis runs past Budget is left as
+// it is (KernelDecision::LeftAsIs), and the others go on.
 std::vector<KernelDecision> decideFile(const std::vector<const clang::FunctionDecl *> &Kernels,
                                        clang::ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
-                                       const HoistSelection &Hoist);
+                                       const HoistSelection &Hoist, const KernelBudget &Budget = {});
 
 } // namespace irregfix
