@@ -20,6 +20,7 @@ import collections
 import concurrent.futures
 import csv
 import fnmatch
+import glob
 import json
 import os
 import re
@@ -101,13 +102,54 @@ def program_files(prog, timeout):
     return sorted(files)
 
 
+def cuda_version_flags(cuda):
+    """nvcc's version macros for the toolkit at cuda, as the tool predefines them (Frontend/CudaVersion.cpp)."""
+    try:
+        with open(os.path.join(cuda, "include", "cuda.h")) as f:
+            m = re.search(r"#define CUDA_VERSION\s+(\d+)", f.read())
+    except OSError:
+        m = None
+    if not m:
+        return []
+    v = int(m.group(1))
+    build = 0
+    try:
+        with open(os.path.join(cuda, "version.json")) as f:
+            build = int(json.load(f)["cuda_nvcc"]["version"].split(".")[2])
+    except (OSError, KeyError, ValueError, IndexError):
+        for n in os.listdir(os.path.join(cuda, "dist-info")) if os.path.isdir(os.path.join(cuda, "dist-info")) else []:
+            m = re.match(r"nvidia_cuda_nvcc-\d+\.\d+\.(\d+)\.dist-info$", n)
+            if m:
+                build = int(m.group(1))
+    return ["-D__CUDACC_VER_MAJOR__=%d" % (v // 1000), "-D__CUDACC_VER_MINOR__=%d" % (v % 1000 // 10),
+            "-D__CUDACC_VER_BUILD__=%d" % build]
+
+
+def host_openmp_dir():
+    """The newest GCC's internal include directory with omp.h (Frontend/CudaArguments.cpp)."""
+    best = None
+    for root in ("/usr/lib/gcc", "/usr/lib64/gcc", "/usr/local/lib/gcc"):
+        for d in glob.glob(os.path.join(root, "*", "*", "include", "omp.h")):
+            ver = os.path.basename(os.path.dirname(os.path.dirname(d)))
+            major = int(re.match(r"\d*", ver).group(0) or 0)
+            if best is None or major > best[0]:
+                best = (major, os.path.dirname(d))
+    return best[1] if best else None
+
+
 def parse_flags(cuda, gpu_arch):
     """What the tool's argument adjuster adds to a file's own flags (lib/Frontend/CudaArguments.cpp)."""
     headers = os.path.join(ROOT, "lib", "Headers")
-    return ["-x", "cuda", "--cuda-host-only", "--cuda-path=" + cuda, "--cuda-gpu-arch=" + gpu_arch,
-            "-Wno-unknown-cuda-version", "-isystem", headers, "-include",
-            os.path.join(headers, "irregfix_host_minmax.h"), "-isystem", os.path.join(cuda, "include", "cccl"),
-            "-fsyntax-only"]
+    flags = ["-x", "cuda", "--cuda-host-only", "--cuda-path=" + cuda, "--cuda-gpu-arch=" + gpu_arch,
+             "-Wno-unknown-cuda-version", "-isystem", headers, "-include",
+             os.path.join(headers, "irregfix_host_minmax.h"), "-isystem", os.path.join(cuda, "include", "cccl"),
+             "-fsyntax-only"]
+    # nvcc's dialect (nvccDialectFlags).
+    flags += cuda_version_flags(cuda) + ["-Wno-register"]
+    omp = host_openmp_dir()
+    if omp:
+        flags += ["-idirafter", omp]
+    return flags + ["-include", os.path.join(headers, "irregfix_nvcc_dialect.h")]
 
 
 def timed(cmd, cwd, timeout):
@@ -127,6 +169,7 @@ def reason_class(reason):
     return QUOTED.sub("'X'", reason).strip()
 
 
+LEFT_AS_IS = re.compile(r"remark: kernel '[^']*' left as it is")
 DIAGNOSTIC = re.compile(r":\d+:\d+: (?:fatal )?error: (.*)")
 
 
@@ -148,7 +191,8 @@ def census_file(args, prog, rel, words):
     flags = nvcc_to_clang(words[1:])
     row = {"program": name, "file": rel, "flags": " ".join(flags)}
     scratch = os.path.join(args.out, "scratch", name + "__" + rel.replace("/", "_") + ".irregfix.cu")
-    tool_cmd = [args.tool, "--quiet", "--report=json", rel, "-o", scratch, "--"] + flags
+    # Not --quiet: a kernel left as it is (its analysis past its budget) says so in a remark.
+    tool_cmd = [args.tool, "--report=json", rel, "-o", scratch, "--"] + flags
     rc, secs, out, err = timed(tool_cmd, prog, args.timeout)
     row["tool_rc"] = rc
     row["tool_s"] = round(secs, 3)
@@ -162,6 +206,7 @@ def census_file(args, prog, rel, words):
         except json.JSONDecodeError:
             row["error"] = "report is not JSON"
     row["reads"] = reads
+    row["left_as_is"] = len(LEFT_AS_IS.findall(err))
     prc, psecs, _pout, perr = timed([args.clang] + parse_flags(args.cuda, args.gpu_arch) + flags + [rel], prog,
                                     args.timeout)
     row["parse_rc"] = prc
@@ -189,6 +234,20 @@ def percentile(values, q):
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
+RATIO_BINS = [0.9, 1.1, 1.3, 1.5, 2.0, 3.0]
+
+
+def histogram(ratios):
+    """[(label, count)] of the tool/parse ratios over RATIO_BINS."""
+    edges = [0.0] + RATIO_BINS + [float("inf")]
+    out = []
+    for lo, hi in zip(edges, edges[1:]):
+        label = ("< %.1fx" % hi if lo == 0 else ">= %.1fx" % lo if hi == float("inf") else
+                 "%.1f-%.1fx" % (lo, hi))
+        out.append((label, sum(1 for r in ratios if lo <= r < hi)))
+    return out
+
+
 def summarise(rows):
     files = len(rows)
     programs = len({r["program"] for r in rows})
@@ -209,6 +268,8 @@ def summarise(rows):
     return {
         "programs": programs, "files": files, "read": len(tool_ok), "rejected": len(failures),
         "crashes": sum(1 for r in rows if r["crash"]), "hangs": sum(1 for r in rows if r["hang"]),
+        "kernels_left_as_is": sum(r.get("left_as_is", 0) for r in rows),
+        "ratio_histogram": histogram(ratios),
         "nvcc_compiles": nvcc_compiles, "rejected_but_nvcc_compiles": len(nvcc_ok_failures),
         "read_share_of_nvcc_compiled": (len(tool_ok) / nvcc_compiles) if nvcc_compiles else float("nan"),
         "verdicts": dict(verdicts), "refusals": dict(reasons.most_common()),
@@ -234,6 +295,12 @@ def markdown(s):
              "", "| indirect reads | count |", "|---|---:|"]
     for v, n in sorted(s["verdicts"].items(), key=lambda kv: -kv[1]):
         lines.append("| %s | %d |" % (v, n))
+    lines += ["", "Kernels left as they are (analysis past its budget): %d" % s.get("kernels_left_as_is", 0), "",
+              "tool / parse, files by ratio:", "", "```"]
+    width = max([n for _l, n in s.get("ratio_histogram", [])] + [1])
+    for label, n in s.get("ratio_histogram", []):
+        lines.append("%-10s %5d %s" % (label, n, "#" * int(round(50.0 * n / width))))
+    lines += ["```"]
     lines += ["", "| not rewritten, by reason | reads |", "|---|---:|"]
     for reason, n in list(s["refusals"].items())[:15]:
         lines.append("| %s | %d |" % (reason.replace("|", "\\|"), n))
@@ -286,7 +353,8 @@ def main(argv=None):
     rows.sort(key=lambda r: (r["program"], r["file"]))
 
     with open(os.path.join(args.out, "files.csv"), "w", newline="") as f:
-        cols = ["program", "file", "tool_rc", "tool_s", "parse_rc", "parse_s", "crash", "hang", "nvcc_rc", "error",
+        cols = ["program", "file", "tool_rc", "tool_s", "parse_rc", "parse_s", "crash", "hang", "left_as_is", "nvcc_rc",
+                "error",
                 "parse_error", "flags", "reads", "rewritten"]
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
