@@ -23,6 +23,7 @@ import fnmatch
 import glob
 import json
 import os
+import random
 import re
 import shlex
 import statistics
@@ -311,6 +312,21 @@ def markdown(s):
     return "\n".join(lines) + "\n"
 
 
+def read_journal(path):
+    """The rows of a census's rows.jsonl (a torn last line, from a census killed mid-write, is left out)."""
+    rows = []
+    try:
+        with open(path) as f:
+            for line in f:
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    pass
+    except OSError:
+        pass
+    return rows
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--suite", action="append", required=True, help="a suite's folder of programs (repeatable)")
@@ -324,6 +340,13 @@ def main(argv=None):
     p.add_argument("--timeout", type=float, default=600, help="seconds a file, tool or parse (a hang past it)")
     p.add_argument("--only", help="a regular expression over program names")
     p.add_argument("--out", default="census-out")
+    p.add_argument("--shuffle", action="store_true",
+                   help="take the files in a fixed random order, so that a census stopped early is a sample "
+                        "of the whole suite rather than its first programs")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the files rows.jsonl under --out already holds and run the rest")
+    p.add_argument("--summarise", action="store_true",
+                   help="only tabulate the files rows.jsonl holds (a census stopped early, or resumed)")
     args = p.parse_args(argv)
     args.out = os.path.abspath(args.out)
     args.tool = os.path.abspath(args.tool)
@@ -342,15 +365,33 @@ def main(argv=None):
                 for rel, words, _compiled in program_files(prog, 60):
                     work.append((prog, rel, words))
     print("census: %d files in %d programs" % (len(work), len({w[0] for w in work})), file=sys.stderr)
+    if args.shuffle:
+        random.Random(0).shuffle(work)
 
+    # Each file's row is appended as it is done: a long census can stop and resume.
+    journal = os.path.join(args.out, "rows.jsonl")
     rows = []
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(census_file, args, *w) for w in work]
+    if args.resume or args.summarise:
+        rows = read_journal(journal)
+    done = {(r["program"], r["file"]) for r in rows}
+    todo = [] if args.summarise else [w for w in work if (os.path.basename(w[0]), w[1]) not in done]
+    if rows:
+        print("census: %d files already done, %d to run" % (len(rows), len(todo)), file=sys.stderr)
+    with open(journal, "a" if args.resume else "w") as out, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        if args.summarise:
+            out.close()
+        futures = [pool.submit(census_file, args, *w) for w in todo]
         for i, f in enumerate(concurrent.futures.as_completed(futures), 1):
-            rows.append(f.result())
+            row = f.result()
+            rows.append(row)
+            out.write(json.dumps(row) + "\n")
+            out.flush()
             if i % 50 == 0:
-                print("census: %d/%d" % (i, len(work)), file=sys.stderr)
+                print("census: %d/%d" % (i, len(todo)), file=sys.stderr)
     rows.sort(key=lambda r: (r["program"], r["file"]))
+    if len(rows) < len(work):
+        print("census: %d of %d files tabulated (a partial census)" % (len(rows), len(work)), file=sys.stderr)
 
     with open(os.path.join(args.out, "files.csv"), "w", newline="") as f:
         cols = ["program", "file", "tool_rc", "tool_s", "parse_rc", "parse_s", "crash", "hang", "left_as_is", "nvcc_rc",

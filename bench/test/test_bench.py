@@ -400,6 +400,17 @@ class CensusTest(unittest.TestCase):
         self.assertEqual(dict(s["ratio_histogram"])["1.1-1.3x"], 1)
         self.assertEqual(dict(s["ratio_histogram"])[">= 3.0x"], 1)
 
+    def test_the_journal_keeps_whole_rows_only(self):
+        out = tempfile.mkdtemp()
+        try:
+            path = os.path.join(out, "rows.jsonl")
+            with open(path, "w") as f:
+                f.write('{"program": "a", "file": "main.cu"}\n{"program": "b", "file": "ma')
+            self.assertEqual(census.read_journal(path), [{"program": "a", "file": "main.cu"}])
+            self.assertEqual(census.read_journal(os.path.join(out, "none.jsonl")), [])
+        finally:
+            shutil.rmtree(out)
+
     def test_kernels_left_as_they_are_are_counted_from_the_remarks(self):
         err = ("main.cu:3:17: remark: kernel 'sort_a' left as it is: its analysis ran past its budget (2.0 s)\n"
                "main.cu:9:17: remark: gather site in 'b' transformed: ...\n"
