@@ -83,20 +83,11 @@ __attribute__((device)) bool __nv_atomic_compare_exchange(T *, T *, T *, bool, i
                                                           int = __NV_THREAD_SCOPE_SYSTEM);
 __attribute__((device)) void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM);
 
-// nvcc's math headers give host code isfinite, isnan, isinf and signbit on
-// float and double in the global namespace; Clang's declare them for the
-// device only (host code has std::isfinite). Parenthesised against C's macros.
-#define IRREGFIX_HOST_CLASSIFY(Fn, T)                                                                             \
-  static inline __attribute__((host)) bool(Fn)(T x) { return __builtin_##Fn(x); }
-IRREGFIX_HOST_CLASSIFY(isfinite, float)
-IRREGFIX_HOST_CLASSIFY(isfinite, double)
-IRREGFIX_HOST_CLASSIFY(isnan, float)
-IRREGFIX_HOST_CLASSIFY(isnan, double)
-IRREGFIX_HOST_CLASSIFY(isinf, float)
-IRREGFIX_HOST_CLASSIFY(isinf, double)
-IRREGFIX_HOST_CLASSIFY(signbit, float)
-IRREGFIX_HOST_CLASSIFY(signbit, double)
-#undef IRREGFIX_HOST_CLASSIFY
+// nvcc's math headers give host code isfinite, isnan, isinf and signbit in the
+// global namespace, as C's <math.h> does in C++ (`using std::isfinite;`); a
+// file that includes only <cmath> still finds them under nvcc. Clang's CUDA
+// headers declare them there for the device only.
+#include <math.h>
 #endif
 
 #endif
