@@ -83,6 +83,23 @@ __attribute__((device)) bool __nv_atomic_compare_exchange(T *, T *, T *, bool, i
                                                           int = __NV_THREAD_SCOPE_SYSTEM);
 __attribute__((device)) void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM);
 
+// The cache-hinted loads and stores of nvcc's sm_32_intrinsics.h on plain
+// types (Clang's headers have __ldg alone; cuda_fp16.h and cuda_bf16.h declare
+// their own types' overloads, which an exact match prefers).
+#define IRREGFIX_CACHE_LOAD(Name) template <class T> __attribute__((device)) T Name(const T *);
+#define IRREGFIX_CACHE_STORE(Name) template <class T, class U> __attribute__((device)) void Name(T *, U);
+IRREGFIX_CACHE_LOAD(__ldcg)
+IRREGFIX_CACHE_LOAD(__ldca)
+IRREGFIX_CACHE_LOAD(__ldcs)
+IRREGFIX_CACHE_LOAD(__ldlu)
+IRREGFIX_CACHE_LOAD(__ldcv)
+IRREGFIX_CACHE_STORE(__stwb)
+IRREGFIX_CACHE_STORE(__stcg)
+IRREGFIX_CACHE_STORE(__stcs)
+IRREGFIX_CACHE_STORE(__stwt)
+#undef IRREGFIX_CACHE_LOAD
+#undef IRREGFIX_CACHE_STORE
+
 // nvcc's math headers give host code isfinite, isnan, isinf and signbit in the
 // global namespace, as C's <math.h> does in C++ (`using std::isfinite;`); a
 // file that includes only <cmath> still finds them under nvcc. Clang's CUDA
