@@ -377,10 +377,8 @@ def main(argv=None):
     todo = [] if args.summarise else [w for w in work if (os.path.basename(w[0]), w[1]) not in done]
     if rows:
         print("census: %d files already done, %d to run" % (len(rows), len(todo)), file=sys.stderr)
-    with open(journal, "a" if args.resume else "w") as out, \
+    with open(journal, "a" if args.resume or args.summarise else "w") as out, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        if args.summarise:
-            out.close()
         futures = [pool.submit(census_file, args, *w) for w in todo]
         for i, f in enumerate(concurrent.futures.as_completed(futures), 1):
             row = f.result()
