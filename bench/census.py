@@ -29,6 +29,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -153,13 +154,40 @@ def parse_flags(cuda, gpu_arch):
     return flags + ["-include", os.path.join(headers, "irregfix_nvcc_dialect.h")]
 
 
+TIME = "/usr/bin/time"
+
+
 def timed(cmd, cwd, timeout):
+    """(exit code or "timeout", wall seconds, stdout, stderr)."""
+    rc, secs, _cpu, out, err = timed_cpu(cmd, cwd, timeout)
+    return rc, secs, out, err
+
+
+def timed_cpu(cmd, cwd, timeout):
+    """As timed, with the command's CPU seconds (user + system, by /usr/bin/time; None without it): on a
+    loaded machine the wall time says more about the load than about the command."""
     t0 = time.perf_counter()
+    cpu_file = None
+    if os.access(TIME, os.X_OK):
+        fd, cpu_file = tempfile.mkstemp(suffix=".cpu")
+        os.close(fd)
+        cmd = [TIME, "-f", "%U %S", "-o", cpu_file] + cmd
     try:
         p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, errors="replace")
-        return p.returncode, time.perf_counter() - t0, p.stdout, p.stderr
+        rc, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - t0, "", ""
+        rc, out, err = "timeout", "", ""
+    secs = time.perf_counter() - t0
+    cpu = None
+    if cpu_file:
+        try:
+            with open(cpu_file) as f:
+                words = f.read().split()
+            cpu = float(words[-2]) + float(words[-1])
+        except (OSError, ValueError, IndexError):
+            pass
+        os.remove(cpu_file)
+    return rc, secs, cpu, out, err
 
 
 QUOTED = re.compile(r"'[^']*'")
@@ -194,9 +222,10 @@ def census_file(args, prog, rel, words):
     scratch = os.path.join(args.out, "scratch", name + "__" + rel.replace("/", "_") + ".irregfix.cu")
     # Not --quiet: a kernel left as it is (its analysis past its budget) says so in a remark.
     tool_cmd = [args.tool, "--report=json", rel, "-o", scratch, "--"] + flags
-    rc, secs, out, err = timed(tool_cmd, prog, args.timeout)
+    rc, secs, cpu, out, err = timed_cpu(tool_cmd, prog, args.timeout)
     row["tool_rc"] = rc
     row["tool_s"] = round(secs, 3)
+    row["tool_cpu_s"] = cpu
     row["crash"] = isinstance(rc, int) and (rc < 0 or rc >= 128)
     row["hang"] = rc == "timeout"
     row["error"] = first_error(err) if rc != 0 else ""
@@ -208,10 +237,11 @@ def census_file(args, prog, rel, words):
             row["error"] = "report is not JSON"
     row["reads"] = reads
     row["left_as_is"] = len(LEFT_AS_IS.findall(err))
-    prc, psecs, _pout, perr = timed([args.clang] + parse_flags(args.cuda, args.gpu_arch) + flags + [rel], prog,
-                                    args.timeout)
+    prc, psecs, pcpu, _pout, perr = timed_cpu([args.clang] + parse_flags(args.cuda, args.gpu_arch) + flags + [rel],
+                                              prog, args.timeout)
     row["parse_rc"] = prc
     row["parse_s"] = round(psecs, 3)
+    row["parse_cpu_s"] = pcpu
     row["parse_error"] = first_error(perr) if prc != 0 else ""
     row["nvcc_rc"] = ""
     if rc != 0 and args.nvcc:
@@ -249,6 +279,13 @@ def histogram(ratios):
     return out
 
 
+def ratio(r):
+    """The tool's time over the parse's: CPU seconds where both were measured, else wall seconds."""
+    if r.get("tool_cpu_s") and r.get("parse_cpu_s"):
+        return r["tool_cpu_s"] / r["parse_cpu_s"]
+    return r["tool_s"] / max(r["parse_s"], 1e-3)
+
+
 def summarise(rows):
     files = len(rows)
     programs = len({r["program"] for r in rows})
@@ -263,9 +300,12 @@ def summarise(rows):
             verdicts[read.get("verdict", "?")] += 1
             if read.get("verdict", "").startswith("not"):
                 reasons[reason_class(read.get("reason", ""))] += 1
-    # Time against the parse, for files both read, whose parse took long enough to time.
-    ratios = [r["tool_s"] / r["parse_s"] for r in tool_ok if r["parse_rc"] == 0 and r["parse_s"] > 0.05]
-    slowest = sorted(tool_ok, key=lambda r: r["tool_s"] / max(r["parse_s"], 1e-3), reverse=True)[:5]
+    # Time against the parse, for files both read, whose parse took long enough to time; CPU time where
+    # both have it (the wall time of a loaded machine varies with the load), else wall time.
+    ratios = [ratio(r) for r in tool_ok if r["parse_rc"] == 0 and r["parse_s"] > 0.05]
+    on_cpu = sum(1 for r in tool_ok if r["parse_rc"] == 0 and r["parse_s"] > 0.05 and r.get("tool_cpu_s")
+                 and r.get("parse_cpu_s"))
+    slowest = sorted(tool_ok, key=ratio, reverse=True)[:5]
     return {
         "programs": programs, "files": files, "read": len(tool_ok), "rejected": len(failures),
         "crashes": sum(1 for r in rows if r["crash"]), "hangs": sum(1 for r in rows if r["hang"]),
@@ -274,10 +314,12 @@ def summarise(rows):
         "nvcc_compiles": nvcc_compiles, "rejected_but_nvcc_compiles": len(nvcc_ok_failures),
         "read_share_of_nvcc_compiled": (len(tool_ok) / nvcc_compiles) if nvcc_compiles else float("nan"),
         "verdicts": dict(verdicts), "refusals": dict(reasons.most_common()),
+        "ratios_on_cpu_time": on_cpu, "ratios": len(ratios),
         "ratio_median": statistics.median(ratios) if ratios else float("nan"),
         "ratio_p95": percentile(ratios, 0.95), "ratio_max": max(ratios) if ratios else float("nan"),
-        "slowest": [{"file": r["program"] + "/" + r["file"], "tool_s": r["tool_s"], "parse_s": r["parse_s"]}
-                    for r in slowest],
+        "slowest": [{"file": r["program"] + "/" + r["file"], "tool_s": r["tool_s"], "parse_s": r["parse_s"],
+                     "tool_cpu_s": r.get("tool_cpu_s"), "parse_cpu_s": r.get("parse_cpu_s"),
+                     "ratio": round(ratio(r), 2)} for r in slowest],
         "errors": collections.Counter(
             (r["error"] or "?") + ("  [nvcc: ok]" if r.get("nvcc_rc") == 0 else
                                    "  [nvcc: fails too]" if r.get("nvcc_rc") not in ("", None) else "")
@@ -296,6 +338,12 @@ def markdown(s):
              "", "| indirect reads | count |", "|---|---:|"]
     for v, n in sorted(s["verdicts"].items(), key=lambda kv: -kv[1]):
         lines.append("| %s | %d |" % (v, n))
+    lines += ["", "Time ratios on CPU time for %d of %d files (wall time for the rest)." % (
+        s.get("ratios_on_cpu_time", 0), s.get("ratios", 0)), "", "| slowest against the parse | tool | parse | ratio |",
+              "|---|---:|---:|---:|"]
+    for x in s.get("slowest", []):
+        lines.append("| %s | %.2f s | %.2f s | %.2fx |" % (
+            x["file"], x.get("tool_cpu_s") or x["tool_s"], x.get("parse_cpu_s") or x["parse_s"], x["ratio"]))
     lines += ["", "Kernels left as they are (analysis past its budget): %d" % s.get("kernels_left_as_is", 0), "",
               "tool / parse, files by ratio:", "", "```"]
     width = max([n for _l, n in s.get("ratio_histogram", [])] + [1])
@@ -392,7 +440,7 @@ def main(argv=None):
         print("census: %d of %d files tabulated (a partial census)" % (len(rows), len(work)), file=sys.stderr)
 
     with open(os.path.join(args.out, "files.csv"), "w", newline="") as f:
-        cols = ["program", "file", "tool_rc", "tool_s", "parse_rc", "parse_s", "crash", "hang", "left_as_is", "nvcc_rc",
+        cols = ["program", "file", "tool_rc", "tool_s", "tool_cpu_s", "parse_rc", "parse_s", "parse_cpu_s", "crash", "hang", "left_as_is", "nvcc_rc",
                 "error",
                 "parse_error", "flags", "reads", "rewritten"]
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")

@@ -400,6 +400,15 @@ class CensusTest(unittest.TestCase):
         self.assertEqual(dict(s["ratio_histogram"])["1.1-1.3x"], 1)
         self.assertEqual(dict(s["ratio_histogram"])[">= 3.0x"], 1)
 
+    def test_ratios_prefer_cpu_time(self):
+        self.assertAlmostEqual(census.ratio({"tool_s": 9.0, "parse_s": 3.0, "tool_cpu_s": 1.1, "parse_cpu_s": 1.0}), 1.1)
+        self.assertAlmostEqual(census.ratio({"tool_s": 9.0, "parse_s": 3.0, "tool_cpu_s": None}), 3.0)
+        rc, secs, cpu, out, _err = census.timed_cpu([sys.executable, "-c", "print(7)"], None, 60)
+        self.assertEqual((rc, out.strip()), (0, "7"))
+        if os.access(census.TIME, os.X_OK):
+            self.assertIsNotNone(cpu)
+            self.assertLessEqual(cpu, secs + 0.05)
+
     def test_the_journal_keeps_whole_rows_only(self):
         out = tempfile.mkdtemp()
         try:
