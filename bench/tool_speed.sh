@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # How long irregfix takes against `clang++-19 -fsyntax-only` with the same flags
-# (those irregfix's argument adjuster adds) on the CG and SP samples and a
-# generated 5,000-line file of 200 kernels. Not a timed test.
+# (those irregfix's argument adjuster adds) on the CG and SP samples, a
+# generated 5,000-line file of 200 kernels, and generated register-sorting
+# kernels (bench/gen_segsort_like.py: long straight-line compare-exchange code
+# over dozens of register locals) at two sizes, the second twice the first, so
+# that an analysis that grows faster than the kernels shows as a growing ratio.
 #
 #   bench/tool_speed.sh [irregfix binary] [runs]      (default: build/tool/irregfix, 7)
+#
+# Exits 2 when a file's ratio passes $MAX_RATIO (default 3): the tool is meant
+# to cost about a parse, never a multiple of it.
 #
 # Uses hyperfine when installed (median of the runs), else a loop over date +%s.%N.
 set -euo pipefail
@@ -18,13 +24,19 @@ clang=${CLANGXX:-clang++-19}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$root/bench/gen_many_kernels.py" "$work/many_kernels.cu"
+python3 "$root/bench/gen_segsort_like.py" "$work/segsort_like.cu" --kernels 16
+python3 "$root/bench/gen_segsort_like.py" "$work/segsort_like_2x.cu" --kernels 32
+max_ratio=${MAX_RATIO:-3}
 
-flags=(-x cuda --cuda-host-only "--cuda-path=$cuda" --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version
-       -isystem "$root/lib/Headers" -isystem "$cuda/include/cccl")
+# The parse's flags, nvcc's dialect included, as bench/census.py has them.
+mapfile -t flags < <(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import census
+print("\n".join(f for f in census.parse_flags(sys.argv[2], "sm_90") if f != "-fsyntax-only"))' "$root/bench" "$cuda")
 # name | file | extra flags
 cases=("samples/cg/cg.cu|$root/samples/cg/cg.cu|-I$root/samples/cg"
        "samples/sp/sp.cu|$root/samples/sp/sp.cu|-I$root/samples/sp"
-       "generated, 200 kernels|$work/many_kernels.cu|")
+       "generated, 200 kernels|$work/many_kernels.cu|"
+       "generated register sort, 16 kernels x 3 types|$work/segsort_like.cu|-std=c++17"
+       "generated register sort, 32 kernels x 3 types|$work/segsort_like_2x.cu|-std=c++17")
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
@@ -53,6 +65,11 @@ for c in "${cases[@]}"; do
     { echo "tool_speed: irregfix fails on $file" >&2; exit 1; }
   parse=$(time_cmd "$clang" -fsyntax-only "${flags[@]}" "${extra_args[@]}" "$file")
   fix=$(time_cmd "$tool" --quiet "--cuda-path=$cuda" "$file" -- "${extra_args[@]}")
-  printf '| %s | %d | %.3f | %.3f | %.2fx |\n' "$name" "$(wc -l < "$file")" "$parse" "$fix" \
-         "$(echo "$fix / $parse" | bc -l)"
+  ratio=$(echo "$fix / $parse" | bc -l)
+  printf '| %s | %d | %.3f | %.3f | %.2fx |\n' "$name" "$(wc -l < "$file")" "$parse" "$fix" "$ratio"
+  if [ "$(echo "$ratio > $max_ratio" | bc -l)" = 1 ]; then
+    echo "tool_speed: $name: irregfix takes ${ratio}x the parse (more than ${max_ratio}x)" >&2
+    slow=1
+  fi
 done
+[ -z "${slow:-}" ] || exit 2

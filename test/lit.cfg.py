@@ -1,4 +1,5 @@
 # lit configuration for irregfix's rewrite, diagnostic, refusal and CLI tests.
+import glob
 import os
 import shutil
 import subprocess
@@ -52,6 +53,11 @@ def has_cuda_device():
     except (OSError, subprocess.SubprocessError):
         return False
 
+
+# The host compiler's omp.h (GCC's internal include directory), which the
+# tool's parse finds as nvcc's host compiler does.
+if glob.glob("/usr/lib/gcc/*/*/include/omp.h") or glob.glob("/usr/lib64/gcc/*/*/include/omp.h"):
+    config.available_features.add("host-omp-header")
 
 if has_cuda_device():
     config.available_features.add("cuda-device")

@@ -64,6 +64,15 @@ struct Options {
                                      "original's in the last bits (IRREGFIX_VERIFY=1 measures by how much). "
                                      "Integer, min/max and bitwise reductions need no opt-in"),
                             cl::cat(Transform)};
+  cl::opt<double> AnalysisBudget{"analysis-budget",
+                                 cl::desc("How long one kernel's analysis may take, as a multiple of the file's "
+                                          "parse (default: 3; at least --analysis-budget-floor); past it the "
+                                          "kernel is left as it is, with a remark. A negative value: no limit"),
+                                 cl::init(3), cl::value_desc("factor"), cl::cat(Transform)};
+  cl::opt<double> AnalysisBudgetFloor{"analysis-budget-floor",
+                                      cl::desc("The least time one kernel's analysis may take, in seconds "
+                                               "(default: 2)"),
+                                      cl::init(2), cl::value_desc("seconds"), cl::cat(Transform)};
 
   cl::opt<std::string> CudaPath{"cuda-path",
                                 cl::desc("CUDA installation (default: $CUDA_PATH, nvcc on PATH, /usr/local/cuda)"),
@@ -247,6 +256,8 @@ bool parseCommandLine(int argc, const char **argv, DriverOptions &D,
   D.PrintStats = O.PrintStats;
   D.Rewrite.Remarks = !O.Quiet;
   D.Rewrite.Reassociate = O.Reassociate;
+  D.Rewrite.BudgetFactor = O.AnalysisBudget;
+  D.Rewrite.BudgetFloorSeconds = O.AnalysisBudgetFloor;
   return validate(O, D) && addCompilerFlags(O, argv[0], D) && readHoist(O, D.Rewrite.Hoist);
 }
 

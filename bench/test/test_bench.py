@@ -397,6 +397,52 @@ class CensusTest(unittest.TestCase):
         self.assertEqual(s["refusals"], {"'X' is written": 1})
         self.assertAlmostEqual(s["ratio_median"], 2.1)
         self.assertAlmostEqual(s["ratio_max"], 3.0)
+        self.assertEqual(dict(s["ratio_histogram"])["1.1-1.3x"], 1)
+        self.assertEqual(dict(s["ratio_histogram"])[">= 3.0x"], 1)
+
+    def test_ratios_prefer_cpu_time(self):
+        self.assertAlmostEqual(census.ratio({"tool_s": 9.0, "parse_s": 3.0, "tool_cpu_s": 1.1, "parse_cpu_s": 1.0}), 1.1)
+        self.assertAlmostEqual(census.ratio({"tool_s": 9.0, "parse_s": 3.0, "tool_cpu_s": None}), 3.0)
+        rc, secs, cpu, out, _err = census.timed_cpu([sys.executable, "-c", "print(7)"], None, 60)
+        self.assertEqual((rc, out.strip()), (0, "7"))
+        if os.access(census.TIME, os.X_OK):
+            self.assertIsNotNone(cpu)
+            self.assertLessEqual(cpu, secs + 0.05)
+
+    def test_the_journal_keeps_whole_rows_only(self):
+        out = tempfile.mkdtemp()
+        try:
+            path = os.path.join(out, "rows.jsonl")
+            with open(path, "w") as f:
+                f.write('{"program": "a", "file": "main.cu"}\n{"program": "b", "file": "ma')
+            self.assertEqual(census.read_journal(path), [{"program": "a", "file": "main.cu"}])
+            self.assertEqual(census.read_journal(os.path.join(out, "none.jsonl")), [])
+        finally:
+            shutil.rmtree(out)
+
+    def test_kernels_left_as_they_are_are_counted_from_the_remarks(self):
+        err = ("main.cu:3:17: remark: kernel 'sort_a' left as it is: its analysis ran past its budget (2.0 s)\n"
+               "main.cu:9:17: remark: gather site in 'b' transformed: ...\n"
+               "main.cu:20:17: remark: kernel 'sort_c' left as it is: its analysis ran past its budget (2.0 s)\n")
+        self.assertEqual(len(census.LEFT_AS_IS.findall(err)), 2)
+
+    def test_the_parse_reads_nvccs_dialect_as_the_tool_does(self):
+        cuda = tempfile.mkdtemp()
+        try:
+            os.makedirs(os.path.join(cuda, "include"))
+            with open(os.path.join(cuda, "include", "cuda.h"), "w") as f:
+                f.write("#define CUDA_VERSION 12040\n")
+            with open(os.path.join(cuda, "version.json"), "w") as f:
+                f.write('{"cuda_nvcc": {"name": "CUDA NVCC", "version": "12.4.131"}}')
+            flags = census.parse_flags(cuda, "sm_90")
+            self.assertIn("-D__CUDACC_VER_MAJOR__=12", flags)
+            self.assertIn("-D__CUDACC_VER_MINOR__=4", flags)
+            self.assertIn("-D__CUDACC_VER_BUILD__=131", flags)
+            self.assertIn("-Wno-register", flags)
+            self.assertEqual(flags[-2:], ["-include", os.path.join(census.ROOT, "lib", "Headers",
+                                                                   "irregfix_nvcc_dialect.h")])
+        finally:
+            shutil.rmtree(cuda)
 
 
 class RealworldTest(unittest.TestCase):

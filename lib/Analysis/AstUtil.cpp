@@ -149,6 +149,21 @@ size_t countRefs(const VarDecl *V, const Stmt *St) {
   return N;
 }
 
+static void countAllRefs(const Stmt *St, llvm::DenseMap<const ValueDecl *, size_t> &Out) {
+  if (!St)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(St))
+    ++Out[DR->getDecl()];
+  for (const Stmt *C : St->children())
+    countAllRefs(C, Out);
+}
+
+llvm::DenseMap<const ValueDecl *, size_t> countAllRefs(const Stmt *St) {
+  llvm::DenseMap<const ValueDecl *, size_t> Out;
+  countAllRefs(St, Out);
+  return Out;
+}
+
 bool writtenInside(const VarDecl *V, const Stmt *St) {
   if (!St)
     return false;

@@ -7,6 +7,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ bool isAnyMacro(const clang::Stmt *S);
 
 // How many times St refers to V.
 size_t countRefs(const clang::VarDecl *V, const clang::Stmt *St);
+// How many times St refers to each declaration it names (countRefs for all at once).
+llvm::DenseMap<const clang::ValueDecl *, size_t> countAllRefs(const clang::Stmt *St);
 
 // The arguments of a call in the order of F's parameters (a member operator's
 // object is not one of them).

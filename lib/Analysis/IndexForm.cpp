@@ -1,4 +1,5 @@
 #include "Analysis/IndexForm.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/LibraryCalls.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
@@ -14,7 +15,31 @@ namespace irregfix {
 
 namespace {
 
-FormRef make(Form F) { return std::make_shared<const Form>(std::move(F)); }
+FormRef unknown(std::string Why, bool MayLoad, const Expr *Source);
+
+// The bound on a form's tree (its parts counted at every use): far above any
+// index a program writes, far below the trees a chain of selections that read
+// the previous value in both arms makes (three times larger at each step).
+constexpr size_t kMaxFormTree = 1 << 14;
+
+FormRef make(Form F) {
+  F.TreeSize = 1;
+  F.Loads = F.K == Form::Load || (F.K == Form::Unknown && F.MayLoad);
+  F.Known = F.K != Form::Unknown;
+  F.UsesThread = F.K == Form::Thread;
+  F.LoadDepth = 0;
+  for (const FormRef &O : F.Ops) {
+    F.TreeSize += O->TreeSize;
+    F.Loads |= O->Loads;
+    F.Known &= O->Known;
+    F.UsesThread |= O->UsesThread;
+    F.LoadDepth = std::max(F.LoadDepth, O->LoadDepth);
+  }
+  F.LoadDepth += F.K == Form::Load ? 1 : 0;
+  if (F.TreeSize > kMaxFormTree)
+    return unknown("the expression is too large to follow", F.Loads, F.Source);
+  return std::make_shared<const Form>(std::move(F));
+}
 
 FormRef unknown(std::string Why, bool MayLoad, const Expr *Source) {
   Form F;
@@ -226,6 +251,23 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   return true;
 }
 
+FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
+    : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)) {}
+
+void FormBuilder::setLoopVars(std::vector<const VarDecl *> Vars) {
+  if (Vars == LoopVars)
+    return;
+  LoopVars = std::move(Vars);
+  Spreads.clear();
+}
+
+void FormBuilder::setLoadedParams(std::set<const ParmVarDecl *> Params) {
+  if (Params == LoadedParams)
+    return;
+  LoadedParams = std::move(Params);
+  Spreads.clear();
+}
+
 FormRef FormBuilder::of(const Expr *E) { return build(E, 0); }
 
 FormRef FormBuilder::readOf(const Expr *E) {
@@ -299,17 +341,23 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
   LocalValue L = Values.at(V, Pos, Ctx);
   if (L.K == LocalValue::None) {
     // Not one value: whether any of its values comes from memory.
-    bool MayLoad = false;
-    std::string Why = L.Why;
-    for (const Expr *D : Values.definitions(V)) {
-      if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad()) {
-        MayLoad = true;
-      } else if (chosenByLoad(D, Depth)) {
-        MayLoad = true;
-        Why = "local " + quoted(V) + " is set under a condition on values loaded from memory";
+    auto Known = Frames.empty() ? Spreads.find({V, Depth}) : Spreads.end();
+    Spread Sp;
+    if (Known != Spreads.end()) {
+      Sp = Known->second;
+    } else {
+      for (const Expr *D : Values.definitions(V)) {
+        if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
+          Sp.MayLoad = true;
+        else if (chosenByLoad(D, Depth))
+          Sp.MayLoad = Sp.ChosenByLoad = true;
       }
+      if (Frames.empty())
+        Spreads.emplace(std::make_pair(V, Depth), Sp);
     }
-    return unknown(Why, MayLoad, At);
+    return unknown(Sp.ChosenByLoad ? "local " + quoted(V) + " is set under a condition on values loaded from memory"
+                                   : L.Why,
+                   Sp.MayLoad, At);
   }
   // A local may hold other values at other places: its forms are kept by definition.
   const LocalKey Key{V, L.Value, L.Cond, L.Then, L.ElseBefore};
@@ -363,6 +411,7 @@ bool FormBuilder::chosenByLoad(const Expr *Def, int Depth) {
 }
 
 FormRef FormBuilder::build(const Expr *E, int Depth) {
+  checkAnalysisBudget();
   if (!E)
     return unknown("no expression", false, E);
   if (Depth > 48)
@@ -487,40 +536,14 @@ FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vecto
   return R;
 }
 
-bool Form::dependsOnLoad() const {
-  if (K == Load || (K == Unknown && MayLoad))
-    return true;
-  for (const FormRef &O : Ops)
-    if (O->dependsOnLoad())
-      return true;
-  return false;
-}
-
-bool Form::known() const {
-  if (K == Unknown)
-    return false;
-  for (const FormRef &O : Ops)
-    if (!O->known())
-      return false;
-  return true;
-}
-
 std::string Form::unknownWhy() const {
   if (K == Unknown)
     return Why;
   for (const FormRef &O : Ops)
-    if (std::string W = O->unknownWhy(); !W.empty())
-      return W;
+    if (!O->known()) // a known part has no Unknown to name
+      if (std::string W = O->unknownWhy(); !W.empty())
+        return W;
   return "";
-}
-
-bool Form::usesThread() const {
-  if (K == Thread)
-    return true;
-  for (const FormRef &O : Ops)
-    if (O->usesThread())
-      return true;
-  return false;
 }
 
 bool Form::uses(const VarDecl *V) const {
@@ -544,13 +567,6 @@ void Form::loads(std::vector<const Form *> &Out) const {
     Out.push_back(this);
   for (const FormRef &O : Ops)
     O->loads(Out);
-}
-
-int Form::loadDepth() const {
-  int Inner = 0;
-  for (const FormRef &O : Ops)
-    Inner = std::max(Inner, O->loadDepth());
-  return Inner + (K == Load ? 1 : 0);
 }
 
 std::string Form::str() const {

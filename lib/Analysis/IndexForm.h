@@ -52,20 +52,28 @@ struct Form {
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
 
+  // Forms share their parts (a local's form is part of every form that uses
+  // it), so a form's tree may be far larger than the graph built: the
+  // builder sets these from the parts' once, and a form whose tree would pass
+  // a bound is not followed (an Unknown that may load when a part does).
+  size_t TreeSize = 1;
+  bool Loads = false, Known = true, UsesThread = false;
+  int LoadDepth = 0;
+
   // Whether the value depends on memory: a Load, or an Unknown that may load.
-  bool dependsOnLoad() const;
+  bool dependsOnLoad() const { return Loads; }
   // Whether the form is fully known (no Unknown inside).
-  bool known() const;
+  bool known() const { return Known; }
   // The first Unknown's reason, or "".
   std::string unknownWhy() const;
-  bool usesThread() const;
+  bool usesThread() const { return UsesThread; }
   bool uses(const clang::VarDecl *LoopVar) const;
   // Loop variables used, in no particular order.
   void loopVars(std::set<const clang::VarDecl *> &Out) const;
   // Every Load inside, outermost first.
   void loads(std::vector<const Form *> &Out) const;
   // Depth of nested loads: A[B[t]] has 1 (the index of A), A[B[C[t]]] 2.
-  int loadDepth() const;
+  int loadDepth() const { return LoadDepth; }
   // A readable rendering: `load(B, t)`, `load(B, t + 1) - load(B, t)`.
   std::string str() const;
 };
@@ -75,14 +83,13 @@ struct Form {
 // scope, and which variable (if any) is the thread index.
 class FormBuilder {
 public:
-  FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Kernel) {}
+  FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx);
 
   // The loop variables in scope where the next expressions are (innermost last).
-  void setLoopVars(std::vector<const clang::VarDecl *> Vars) { LoopVars = std::move(Vars); }
+  void setLoopVars(std::vector<const clang::VarDecl *> Vars);
   // For a device function the kernel calls: its parameters that some call
   // gives a value loaded from memory (their forms are unknown, and may load).
-  void setLoadedParams(std::set<const clang::ParmVarDecl *> Params) { LoadedParams = std::move(Params); }
+  void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
 
   FormRef of(const clang::Expr *E);
 
@@ -106,7 +113,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const clang::VarDecl *> LoopVars;
   std::set<const clang::ParmVarDecl *> LoadedParams;
-  LocalValues Values;
+  const LocalValues &Values;
   // The calls being inlined, innermost last, with their arguments' forms.
   struct Frame {
     InlineScope Scope;
@@ -117,6 +124,15 @@ private:
   using LocalKey = std::tuple<const clang::VarDecl *, const clang::Expr *, const clang::Expr *, const clang::Expr *,
                               const clang::Stmt *>;
   std::map<LocalKey, FormRef> Locals;
+  // What the values of a local with no one value come to, by variable and
+  // depth (a register assigned at every swap of a sorting network is asked
+  // about at every use): whether one may come from memory, whether one is
+  // chosen by a loaded value. Valid for the loop variables and loaded
+  // parameters set, outside inlined calls.
+  struct Spread {
+    bool MayLoad = false, ChosenByLoad = false;
+  };
+  std::map<std::pair<const clang::VarDecl *, int>, Spread> Spreads;
 };
 
 // A read of memory in a kernel: its expression, and where the element lies:

@@ -1,6 +1,8 @@
 #include "Analysis/IndexedSites.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/EnclosingRanges.h"
 #include "Analysis/SiteFinder.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -110,9 +112,10 @@ const Expr *threadExpr(const Form &F) {
 }
 
 // The transformed two-level range site whose row bounds R reads, or null.
-const Site *ownIndexRead(const KernelInfo &Info, const IndirectRead &R) {
-  for (const Site &S : Info.Sites) {
-    if (!S.transformable() || S.Pattern != kPatternRange2 || S.kernelArray(R.Array) != S.Offsets)
+const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const IndirectRead &R) {
+  for (const Site *Each : Range2Sites) {
+    const Site &S = *Each;
+    if (S.kernelArray(R.Array) != S.Offsets)
       continue;
     const Form *F = R.Index.get();
     if (F->K == Form::Op && F->Name == "+" && F->Ops.size() == 2 && F->Ops[1]->K == Form::Const)
@@ -285,19 +288,22 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   }
 
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Inside = [&](const Expr *E, const Expr *Outer) {
-    return E != Outer && !SM.isBeforeInTranslationUnit(E->getBeginLoc(), Outer->getBeginLoc()) &&
-           !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), E->getEndLoc()) &&
-           (E->getBeginLoc() != Outer->getBeginLoc() || E->getEndLoc() != Outer->getEndLoc());
-  };
   // Reads of transformed pattern sites: a read inside one (B[C[t]] of
   // A[B[C[t]]]) is gone from the transformed kernel with it.
-  std::vector<std::pair<const Expr *, const Site *>> PatternReads;
+  std::vector<const Expr *> PatternReads;
+  std::vector<const Site *> PatternReadSites;
+  std::vector<const Site *> Range2Sites; // transformed two-level ranges: their row bounds are theirs
   for (const Site &S : Info.Sites)
-    if (S.transformable())
+    if (S.transformable()) {
       for (const SiteArray *A : S.remappedArrays())
-        for (const Expr *R : A->Reads)
-          PatternReads.push_back({R, &S});
+        for (const Expr *R : A->Reads) {
+          PatternReads.push_back(R);
+          PatternReadSites.push_back(&S);
+        }
+      if (S.Pattern == kPatternRange2)
+        Range2Sites.push_back(&S);
+    }
+  const EnclosingRanges InPatternRead(PatternReads, SM);
 
   Analysis A(Info, W, Ctx);
   std::vector<ReadVerdict> Verdicts(Reads.size());
@@ -306,6 +312,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   std::vector<const Stmt *> LoopOrder;
   std::set<size_t> Superseded; // refused pattern sites whose reads an indexed site may take
   for (size_t I = 0; I < Reads.size(); ++I) {
+    checkAnalysisBudget();
     const IndirectRead &R = Reads[I];
     ReadVerdict &V = Verdicts[I];
     V.Read = R.Mem.Read;
@@ -315,16 +322,15 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       V.In = R.In->getNameAsString();
     // The row bounds a transformed two-level range reads (B[C[t]], B[C[t] + 1]):
     // its remap reads them; they are that site's own index.
-    if (const Site *Own = ownIndexRead(Info, R)) {
+    if (const Site *Own = ownIndexRead(Range2Sites, R)) {
       V.Verdict = ReadVerdict::Rewritten;
       V.Pattern = Own->Pattern;
       V.Reason = "the " + std::string(pattern_name(Own->Pattern)) + " site's own row bounds, read by its remap";
       continue;
     }
-    if (auto P = llvm::find_if(PatternReads, [&](auto &PR) { return Inside(R.Mem.Read, PR.first); });
-        P != PatternReads.end()) {
+    if (const int P = InPatternRead.firstEnclosing(R.Mem.Read); P >= 0) {
       V.Verdict = ReadVerdict::Rewritten;
-      V.Pattern = P->second->Pattern;
+      V.Pattern = PatternReadSites[P]->Pattern;
       V.Reason = "it is inside a read the " + V.shape() + " site copies";
       continue;
     }
@@ -397,7 +403,8 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   for (auto &[L, Cs] : ByLoop)
     for (const Candidate &C : Cs)
       Taken.push_back(C.R->Mem.Read);
-  auto Covered = [&](const Expr *E) { return llvm::any_of(Taken, [&](const Expr *O) { return Inside(E, O); }); };
+  const EnclosingRanges InTaken(Taken, SM);
+  auto Covered = [&](const Expr *E) { return InTaken.anyEncloses(E); };
   auto Prune = [&](std::vector<Candidate> &Cs) {
     Cs.erase(std::remove_if(Cs.begin(), Cs.end(), [&](const Candidate &C) { return Covered(C.R->Mem.Read); }),
              Cs.end());
@@ -411,6 +418,9 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       V.Pattern = kPatternIndexed;
       V.Reason = "it is inside a read an indexed site copies";
     }
+  std::set<SourceLocation::UIntTy> TakenBegins;
+  for (const Expr *T : Taken)
+    TakenBegins.insert(T->getBeginLoc().getRawEncoding());
   for (size_t I = 0; I < Info.Sites.size(); ++I) {
     Site &S = Info.Sites[I];
     bool Had = false, Left = false;
@@ -422,10 +432,9 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     if (Had && !Left)
       Superseded.insert(I);
     // A refused pattern site over the loop or the read an indexed site takes.
-    if (!S.transformable())
-      for (const Expr *T : Taken)
-        if (S.Loc == T->getBeginLoc() || (S.Loop && llvm::any_of(ByLoop, [&](auto &KV) { return KV.first == S.Loop; })))
-          Superseded.insert(I);
+    if (!S.transformable() && !Taken.empty() &&
+        ((S.Loop && ByLoop.count(S.Loop)) || TakenBegins.count(S.Loc.getRawEncoding())))
+      Superseded.insert(I);
   }
   // A refused pattern site some of whose reads an indexed site takes goes:
   // the indexed site reads them now. (Its other reads keep its reason.)

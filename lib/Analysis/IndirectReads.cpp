@@ -51,12 +51,14 @@ public:
     // Device functions the kernel calls: their own reads, once each.
     for (size_t I = 0; I < Callees.size(); ++I) {
       const FunctionDecl *F = Callees[I];
-      WriteSet CalleeWrites = WriteSet::of(F, DeviceOnly);
+      const WriteSet CalleeWrites = WriteSet::of(F, DeviceOnly);
       FormBuilder CalleeForms(F, CalleeWrites, Ctx);
       CalleeForms.setLoadedParams(LoadedParams);
       Loops.clear();
+      InWrites = &CalleeWrites;
       walk(F->getBody(), F, CalleeForms);
     }
+    InWrites = &Writes;
   }
 
   std::vector<IndirectRead> Out;
@@ -117,7 +119,7 @@ private:
     IndirectRead R;
     R.Mem = M;
     R.Index = Index;
-    R.Array = WriteSet::exactPointer(M.Base, In == Kernel ? Writes : WriteSet::of(In, DeviceOnly));
+    R.Array = WriteSet::exactPointer(M.Base, *InWrites);
     R.Loops = Loops;
     R.In = In;
     R.Plain = onlyRead(M.Read, Ctx);
@@ -174,6 +176,7 @@ private:
   ASTContext &Ctx;
   const DeviceOnlyCode *DeviceOnly;
   FormBuilder Forms;
+  const WriteSet *InWrites = &Writes; // the writes of the function being walked
   std::vector<LoopShape> Loops;
   std::vector<const FunctionDecl *> Callees;
   std::set<const FunctionDecl *> Seen;

@@ -32,7 +32,7 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceO
           "its body has code only the device compilation sees (__CUDA_ARCH__ at line " +
           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(R.front()->Range.getBegin())) + ")";
   WriteSet W = WriteSet::of(Kernel, DeviceOnly);
-  Info.RequiredBlockX = kernelBlockSize(Kernel);
+  Info.RequiredBlockX = kernelBlockSize(Kernel, W.locals());
   if (Info.RequiredBlockX == ~0u)
     Info.RefusedBecause = "its thread index is written with two different block sizes";
   findPatternSites(Info, Ctx, W);

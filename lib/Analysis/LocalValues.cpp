@@ -1,4 +1,5 @@
 #include "Analysis/LocalValues.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/AstUtil.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -112,6 +113,18 @@ LocalValues::LocalValues(const FunctionDecl *F) {
   Finder.TraverseStmt(F->getBody());
 }
 
+const LocalValues &FunctionLocals::of(const FunctionDecl *F) const {
+  std::unique_ptr<LocalValues> &Slot = Known[F];
+  if (!Slot)
+    Slot = std::make_unique<LocalValues>(F);
+  return *Slot;
+}
+
+bool FunctionLocals::modified(const VarDecl *V) const {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return !F || !F->getBody() || of(F).modified(V);
+}
+
 std::vector<const Expr *> LocalValues::definitions(const VarDecl *V) const {
   std::vector<const Expr *> Out;
   if (V->hasInit())
@@ -135,17 +148,6 @@ const Stmt *statementOf(const Stmt *S, const CompoundStmt *Block, ASTContext &Ct
   return nullptr;
 }
 
-// The position of statement S among Block's statements.
-int positionIn(const Stmt *S, const CompoundStmt *Block) {
-  int I = 0;
-  for (const Stmt *C : Block->body()) {
-    if (C == S)
-      return I;
-    ++I;
-  }
-  return -1;
-}
-
 // `if (c) v = e;` or `if (c) { ...; v = e; ... }` with no else: the assignment
 // is the then-branch or a statement directly in its braces.
 bool oneArmedIfAssigning(const Stmt *Top, const BinaryOperator *A, ASTContext &Ctx) {
@@ -157,6 +159,50 @@ bool oneArmedIfAssigning(const Stmt *Top, const BinaryOperator *A, ASTContext &C
 
 } // namespace
 
+// The position of statement S among Block's statements (-1: not one of them).
+int LocalValues::positionIn(const Stmt *S, const CompoundStmt *Block) const {
+  auto [It, New] = Positions.try_emplace(Block);
+  if (New) {
+    int I = 0;
+    for (const Stmt *C : Block->body())
+      It->second.try_emplace(C, I++);
+  }
+  auto P = It->second.find(S);
+  return P == It->second.end() ? -1 : P->second;
+}
+
+const LocalValues::Sequence &LocalValues::sequenceOf(const VarDecl *V, ASTContext &Ctx) const {
+  auto [It, New] = Sequences.try_emplace(V);
+  Sequence &Seq = It->second;
+  if (!New)
+    return Seq;
+  auto Of = this->Of.find(V);
+  if (Of == this->Of.end() || Of->second.Other)
+    return Seq;
+  auto Parents = Ctx.getParents(*V);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentStmt(Decl, Ctx)) : nullptr;
+  if (!Block)
+    return Seq;
+  for (const BinaryOperator *A : Of->second.Assignments) {
+    const Stmt *Top = statementOf(A, Block, Ctx);
+    if (!Top || (Top != A && !oneArmedIfAssigning(Top, A, Ctx))) {
+      Seq.Defs.clear();
+      return Seq;
+    }
+    Seq.Defs.push_back({positionIn(Top, Block), A, Top});
+  }
+  std::stable_sort(Seq.Defs.begin(), Seq.Defs.end(),
+                   [](const Sequence::Def &X, const Sequence::Def &Y) { return X.At < Y.At; });
+  for (size_t I = 1; I < Seq.Defs.size(); ++I)
+    if (Seq.Defs[I].At == Seq.Defs[I - 1].At) {
+      Seq.FirstRepeatedAt = Seq.Defs[I].At;
+      break;
+    }
+  Seq.Block = Block;
+  return Seq;
+}
+
 // Straight-line definitions in V's own block: each assignment is a statement of
 // that block or the one assignment of a one-armed if there.
 LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext &Ctx) const {
@@ -166,55 +212,34 @@ LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext
     L.Why = "local " + quoted(V) + " is assigned in the kernel";
     return L;
   };
-  auto It = Of.find(V);
-  if (It == Of.end() || It->second.Other)
-    return Fail();
-  auto Parents = Ctx.getParents(*V);
-  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentStmt(Decl, Ctx)) : nullptr;
-  const Stmt *UseTop = Block ? statementOf(Use, Block, Ctx) : nullptr;
+  const Sequence &Seq = sequenceOf(V, Ctx);
+  const Stmt *UseTop = Seq.Block ? statementOf(Use, Seq.Block, Ctx) : nullptr;
   if (!UseTop)
     return Fail();
-  const int UseAt = positionIn(UseTop, Block);
-  // The definitions before the use, by position in the block.
-  struct Def {
-    int At;
-    const BinaryOperator *A;
-    const Stmt *Top;
-  };
-  std::vector<Def> Defs;
-  for (const BinaryOperator *A : It->second.Assignments) {
-    const Stmt *Top = statementOf(A, Block, Ctx);
-    if (!Top)
-      return Fail();
-    if (Top != A && !oneArmedIfAssigning(Top, A, Ctx))
-      return Fail();
-    const int At = positionIn(Top, Block);
-    if (llvm::any_of(Defs, [&](const Def &D) { return D.At == At; }))
-      return Fail(); // two assignments in one statement
-    if (At == UseAt) {
-      // The value before the statement, or read inside it: only its right-hand
-      // side or the if's condition, which see the value before it.
-      if (Use == Top)
-        continue;
-      const auto *If = dyn_cast<IfStmt>(Top);
-      const Stmt *Rhs = A->getRHS();
-      const SourceManager &SM = Ctx.getSourceManager();
-      if (!within(Use, Rhs, SM) && !(If && within(Use, If->getCond(), SM)))
-        return Fail();
+  const int UseAt = positionIn(UseTop, Seq.Block);
+  if (Seq.FirstRepeatedAt < UseAt)
+    return Fail(); // two assignments in one statement before the use
+  auto Before = std::lower_bound(Seq.Defs.begin(), Seq.Defs.end(), UseAt,
+                                 [](const Sequence::Def &D, int At) { return D.At < At; });
+  // Assignments in the statement of the use: the value before the statement,
+  // or read inside it, only in its right-hand side or the if's condition,
+  // which see the value before it.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (auto D = Before; D != Seq.Defs.end() && D->At == UseAt; ++D) {
+    if (Use == D->Top)
       continue;
-    }
-    if (At < UseAt)
-      Defs.push_back({At, A, Top});
+    const auto *If = dyn_cast<IfStmt>(D->Top);
+    if (!within(Use, D->A->getRHS(), SM) && !(If && within(Use, If->getCond(), SM)))
+      return Fail();
   }
-  if (Defs.empty()) {
+  if (Before == Seq.Defs.begin()) {
     if (!V->hasInit())
       return Fail();
     L.K = LocalValue::Single;
     L.Value = V->getInit();
     return L;
   }
-  const Def &Last = *std::max_element(Defs.begin(), Defs.end(), [](const Def &X, const Def &Y) { return X.At < Y.At; });
+  const Sequence::Def &Last = *std::prev(Before);
   if (Last.Top == Last.A) {
     L.K = LocalValue::Single;
     L.Value = Last.A->getRHS();
@@ -228,6 +253,7 @@ LocalValue LocalValues::inSequence(const VarDecl *V, const Stmt *Use, ASTContext
 }
 
 LocalValue LocalValues::at(const VarDecl *V, const Stmt *Use, ASTContext &Ctx) const {
+  checkAnalysisBudget();
   LocalValue L;
   auto It = Of.find(V);
   if (It == Of.end()) {

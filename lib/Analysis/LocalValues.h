@@ -14,7 +14,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <climits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,37 @@ private:
     bool Other = false; // ++V, V += e, &V, a reference bound to V
   };
   std::map<const clang::VarDecl *, Writes> Of;
+
+  // A local's assignments as statements of the block that declares it, found
+  // once per local (inSequence is asked at every use).
+  struct Sequence {
+    const clang::CompoundStmt *Block = nullptr; // null: not a sequence there
+    struct Def {
+      int At; // the position of Top in Block
+      const clang::BinaryOperator *A;
+      const clang::Stmt *Top; // A itself, or the one-armed if around it
+    };
+    std::vector<Def> Defs; // by position
+    int FirstRepeatedAt = INT_MAX; // the first position that holds two assignments
+  };
+  const Sequence &sequenceOf(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
+  int positionIn(const clang::Stmt *S, const clang::CompoundStmt *Block) const;
+  mutable std::map<const clang::VarDecl *, Sequence> Sequences;
+  mutable std::map<const clang::CompoundStmt *, std::map<const clang::Stmt *, int>> Positions;
+};
+
+// The LocalValues of each function asked about, each built once: the analyses
+// of a kernel ask about the same locals at every use, and building them walks
+// the whole function.
+class FunctionLocals {
+public:
+  const LocalValues &of(const clang::FunctionDecl *F) const;
+  // Whether V's function changes V after its declaration (true when the
+  // function, or its body, is not known).
+  bool modified(const clang::VarDecl *V) const;
+
+private:
+  mutable std::map<const clang::FunctionDecl *, std::unique_ptr<LocalValues>> Known;
 };
 
 } // namespace irregfix

@@ -135,7 +135,7 @@ Permutability threadsOf(const KernelInfo &Info, const VarDecl *V, ASTContext &Ct
   };
   // The thread index: a local initialised with the arithmetic, declared alone
   // directly in a block, never written (isGlobalThreadIndex checked that).
-  if (!V || !V->isLocalVarDecl() || !V->getInit() || !isGlobalThreadIndexArithmetic(V->getInit()))
+  if (!V || !V->isLocalVarDecl() || !V->getInit() || !isGlobalThreadIndexArithmetic(V->getInit(), Info.Writes.locals()))
     return No("its thread index is not a local initialised with blockIdx.x * blockDim.x + threadIdx.x");
   if (V->getInit()->getBeginLoc().isMacroID() || V->getLocation().isMacroID())
     return No("its thread index is written through a macro");
@@ -200,7 +200,8 @@ Permutability analyzeThreadPermutability(const KernelInfo &Info, ASTContext &Ctx
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D);
-            V && V->isLocalVarDecl() && V->getInit() && isGlobalThreadIndexArithmetic(V->getInit()))
+            V && V->isLocalVarDecl() && V->getInit() &&
+            isGlobalThreadIndexArithmetic(V->getInit(), Info.Writes.locals()))
           Thread = V, ++Found;
     for (const Stmt *C : S->children())
       Walk(C);

@@ -13,6 +13,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -165,7 +166,10 @@ struct Site {
   // Arrays that will be remapped, in order.
   std::vector<const SiteArray *> remappedArrays() const;
   // At least one array is remapped (none when the site is refused).
-  bool transformable() const { return !remappedArrays().empty(); }
+  bool transformable() const {
+    return RefusedBecause.empty() &&
+           std::any_of(Arrays.begin(), Arrays.end(), [](const SiteArray &A) { return A.RefusedBecause.empty(); });
+  }
 
   // The index arrays the runtime reads to build the copies (B, C, counts).
   std::vector<ArrayRef> indexArrays() const;

@@ -323,7 +323,7 @@ private:
     } else {
       collectReads(S, For->getBody(), [&](const ArraySubscriptExpr *AS) { return refToVar(AS->getIdx()) == K; });
     }
-    if (!H->Declared && countRefs(K, Body) > countRefs(K, For))
+    if (!H->Declared && bodyRefs(K) > countRefs(K, For))
       return Refuse("the loop variable " + quoted(K) + " is used outside the loop");
     if (S.Arrays.empty())
       return Refuse(std::string("no array is read as A[") + (Counted ? "start + " : "") + K->getNameAsString() +
@@ -331,6 +331,15 @@ private:
     finishArrays(S);
     S.LoopVarUsedElsewhere = countRefs(K, For->getBody()) > remappedReadCount(S);
     return S;
+  }
+
+  // How many times the searched body (the kernel's, or a called function's) refers to V
+  // (counted once for all variables).
+  size_t bodyRefs(const VarDecl *V) {
+    if (!BodyRefCounts)
+      BodyRefCounts = countAllRefs(Body);
+    auto It = BodyRefCounts->find(V);
+    return It == BodyRefCounts->end() ? 0 : It->second;
   }
 
   Site baseSite(const ForStmt *For, const VarDecl *K, bool Declared) {
@@ -597,6 +606,7 @@ private:
   const Stmt *Body;
   const BoundChain *Callee;
   const WriteSet *KernelWrites;
+  std::optional<llvm::DenseMap<const ValueDecl *, size_t>> BodyRefCounts;
   // Gather sites in source order, and where each (A, B, C) is in that list.
   std::vector<Site> GatherSites;
   std::map<std::tuple<ArrayRef, ArrayRef, ArrayRef>, size_t> Gathers;

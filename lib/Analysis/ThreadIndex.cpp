@@ -33,22 +33,14 @@ bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
   return DR && DR->getDecl()->getName() == Var;
 }
 
-namespace {
-
-// Whether F writes V after its initialisation (assignment, ++/--, address taken,
-// bound to a non-const reference, passed by non-const reference).
-bool modifiedIn(const VarDecl *V, const FunctionDecl *F) { return !F->getBody() || LocalValues(F).modified(V); }
-
-} // namespace
-
-const Expr *throughUnchangedLocals(const Expr *E) {
+const Expr *throughUnchangedLocals(const Expr *E, const FunctionLocals &Locals) {
   for (int Depth = 0; E && Depth < 4; ++Depth) {
     const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
     const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
     if (!V || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit())
       break;
-    const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    if (!F || modifiedIn(V, F))
+    // Modified: assigned, ++/--, address taken, bound to or passed by a non-const reference.
+    if (Locals.modified(V))
       break;
     E = V->getInit();
   }
@@ -57,56 +49,57 @@ const Expr *throughUnchangedLocals(const Expr *E) {
 
 // As isBuiltinIndexRead, also through a local that holds the read: `int bx =
 // blockIdx.x;` never written after.
-static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field) {
-  return isBuiltinIndexRead(throughUnchangedLocals(E), Var, Field);
+static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field, const FunctionLocals &Locals) {
+  return isBuiltinIndexRead(throughUnchangedLocals(E, Locals), Var, Field);
 }
 
-static bool isProduct(const Expr *E, const char *A, const char *B) {
+static bool isProduct(const Expr *E, const char *A, const char *B, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Mul)
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  return (isBuiltinIndexValue(L, A, 'x') && isBuiltinIndexValue(R, B, 'x')) ||
-         (isBuiltinIndexValue(L, B, 'x') && isBuiltinIndexValue(R, A, 'x'));
+  return (isBuiltinIndexValue(L, A, 'x', Locals) && isBuiltinIndexValue(R, B, 'x', Locals)) ||
+         (isBuiltinIndexValue(L, B, 'x', Locals) && isBuiltinIndexValue(R, A, 'x', Locals));
 }
 
 // blockIdx.x * C (or C * blockIdx.x) with C an integer literal: the block size
 // the kernel assumes (its launches are checked against it); 0 when E is not.
-static unsigned constantBlockOffset(const Expr *E) {
+static unsigned constantBlockOffset(const Expr *E, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Mul)
     return 0;
   for (auto [X, C] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
-    if (isBuiltinIndexValue(X, "blockIdx", 'x'))
+    if (isBuiltinIndexValue(X, "blockIdx", 'x', Locals))
       if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
         return static_cast<unsigned>(IL->getValue().getZExtValue());
   return 0;
 }
 
-unsigned threadIndexBlockSize(const Expr *E) {
+unsigned threadIndexBlockSize(const Expr *E, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
     return 0;
-  if (isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x'))
-    return constantBlockOffset(BO->getLHS());
-  if (isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x'))
-    return constantBlockOffset(BO->getRHS());
+  if (isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x', Locals))
+    return constantBlockOffset(BO->getLHS(), Locals);
+  if (isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x', Locals))
+    return constantBlockOffset(BO->getRHS(), Locals);
   return 0;
 }
 
-bool isGlobalThreadIndexArithmetic(const Expr *E) {
+bool isGlobalThreadIndexArithmetic(const Expr *E, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  auto IsBlockOffset = [](const Expr *X) { return isProduct(X, "blockIdx", "blockDim"); };
-  return (IsBlockOffset(L) && isBuiltinIndexValue(R, "threadIdx", 'x')) ||
-         (IsBlockOffset(R) && isBuiltinIndexValue(L, "threadIdx", 'x')) || threadIndexBlockSize(E) != 0;
+  auto IsBlockOffset = [&](const Expr *X) { return isProduct(X, "blockIdx", "blockDim", Locals); };
+  return (IsBlockOffset(L) && isBuiltinIndexValue(R, "threadIdx", 'x', Locals)) ||
+         (IsBlockOffset(R) && isBuiltinIndexValue(L, "threadIdx", 'x', Locals)) ||
+         threadIndexBlockSize(E, Locals) != 0;
 }
 
 bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
   E = strip(E);
-  if (isGlobalThreadIndexArithmetic(E))
+  if (isGlobalThreadIndexArithmetic(E, Writes.locals()))
     return true;
   const auto *DR = dyn_cast<DeclRefExpr>(E);
   if (!DR)
@@ -138,13 +131,13 @@ bool isGlobalThreadIndexPlusOne(const Expr *E, const WriteSet &Writes) {
 
 namespace irregfix {
 
-unsigned kernelBlockSize(const FunctionDecl *Kernel) {
+unsigned kernelBlockSize(const FunctionDecl *Kernel, const FunctionLocals &Locals) {
   unsigned Size = 0;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
     if (const auto *E = dyn_cast<Expr>(S))
-      if (unsigned C = threadIndexBlockSize(E))
+      if (unsigned C = threadIndexBlockSize(E, Locals))
         Size = Size == 0 || Size == C ? C : ~0u;
     for (const Stmt *Child : S->children())
       Walk(Child);

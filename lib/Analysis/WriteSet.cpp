@@ -36,6 +36,7 @@ namespace {
 // recursion) and the summaries already known, for one top-level analysis.
 struct SummaryContext {
   const DeviceOnlyCode *DeviceOnly = nullptr;
+  std::shared_ptr<const FunctionLocals> Locals = std::make_shared<FunctionLocals>();
   std::set<const FunctionDecl *> InProgress;
   std::map<const FunctionDecl *, WriteSet> Done;
 };
@@ -73,7 +74,9 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
 // Collects the stores of one function body.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
-  WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx) : W(W), Fn(Fn), Ctx(Ctx) {}
+  WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx) : W(W), Fn(Fn), Ctx(Ctx) {
+    W.Locals = Ctx.Locals;
+  }
 
   // Code of Fn only the device compilation sees may store what no AST shows.
   void checkDeviceOnlyCode() {
@@ -171,12 +174,13 @@ public:
     const auto *LHS = dyn_cast<DeclRefExpr>(strip(Step->getLHS()));
     // The grid's size and the start may be locals holding them (`int threads =
     // blockDim.x * gridDim.x;`, `int id = ...;`), never changed after.
-    const auto *Mul = dyn_cast<BinaryOperator>(strip(throughUnchangedLocals(Step->getRHS())));
+    const auto *Mul = dyn_cast<BinaryOperator>(strip(throughUnchangedLocals(Step->getRHS(), *Ctx.Locals)));
     if (!LHS || LHS->getDecl() != V || !Mul || Mul->getOpcode() != BO_Mul)
       return true;
     bool GridSize = (isBuiltinIndexRead(Mul->getLHS(), "blockDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "gridDim", 'x')) ||
                     (isBuiltinIndexRead(Mul->getLHS(), "gridDim", 'x') && isBuiltinIndexRead(Mul->getRHS(), "blockDim", 'x'));
-    if (GridSize && isGlobalThreadIndexArithmetic(throughUnchangedLocals(V->getInit())))
+    if (GridSize &&
+        isGlobalThreadIndexArithmetic(throughUnchangedLocals(V->getInit(), *Ctx.Locals), *Ctx.Locals))
       W.GridStride[V] = For;
     return true;
   }

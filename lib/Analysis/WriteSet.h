@@ -14,6 +14,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/LocalValues.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -78,6 +80,9 @@ public:
                        std::set<const clang::ParmVarDecl *> ThreadParams) const;
   // P holds the calling kernel's 1-D thread index (only in a throughCall set).
   bool holdsThreadIndex(const clang::ParmVarDecl *P) const { return ThreadParams.count(P) != 0; }
+  // The values of the locals of the function and of those it calls, each
+  // function's built once and shared by everything that asks.
+  const FunctionLocals &locals() const { return *Locals; }
 
 private:
   friend class WriteCollector;
@@ -90,6 +95,7 @@ private:
   const clang::Stmt *UntracedWrite = nullptr;
   std::string UntracedWhy;
   std::set<const clang::ParmVarDecl *> ThreadParams;
+  std::shared_ptr<const FunctionLocals> Locals = std::make_shared<FunctionLocals>();
 };
 
 // Write sets of the kernels of one translation unit, each computed once.

@@ -1,4 +1,5 @@
 #include "Decide/DecideFile.h"
+#include "Analysis/AnalysisBudget.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/CooperativeRows.h"
 #include "Analysis/Hoistability.h"
@@ -8,6 +9,9 @@
 #include "Analysis/RenumberedGathers.h"
 #include "Analysis/Shareability.h"
 #include "Transform/Indexed/IndexKernels.h"
+
+#include <map>
+#include <set>
 
 using namespace clang;
 
@@ -78,23 +82,27 @@ void applyScatters(KernelInfo &Info, std::vector<ScatterSite> &Updates) {
                          "is rewritten only in a kernel with nothing else to rewrite)";
   }
   // The element each update adds to is read too: its verdict is the update's.
+  std::multimap<SourceLocation::UIntTy, ReadVerdict *> ReadsAt;
+  for (ReadVerdict &V : Info.Reads)
+    ReadsAt.emplace(V.Read->getBeginLoc().getRawEncoding(), &V);
   for (const ScatterSite &S : Updates)
-    for (ReadVerdict &V : Info.Reads)
-      if (V.Read->getBeginLoc() == S.Element->getBeginLoc()) {
-        V.Pattern = kPatternScatter;
-        V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
-        V.Reason = S.RefusedBecause;
-      }
+    for (auto [At, End] = ReadsAt.equal_range(S.Element->getBeginLoc().getRawEncoding()); At != End; ++At) {
+      ReadVerdict &V = *At->second;
+      V.Pattern = kPatternScatter;
+      V.Verdict = S.transformable() ? ReadVerdict::Rewritten : ReadVerdict::NotRewritten;
+      V.Reason = S.RefusedBecause;
+    }
   const std::vector<const ScatterSite *> Rewritten = transformableScatters(Updates);
   if (Rewritten.empty())
     return;
   const std::string Target = Rewritten.front()->Target.quoted();
   const std::string Why = "the kernel's update of " + Target +
                           " is rewritten instead (scatter: an inspector-executor), which reads its arrays in place";
+  std::set<SourceLocation::UIntTy> Updated;
+  for (const ScatterSite *U : Rewritten)
+    Updated.insert(U->Element->getBeginLoc().getRawEncoding());
   for (Site &S : Info.Sites) {
-    const bool Update = llvm::any_of(
-        Rewritten, [&](const ScatterSite *U) { return S.Loc == U->Element->getBeginLoc(); });
-    if (Update)
+    if (Updated.count(S.Loc.getRawEncoding()))
       S.RefusedBecause = "it is the update of " + Target + ", which the scatter strategy rewrites";
     else if (S.transformable())
       S.RefusedBecause = Why;
@@ -169,23 +177,45 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   return D;
 }
 
+// A kernel whose analysis ran past its budget: no verdicts, the reason why.
+KernelDecision leftAsIs(const FunctionDecl *Kernel, const KernelBudget &Budget) {
+  KernelDecision D;
+  D.Info.Kernel = Kernel;
+  D.LeftAsIs = "its analysis ran past its budget (" + Budget.Described + ")";
+  return D;
+}
+
 } // namespace
 
 std::vector<KernelDecision> decideFile(const std::vector<const FunctionDecl *> &Kernels, ASTContext &Ctx,
                                        const DeviceOnlyCode *DeviceOnly, const DecideOptions &Options) {
   std::vector<KernelDecision> Decisions;
-  for (const FunctionDecl *K : Kernels)
-    Decisions.push_back(
-        decideKernel(K, Ctx, DeviceOnly, Options.Hoist.of(K->getNameAsString()), Options.Reassociate));
+  for (const FunctionDecl *K : Kernels) {
+    AnalysisBudgetScope Scope(Options.Budget.Seconds);
+    try {
+      Decisions.push_back(
+          decideKernel(K, Ctx, DeviceOnly, Options.Hoist.of(K->getNameAsString()), Options.Reassociate));
+    } catch (const AnalysisBudgetExceeded &) {
+      Decisions.push_back(leftAsIs(K, Options.Budget));
+    }
+  }
   // A kernel without a site runs in a locality order only where a site may
   // compute one: a permutable kernel's site in this file.
   const bool OrderComputed = llvm::any_of(Decisions, [](const KernelDecision &D) {
     return D.Info.hasTransformableSite() && D.Info.Perm.Permutable;
   });
   if (OrderComputed)
-    for (KernelDecision &D : Decisions)
-      if (std::optional<OrderedLaunch> Launch = findOrderedLaunch(D.Info, D.Scatters, Ctx))
-        applyOrderedLaunch(D.Info, std::move(*Launch));
+    for (KernelDecision &D : Decisions) {
+      if (!D.LeftAsIs.empty())
+        continue;
+      AnalysisBudgetScope Scope(Options.Budget.Seconds);
+      try {
+        if (std::optional<OrderedLaunch> Launch = findOrderedLaunch(D.Info, D.Scatters, Ctx))
+          applyOrderedLaunch(D.Info, std::move(*Launch));
+      } catch (const AnalysisBudgetExceeded &) {
+        // No ordered launch: the kernel runs as it is written.
+      }
+    }
   return Decisions;
 }
 

@@ -17,6 +17,8 @@
 //  7. renumbered gathers, once the threads' order is known to be free;
 //  8. ordered launches, once every kernel of the file has come this far: a
 //     kernel without a site runs in the order another kernel's site computes.
+// Steps 1-6 and a kernel's step 7 run within the kernel's budget of time
+// (Analysis/AnalysisBudget.h); past it, the kernel keeps no verdict at all.
 #pragma once
 
 #include "Decide/KernelDecision.h"
@@ -33,11 +35,14 @@ struct DecideOptions {
   // --reassociate: floating-point sums (and min, max) may run in another order,
   // with several lanes a row.
   bool Reassociate = false;
+  // Each kernel's time: past it, the kernel is left as it is (none: no limit).
+  KernelBudget Budget;
 };
 
 // The verdicts on Kernels (those of one file, as written: a template once), in
 // their order. DeviceOnly: the file's code only the device compilation sees,
-// null when not recorded.
+// null when not recorded. A kernel whose analysis runs past Options.Budget is
+// left as it is (KernelDecision::LeftAsIs), and the others go on.
 std::vector<KernelDecision> decideFile(const std::vector<const clang::FunctionDecl *> &Kernels,
                                        clang::ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly,
                                        const DecideOptions &Options);

@@ -28,6 +28,13 @@ struct HoistSelection {
   HoistRequest of(const std::string &Kernel) const;
 };
 
+// How long one kernel's analysis may take before the kernel is left as it is,
+// and how that limit came about (for the remark).
+struct KernelBudget {
+  double Seconds = -1; // negative: no limit
+  std::string Described;
+};
+
 // A device function the kernel calls with code only the device compilation
 // sees, and the first such region: the analyses do not read it.
 struct DeviceOnlyCallee {
@@ -43,6 +50,9 @@ struct KernelDecision {
   // Its updates through index arrays, each rewritten (scatter) or refused.
   std::vector<ScatterSite> Scatters;
   std::vector<DeviceOnlyCallee> DeviceOnlyCallees;
+  // Why the kernel is left as it is without verdicts (its analysis ran past
+  // its budget); empty when it was analysed. Info then holds the kernel alone.
+  std::string LeftAsIs;
 
   // The updates the scatter strategy rewrites (all of the kernel's, or none).
   std::vector<const ScatterSite *> rewrittenScatters() const { return transformableScatters(Scatters); }

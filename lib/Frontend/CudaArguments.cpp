@@ -1,4 +1,5 @@
 #include "Frontend/CudaArguments.h"
+#include "Frontend/CudaVersion.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
@@ -65,6 +66,46 @@ std::optional<std::string> findStubHeadersDir(const std::string &Requested, cons
   return std::nullopt;
 }
 
+std::optional<std::string> findHostOpenMPHeaderDir() {
+  // <root>/<target triple>/<version>/include/omp.h, the highest version first.
+  std::optional<std::string> Best;
+  unsigned BestMajor = 0;
+  for (const char *Root : {"/usr/lib/gcc", "/usr/lib64/gcc", "/usr/local/lib/gcc"}) {
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator T(Root, EC), End; !EC && T != End; T.increment(EC)) {
+      std::error_code EC2;
+      for (llvm::sys::fs::directory_iterator V(T->path(), EC2); !EC2 && V != End; V.increment(EC2)) {
+        unsigned Major = 0;
+        if (llvm::sys::path::filename(V->path()).consumeInteger(10, Major) && Major == 0)
+          continue;
+        std::string Dir = V->path() + "/include";
+        if (exists(Dir + "/omp.h") && (!Best || Major > BestMajor)) {
+          Best = Dir;
+          BestMajor = Major;
+        }
+      }
+    }
+  }
+  return Best;
+}
+
+std::vector<std::string> nvccDialectFlags(const std::string &CudaPath, const std::string &StubHeadersDir) {
+  std::vector<std::string> Out;
+  if (std::optional<CudaVersionInfo> V = readCudaVersion(CudaPath)) {
+    Out.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(V->Major));
+    Out.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(V->Minor));
+    Out.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(readNvccBuild(CudaPath)));
+  }
+  Out.push_back("-Wno-register");
+  if (std::optional<std::string> OpenMP = findHostOpenMPHeaderDir()) {
+    Out.push_back("-idirafter");
+    Out.push_back(*OpenMP);
+  }
+  Out.push_back("-include");
+  Out.push_back(StubHeadersDir + "/irregfix_nvcc_dialect.h");
+  return Out;
+}
+
 // nvcc options a compile_commands.json may hold that Clang does not accept.
 static bool isNvccOnly(llvm::StringRef A) {
   return A.starts_with("-gencode") || A.starts_with("--generate-code") ||
@@ -79,6 +120,7 @@ static bool isNvccOnly(llvm::StringRef A) {
 ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath, const std::string &GpuArch,
                                         const std::string &ResourceDir,
                                         const std::string &StubHeadersDir) {
+  const std::vector<std::string> Dialect = nvccDialectFlags(CudaPath, StubHeadersDir);
   return [=](const CommandLineArguments &Args, llvm::StringRef File) {
     CommandLineArguments Out;
     for (size_t I = 0; I < Args.size(); ++I) {
@@ -99,6 +141,7 @@ ArgumentsAdjuster cudaArgumentsAdjuster(const std::string &CudaPath, const std::
         "-Wno-unknown-cuda-version", "-isystem", StubHeadersDir,
         "-include", StubHeadersDir + "/irregfix_host_minmax.h", // host min/max as nvcc has them
         "-isystem", CudaPath + "/include/cccl", "-fsyntax-only"};
+    Extra.insert(Extra.end(), Dialect.begin(), Dialect.end());
     Out.insert(Out.begin() + (Out.empty() ? 0 : 1), Extra.begin(), Extra.end());
     return Out;
   };

@@ -3,7 +3,9 @@
 #include "clang/Basic/Cuda.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VersionTuple.h"
 
 namespace irregfix {
@@ -24,6 +26,36 @@ std::optional<CudaVersionInfo> readCudaVersion(const std::string &CudaPath) {
     return CudaVersionInfo{V / 1000, (V % 1000) / 10};
   }
   return std::nullopt;
+}
+
+unsigned readNvccBuild(const std::string &CudaPath) {
+  // The third number of "X.Y.Z".
+  auto Build = [](llvm::StringRef Version) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    Version.split(Parts, '.');
+    unsigned B = 0;
+    return Parts.size() >= 3 && !Parts[2].getAsInteger(10, B) ? B : 0u;
+  };
+  // version.json: "cuda_nvcc" : { "name" : ..., "version" : "12.4.131" }
+  if (auto Buf = llvm::MemoryBuffer::getFile(CudaPath + "/version.json")) {
+    llvm::StringRef Text = (*Buf)->getBuffer();
+    size_t At = Text.find("\"cuda_nvcc\"");
+    if (At != llvm::StringRef::npos && (At = Text.find("\"version\"", At)) != llvm::StringRef::npos) {
+      llvm::StringRef Rest = Text.substr(At + strlen("\"version\""));
+      Rest = Rest.drop_until([](char C) { return C == '"'; }).drop_front();
+      if (unsigned B = Build(Rest.take_until([](char C) { return C == '"'; })))
+        return B;
+    }
+  }
+  // dist-info/nvidia_cuda_nvcc-13.0.88.dist-info (toolkits installed as wheels).
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(CudaPath + "/dist-info", EC), End; !EC && It != End; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name.consume_front("nvidia_cuda_nvcc-") && Name.consume_back(".dist-info"))
+      if (unsigned B = Build(Name))
+        return B;
+  }
+  return 0;
 }
 
 std::string newerCudaNote(const std::string &CudaPath, const CudaVersionInfo &V) {

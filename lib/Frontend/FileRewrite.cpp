@@ -8,6 +8,10 @@
 #include "Frontend/RuntimeInclude.h"
 #include "Frontend/StrategyEdits.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
 using namespace clang;
 
 namespace irregfix {
@@ -41,7 +45,7 @@ public:
   FileRewrite(CompilerInstance &CI, const RewriteOptions &Opts, FileResult &Result, const RewritableFiles &Files,
               const DeviceOnlyCode &DeviceOnly)
       : CI(CI), Opts(Opts), Result(Result), Files(Files), DeviceOnly(DeviceOnly),
-        Msg(CI.getDiagnostics(), Opts.Remarks) {}
+        Msg(CI.getDiagnostics(), Opts.Remarks), ParseBegan(std::chrono::steady_clock::now()) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -49,7 +53,8 @@ public:
     limitTraversalToProgram(Ctx);
     Result.Files = Files.tree();
     const MainFile File = collectMainFile(Ctx, Files);
-    const std::vector<KernelDecision> Decisions = decideFile(File.Kernels, Ctx, &DeviceOnly, {Opts.Hoist, Opts.Reassociate});
+    const std::vector<KernelDecision> Decisions =
+        decideFile(File.Kernels, Ctx, &DeviceOnly, {Opts.Hoist, Opts.Reassociate, kernelBudget()});
 
     VerdictRemarks Remarks(Msg, Ctx);
     RewrittenKernels Rewritten;
@@ -71,6 +76,21 @@ public:
   }
 
 private:
+  // Each kernel's analysis: a multiple of the time the file took to parse
+  // (the consumer is made as the parse begins), with a floor.
+  KernelBudget kernelBudget() const {
+    KernelBudget B;
+    if (Opts.BudgetFactor < 0)
+      return B;
+    const double Parse = std::chrono::duration<double>(std::chrono::steady_clock::now() - ParseBegan).count();
+    B.Seconds = std::max(Opts.BudgetFloorSeconds, Opts.BudgetFactor * Parse);
+    char Text[128];
+    snprintf(Text, sizeof Text, "%.1f s: %gx the file's parse of %.1f s, at least %g s", B.Seconds,
+             Opts.BudgetFactor, Parse, Opts.BudgetFloorSeconds);
+    B.Described = Text;
+    return B;
+  }
+
   bool emit(const MainFile &File, const RewrittenKernels &Kernels, ASTContext &Ctx, FileEdits &Edits) {
     if (const NamedDecl *D = runtimeNameTaken(Ctx)) {
       Msg.error(D->getLocation(), "cannot rewrite this file: it declares '" + D->getNameAsString() +
@@ -91,6 +111,7 @@ private:
   const RewritableFiles &Files;
   const DeviceOnlyCode &DeviceOnly;
   Messages Msg;
+  std::chrono::steady_clock::time_point ParseBegan;
 };
 
 } // namespace

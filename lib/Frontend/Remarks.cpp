@@ -9,6 +9,10 @@ namespace irregfix {
 
 void VerdictRemarks::say(const KernelDecision &D, std::vector<SiteReport> &Sites, std::vector<ReadReport> &Reads) {
   const KernelInfo &Info = D.Info;
+  if (!D.LeftAsIs.empty()) {
+    Msg.remark(Info.Kernel->getLocation(), "kernel " + quoted(Info.Kernel) + " left as it is: " + D.LeftAsIs);
+    return;
+  }
   for (const Site &S : Info.Sites)
     site(S, Info, Sites);
   deviceOnlyCode(D);

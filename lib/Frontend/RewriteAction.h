@@ -23,6 +23,11 @@ struct RewriteOptions {
   // Directories whose files are never rewritten, though not system headers
   // (the CUDA toolkit, Clang's resource directory, irregfix's stub headers).
   std::vector<std::string> NotRewritten;
+  // Each kernel's analysis may take BudgetFactor times the file's parse, and
+  // at least BudgetFloorSeconds; past that the kernel is left as it is, with a
+  // remark. A negative factor: no limit.
+  double BudgetFactor = 3;
+  double BudgetFloorSeconds = 2;
 };
 
 // A factory for the action; results land in *Results, one per parsed file.

@@ -35,7 +35,7 @@ bool SnippetEditor::add(unsigned Offset, unsigned Length, llvm::StringRef Text) 
   }
   // Two insertions at one place (a loop's rebound body closing where the hoisted
   // loop's epilogue starts) go in the order they were made.
-  if (Length == 0) {
+  if (Length == 0 && !Insertions.insert(Offset).second) {
     tooling::Replacements Rest;
     std::string Earlier;
     bool Found = false;

@@ -7,6 +7,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -46,6 +47,8 @@ private:
   unsigned Begin = 0, End = 0;
   std::string Original;
   clang::tooling::Replacements Edits;
+  // Where insertions were made: only there may a new one meet an earlier one.
+  std::set<unsigned> Insertions;
   bool Failed = false;
 };
 

@@ -101,12 +101,20 @@ private:
     Replaced.push_back({offset(B), offset(E)});
   }
 
-  bool insideReplaced(SourceLocation L) const {
-    unsigned O = offset(L);
-    for (auto [B, E] : Replaced)
-      if (O >= B && O <= E)
-        return true;
-    return false;
+  bool insideReplaced(SourceLocation L) {
+    if (ReplacedByBegin.size() != Replaced.size()) { // stretches were added since the last question
+      ReplacedByBegin = Replaced;
+      std::sort(ReplacedByBegin.begin(), ReplacedByBegin.end());
+      FurthestEnd.clear();
+      for (auto [B, E] : ReplacedByBegin)
+        FurthestEnd.push_back(std::max(E, FurthestEnd.empty() ? 0u : FurthestEnd.back()));
+    }
+    // The stretches that begin at or before O: does the furthest of them reach it?
+    const unsigned O = offset(L);
+    const size_t Before = std::upper_bound(ReplacedByBegin.begin(), ReplacedByBegin.end(), O,
+                                           [](unsigned X, const auto &R) { return X < R.first; }) -
+                          ReplacedByBegin.begin();
+    return Before > 0 && FurthestEnd[Before - 1] >= O;
   }
 
   // Locals read only by code the rewrite removed (`len`, `q = NB[...]`, a
@@ -464,6 +472,8 @@ private:
   std::map<const CallExpr *, std::pair<const FunctionDecl *, std::string>> CallArgs;
 
   std::vector<std::pair<unsigned, unsigned>> Replaced; // file offsets, inclusive
+  std::vector<std::pair<unsigned, unsigned>> ReplacedByBegin; // the same, sorted
+  std::vector<unsigned> FurthestEnd; // the furthest end of ReplacedByBegin up to each
   const KernelInfo &Info;
   const KernelVariant &Variant;
   ASTContext &Ctx;

@@ -38,7 +38,7 @@ std::string indicesKernelName(const FunctionDecl *K, unsigned I) {
 class IndexText {
 public:
   IndexText(const Site &S, const WriteSet &W, ASTContext &Ctx)
-      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(S.Kernel) {}
+      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(W.locals().of(S.Kernel)) {}
 
   std::string of(const Expr *E) { return gen(E, 0); }
   std::string Why; // set when some expression could not be rewritten
@@ -71,6 +71,19 @@ private:
   }
 
   std::string gen(const Expr *E, int Depth) {
+    if (!Why.empty())
+      return "0"; // one reason is all the caller takes: nothing more to write
+    std::string T = genUnchecked(E, Depth);
+    // A local read in both arms of the selection that gives its next value is
+    // written out twice at each step: the text doubles per step.
+    if (T.size() > kMaxIndexText)
+      return fail("its index expression would be longer than " + std::to_string(kMaxIndexText) + " characters");
+    return T;
+  }
+
+  static constexpr size_t kMaxIndexText = 1 << 16;
+
+  std::string genUnchecked(const Expr *E, int Depth) {
     if (!E)
       return fail("an expression is missing");
     if (Depth > 64)
@@ -184,7 +197,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
-  LocalValues Values;
+  const LocalValues &Values;
   // The calls being inlined, innermost last, with their arguments' text.
   struct Frame {
     InlineScope Scope;
