@@ -54,6 +54,17 @@ std::string quoted(const ArrayRef &A) { return A.quoted(); }
 
 using namespace rowshape;
 
+std::string notThreadIndex(const ArrayRef &B) {
+  return "the index of " + quoted(B) +
+         " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x) nor a linear index of "
+         "2-D or 3-D ones (i + nx * j)";
+}
+
+// Two reads of one site's copy whose thread indices number the threads differently.
+std::string differentThreadIndices(const ArrayRef &B) {
+  return quoted(B) + " is read at two thread indices that number the threads differently";
+}
+
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
   SiteFinder(KernelInfo &Info, ASTContext &Ctx, const WriteSet &W) : Info(Info), Ctx(Ctx), W(W) {}
@@ -147,12 +158,12 @@ private:
                "' indices; the runtime reads 32- and 64-bit integer indices (int, long, long long, signed "
                "or unsigned)";
     }
-    const Expr *N = findActiveThreads(Anchor, Ctx, W);
-    if (!N)
-      return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index";
-    if (!isLaunchEvaluable(N, W))
-      return "the guard bound is not computable from the kernel's arguments";
-    S.ActiveThreads = N;
+    ActiveThreadCount N = countActiveThreads(S.ThreadIndex, Anchor, Ctx, W);
+    if (!N.RefusedBecause.empty())
+      return N.RefusedBecause;
+    S.ActiveThreads = N.Bound;
+    S.ActiveExtents = N.Extents;
+    S.LaunchThreads = N.Launch;
     return "";
   }
 
@@ -241,7 +252,7 @@ private:
         return std::nullopt;
       Start = rowStart(Len->getRHS(), W);
       auto End = rowEnd(Len->getLHS(), W);
-      if (!Start || !End || !sameRow(*Start, *End))
+      if (!Start || !End || !sameRow(*Start, *End, W, Ctx))
         return std::nullopt;
       Counted = true;
     } else {
@@ -254,8 +265,7 @@ private:
         Site S = baseSite(For, K, H->Declared);
         S.Offsets = S0->Array;
         S.ThreadIndex = S0->Index;
-        S.RefusedBecause = "the index of " + quoted(S0->Array) +
-                           " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
+        S.RefusedBecause = notThreadIndex(S0->Array);
         return S;
       }
     }
@@ -274,7 +284,7 @@ private:
       return Refuse("the loop is written through a macro");
     if (!Counted) {
       auto End = Bound ? rowEnd(Bound, W) : std::nullopt;
-      if (!End || !sameRow(*Start, *End))
+      if (!End || !sameRow(*Start, *End, W, Ctx))
         return Refuse("the loop bound is not " + S.Offsets.spelling() + "[t + 1]");
     }
     if (!isIncrementOf(For->getInc(), K))
@@ -292,7 +302,7 @@ private:
           return false;
         for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())})
           if (refToVar(Y) == K)
-            if (auto R = rowStart(X, W); R && sameRow(*R, *Start))
+            if (auto R = rowStart(X, W); R && sameRow(*R, *Start, W, Ctx))
               return true;
         return false;
       });
@@ -347,7 +357,7 @@ private:
       return nullptr;
     };
     auto IsJ = [&](const Expr *X) { return refToVar(X) == J; };
-    auto IsT = [&](const Expr *X) { return isGlobalThreadIndex(X, W); };
+    auto IsT = [&](const Expr *X) { return isThreadIndex(X, W); };
     for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())}) {
       if (IsT(Y))
         if (const Expr *M = Product(X, IsJ))
@@ -461,7 +471,9 @@ private:
             Found.push_back(std::move(S));
           }
           Site &S = Found[It->second];
-          if (!isPlainRead(AS, Ctx) || isAnyMacro(AS))
+          if (!sameThreadIndex(NI->ThreadIndex, S.ThreadIndex, W, Ctx))
+            S.Arrays[0].RefusedBecause = differentThreadIndices(NI->List);
+          else if (!isPlainRead(AS, Ctx) || isAnyMacro(AS))
             S.Arrays[0].RefusedBecause = "a read of " + quoted(A) + " is not a plain read outside macros";
           else
             S.Arrays[0].Reads.push_back(AS);
@@ -483,7 +495,7 @@ private:
         const Expr *B = throughLocal(Bound, W);
         if (isLaunchEvaluable(B, W))
           S.NeighborBound = B;
-        else if (auto C = asParamSubscript(B, W); C && isGlobalThreadIndex(C->Index, W))
+        else if (auto C = asParamSubscript(B, W); C && sameThreadIndex(C->Index, S.ThreadIndex, W, Ctx))
           S.NeighborCounts = C->Array;
         else
           S.RefusedBecause = "the loop bound is neither computable from the kernel's arguments nor counts[t]";
@@ -528,8 +540,11 @@ private:
     if (!S.RefusedBecause.empty())
       return;
     if (!R) {
-      S.RefusedBecause = "the index of " + quoted(S.Offsets) +
-                         " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
+      S.RefusedBecause = notThreadIndex(S.Offsets);
+      return;
+    }
+    if (!sameThreadIndex(R->ThreadIndex, S.ThreadIndex, W, Ctx)) {
+      S.RefusedBecause = differentThreadIndices(S.Offsets);
       return;
     }
     if (isAnyMacro(AS)) {
