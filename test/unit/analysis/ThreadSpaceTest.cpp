@@ -97,6 +97,22 @@ TEST(LinearThreadIndex, InlineIndexAndRangeLoops) {
   EXPECT_EQ(R.Extents, "nx*ny");
 }
 
+TEST(LinearThreadIndex, ChainsAndNeighbourLists) {
+  SiteSummary G2 = only("__global__ void g(int nx, int ny, const int *C, const int *B, const float *A, float *y) {\n" +
+                        std::string(Dims2) + "if (i < nx && j < ny) { int c = i + nx * j; y[c] = A[B[C[c]]]; }\n}\n");
+  EXPECT_EQ(G2.Pattern, "gather2");
+  EXPECT_TRUE(G2.Transformable) << G2.Refused;
+  EXPECT_EQ(G2.Extents, "nx*ny");
+  SiteSummary N = only("__global__ void m(int nx, int ny, int w, const int *cnt, const int *nl, const float *p, "
+                       "float *f) {\n" +
+                       std::string(Dims2) +
+                       "if (i < nx && j < ny) {\n int c = i + nx * j; float s = 0;\n"
+                       " for (int q = 0; q < cnt[c]; ++q) s += p[nl[q * w + c]];\n f[c] = s;\n }\n}\n");
+  EXPECT_EQ(N.Pattern, "neighbors");
+  EXPECT_TRUE(N.Transformable) << N.Refused;
+  EXPECT_EQ(N.Extents, "nx*ny");
+}
+
 TEST(LinearThreadIndex, EachIndexNeedsAGuard) {
   SiteSummary S = only(gather(Dims2, "if (i < nx)", "i + nx * j"));
   EXPECT_FALSE(S.Transformable);
