@@ -1,43 +1,53 @@
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/ThreadIndex.h"
+#include "Analysis/LocalValues.h"
 #include "Analysis/WriteSet.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <map>
 
 using namespace clang;
 
 namespace irregfix {
 
+// Which index a guard bounds: the 1-D index, or one dimension's.
+using IsIndex = std::function<bool(const Expr *)>;
+
 // `t < n` or `n > t` → n; for `a && b`, either conjunct.
-static const Expr *boundFromLess(const Expr *Cond, const WriteSet &W) {
+static const Expr *boundFromLess(const Expr *Cond, const IsIndex &T) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
   if (!BO)
     return nullptr;
   if (BO->getOpcode() == BO_LAnd) {
-    if (const Expr *N = boundFromLess(BO->getLHS(), W))
+    if (const Expr *N = boundFromLess(BO->getLHS(), T))
       return N;
-    return boundFromLess(BO->getRHS(), W);
+    return boundFromLess(BO->getRHS(), T);
   }
-  if (BO->getOpcode() == BO_LT && isGlobalThreadIndex(BO->getLHS(), W))
+  if (BO->getOpcode() == BO_LT && T(BO->getLHS()))
     return BO->getRHS();
-  if (BO->getOpcode() == BO_GT && isGlobalThreadIndex(BO->getRHS(), W))
+  if (BO->getOpcode() == BO_GT && T(BO->getRHS()))
     return BO->getLHS();
   return nullptr;
 }
 
 // `t >= n` or `n <= t` → n; for `a || b`, either disjunct.
-static const Expr *boundFromGreaterEqual(const Expr *Cond, const WriteSet &W) {
+static const Expr *boundFromGreaterEqual(const Expr *Cond, const IsIndex &T) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
   if (!BO)
     return nullptr;
   if (BO->getOpcode() == BO_LOr) {
-    if (const Expr *N = boundFromGreaterEqual(BO->getLHS(), W))
+    if (const Expr *N = boundFromGreaterEqual(BO->getLHS(), T))
       return N;
-    return boundFromGreaterEqual(BO->getRHS(), W);
+    return boundFromGreaterEqual(BO->getRHS(), T);
   }
-  if (BO->getOpcode() == BO_GE && isGlobalThreadIndex(BO->getLHS(), W))
+  if (BO->getOpcode() == BO_GE && T(BO->getLHS()))
     return BO->getRHS();
-  if (BO->getOpcode() == BO_LE && isGlobalThreadIndex(BO->getRHS(), W))
+  if (BO->getOpcode() == BO_LE && T(BO->getRHS()))
     return BO->getLHS();
   return nullptr;
 }
@@ -60,7 +70,7 @@ static bool contains(const Stmt *Outer, const Stmt *Inner) {
   return false;
 }
 
-const Expr *findActiveThreads(const Stmt *S, ASTContext &Ctx, const WriteSet &W) {
+static const Expr *findBound(const Stmt *S, ASTContext &Ctx, const IsIndex &W) {
   const Stmt *Child = S;
   for (int Depth = 0; Depth < 64; ++Depth) {
     auto Parents = Ctx.getParents(*Child);
@@ -91,6 +101,204 @@ const Expr *findActiveThreads(const Stmt *S, ASTContext &Ctx, const WriteSet &W)
     Child = Parent;
   }
   return nullptr;
+}
+
+const Expr *findActiveThreads(const Stmt *S, ASTContext &Ctx, const WriteSet &W) {
+  return findBound(S, Ctx, [&W](const Expr *E) { return isGlobalThreadIndex(E, W); });
+}
+
+namespace {
+
+// Whether conditions depend on the thread's position (threadIdx, blockIdx),
+// directly, through locals or through values loaded at it: `if (t < n)` with
+// `t = order[gid]` keeps threads from reading B[t] as surely as a guard does.
+class PositionTest {
+public:
+  explicit PositionTest(const FunctionDecl *Kernel) : Values(Kernel) {}
+
+  bool dependsOnPosition(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S))
+      for (const char *Var : {"threadIdx", "blockIdx"})
+        if (isBuiltinIndexRead(E, Var, 0))
+          return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl())
+        return localDepends(V);
+    if (isa<LambdaExpr>(S))
+      return false;
+    for (const Stmt *C : S->children())
+      if (dependsOnPosition(C))
+        return true;
+    return false;
+  }
+
+private:
+  // A local depends on the position when any value it is given does.
+  bool localDepends(const VarDecl *V) {
+    if (auto It = Known.find(V); It != Known.end())
+      return It->second;
+    Known[V] = false; // a local defined from itself (`j = j + 1`) adds nothing
+    bool Depends = false;
+    for (const Expr *D : Values.definitions(V))
+      Depends |= dependsOnPosition(D);
+    return Known[V] = Depends;
+  }
+
+  LocalValues Values;
+  std::map<const VarDecl *, bool> Known;
+};
+
+bool jumpsOut(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (jumpsOut(C))
+      return true;
+  return false;
+}
+
+// An `if` inside S whose condition depends on the thread's position and
+// whose branches leave (return, break, continue, goto).
+bool positionExit(const Stmt *S, PositionTest &P) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *If = dyn_cast<IfStmt>(S); If && (jumpsOut(If->getThen()) || jumpsOut(If->getElse())) &&
+                                            P.dependsOnPosition(If->getCond()))
+    return true;
+  for (const Stmt *C : S->children())
+    if (positionExit(C, P))
+      return true;
+  return false;
+}
+
+// Whether a condition on the thread's position decides whether S runs: the
+// condition of an if, loop, switch, `?:`, `&&` or `||` around it, or an
+// earlier `if (...) return` (break, continue, goto) in a block around it.
+bool reachedByCondition(const Stmt *S, ASTContext &Ctx) {
+  std::vector<const Stmt *> Conditions, Before;
+  const FunctionDecl *Kernel = nullptr;
+  const Stmt *Child = S;
+  for (int Depth = 0; Depth < 256 && !Kernel; ++Depth) {
+    auto Parents = Ctx.getParents(*Child);
+    if (Parents.empty())
+      return true; // where S is cannot be told: as if a condition kept it
+    Kernel = Parents[0].get<FunctionDecl>();
+    const Stmt *Parent = Parents[0].get<Stmt>();
+    if (Kernel || !Parent)
+      break;
+    if (const auto *If = dyn_cast<IfStmt>(Parent); If && Child != If->getCond())
+      Conditions.push_back(If->getCond());
+    else if (const auto *For = dyn_cast<ForStmt>(Parent); For && Child != For->getInit())
+      Conditions.push_back(For->getCond());
+    else if (const auto *While = dyn_cast<WhileStmt>(Parent))
+      Conditions.push_back(While->getCond());
+    else if (const auto *Do = dyn_cast<DoStmt>(Parent))
+      Conditions.push_back(Do->getCond());
+    else if (const auto *Switch = dyn_cast<SwitchStmt>(Parent); Switch && Child != Switch->getCond())
+      Conditions.push_back(Switch->getCond());
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Parent); CO && Child != CO->getCond())
+      Conditions.push_back(CO->getCond());
+    else if (const auto *BO = dyn_cast<BinaryOperator>(Parent); BO && BO->isLogicalOp() && Child == BO->getRHS())
+      Conditions.push_back(BO->getLHS());
+    else if (const auto *CS = dyn_cast<CompoundStmt>(Parent))
+      for (const Stmt *Sibling : CS->body()) {
+        if (Sibling == Child)
+          break;
+        Before.push_back(Sibling);
+      }
+    Child = Parent;
+  }
+  if (!Kernel)
+    return true;
+  PositionTest P(Kernel);
+  for (const Stmt *C : Conditions)
+    if (P.dependsOnPosition(C))
+      return true;
+  for (const Stmt *B : Before)
+    if (positionExit(B, P))
+      return true;
+  return false;
+}
+
+// 'j', or "the y index" where the index is not a name.
+std::string indexName(const Expr *Index, char D) {
+  if (const VarDecl *V = refToVar(Index))
+    return quoted(V);
+  return std::string("the ") + D + " index";
+}
+
+std::string spelled(const std::vector<const Expr *> &Factors, ASTContext &Ctx) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (size_t I = 0; I < Factors.size(); ++I) {
+    OS << (I ? " * " : "");
+    Factors[I]->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  }
+  return "'" + Out + "'";
+}
+
+ActiveThreadCount linearCount(const LinearThreadIndex &L, const Stmt *Anchor, ASTContext &Ctx, const WriteSet &W) {
+  ActiveThreadCount C;
+  auto Refuse = [&](std::string Why) {
+    C.RefusedBecause = std::move(Why);
+    return C;
+  };
+  if (!L.Dims[0].Index || !L.Dims[1].Index)
+    return Refuse("the linear thread index does not number x and y (i + nx * j)");
+  std::vector<const Expr *> Below; // the bounds of the dimensions before, multiplied
+  for (unsigned D = 0; D < 3; ++D) {
+    const LinearThreadIndex::Term &T = L.Dims[D];
+    if (!T.Index)
+      continue;
+    const char Dim = "xyz"[D];
+    const Expr *N = findBound(Anchor, Ctx, [&](const Expr *E) { return isDimensionThreadIndex(E, Dim, W); });
+    if (!N)
+      return Refuse("no guard bounds " + indexName(T.Index, Dim) + ", the " + Dim +
+                    " index of the linear thread index (each index needs one: if (i < nx && j < ny))");
+    if (!isLaunchEvaluable(N, W))
+      return Refuse("the guard bound of " + indexName(T.Index, Dim) + " is not computable from the kernel's arguments");
+    // One-to-one: each index steps by the product of the bounds before it.
+    if (!sameFactors(T.Stride, Below, Ctx)) {
+      if (D == 0)
+        return Refuse("the linear thread index multiplies " + indexName(T.Index, Dim) + " by " +
+                      spelled(T.Stride, Ctx) + "; its x index must step by 1");
+      return Refuse("the linear thread index is not one-to-one: " + indexName(T.Index, Dim) + " is multiplied by " +
+                    spelled(T.Stride, Ctx) + ", not by " + spelled(Below, Ctx) +
+                    (D == 1 ? ", the bound of its x index" : ", the bounds of its x and y indices"));
+    }
+    C.Extents.push_back(N);
+    for (const Expr *F : productFactors(N, W))
+      Below.push_back(F);
+  }
+  return C;
+}
+
+} // namespace
+
+ActiveThreadCount countActiveThreads(const Expr *ThreadIndex, const Stmt *Anchor, ASTContext &Ctx,
+                                     const WriteSet &W) {
+  if (ThreadIndex)
+    if (auto L = asLinearThreadIndex(ThreadIndex, W))
+      return linearCount(*L, Anchor, Ctx, W);
+  ActiveThreadCount C;
+  if (const Expr *N = findActiveThreads(Anchor, Ctx, W)) {
+    if (isLaunchEvaluable(N, W))
+      C.Bound = N;
+    else
+      C.RefusedBecause = "the guard bound is not computable from the kernel's arguments";
+    return C;
+  }
+  // Nothing bounds the index: every launched thread is active, unless a
+  // condition the tool cannot read as a bound keeps some from the site.
+  if (reachedByCondition(Anchor, Ctx))
+    C.RefusedBecause = "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index";
+  else
+    C.Launch = true;
+  return C;
 }
 
 bool isLaunchEvaluable(const Expr *N, const WriteSet &W) {

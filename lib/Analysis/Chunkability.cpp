@@ -64,6 +64,14 @@ Chunkability analyzeChunkability(const KernelInfo &Info, ASTContext &Ctx) {
     C.NotBecause = "it has no transformed site";
     return C;
   }
+  // A chunk is a run of blocks in x, and its copies a range of thread
+  // indices: a linear index of 2-D or 3-D indices is no such range.
+  for (const Site &S : Info.Sites)
+    if (S.transformable() && !S.ActiveExtents.empty()) {
+      C.NotBecause = "its threads are numbered from 2-D or 3-D indices (i + nx * j): a chunk of blocks is not a "
+                     "range of them";
+      return C;
+    }
   Judge Scan;
   if (std::string Why = walkKernel(Info.Kernel, Scan, Ctx.getSourceManager()); !Why.empty()) {
     C.NotBecause = Why;

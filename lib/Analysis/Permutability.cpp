@@ -181,6 +181,11 @@ Permutability analyzePermutability(const KernelInfo &Info, ASTContext &Ctx) {
   // (the locality order: the list copied in the new order, the data read in place).
   if (Only->Pattern != kPatternRange && Only->Pattern != kPatternNeighbors)
     return No(std::string("its site is a ") + pattern_name(Only->Pattern) + ", not a one-level range or a neighbour list");
+  // Permuting a linear index would renumber i, j (and k) from the permuted
+  // one and the kernel's guard with them: its threads keep their order.
+  if (!Only->ActiveExtents.empty())
+    return No("its threads are numbered from 2-D or 3-D indices (i + nx * j), which a permuted order would have to "
+              "renumber");
   const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Only->ThreadIndex));
   return threadsOf(Info, Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Ctx);
 }

@@ -53,9 +53,9 @@ const Expr *throughLocal(const Expr *E, const WriteSet &W) {
 
 
 std::optional<Row> rowOfThread(const Expr *X, const WriteSet &W) {
-  if (isGlobalThreadIndex(X, W))
+  if (isThreadIndex(X, W))
     return Row{ArrayRef(), X};
-  if (auto C = asParamSubscript(throughLocal(X, W), W); C && isGlobalThreadIndex(C->Index, W))
+  if (auto C = asParamSubscript(throughLocal(X, W), W); C && isThreadIndex(C->Index, W))
     return Row{C->Array, C->Index};
   return std::nullopt;
 }
@@ -94,8 +94,8 @@ std::optional<RowBound> rowEnd(const Expr *E, const WriteSet &W) {
   return RowBound{S->Array, *R};
 }
 
-bool sameRow(const RowBound &A, const RowBound &B) {
-  return A.Offsets == B.Offsets && A.R.Map == B.R.Map;
+bool sameRow(const RowBound &A, const RowBound &B, const WriteSet &W, const ASTContext &Ctx) {
+  return A.Offsets == B.Offsets && A.R.Map == B.R.Map && sameThreadIndex(A.R.ThreadIndex, B.R.ThreadIndex, W, Ctx);
 }
 
 // True when S computes something from threadIdx/blockIdx without reading memory:

@@ -49,13 +49,15 @@ const clang::Expr *throughLocal(const clang::Expr *E, const WriteSet &W);
 // `X + 1` or `1 + X` -> X (null otherwise).
 const clang::Expr *minusOne(const clang::Expr *E);
 
+// t, or C[t], with t the thread index (1-D or linear, isThreadIndex).
 std::optional<Row> rowOfThread(const clang::Expr *X, const WriteSet &W);
 
 std::optional<RowBound> rowStart(const clang::Expr *E, const WriteSet &W);
 
 std::optional<RowBound> rowEnd(const clang::Expr *E, const WriteSet &W);
 
-bool sameRow(const RowBound &A, const RowBound &B);
+// The same row of the same offsets, read at thread indices that number the threads alike.
+bool sameRow(const RowBound &A, const RowBound &B, const WriteSet &W, const clang::ASTContext &Ctx);
 
 // True when S computes something from threadIdx/blockIdx without reading memory:
 // an index that looks like a thread index but is not the 1-D global one.

@@ -59,8 +59,8 @@ Shareability analyzeShareability(const KernelInfo &Info, ASTContext &Ctx) {
     return No(Info.Chunks.NotBecause);
 
   // The site's thread index is the 1-D global index, the arithmetic or a local
-  // initialised with it and never written (isGlobalThreadIndex, which the site
-  // finder required): thread t runs in block t / blockDim.x.
+  // initialised with it and never written (a linear index of 2-D or 3-D ones
+  // is not chunkable, checked above): thread t runs in block t / blockDim.x.
   Judge DynamicShared;
   if (std::string Why = walkKernel(Info.Kernel, DynamicShared, Ctx.getSourceManager()); !Why.empty())
     return No(Why);

@@ -92,7 +92,12 @@ struct Site {
   ArrayRef Offsets; // B (NB for neighbour lists)
   ArrayRef RowMap;  // C in B[C[t]] (two-level patterns)
   const clang::Expr *ThreadIndex = nullptr;    // t as written where it is read
-  const clang::Expr *ActiveThreads = nullptr;  // n, from the guard `t < n`; kernel parameters only
+  // How many threads the copies cover (n), evaluated at the launch: the guard's
+  // bound `t < n` (kernel parameters only); for a linear index of 2-D or 3-D
+  // thread indices (`i + nx * j`), the product of each index's bound, nx, ny
+  // (and nz) in ActiveExtents; with neither, LaunchThreads.
+  const clang::Expr *ActiveThreads = nullptr;
+  std::vector<const clang::Expr *> ActiveExtents;
 
   // Range and neighbour sites.
   const clang::ForStmt *Loop = nullptr;
@@ -145,7 +150,7 @@ struct Site {
   std::vector<ArrayRef> IndexSources;   // arrays the index (and loop bound) forms read
   std::vector<const clang::Expr *> KeyScalars; // invariant integers they use (the cache key holds them)
   // No guard bounds the thread index: the active threads are the launch's
-  // grid.x * blockDim.x.
+  // grid.x * blockDim.x (every thread index is below it).
   bool LaunchThreads = false;
 
   // A site in a device function the kernel calls (CallChains.h): the calls that

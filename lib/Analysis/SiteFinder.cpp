@@ -62,6 +62,17 @@ std::string quoted(const ArrayRef &A) { return A.quoted(); }
 
 using namespace rowshape;
 
+std::string notThreadIndex(const ArrayRef &B) {
+  return "the index of " + quoted(B) +
+         " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x) nor a linear index of "
+         "2-D or 3-D ones (i + nx * j)";
+}
+
+// Two reads of one site's copy whose thread indices number the threads differently.
+std::string differentThreadIndices(const ArrayRef &B) {
+  return quoted(B) + " is read at two thread indices that number the threads differently";
+}
+
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
   // Body: the function whose code is searched (the kernel's, or a callee's
@@ -171,12 +182,12 @@ private:
       S.ActiveThreads = N;
       return "";
     }
-    const Expr *N = findActiveThreads(Anchor, Ctx, W);
-    if (!N)
-      return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index";
-    if (!isLaunchEvaluable(N, W))
-      return "the guard bound is not computable from the kernel's arguments";
-    S.ActiveThreads = N;
+    ActiveThreadCount N = countActiveThreads(S.ThreadIndex, Anchor, Ctx, W);
+    if (!N.RefusedBecause.empty())
+      return N.RefusedBecause;
+    S.ActiveThreads = N.Bound;
+    S.ActiveExtents = N.Extents;
+    S.LaunchThreads = N.Launch;
     return "";
   }
 
@@ -265,7 +276,7 @@ private:
         return std::nullopt;
       Start = rowStart(Len->getRHS(), W);
       auto End = rowEnd(Len->getLHS(), W);
-      if (!Start || !End || !sameRow(*Start, *End))
+      if (!Start || !End || !sameRow(*Start, *End, W, Ctx))
         return std::nullopt;
       Counted = true;
     } else {
@@ -278,8 +289,7 @@ private:
         Site S = baseSite(For, K, H->Declared);
         S.Offsets = S0->Array;
         S.ThreadIndex = S0->Index;
-        S.RefusedBecause = "the index of " + quoted(S0->Array) +
-                           " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
+        S.RefusedBecause = notThreadIndex(S0->Array);
         return S;
       }
     }
@@ -298,7 +308,7 @@ private:
       return Refuse("the loop is written through a macro");
     if (!Counted) {
       auto End = Bound ? rowEnd(Bound, W) : std::nullopt;
-      if (!End || !sameRow(*Start, *End))
+      if (!End || !sameRow(*Start, *End, W, Ctx))
         return Refuse("the loop bound is not " + S.Offsets.spelling() + "[t + 1]");
     }
     if (!isIncrementOf(For->getInc(), K))
@@ -316,7 +326,7 @@ private:
           return false;
         for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())})
           if (refToVar(Y) == K)
-            if (auto R = rowStart(X, W); R && sameRow(*R, *Start))
+            if (auto R = rowStart(X, W); R && sameRow(*R, *Start, W, Ctx))
               return true;
         return false;
       });
@@ -380,7 +390,7 @@ private:
       return nullptr;
     };
     auto IsJ = [&](const Expr *X) { return refToVar(X) == J; };
-    auto IsT = [&](const Expr *X) { return isGlobalThreadIndex(X, W); };
+    auto IsT = [&](const Expr *X) { return isThreadIndex(X, W); };
     for (auto [X, Y] : {std::pair(Add->getLHS(), Add->getRHS()), std::pair(Add->getRHS(), Add->getLHS())}) {
       if (IsT(Y))
         if (const Expr *M = Product(X, IsJ))
@@ -494,7 +504,9 @@ private:
             Found.push_back(std::move(S));
           }
           Site &S = Found[It->second];
-          if (!isPlainRead(AS, Ctx) || isAnyMacro(AS))
+          if (!sameThreadIndex(NI->ThreadIndex, S.ThreadIndex, W, Ctx))
+            S.Arrays[0].RefusedBecause = differentThreadIndices(NI->List);
+          else if (!isPlainRead(AS, Ctx) || isAnyMacro(AS))
             S.Arrays[0].RefusedBecause = "a read of " + quoted(A) + " is not a plain read outside macros";
           else
             S.Arrays[0].Reads.push_back(AS);
@@ -516,7 +528,7 @@ private:
         const Expr *B = throughLocal(Bound, W);
         if (isLaunchEvaluable(B, W))
           S.NeighborBound = B;
-        else if (auto C = asParamSubscript(B, W); C && isGlobalThreadIndex(C->Index, W))
+        else if (auto C = asParamSubscript(B, W); C && sameThreadIndex(C->Index, S.ThreadIndex, W, Ctx))
           S.NeighborCounts = C->Array;
         else
           S.RefusedBecause = "the loop bound is neither computable from the kernel's arguments nor counts[t]";
@@ -572,8 +584,11 @@ private:
       return;
     }
     if (!R) {
-      S.RefusedBecause = "the index of " + quoted(S.Offsets) +
-                         " is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)";
+      S.RefusedBecause = notThreadIndex(S.Offsets);
+      return;
+    }
+    if (!sameThreadIndex(R->ThreadIndex, S.ThreadIndex, W, Ctx)) {
+      S.RefusedBecause = differentThreadIndices(S.Offsets);
       return;
     }
     if (isAnyMacro(AS)) {

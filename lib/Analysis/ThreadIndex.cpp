@@ -1,4 +1,5 @@
 #include "Analysis/ThreadIndex.h"
+#include "Analysis/ActiveThreads.h"
 #include "Analysis/LocalValues.h"
 #include "Analysis/WriteSet.h"
 
@@ -53,13 +54,14 @@ static bool isBuiltinIndexValue(const Expr *E, const char *Var, char Field, cons
   return isBuiltinIndexRead(throughUnchangedLocals(E, Locals), Var, Field);
 }
 
-static bool isProduct(const Expr *E, const char *A, const char *B, const FunctionLocals &Locals) {
+static bool isProduct(const Expr *E, const char *A, const char *B, const FunctionLocals &Locals,
+                      char Field = 'x') {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Mul)
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  return (isBuiltinIndexValue(L, A, 'x', Locals) && isBuiltinIndexValue(R, B, 'x', Locals)) ||
-         (isBuiltinIndexValue(L, B, 'x', Locals) && isBuiltinIndexValue(R, A, 'x', Locals));
+  return (isBuiltinIndexValue(L, A, Field, Locals) && isBuiltinIndexValue(R, B, Field, Locals)) ||
+         (isBuiltinIndexValue(L, B, Field, Locals) && isBuiltinIndexValue(R, A, Field, Locals));
 }
 
 // blockIdx.x * C (or C * blockIdx.x) with C an integer literal: the block size
@@ -113,6 +115,131 @@ bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
     return false;
   // A grid-stride loop variable stands for one index in [0, n) per iteration.
   return Writes.gridStrideLoop(V) || isGlobalThreadIndex(V->getInit(), Writes);
+}
+
+// blockIdx.D * blockDim.D + threadIdx.D, in any operand order.
+static bool isDimensionArithmetic(const Expr *E, char D, const FunctionLocals &Locals) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Add)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  auto IsBlockOffset = [&](const Expr *X) { return isProduct(X, "blockIdx", "blockDim", Locals, D); };
+  return (IsBlockOffset(L) && isBuiltinIndexValue(R, "threadIdx", D, Locals)) ||
+         (IsBlockOffset(R) && isBuiltinIndexValue(L, "threadIdx", D, Locals));
+}
+
+// The integer local E names, when it is initialised and the kernel never writes it.
+static const VarDecl *unwrittenLocal(const Expr *E, const WriteSet &Writes) {
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !V->getType()->isIntegerType() || !V->hasInit() || Writes.writesScalar(V))
+    return nullptr;
+  return V;
+}
+
+bool isDimensionThreadIndex(const Expr *E, char D, const WriteSet &Writes) {
+  if (D == 'x')
+    return isGlobalThreadIndex(E, Writes);
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    if (isDimensionArithmetic(E, D, Writes.locals()))
+      return true;
+    const VarDecl *V = unwrittenLocal(E, Writes);
+    E = V ? V->getInit() : nullptr;
+  }
+  return false;
+}
+
+std::vector<const Expr *> productFactors(const Expr *E, const WriteSet &Writes) {
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    const VarDecl *V = unwrittenLocal(E, Writes);
+    if (!V)
+      break;
+    E = V->getInit();
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Mul)
+    return {strip(E)};
+  std::vector<const Expr *> Out = productFactors(BO->getLHS(), Writes);
+  for (const Expr *F : productFactors(BO->getRHS(), Writes))
+    Out.push_back(F);
+  return Out;
+}
+
+bool sameFactors(const std::vector<const Expr *> &A, const std::vector<const Expr *> &B, const ASTContext &Ctx) {
+  if (A.size() != B.size())
+    return false;
+  std::vector<bool> Used(B.size(), false);
+  for (const Expr *X : A) {
+    bool Found = false;
+    for (size_t I = 0; I < B.size() && !Found; ++I)
+      if (!Used[I] && sameExpression(X, B[I], Ctx))
+        Used[I] = Found = true;
+    if (!Found)
+      return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Splits a linear index into its dimensions' terms: sums split, a product
+// with a stride passes the stride down to the terms beneath it.
+bool collectTerms(const Expr *E, const std::vector<const Expr *> &Stride, LinearThreadIndex &Out,
+                  const WriteSet &Writes, int Depth) {
+  if (!E || Depth > 16)
+    return false;
+  E = strip(E);
+  for (unsigned D = 0; D < 3; ++D)
+    if (isDimensionThreadIndex(E, "xyz"[D], Writes)) {
+      if (Out.Dims[D].Index) // a dimension twice: not a numbering of the threads
+        return false;
+      Out.Dims[D] = {E, Stride};
+      return true;
+    }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Add)
+      return collectTerms(BO->getLHS(), Stride, Out, Writes, Depth + 1) &&
+             collectTerms(BO->getRHS(), Stride, Out, Writes, Depth + 1);
+    if (BO->getOpcode() == BO_Mul)
+      for (auto [Inner, Factor] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())}) {
+        std::vector<const Expr *> Factors = productFactors(Factor, Writes);
+        if (!llvm::all_of(Factors, [&](const Expr *F) { return isLaunchEvaluable(F, Writes); }))
+          continue;
+        std::vector<const Expr *> Inside = Stride;
+        Inside.insert(Inside.end(), Factors.begin(), Factors.end());
+        return collectTerms(Inner, Inside, Out, Writes, Depth + 1);
+      }
+    return false;
+  }
+  if (const VarDecl *V = unwrittenLocal(E, Writes))
+    return collectTerms(V->getInit(), Stride, Out, Writes, Depth + 1);
+  return false;
+}
+
+} // namespace
+
+std::optional<LinearThreadIndex> asLinearThreadIndex(const Expr *E, const WriteSet &Writes) {
+  LinearThreadIndex L;
+  if (isGlobalThreadIndex(E, Writes) || !collectTerms(E, {}, L, Writes, 0) || L.dimensions() < 2)
+    return std::nullopt;
+  return L;
+}
+
+bool isThreadIndex(const Expr *E, const WriteSet &Writes) {
+  return isGlobalThreadIndex(E, Writes) || asLinearThreadIndex(E, Writes).has_value();
+}
+
+bool sameThreadIndex(const Expr *A, const Expr *B, const WriteSet &Writes, const ASTContext &Ctx) {
+  if (isGlobalThreadIndex(A, Writes) && isGlobalThreadIndex(B, Writes))
+    return true;
+  auto LA = asLinearThreadIndex(A, Writes), LB = asLinearThreadIndex(B, Writes);
+  if (!LA || !LB)
+    return false;
+  for (unsigned D = 0; D < 3; ++D)
+    if ((LA->Dims[D].Index == nullptr) != (LB->Dims[D].Index == nullptr) ||
+        !sameFactors(LA->Dims[D].Stride, LB->Dims[D].Stride, Ctx))
+      return false;
+  return true;
 }
 
 bool isGlobalThreadIndexPlusOne(const Expr *E, const WriteSet &Writes) {

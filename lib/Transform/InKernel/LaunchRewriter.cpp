@@ -6,6 +6,7 @@
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/SourceText.h"
+#include "Transform/ThreadCount.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/Support/Path.h"
@@ -147,8 +148,7 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
     L.Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
                            Read.spelling() + ")");
   auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
-  // (An indexed site without a guard runs the launch's threads: its step function knows.)
-  const std::string NExpr = S.ActiveThreads ? "(long long)(" + Text(S.ActiveThreads) + ")" : "";
+  const std::string NExpr = activeThreadsText(S, Ctx);
   const std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
   // A gather or neighbour-list site's one array, split into field pieces.
   std::string Fields, Pieces;

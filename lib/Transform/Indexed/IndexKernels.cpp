@@ -6,6 +6,7 @@
 #include "Analysis/WriteSet.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/SourceText.h"
+#include "Transform/ThreadCount.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -320,10 +321,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   List(Sizes, "const size_t", "__irregfix_sizes");
   List(Sources, "const void *const", "__irregfix_sources");
   List(Scalars, "const long long", "__irregfix_scalars");
-  const std::string N = S.LaunchThreads ? "(long long)__irregfix_grid.x * __irregfix_block.x"
-                                        : "(long long)(" + sourceText(S.ActiveThreads->getSourceRange(),
-                                                                      Ctx.getSourceManager(), Ctx.getLangOpts()) +
-                                              ")";
+  const std::string N = activeThreadsText(S, Ctx);
   OS << "  irregfix::IndexedSite __irregfix_s;\n"
      << "  __irregfix_s.n = " << N << ";\n"
      << "  __irregfix_s.loop = " << (Loop ? 1 : 0) << ";\n"

@@ -61,11 +61,12 @@ TEST(Guard, BothFormsGiveTheBound) {
 }
 
 TEST(Guard, MissingOrUnknownBoundIsRefused) {
-  // Without a guard no range pattern applies; an indexed site runs the launch's threads.
+  // Without a guard (and no other condition on the thread) the range covers the launch's threads.
   auto None = sitesOf(csr(Idx, "", Loop));
   ASSERT_EQ(None.size(), 1u);
-  EXPECT_EQ(None[0].Pattern, "indexed");
+  EXPECT_EQ(None[0].Pattern, "range");
   EXPECT_TRUE(None[0].Transformable) << None[0].Refused;
+  EXPECT_TRUE(None[0].LaunchThreads);
   auto Local = sitesOf(csr(std::string(Idx) + " int m = B[0];", "if (t < m)", Loop));
   ASSERT_EQ(Local.size(), 1u);
   EXPECT_NE(Local[0].Refused.find("not computable"), std::string::npos) << Local[0].Refused;

@@ -56,7 +56,9 @@ inline bool forEachKernel(const std::string &Code,
 // A summary of one site that tests can compare.
 struct SiteSummary {
   std::string Pattern, Offsets, Arrays, Refused, Bound;
+  std::string Extents; // a linear index's bounds, "nx*ny"
   bool Transformable = false, RebindsLoopVar = false;
+  bool LaunchThreads = false; // no guard: the launch's threads
   size_t AliasChecks = 0;
 };
 
@@ -78,6 +80,10 @@ inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
       if (S.ActiveThreads)
         if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(S.ActiveThreads->IgnoreParenImpCasts()))
           Sum.Bound = DR->getDecl()->getNameAsString();
+      for (const clang::Expr *E : S.ActiveExtents)
+        if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts()))
+          Sum.Extents += (Sum.Extents.empty() ? "" : "*") + DR->getDecl()->getNameAsString();
+      Sum.LaunchThreads = S.LaunchThreads;
       Sum.Transformable = S.transformable();
       Sum.RebindsLoopVar = S.LoopVarUsedElsewhere;
       Sum.AliasChecks = S.AliasChecks.size();
@@ -85,7 +91,7 @@ inline std::vector<SiteSummary> sitesOf(const std::string &Code) {
     }
   });
   if (!Ok)
-    Out.push_back({"parse-error", "", "", "", "", false, false, 0});
+    Out.push_back({"parse-error", "", "", "", "", "", false, false, false, 0});
   return Out;
 }
 
