@@ -95,7 +95,14 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
         if (A.Array.isField() && Info.RefusedBecause.empty() && fieldOfTemplate(A.Array))
           Info.RefusedBecause = "arrays in fields of class templates in kernel templates are not supported yet";
   }
-  if (Abbreviated)
+  // A launch of an explicitly specialised argument list runs the specialisation's
+  // own body: a launcher for the template's body would run other code.
+  const bool Specialised = llvm::any_of(FT->specializations(), [](const FunctionDecl *Spec) {
+    return Spec->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
+  });
+  if (Specialised)
+    Info.RefusedBecause = "the kernel template has explicit specializations, whose launches run their own bodies";
+  else if (Abbreviated)
     Info.RefusedBecause = "kernel templates with 'auto' parameters are not supported";
   // The launcher mirrors the kernel's parameters one by one: a pack has none.
   else if (llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); }))
@@ -120,10 +127,16 @@ KernelInfo analyzeKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const Devi
         "explicit specializations of kernel templates are not supported";
   else
     Info = analyzeOne(Kernel, Ctx, DeviceOnly);
-  if (!Info.RefusedBecause.empty())
+  if (!Info.RefusedBecause.empty()) {
     for (Site &S : Info.Sites) {
       S.RefusedBecause = Info.RefusedBecause; // the kernel's reason comes first
     }
+    for (ReadVerdict &V : Info.Reads)
+      if (V.Verdict != ReadVerdict::NotRewritten) {
+        V.Verdict = ReadVerdict::NotRewritten;
+        V.Reason = Info.RefusedBecause;
+      }
+  }
   const std::vector<std::vector<FieldSplit>> Splits = analyzeFieldUse(Info, Ctx);
   for (size_t I = 0; I < Info.Sites.size(); ++I)
     for (size_t J = 0; J < Info.Sites[I].Arrays.size(); ++J)
