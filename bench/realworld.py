@@ -266,12 +266,18 @@ def summary_table(rows):
     return "\n".join(lines) + "\n"
 
 
-def run(args):
-    folder = os.path.abspath(args.dir)
+def built_programs(folder, only=None):
+    """The manifest's programs that built here, or those of them named in `only` (comma-separated)."""
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = [m for m in json.load(f) if m["built"]]
-    if args.only:
-        manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
+    if only:
+        manifest = [m for m in manifest if m["name"] in set(only.split(","))]
+    return manifest
+
+
+def run(args):
+    folder = os.path.abspath(args.dir)
+    manifest = built_programs(folder, args.only)
     os.makedirs(args.out, exist_ok=True)
     t0 = time.perf_counter()
     built = build_there(folder, manifest, os.path.abspath(args.runtime_build), rebuild=args.rebuild)
@@ -330,10 +336,7 @@ def main(argv=None):
 def build_here(args):
     """The run step's builds done where nvcc is but the GPU is not, so the GPU machine's time goes to running."""
     folder = os.path.abspath(args.dir)
-    with open(os.path.join(folder, "manifest.json")) as f:
-        manifest = [m for m in json.load(f) if m["built"]]
-    if args.only:
-        manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
+    manifest = built_programs(folder, args.only)
     built = build_there(folder, manifest, os.path.abspath(args.runtime_build))
     for name, ok in sorted(built.items()):
         print("realworld: %-24s %s" % (name, "built" if ok else "FAILED (see %s)" % os.path.join(folder, name,
