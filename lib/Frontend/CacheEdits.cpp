@@ -1,8 +1,12 @@
 #include "Frontend/CacheEdits.h"
+#include "Analysis/DomainLaunches.h"
 #include "Analysis/HostWrites.h"
 #include "Transform/Invalidation.h"
+#include "Transform/NumberingHooks.h"
 
 #include "clang/AST/Attr.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -32,17 +36,96 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
   return Guarded;
 }
 
+// Program-wide renumbering: whether the file's launches may keep a domain
+// renumbered, remarked either way where a kernel could order one.
+FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
+                      ASTContext &Ctx, Messages &Msg) {
+  DomainInputs In;
+  In.Launches = File.Launches;
+  In.Calls = File.Calls;
+  for (size_t I = 0; I < Decisions.size() && I < File.Kernels.size(); ++I) {
+    KernelNumbering K;
+    if (Decisions[I].LeftAsIs.empty())
+      K = analyzeNumbering(Decisions[I].Info, Ctx);
+    else {
+      K.Kernel = File.Kernels[I];
+      K.NotBecause = "its analysis ran past its budget";
+    }
+    In.Kernels.emplace(File.Kernels[I]->getCanonicalDecl(), std::move(K));
+  }
+  In.InFiles = [&Files](const FunctionDecl *F) {
+    const FunctionDecl *Def = F->getDefinition();
+    return Def && Files.contains(Def->getLocation());
+  };
+  FileDomain D = analyzeFileDomain(std::move(In), Ctx);
+  if (D.GraphKernels.empty())
+    return D;
+  const FunctionDecl *Graph = D.GraphKernels.front()->Kernel;
+  if (!D.formed()) {
+    Msg.remark(D.NoneAt ? D.NoneAt->getBeginLoc() : Graph->getLocation(),
+               "no program-wide renumbering by '" + Graph->getNameAsString() + "''s neighbour list: " + D.NoneBecause);
+    return D;
+  }
+  std::string Arrays, Restoring;
+  for (const VarDecl *V : D.Arrays)
+    Arrays += (Arrays.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+  std::set<const KernelNumbering *> Said;
+  for (const DomainLaunch &L : D.Launches)
+    if (!L.Kernel->indifferent() && !L.Pointers.empty() && Said.insert(L.Kernel).second)
+      Restoring += (Restoring.empty() ? "" : "; ") + L.Kernel->Kernel->getNameAsString() + " (" +
+                   L.Kernel->NotBecause + ")";
+  Msg.remark(Graph->getLocation(),
+             "program-wide renumbering: the runtime may keep " + Arrays + " in the locality order of '" +
+                 Graph->getNameAsString() + "''s neighbour list across the launches of the kernels indifferent to "
+                 "the numbering" + (Restoring.empty() ? "" : "; these launches get them back as numbered: " + Restoring));
+  return D;
+}
+
+// Where the kernels' tables go: before the top-level declaration holding the
+// first launch that calls irregfix::numbered_launch.
+SourceLocation tablesAt(const FileDomain &D, const MainFile &File, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Best;
+  for (auto [Call, Fn] : File.Launches) {
+    if (!Fn)
+      continue;
+    const Decl *Top = Fn;
+    if (const FunctionTemplateDecl *T = Fn->getDescribedFunctionTemplate())
+      Top = T;
+    while (Top->getLexicalDeclContext() && !isa<TranslationUnitDecl>(Top->getLexicalDeclContext()))
+      Top = cast<Decl>(Top->getLexicalDeclContext());
+    if (const auto *FD = dyn_cast<FunctionDecl>(Top); FD && FD->getDescribedFunctionTemplate())
+      Top = FD->getDescribedFunctionTemplate();
+    SourceLocation L = SM.getExpansionLoc(Top->getSourceRange().getBegin());
+    if (L.isValid() && (Best.isInvalid() || SM.isBeforeInTranslationUnit(L, Best)))
+      Best = L;
+  }
+  (void)D;
+  return Best;
+}
+
 } // namespace
 
-bool addCacheEdits(const MainFile &File, const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly,
-                   ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
+bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
+                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, ASTContext &Ctx,
+                   FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
+  const FileDomain Domain = fileDomain(File, Decisions, Files, Ctx, Msg);
+  NumberingText Numbering = numberingText(Domain, Ctx);
+  if (!Numbering.Tables.empty()) {
+    const SourceLocation At = tablesAt(Domain, File, Ctx);
+    if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
+      return false;
+    Result.DomainArrays = Domain.Arrays.size();
+  }
   std::vector<HostWrite> Writes;
   for (auto [Call, Fn] : File.Calls) {
     HostEffect E = effectOfCall(File, Call, Host);
-    if (!E.empty())
-      Writes.push_back({Call, std::move(E)});
+    auto Hook = Numbering.Before.find(Call);
+    std::string Before = Hook == Numbering.Before.end() ? "" : Hook->second;
+    if (!E.empty() || !Before.empty())
+      Writes.push_back({Call, std::move(E), std::move(Before)});
   }
   const std::vector<const Stmt *> Guarded = guardedBodies(File, Launches, Host, Msg);
 

@@ -20,6 +20,7 @@ struct FileResult {
   unsigned KernelsRewritten = 0, LaunchesRewritten = 0;
   unsigned Invalidations = 0; // host calls given an invalidation or a bracket
   unsigned EntryGuards = 0;   // functions that drop the copies when entered from outside
+  unsigned DomainArrays = 0;  // arrays the runtime may keep renumbered across launches (program-wide renumbering)
   unsigned LoopsHoisted = 0;
   std::vector<std::string> Kernels;      // every kernel defined in the files it rewrites, by name
   std::vector<std::string> Dependencies; // every file the preprocessor entered, absolute

@@ -69,7 +69,7 @@ public:
     if (Rewritten.empty())
       return;
     FileEdits Edits(Files, Result.Files, Msg);
-    if (!emit(File, Rewritten, Ctx, Edits)) {
+    if (!emit(File, Decisions, Rewritten, Ctx, Edits)) {
       Result.RewriteFailed = true;
       Edits.dropAll();
     }
@@ -91,7 +91,8 @@ private:
     return B;
   }
 
-  bool emit(const MainFile &File, const RewrittenKernels &Kernels, ASTContext &Ctx, FileEdits &Edits) {
+  bool emit(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewrittenKernels &Kernels,
+            ASTContext &Ctx, FileEdits &Edits) {
     if (const NamedDecl *D = runtimeNameTaken(Ctx)) {
       Msg.error(D->getLocation(), "cannot rewrite this file: it declares '" + D->getNameAsString() +
                                       "' at global scope, the name of the irregfix runtime's namespace, "
@@ -102,7 +103,7 @@ private:
     StrategyEdits Strategies(Ctx, Edits, Msg, Result);
     RewrittenLaunches Launches;
     return Strategies.kernels(Kernels, Uses) && Strategies.launches(File, Kernels, Launches) &&
-           addCacheEdits(File, Launches, DeviceOnly, Ctx, Edits, Msg, Result) && Uses.addIncludes(Edits, Ctx);
+           addCacheEdits(File, Decisions, Launches, DeviceOnly, Ctx, Edits, Msg, Result) && Uses.addIncludes(Edits, Ctx);
   }
 
   CompilerInstance &CI;

@@ -105,6 +105,7 @@ public:
         continue;
       Calls += Text;
     }
+    Calls += W.Numbering;
     if (E.Drop != DropCause::None) {
       Out.Drops.push_back({W.Call, E.Why});
       if (!E.RunsUnseenCode)

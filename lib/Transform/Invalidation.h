@@ -28,6 +28,7 @@ namespace irregfix {
 struct HostWrite {
   const clang::Expr *Call = nullptr; // a CallExpr or a CXXConstructExpr
   HostEffect Effect;
+  std::string Numbering; // program-wide renumbering's call before it (Transform/NumberingHooks.h)
 };
 
 struct InvalidationEdits {

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 
 namespace irregfix {
@@ -903,3 +904,49 @@ extern "C" void irregfix_forget_device(const char *where);
 // runtime forgets what it knew of that allocation. The tool inserts it before
 // cudaFree/cudaFreeAsync; call it before frees it cannot see.
 extern "C" void irregfix_release(const void *ptr);
+
+namespace irregfix {
+
+// Program-wide renumbering (docs/DESIGN.md). Before every launch of a file
+// whose kernels may keep a domain — n elements whose arrays kernels index by
+// the thread index, and the arrays whose values number them — in a locality
+// order, the tool calls numbered_launch with what the kernel does with each of
+// its pointer arguments. A kernel the tool finds indifferent to how its
+// elements are numbered runs unchanged on arrays the runtime keeps renumbered;
+// any other use of one of them (a kernel that is not, a copy or memset,
+// unseen code) gets it back in the original numbering first.
+enum NumberingRole : unsigned char {
+  kNumberingNone = 0,           // not dereferenced
+  kNumberingElements = 1,       // a[t], a[j*n + t] (t the thread index, n its bound)
+  kNumberingNumbers = 2,        // holds element numbers
+  kNumberingElementNumbers = 3, // both (a neighbour list NB[j*n + t])
+  kNumberingOther = 4,          // indexed by other values: kept in the program's numbering
+  kNumberingWritten = 0x80,     // or-ed in: the kernel writes it
+};
+
+struct NumberingKernel {
+  const char *kernel;
+  // Null: the kernel runs unchanged in any numbering of its elements. Else why
+  // not: its launch first restores every array of the domain it gets.
+  const char *not_because;
+  const unsigned char *roles;  // a NumberingRole a pointer argument
+  const unsigned short *sizes; // bytes an element, or a number
+  // The neighbour list (NB[j*n + t]) among the pointer arguments that an order
+  // may be computed from, and its counts (-1: none).
+  int graph;
+  int graph_counts;
+};
+
+// `n`: the launch's elements (the bound of its thread index); `pointers`: its
+// pointer arguments, in order.
+void numbered_launch(const NumberingKernel &kernel, long long n, cudaStream_t stream,
+                     std::initializer_list<const void *> pointers);
+
+} // namespace irregfix
+
+// The host is about to read or write the device memory at `ptr` (a copy or a
+// memset): an array of a renumbered domain holding it is restored to the
+// program's numbering first; null: every array of the domain (a library call
+// that may keep the pointers it is given). The tool inserts it in files that
+// call irregfix::numbered_launch.
+extern "C" void irregfix_host_access(const void *ptr);

@@ -122,6 +122,15 @@ void set_deterministic(bool on);
 void set_nvtx(bool on);
 // As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
 void set_order_region(int region);
+// As IRREGFIX_DOMAIN: program-wide renumbering, 1 wherever a domain can form,
+// -1 never, 0 where its graph's threads read far apart.
+void set_domain(int choice);
+// What program-wide renumbering did since the last reset.
+struct DomainCounters {
+  bool formed = false;
+  long long launches = 0, renumbered_launches = 0, renumbers = 0, restores = 0;
+};
+DomainCounters domain_counters();
 // As IRREGFIX_LANES: the lanes a row of the lanes layout (2, 4, 8, 16 or 32; 0: chosen from the rows).
 void set_lanes(int lanes);
 

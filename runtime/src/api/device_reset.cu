@@ -40,6 +40,9 @@ int forget_device_state(State &st) {
     ++dropped;
   }
   forget_orders(st.orders, nullptr);
+  domain_free(st.domain); // the reset takes the memory, renumbered or not
+  st.domain.status = Domain::kUndecided;
+  st.domain.graph = 0;
   free_hoist_buffers();
   free_lanes_references();
   for (auto &kv : st.devices.scratch) {

@@ -46,6 +46,7 @@ void drop_at(State &st, const void *p, bool freed, InvalidationCount &count) {
 
 // With the lock held: every copy stale, counted under `cause` at `where`.
 void drop_all(State &st, int cause, const char *where) {
+  restore_domain(st, "code irregfix cannot see");
   const int stale = st.cache.size() != 0 ? st.cache.invalidate_all() : 0;
   st.invalidations.note_all(cause, where, stale);
 }
@@ -74,6 +75,9 @@ extern "C" void irregfix_release(const void *ptr) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   drop_at(st, ptr, true, st.invalidations.released);
+  if (!st.domain.arrays.empty()) // freed: nothing to restore
+    st.domain.arrays.erase(reinterpret_cast<std::uintptr_t>(ptr));
+  st.domain.allocations.erase(ptr);
   if (!st.orders.empty()) // the address may come back as other lists
     forget_orders(st.orders, ptr);
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);

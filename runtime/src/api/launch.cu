@@ -435,6 +435,11 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
     record_fallback(*r.stats, "the stream is being captured into a graph: the graph runs the original kernel");
     return false;
   }
+  if (take_renumbered_launch()) { // the arrays are in a good order already
+    ++r.stats->chosen_original;
+    r.stats->selector = "the original kernel, on the renumbered domain";
+    return false;
+  }
   c.epoch = st.epoch;
   c.site = &site;
   c.record = &r;

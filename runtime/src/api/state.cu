@@ -71,7 +71,7 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
 
 std::string stats_text(State &st) {
   resolve_all_timings(st);
-  return format_stats(st.stats) + format_invalidations(st.invalidations);
+  return format_stats(st.stats) + format_domain(st.domain) + format_invalidations(st.invalidations);
 }
 
 void resolve_all_timings(State &st) {

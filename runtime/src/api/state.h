@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "config.h"
 #include "device.h"
+#include "domain.h"
 #include "invalidation_stats.h"
 #include "orders.h"
 #include "records.h"
@@ -48,6 +49,7 @@ struct State {
   std::map<RecordKey, SiteRecord> sites;
   std::map<RecordKey, LaunchRecord> launches;
   Orders orders;
+  Domain domain; // program-wide renumbering (domain.h)
   unsigned epoch = 1; // bumped by forget_device_state(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
   // change_config): begin_launch's fast path then takes the lock again.
@@ -111,6 +113,14 @@ void clear_launch_records(State &st);
 void drop_entry(State &st, const CacheKey &key);
 // Frees the buffers of hoisted loops' live variables (hoist.cu).
 void free_hoist_buffers();
+// Program-wide renumbering (numbered_launch.cu). Whether the launch the last
+// numbered_launch on this thread announced runs on renumbered arrays (then a
+// launcher runs its original kernel: the data is in a good order already);
+// reading it clears it.
+bool take_renumbered_launch();
+// With the lock held: every renumbered array back in the program's numbering,
+// `why` counted (unseen code, a reset).
+void restore_domain(State &st, const char *why);
 // Frees IRREGFIX_VERIFY's references of lanes variants (lanes_verify.cu).
 void free_lanes_references();
 // Frees or forgets everything the runtime holds on every device, statistics

@@ -57,6 +57,8 @@ void reset() {
     detail::forget_device_state(st);
     st.stats.clear();
     st.invalidations = detail::InvalidationStats{};
+    st.domain.stats = detail::DomainStats{};
+    st.domain.why.clear();
     st.loaded = false;
     detail::ensure_loaded(st);
   });
@@ -111,6 +113,22 @@ void set_sigma(int sigma) {
 void set_chunks(int chunks) {
   change_config(
       [&](Config &c) { c.chunks = chunks < 0 ? 0 : chunks > detail::kMaxChunks ? detail::kMaxChunks : chunks; });
+}
+
+void set_domain(int choice) {
+  change_config([&](Config &c) { c.domain = choice == 1 || choice == -1 ? choice : 0; });
+}
+
+DomainCounters domain_counters() {
+  return locked([](State &st) {
+    DomainCounters c;
+    c.formed = st.domain.status == detail::Domain::kFormed;
+    c.launches = st.domain.stats.launches;
+    c.renumbered_launches = st.domain.stats.renumbered_launches;
+    c.renumbers = st.domain.stats.renumbers;
+    c.restores = st.domain.stats.restores;
+    return c;
+  });
 }
 
 void set_lanes(int lanes) {

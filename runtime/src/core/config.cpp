@@ -267,6 +267,12 @@ Config config_from_env() {
     std::fprintf(stderr, "irregfix: ignoring IRREGFIX_RENUMBER='%s' (expected auto, 1 or 0)\n", renumber);
     c.renumber = 0;
   }
+  const char *domain = std::getenv("IRREGFIX_DOMAIN");
+  c.domain = parse_domain(domain);
+  if (c.domain == 2) {
+    std::fprintf(stderr, "irregfix: ignoring IRREGFIX_DOMAIN='%s' (expected auto, 1 or 0)\n", domain);
+    c.domain = 0;
+  }
   c.deterministic = parse_flag(std::getenv("IRREGFIX_DETERMINISTIC"));
   const char *lanes = std::getenv("IRREGFIX_LANES");
   c.lanes = parse_lanes(lanes);

@@ -69,6 +69,10 @@ struct Config {
   // renumbered gather through a copy in that order (a RenumberChoice: auto,
   // where its copies overflow the L2; 1 always; 0 never).
   int renumber = 0;
+  // IRREGFIX_DOMAIN: program-wide renumbering (domain.h), a RenumberChoice:
+  // auto (0) forms a domain where its graph's threads, as numbered, read far
+  // apart; 1 wherever one can form; -1 never.
+  int domain = 0;
   // Testing only (irregfix::testing::set_original_time_scale): the original
   // kernel's timed launches count this many times their measured time.
   double original_time_scale = 1.0;
@@ -123,12 +127,14 @@ int parse_profile_after_ms(const char *text);
 bool parse_hoist_always(const char *text);
 // IRREGFIX_RENUMBER: "auto" (or unset) 0, "1" 1, "0" -1 (a RenumberChoice); 2 on anything else.
 int parse_renumber(const char *text);
+// IRREGFIX_DOMAIN: as IRREGFIX_RENUMBER.
+inline int parse_domain(const char *text) { return parse_renumber(text); }
 // IRREGFIX_LANES: 2, 4, 8, 16 or 32 -> that; null, "" or "auto" -> 0 (the
 // policy's choice); anything else -> -1 (the caller warns).
 int parse_lanes(const char *text);
 // Every variable: parse_config(getenv(...)...), IRREGFIX_CHUNKS, IRREGFIX_AUTO_SHARING,
 // IRREGFIX_VERIFY, IRREGFIX_HOIST_GROUP, IRREGFIX_HOIST_ALWAYS, IRREGFIX_NVTX,
-// IRREGFIX_ORDER_REGION, IRREGFIX_DETERMINISTIC and IRREGFIX_LANES;
+// IRREGFIX_ORDER_REGION, IRREGFIX_DETERMINISTIC, IRREGFIX_LANES and IRREGFIX_DOMAIN;
 // a value that cannot be used is reported on stderr and the default taken.
 Config config_from_env();
 

@@ -1,0 +1,291 @@
+#include "Analysis/DomainLaunches.h"
+#include "Analysis/AstUtil.h"
+#include "Analysis/LibraryCalls.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+std::string textOf(const Stmt *S, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(S->getSourceRange()).getAsRange());
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+const KernelNumbering *numberingOf(const FileDomain &D, const FunctionDecl *K) {
+  if (!K)
+    return nullptr;
+  if (const FunctionDecl *Pattern = K->getTemplateInstantiationPattern())
+    K = Pattern;
+  auto It = D.Kernels.find(K->getCanonicalDecl());
+  return It == D.Kernels.end() ? nullptr : &It->second;
+}
+
+struct RefCollector : RecursiveASTVisitor<RefCollector> {
+  const std::set<const VarDecl *> &Of;
+  std::vector<const DeclRefExpr *> Refs;
+  explicit RefCollector(const std::set<const VarDecl *> &Of) : Of(Of) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBodies() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && Of.count(V))
+      Refs.push_back(R);
+    return true;
+  }
+};
+
+bool isMallocCall(const Stmt *S) {
+  const auto *C = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  return F && F->getName().starts_with("cudaMalloc") && !F->getName().starts_with("cudaMallocHost") &&
+         !F->getName().starts_with("cudaMallocManaged") && !F->getName().starts_with("cudaMallocArray");
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+class Domain {
+public:
+  Domain(DomainInputs &In, ASTContext &Ctx) : In(In), Ctx(Ctx) { Out.Kernels = std::move(In.Kernels); }
+
+  FileDomain run() {
+    for (auto [Call, Fn] : In.Launches)
+      if (const KernelNumbering *K = numberingOf(Out, Call->getDirectCallee()); K && K->indifferent() && K->Graph >= 0) {
+        Out.GraphKernels.push_back(K);
+        if (!GraphCount && K->Count)
+          GraphCount = Call->getArg(K->Count->getFunctionScopeIndex());
+      }
+    if (Out.GraphKernels.empty())
+      return Out;
+    if (launches() && variables() && consistent())
+      accesses();
+    if (!Out.NoneBecause.empty()) {
+      Out.Launches.clear();
+      Out.Accesses.clear();
+    }
+    return std::move(Out);
+  }
+
+private:
+  bool none(const Expr *At, std::string Why) {
+    Out.NoneBecause = std::move(Why);
+    Out.NoneAt = At;
+    return false;
+  }
+
+  bool launches() {
+    for (auto [Call, Fn] : In.Launches) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return none(Call, "a launch whose kernel the tool cannot resolve");
+      const KernelNumbering *K = numberingOf(Out, Callee);
+      if (!K)
+        continue; // its body is elsewhere: every copy is dropped before it, every array restored
+      DomainLaunch L;
+      L.Call = Call;
+      L.Kernel = K;
+      if (K->Count && K->Count->getFunctionScopeIndex() < Call->getNumArgs())
+        L.Count = Call->getArg(K->Count->getFunctionScopeIndex());
+      for (const NumberingParam &P : K->Pointers) {
+        const unsigned I = P.Param->getFunctionScopeIndex();
+        if (I >= Call->getNumArgs())
+          return none(Call, "a launch with default arguments");
+        const Expr *A = Call->getArg(I);
+        if (A->HasSideEffects(Ctx))
+          return none(A, "a launch's argument '" + textOf(A, Ctx) + "' has side effects");
+        L.Pointers.push_back(A);
+        if (!K->indifferent() || !(P.Role & (kRoleElements | kRoleNumbers)))
+          continue;
+        const VarDecl *V = refToVar(A);
+        if (!V || !V->getType()->isPointerType())
+          return none(A, "'" + Callee->getNameAsString() + "' gets '" + textOf(A, Ctx) +
+                             "', not a variable holding its array");
+        if (Seen.insert(V).second)
+          Out.Arrays.push_back(V);
+      }
+      if (L.Count && L.Count->HasSideEffects(Ctx))
+        return none(L.Count, "a launch's argument '" + textOf(L.Count, Ctx) + "' has side effects");
+      Out.Launches.push_back(std::move(L));
+    }
+    return true;
+  }
+
+  // Each variable holds its own cudaMalloc'd memory and reaches device memory
+  // only through hooked calls and launches.
+  bool variables() {
+    for (const VarDecl *V : Out.Arrays) {
+      if (isa<ParmVarDecl>(V))
+        return none(nullptr, "'" + V->getNameAsString() + "' comes in as a parameter");
+      if (!V->hasLocalStorage() && V->isExternallyVisible())
+        return none(nullptr, "'" + V->getNameAsString() + "' is a global other files may use");
+      if (V->getInit() && !isNullConstant(V->getInit(), Ctx))
+        return none(V->getInit(), "'" + V->getNameAsString() + "' is initialised with '" + textOf(V->getInit(), Ctx) +
+                                      "', not by cudaMalloc");
+    }
+    RefCollector C(Seen);
+    C.TraverseAST(Ctx);
+    for (const DeclRefExpr *R : C.Refs)
+      if (!allowedUse(R))
+        return false;
+    return true;
+  }
+
+  bool allowedUse(const DeclRefExpr *R) {
+    const auto *V = cast<VarDecl>(R->getDecl());
+    const Stmt *Cur = R;
+    for (int Depth = 0; Depth < 12; ++Depth) {
+      const Stmt *P = parentStmt(Cur, Ctx);
+      if (!P) {
+        auto Parents = Ctx.getParents(*Cur);
+        if (const auto *Into = Parents.empty() ? nullptr : Parents[0].get<VarDecl>())
+          return none(R, "'" + V->getNameAsString() + "' is copied into '" + Into->getNameAsString() + "'");
+        return none(R, "'" + V->getNameAsString() + "' is used where the tool cannot follow it");
+      }
+      if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P) || isa<CXXStaticCastExpr>(P) ||
+          isa<CXXReinterpretCastExpr>(P)) {
+        Cur = P;
+        continue;
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+        if (U->getOpcode() == UO_AddrOf) {
+          // &V: only to cudaMalloc, which gives it its memory.
+          const Stmt *Q = U;
+          for (int D = 0; D < 6; ++D) {
+            const Stmt *PQ = parentStmt(Q, Ctx);
+            if (!PQ)
+              break;
+            if (isMallocCall(PQ))
+              return true;
+            if (!isa<ParenExpr>(PQ) && !isa<ImplicitCastExpr>(PQ) && !isa<CStyleCastExpr>(PQ) &&
+                !isa<CXXReinterpretCastExpr>(PQ) && !isa<CXXStaticCastExpr>(PQ))
+              break;
+            Q = PQ;
+          }
+          return none(R, "the address of '" + V->getNameAsString() + "' is taken other than by cudaMalloc");
+        }
+        if (U->getOpcode() == UO_LNot)
+          return true;
+        return none(R, "'" + V->getNameAsString() + "' is used in '" + textOf(P, Ctx) + "'");
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+        if (B->isComparisonOp() || B->isLogicalOp())
+          return true;
+        if (B->getOpcode() == BO_Assign && B->getLHS() == Cur) {
+          if (isNullConstant(B->getRHS(), Ctx))
+            return true;
+          return none(B, "'" + V->getNameAsString() + "' is assigned '" + textOf(B->getRHS(), Ctx) + "'");
+        }
+        if (B->isAdditiveOp() && B->getType()->isPointerType()) { // V + offset, inside a call's argument
+          Cur = P;
+          continue;
+        }
+        return none(B, "'" + V->getNameAsString() + "' is used in '" + textOf(B, Ctx) + "'");
+      }
+      if (isa<CUDAKernelCallExpr>(P))
+        return true; // a launch's argument (hooked), or its configuration
+      if (const auto *C = dyn_cast<CallExpr>(P)) {
+        const FunctionDecl *F = C->getDirectCallee();
+        if (F && In.InFiles(F))
+          return none(C, "'" + V->getNameAsString() + "' is passed to '" + F->getNameAsString() +
+                             "', whose parameter the tool does not follow");
+        // A library that may keep the pointer (cuBLAS, cuSPARSE's descriptors,
+        // Thrust) could read it later, unhooked.
+        if (F && isLibraryFunction(F, Ctx.getSourceManager()) &&
+            classifyLibraryCall(F, Ctx.getSourceManager()).Kind == LibraryKind::WritesPointerArgs)
+          return none(C, "'" + V->getNameAsString() + "' is given to '" + F->getNameAsString() + "', a library");
+        return true; // a copy's argument (hooked), or unseen code's (bracketed: everything restored)
+      }
+      if (isa<IfStmt>(P) || isa<WhileStmt>(P) || isa<ConditionalOperator>(P))
+        return true; // a test against null
+      return none(R, "'" + V->getNameAsString() + "' is used in '" + textOf(P, Ctx) + "'");
+    }
+    return none(R, "'" + V->getNameAsString() + "' is used too deep in an expression");
+  }
+
+  // Over the launches of the domain's thread count, each variable in one role:
+  // an array kept renumbered by one launch and restored by the next would move
+  // at every launch.
+  bool consistent() {
+    const std::string Count = GraphCount ? textOf(GraphCount, Ctx) : "";
+    for (const VarDecl *V : Out.Arrays) {
+      unsigned Role = 0;
+      for (const DomainLaunch &L : Out.Launches) {
+        if (!L.Kernel->indifferent() || !L.Count || textOf(L.Count, Ctx) != Count)
+          continue;
+        for (size_t I = 0; I < L.Pointers.size(); ++I) {
+          if (refToVar(L.Pointers[I]) != V || L.Kernel->Pointers[I].Role == kRoleNone)
+            continue;
+          const unsigned R = L.Kernel->Pointers[I].Role;
+          if (Role && R != Role)
+            return none(L.Call, "'" + V->getNameAsString() + "' would be renumbered one way and read another by '" +
+                                    L.Kernel->Kernel->getNameAsString() + "'");
+          Role = R;
+        }
+      }
+    }
+    return true;
+  }
+
+  void accesses() {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (auto [E, Fn] : In.Calls) {
+      const auto *C = dyn_cast<CallExpr>(E);
+      if (!C || isa<CUDAKernelCallExpr>(C))
+        continue;
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F || In.InFiles(F) || !isLibraryFunction(F, SM))
+        continue;
+      const LibraryKind Kind = classifyLibraryCall(F, SM).Kind;
+      if (Kind != LibraryKind::CopiesInto && Kind != LibraryKind::CopiesToSymbol)
+        continue; // frees (released), bracketed calls (they restore everything), or no device memory
+      // Only the variables' arrays can be renumbered (variables() holds them to that).
+      HostAccess A;
+      A.Call = C;
+      for (const Expr *Arg : C->arguments()) {
+        if (!mentionsArray(Arg))
+          continue;
+        if (Arg->HasSideEffects(Ctx))
+          A.All = true;
+        else
+          A.Pointers.push_back(Arg);
+      }
+      if (A.All)
+        A.Pointers.clear();
+      if (A.All || !A.Pointers.empty())
+        Out.Accesses.push_back(std::move(A));
+    }
+  }
+
+  bool mentionsArray(const Stmt *S) const {
+    if (const auto *R = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && Seen.count(V))
+        return true;
+    for (const Stmt *C : S->children())
+      if (C && mentionsArray(C))
+        return true;
+    return false;
+  }
+
+  DomainInputs &In;
+  ASTContext &Ctx;
+  FileDomain Out;
+  const Expr *GraphCount = nullptr;
+  std::set<const VarDecl *> Seen;
+};
+
+} // namespace
+
+FileDomain analyzeFileDomain(DomainInputs In, ASTContext &Ctx) { return Domain(In, Ctx).run(); }
+
+} // namespace irregfix

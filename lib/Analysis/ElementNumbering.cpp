@@ -1,0 +1,508 @@
+#include "Analysis/ElementNumbering.h"
+#include "Analysis/AstUtil.h"
+#include "Analysis/ThreadIndex.h"
+#include "Analysis/WriteSet.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace irregfix {
+
+bool KernelNumbering::hasElements() const {
+  for (const NumberingParam &P : Pointers)
+    if (P.Role & kRoleElements)
+      return true;
+  return false;
+}
+
+namespace {
+
+bool startsWith(llvm::StringRef Name, std::initializer_list<const char *> Prefixes) {
+  for (const char *P : Prefixes)
+    if (Name.starts_with(P))
+      return true;
+  return false;
+}
+
+// What the kernel's body holds, in one walk.
+struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
+  std::vector<const ArraySubscriptExpr *> Subscripts;
+  std::vector<const DeclRefExpr *> Refs;
+  std::vector<const VarDecl *> Locals;
+  std::vector<const CallExpr *> Calls;
+  std::vector<const BinaryOperator *> Comparisons;
+  std::string Refused;
+
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    Subscripts.push_back(E);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    Refs.push_back(E);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasAttr<CUDASharedAttr>() && Refused.empty())
+      Refused = "it uses shared memory";
+    if (!isa<ParmVarDecl>(V))
+      Locals.push_back(V);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    Calls.push_back(C);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isComparisonOp())
+      Comparisons.push_back(B);
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *) {
+    if (Refused.empty())
+      Refused = "it uses inline assembly";
+    return true;
+  }
+};
+
+class Numbering {
+public:
+  Numbering(const KernelInfo &Info, ASTContext &Ctx) : Info(Info), Ctx(Ctx), K(Info.Kernel) {}
+
+  KernelNumbering run() {
+    Out.Kernel = K;
+    for (const ParmVarDecl *P : K->parameters())
+      if (P->getType()->isPointerType()) {
+        NumberingParam NP;
+        NP.Param = P;
+        QualType T = P->getType()->getPointeeType();
+        if (!T->isIncompleteType() && !T->isFunctionType())
+          NP.Bytes = static_cast<unsigned>(Ctx.getTypeSizeInChars(T).getQuantity());
+        Index[P] = Out.Pointers.size();
+        Out.Pointers.push_back(NP);
+      }
+    if (Info.Template || K->isTemplateInstantiation() || K->getDescribedFunctionTemplate())
+      return refuse("it is a template");
+    if (!K->hasBody())
+      return refuse("its body is not in this file");
+    Facts.TraverseStmt(K->getBody());
+    if (!Facts.Refused.empty())
+      return refuse(Facts.Refused);
+    if (!threadIndex() || !cooperation() || !countGuard())
+      return Out;
+    numbers();
+    if (!Out.NotBecause.empty())
+      return Out;
+    if (!uses() || !roles())
+      return Out;
+    graph();
+    return Out;
+  }
+
+private:
+  KernelNumbering refuse(std::string Why) {
+    if (Out.NotBecause.empty())
+      Out.NotBecause = std::move(Why);
+    return Out;
+  }
+  bool fail(std::string Why) {
+    refuse(std::move(Why));
+    return false;
+  }
+  std::string text(const Stmt *S) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(S->getSourceRange()).getAsRange());
+    std::string T = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+    return T.size() > 60 ? T.substr(0, 57) + "..." : T;
+  }
+  const ParmVarDecl *pointerParam(const Expr *E) const {
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    return P && Index.count(P) ? P : nullptr;
+  }
+  NumberingParam &param(const ParmVarDecl *P) { return Out.Pointers[Index.at(P)]; }
+  // The node E is an operand of, above parentheses and implicit casts.
+  const Stmt *user(const Expr *E) const {
+    const Stmt *Cur = E;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      const Stmt *P = parentStmt(Cur, Ctx);
+      if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P) ||
+                  isa<CXXStaticCastExpr>(P) || isa<CXXFunctionalCastExpr>(P)))
+        return P;
+      Cur = P;
+    }
+    return nullptr;
+  }
+  const Expr *operandBelow(const Stmt *User, const Expr *E) const {
+    // The child of User that holds E.
+    const Stmt *Cur = E;
+    for (int Depth = 0; Depth < 16 && Cur; ++Depth) {
+      const Stmt *P = parentStmt(Cur, Ctx);
+      if (P == User)
+        return dyn_cast<Expr>(Cur);
+      Cur = P;
+    }
+    return nullptr;
+  }
+
+  // t: the one local initialised with the global thread index and never written;
+  // threadIdx and blockIdx read nowhere else.
+  bool threadIndex() {
+    for (const VarDecl *V : Facts.Locals)
+      if (V->getInit() && V->getType()->isIntegerType() && isGlobalThreadIndexArithmetic(V->getInit(), Info.Writes.locals()) &&
+          !Info.Writes.writesScalar(V)) {
+        if (T)
+          return fail("it computes its thread index twice");
+        T = V;
+      }
+    if (!T)
+      return fail("its thread index is no local initialised with blockIdx.x * blockDim.x + threadIdx.x and "
+                  "never written");
+    unsigned Builtins = 0, InT = 0;
+    for (const DeclRefExpr *R : Facts.Refs)
+      if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
+        ++Builtins;
+    BodyFacts Init;
+    Init.TraverseStmt(const_cast<Expr *>(T->getInit()));
+    for (const DeclRefExpr *R : Init.Refs)
+      if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
+        ++InT;
+    if (Builtins != InT)
+      return fail("it reads threadIdx or blockIdx besides its thread index");
+    Numbers.insert(T);
+    return true;
+  }
+  // No barrier, warp operation or floating-point atomic; calls of other
+  // functions only on values that are no element numbers (checked in uses()).
+  bool cooperation() {
+    for (const CallExpr *C : Facts.Calls) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F)
+        return fail("it calls through a function pointer");
+      llvm::StringRef Name = F->getName();
+      if (startsWith(Name, {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask",
+                            "__threadfence", "__reduce", "__match", "__nanosleep"}))
+        return fail("its threads cooperate ('" + Name.str() + "')");
+      if (Name.starts_with("atomic")) {
+        if (C->getNumArgs() == 0)
+          return fail("an atomic without arguments");
+        QualType Target = C->getArg(0)->getType();
+        if (Target->isPointerType() && !Target->getPointeeType()->isIntegerType())
+          return fail("a floating-point atomic: its result depends on the order its threads run in");
+      }
+    }
+    return true;
+  }
+
+  // n: every order comparison of t is with one integer parameter.
+  bool countGuard() {
+    for (const BinaryOperator *B : Facts.Comparisons) {
+      if (B->isEqualityOp())
+        continue;
+      const Expr *L = strip(B->getLHS()), *R = strip(B->getRHS());
+      const bool LT = refToVar(L) == T, RT = refToVar(R) == T;
+      if (!LT && !RT)
+        continue;
+      const Expr *Other = LT ? R : L;
+      const auto *DR = dyn_cast<DeclRefExpr>(Other);
+      const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+      if (!P || !P->getType()->isIntegerType() || (Out.Count && Out.Count != P))
+        return fail("it compares its thread index by order with '" + text(B) + "'");
+      Out.Count = P;
+      Guards.insert(B);
+    }
+    return true;
+  }
+
+  bool isNumber(const Expr *E) const {
+    E = strip(E);
+    if (const VarDecl *V = refToVar(E))
+      return Numbers.count(V);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      if (const ParmVarDecl *P = pointerParam(AS->getBase()))
+        return NumberArrays.count(P);
+    return false;
+  }
+  // Whether an array is read by t in this kernel (then it is one of the domain's).
+  bool indexedByT(const ParmVarDecl *P) const {
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (pointerParam(AS->getBase()) == P && refToVar(strip(AS->getIdx())) == T)
+        return true;
+    return false;
+  }
+  // A load P[...] or a local whose every definition is one: the arrays it comes from.
+  bool loadSources(const Expr *E, std::set<const ParmVarDecl *> &From) const {
+    E = strip(E);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const ParmVarDecl *P = pointerParam(AS->getBase());
+      if (P)
+        From.insert(P);
+      return P != nullptr;
+    }
+    const VarDecl *V = refToVar(E);
+    if (!V || isa<ParmVarDecl>(V) || !V->getType()->isIntegerType() || !V->getInit())
+      return false;
+    if (Info.Writes.writesScalar(V))
+      return false; // a local assigned later is not followed
+    return loadSources(V->getInit(), From);
+  }
+  // Marks E (a load or a local defined by loads) as element numbers.
+  bool markNumber(const Expr *E) {
+    std::set<const ParmVarDecl *> From;
+    if (!loadSources(E, From))
+      return false;
+    bool Changed = false;
+    for (const ParmVarDecl *P : From)
+      Changed |= NumberArrays.insert(P).second;
+    if (const VarDecl *V = refToVar(strip(E)))
+      Changed |= Numbers.insert(V).second;
+    return Changed;
+  }
+
+  // The element numbers: t, values loaded from an array of numbers, and loads
+  // that index an array t indexes or are compared with a number.
+  void numbers() {
+    bool Changed = true;
+    for (int Round = 0; Changed && Round < 16; ++Round) {
+      Changed = false;
+      for (const VarDecl *V : Facts.Locals)
+        if (!Numbers.count(V) && V->getInit() && isNumber(V->getInit()) && !Info.Writes.writesScalar(V))
+          Changed |= Numbers.insert(V).second;
+      for (const ArraySubscriptExpr *AS : Facts.Subscripts) {
+        const ParmVarDecl *P = pointerParam(AS->getBase());
+        if (P && indexedByT(P) && !isNumber(AS->getIdx()))
+          Changed |= markNumber(AS->getIdx());
+      }
+      for (const BinaryOperator *B : Facts.Comparisons)
+        if (B->isEqualityOp()) {
+          if (isNumber(B->getLHS()) && !isNumber(B->getRHS()))
+            Changed |= markNumber(B->getRHS());
+          else if (isNumber(B->getRHS()) && !isNumber(B->getLHS()))
+            Changed |= markNumber(B->getLHS());
+        }
+      // A number stored in an array: the array holds numbers.
+      for (const ArraySubscriptExpr *AS : Facts.Subscripts) {
+        const ParmVarDecl *P = pointerParam(AS->getBase());
+        const auto *A = dyn_cast_or_null<BinaryOperator>(user(AS));
+        if (P && A && A->getOpcode() == BO_Assign && operandBelow(A, AS) == A->getLHS() && isNumber(A->getRHS()))
+          Changed |= NumberArrays.insert(P).second;
+      }
+    }
+  }
+
+  // `c * n + t` or `t + c * n` (n the count), c no number.
+  bool isColumnIndex(const Expr *E) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || B->getOpcode() != BO_Add || !Out.Count)
+      return false;
+    const Expr *L = strip(B->getLHS()), *R = strip(B->getRHS());
+    const Expr *Column = refToVar(L) == T ? R : refToVar(R) == T ? L : nullptr;
+    const auto *M = Column ? dyn_cast<BinaryOperator>(Column) : nullptr;
+    if (!M || M->getOpcode() != BO_Mul)
+      return false;
+    const Expr *ML = strip(M->getLHS()), *MR = strip(M->getRHS());
+    const Expr *C = refToVar(ML) == Out.Count ? MR : refToVar(MR) == Out.Count ? ML : nullptr;
+    return C && !mentionsNumber(C);
+  }
+  // Whether S's value may carry an element number: a load counts as its value
+  // (a number only from an array of numbers), not by its index.
+  bool mentionsNumber(const Stmt *S) const {
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (isNumber(E))
+        return true;
+    if (isa<ArraySubscriptExpr>(S))
+      return false;
+    for (const Stmt *C : S->children())
+      if (C && mentionsNumber(C))
+        return true;
+    return false;
+  }
+
+  // Where an element number E may go: an index (checked with the arrays), an
+  // equality with another number, the guard, a number's definition, a store
+  // into an array of numbers.
+  bool numberUse(const Expr *E) {
+    const Stmt *U = user(E);
+    if (!U)
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U))
+      return operandBelow(AS, E) == AS->getIdx() || fail("it uses element number '" + text(E) + "' as a pointer");
+    if (const auto *B = dyn_cast<BinaryOperator>(U)) {
+      if (Guards.count(B))
+        return true;
+      if (B->isEqualityOp())
+        return (isNumber(B->getLHS()) && isNumber(B->getRHS())) ||
+               fail("it compares element number '" + text(E) + "' with a value that is none ('" + text(B) + "')");
+      if (B->getOpcode() == BO_Assign && operandBelow(B, E) == B->getRHS()) {
+        const Expr *L = strip(B->getLHS());
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
+          if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && NumberArrays.count(P))
+            return true;
+        if (const VarDecl *V = refToVar(L); V && Numbers.count(V))
+          return true;
+      }
+      if (B->getOpcode() == BO_Add && Out.Count) {
+        // t in a column index c * n + t
+        const Stmt *UU = user(B);
+        if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(UU); AS && isColumnIndex(B))
+          return true;
+      }
+      return fail("it computes with element number '" + text(E) + "' ('" + text(B) + "')");
+    }
+    if (const auto *V = dyn_cast<DeclStmt>(U)) {
+      for (const Decl *D : V->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && strip(VD->getInit()) == strip(E))
+          return Numbers.count(VD) || fail("it keeps element number '" + text(E) + "' in '" + VD->getNameAsString() +
+                                           "', which it uses otherwise");
+    }
+    return fail("it uses element number '" + text(E) + "' in '" + text(U) + "'");
+  }
+
+  bool uses() {
+    // Every reference to a number local (the declaration's own init aside).
+    for (const DeclRefExpr *R : Facts.Refs) {
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      if (V && Numbers.count(V) && !numberUse(R))
+        return false;
+    }
+    // Every load of an array of numbers is a number where it goes; every store
+    // into one stores a number.
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts) {
+      const ParmVarDecl *P = pointerParam(AS->getBase());
+      if (!P || !NumberArrays.count(P))
+        continue;
+      const Stmt *U = user(AS);
+      if (const auto *B = dyn_cast_or_null<BinaryOperator>(U); B && B->isAssignmentOp() && operandBelow(B, AS) == B->getLHS()) {
+        if (B->getOpcode() != BO_Assign || !isNumber(B->getRHS()))
+          return fail("it stores '" + text(B->getRHS()) + "', no element number, into '" + P->getNameAsString() +
+                      "', which holds element numbers");
+        continue;
+      }
+      if (!numberUse(AS))
+        return false;
+    }
+    // Calls take no element numbers and no pointers of the kernel (atomics
+    // aside, on their target).
+    for (const CallExpr *C : Facts.Calls) {
+      const FunctionDecl *F = C->getDirectCallee();
+      const bool Atomic = F && F->getName().starts_with("atomic");
+      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+        const Expr *A = C->getArg(I);
+        if (mentionsNumber(A) && !(Atomic && I == 0))
+          return fail("it passes element number '" + text(A) + "' to '" + (F ? F->getNameAsString() : "?") + "'");
+      }
+    }
+    return true;
+  }
+
+  // Each pointer: indexed by element number, by other values, or both (refused).
+  bool roles() {
+    std::set<const ParmVarDecl *> ByNumber, ByOther;
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts) {
+      const ParmVarDecl *P = pointerParam(AS->getBase());
+      if (!P)
+        continue;
+      const Expr *I = AS->getIdx();
+      if (isNumber(I) || isColumnIndex(I))
+        ByNumber.insert(P);
+      else if (mentionsNumber(I))
+        return fail("it indexes '" + P->getNameAsString() + "' by '" + text(I) + "'");
+      else
+        ByOther.insert(P);
+      if (writes(AS))
+        param(P).Written = true;
+    }
+    // A pointer used other than by subscript: an atomic's target, or refused.
+    for (const DeclRefExpr *R : Facts.Refs) {
+      const auto *P = dyn_cast<ParmVarDecl>(R->getDecl());
+      if (!P || !Index.count(P))
+        continue;
+      const Stmt *U = user(R);
+      if (isa_and_nonnull<ArraySubscriptExpr>(U) && operandBelow(U, R) == cast<ArraySubscriptExpr>(U)->getBase())
+        continue;
+      const auto *C = dyn_cast_or_null<CallExpr>(U);
+      const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+      if (F && F->getName().starts_with("atomic") && C->getNumArgs() > 0 && strip(C->getArg(0)) == R) {
+        ByOther.insert(P);
+        param(P).Written = true;
+        continue;
+      }
+      return fail("it uses '" + P->getNameAsString() + "' other than by subscript ('" + text(U ? U : R) + "')");
+    }
+    for (NumberingParam &NP : Out.Pointers) {
+      const bool N = ByNumber.count(NP.Param), O = ByOther.count(NP.Param);
+      if (N && O)
+        return fail("it indexes '" + NP.Param->getNameAsString() + "' both by element number and otherwise");
+      NP.Role = (N ? unsigned(kRoleElements) : 0u) | (NumberArrays.count(NP.Param) ? unsigned(kRoleNumbers) : 0u);
+      if (!NP.Role && (O || NP.Written))
+        NP.Role = kRoleOther;
+      if ((NP.Role & kRoleNumbers) && NP.Bytes != 4 && NP.Bytes != 8)
+        return fail("'" + NP.Param->getNameAsString() + "' holds element numbers of " + std::to_string(NP.Bytes) +
+                    " bytes");
+      if ((NP.Role & (kRoleElements | kRoleNumbers)) && NP.Bytes == 0)
+        return fail("'" + NP.Param->getNameAsString() + "' points to elements of unknown size");
+    }
+    if (Out.hasElements() && !Out.Count)
+      return fail("no guard bounds its thread index by a parameter");
+    return true;
+  }
+  bool writes(const ArraySubscriptExpr *AS) const {
+    const Stmt *Cur = AS;
+    for (int Depth = 0; Depth < 8; ++Depth) {
+      const Stmt *P = parentStmt(Cur, Ctx);
+      if (!P)
+        return false;
+      if (const auto *B = dyn_cast<BinaryOperator>(P))
+        return B->isAssignmentOp() && B->getLHS() == Cur;
+      if (const auto *U = dyn_cast<UnaryOperator>(P))
+        return U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf;
+      if (isa<CXXOperatorCallExpr>(P)) // a member operator= of the element
+        return true;
+      if (!isa<ParenExpr>(P) && !isa<ImplicitCastExpr>(P) && !isa<MemberExpr>(P))
+        return false;
+      Cur = P;
+    }
+    return false;
+  }
+
+  // The kernel's neighbour list NB[j*n + t] with its counts, from its site.
+  void graph() {
+    for (const Site &S : Info.Sites) {
+      if (S.Pattern != kPatternNeighbors || S.Callee || S.NeighborRowMajor || !S.Offsets || S.Offsets.isField())
+        continue;
+      const ParmVarDecl *NB = S.Offsets.param();
+      if (!Index.count(NB) || param(NB).Role != (kRoleElements | kRoleNumbers))
+        continue;
+      if (!S.NeighborStride || refToVar(strip(S.NeighborStride)) != Out.Count)
+        continue;
+      Out.Graph = static_cast<int>(Index.at(NB));
+      if (S.NeighborCounts && !S.NeighborCounts.isField() && Index.count(S.NeighborCounts.param()))
+        Out.GraphCounts = static_cast<int>(Index.at(S.NeighborCounts.param()));
+      return;
+    }
+  }
+
+  const KernelInfo &Info;
+  ASTContext &Ctx;
+  const FunctionDecl *K;
+  KernelNumbering Out;
+  BodyFacts Facts;
+  std::map<const ParmVarDecl *, size_t> Index;
+  const VarDecl *T = nullptr;
+  std::set<const VarDecl *> Numbers;
+  std::set<const ParmVarDecl *> NumberArrays;
+  std::set<const BinaryOperator *> Guards;
+};
+
+} // namespace
+
+KernelNumbering analyzeNumbering(const KernelInfo &Info, ASTContext &Ctx) { return Numbering(Info, Ctx).run(); }
+
+} // namespace irregfix

@@ -1,0 +1,53 @@
+// Whether a kernel runs unchanged in any numbering of its elements, for
+// program-wide renumbering (docs/DESIGN.md): the runtime may keep the arrays
+// it indexes by element number in a locality order, translating the numbers
+// stored in the arrays that hold them, as long as the kernel uses an element
+// number (its thread index, or a number it loads) only to index those arrays,
+// to compare for equality with another number, or to store in an array of
+// numbers. Each pointer parameter gets a role: indexed by element number
+// (elements: `a[t]`, `a[j*n + t]`, `a[q]` for a loaded number q), holding
+// numbers, both (a neighbour list), or indexed by other values (kept in the
+// program's numbering).
+#pragma once
+
+#include "Analysis/Site.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+#include <vector>
+
+namespace irregfix {
+
+// irregfix::NumberingRole's bits (runtime/include/irregfix/irregfix.cuh).
+enum NumberingRoleBits : unsigned {
+  kRoleNone = 0,
+  kRoleElements = 1,
+  kRoleNumbers = 2,
+  kRoleOther = 4,
+};
+
+struct NumberingParam {
+  const clang::ParmVarDecl *Param = nullptr;
+  unsigned Role = kRoleNone;
+  bool Written = false;
+  unsigned Bytes = 0; // the size of what it points to
+};
+
+struct KernelNumbering {
+  const clang::FunctionDecl *Kernel = nullptr;
+  std::string NotBecause;                      // empty: the kernel is indifferent to the numbering
+  const clang::ParmVarDecl *Count = nullptr;   // n, the bound of its thread index (null: unbounded or none)
+  std::vector<NumberingParam> Pointers;        // its pointer parameters, in order
+  int Graph = -1, GraphCounts = -1;            // its neighbour list NB[j*n + t] and its counts, in Pointers
+  bool indifferent() const { return NotBecause.empty(); }
+  bool hasElements() const;
+};
+
+// The kernel's roles and whether it is indifferent to the numbering. A
+// template, a kernel without a thread index local `t = blockIdx.x *
+// blockDim.x + threadIdx.x` (never written), or one whose threads cooperate
+// (shared memory, barriers, warp operations, floating-point atomics) is not.
+KernelNumbering analyzeNumbering(const KernelInfo &Info, clang::ASTContext &Ctx);
+
+} // namespace irregfix

@@ -1,0 +1,331 @@
+// irregfix runtime: the entry points of program-wide renumbering (domain.h):
+// numbered_launch before each launch of a file that may keep a domain, and
+// irregfix_host_access before its copies and memsets. The domain forms at the
+// first launch that names a neighbour list whose threads, as numbered, read
+// far apart (the locality order's measure, layout_policy.h); each array is
+// then renumbered when a launch that may see it so first needs it, and
+// restored before anything else sees it.
+#include <irregfix/irregfix.cuh>
+
+#include "device_memory.h"
+#include "layout_policy.h"
+#include "state.h"
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+namespace irregfix {
+namespace detail {
+
+namespace {
+
+thread_local bool launch_renumbered = false;
+
+// The order is recomputed when the graph's measure in it got this much worse.
+constexpr double kDomainDecay = 1.25;
+// Launches over the domain before its moves are weighed against them.
+constexpr long long kDomainChurnLaunches = 64;
+
+void drop_copies(State &st, const DomainArray &a) {
+  if (st.cache.size() != 0)
+    st.cache.invalidate(a.range.base, Range{}, false);
+}
+
+// Gives up on the domain for the rest of the run: every array back first.
+void switch_off(State &st, const std::string &why) {
+  Domain &d = st.domain;
+  for (auto &kv : d.arrays)
+    if (kv.second.renumbered) {
+      if (domain_restore(d, kv.second, 0, true) != cudaSuccess) {
+        cudaGetLastError();
+        std::fprintf(stderr, "irregfix: could not restore an array of the renumbered domain: results are wrong\n");
+      }
+      drop_copies(st, kv.second);
+    }
+  d.status = Domain::kOff;
+  d.why = why;
+}
+
+// Before a launch on the legacy default stream, the moves are queued on it;
+// anywhere else (a copy, unseen code, another stream) the device waits.
+thread_local cudaStream_t move_stream = 0;
+thread_local bool move_sync = true;
+
+bool restore(State &st, DomainArray &a, const std::string &why) {
+  if (!a.renumbered)
+    return true;
+  if (domain_restore(st.domain, a, move_stream, move_sync) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while restoring an array");
+    return false;
+  }
+  drop_copies(st, a);
+  ++st.domain.stats.boundaries[why];
+  return true;
+}
+
+void restore_all(State &st, const std::string &why) {
+  for (auto &kv : st.domain.arrays)
+    if (!restore(st, kv.second, why))
+      return;
+}
+
+// Every array of the domain among a launch's pointers, restored.
+void restore_among(State &st, const void *const *p, int count, const std::string &why) {
+  for (int i = 0; i < count; ++i)
+    if (DomainArray *a = domain_array_at(st.domain, p[i]))
+      restore(st, *a, why);
+}
+
+// The allocation at p, when p is its start and it is device memory (asked of
+// CUDA once a pointer: launches pass the same ones again and again).
+bool whole_allocation(Domain &d, const void *p, Range *r) {
+  auto it = d.allocations.find(p);
+  if (it == d.allocations.end()) {
+    if (d.allocations.size() > 4096)
+      d.allocations.clear();
+    int memory = 0;
+    Range found;
+    if (!allocation_of(p, &found, &memory) || memory != cudaMemoryTypeDevice ||
+        found.base != reinterpret_cast<std::uintptr_t>(p))
+      found = Range{};
+    cudaGetLastError();
+    it = d.allocations.emplace(p, found).first;
+  }
+  *r = it->second;
+  return !r->empty();
+}
+
+// The neighbour list NB[j*n + t] the order is computed from.
+bool graph_of(Domain &d, const NumberingKernel &k, const void *const *p, int count, long long n, AccessList *a) {
+  if (k.graph < 0 || k.graph >= count)
+    return false;
+  Range r;
+  const std::size_t esz = k.sizes[k.graph];
+  if (!whole_allocation(d, p[k.graph], &r) || (esz != 4 && esz != 8) || n <= 0)
+    return false;
+  a->kind = AccessList::kNeighbors;
+  a->n = n;
+  a->idx = p[k.graph];
+  a->idx_kind = esz == 8 ? kIndexI64 : kIndexI32;
+  a->sj = n;
+  a->st = 1;
+  a->jmax = static_cast<long long>(r.size / (esz * static_cast<std::size_t>(n)));
+  a->counts = k.graph_counts >= 0 && k.graph_counts < count ? p[k.graph_counts] : nullptr;
+  a->counts_kind = k.graph_counts >= 0 && k.sizes[k.graph_counts] == 8 ? kIndexI64 : kIndexI32;
+  a->lo = 0;
+  a->hi = n;
+  return a->jmax > 0;
+}
+
+// Bytes of the largest element the launch reads as elements (the sectors the
+// measure counts), 4 when none.
+std::size_t element_bytes(const NumberingKernel &k, int count) {
+  std::size_t esz = 0;
+  for (int i = 0; i < count; ++i)
+    if ((k.roles[i] & 0x7f) == kNumberingElements)
+      esz = std::max<std::size_t>(esz, k.sizes[i]);
+  return esz ? esz : 4;
+}
+
+// Forms the domain from the launch's graph, or declines it.
+void decide(State &st, const NumberingKernel &k, const void *const *p, int count, long long n, int dev) {
+  Domain &d = st.domain;
+  AccessList a;
+  if (!graph_of(d, k, p, count, n, &a))
+    return; // no graph here: another launch may have one
+  const int per_sector = sector_elements(element_bytes(k, count));
+  if (cudaDeviceSynchronize() != cudaSuccess || domain_measure(d, a, nullptr, per_sector, &d.identity) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while measuring the graph");
+    return;
+  }
+  if (st.cfg.domain == 0 && d.identity < kOrderWorthSectors) {
+    char why[160];
+    std::snprintf(why, sizeof why, "'%s''s threads, as numbered, read %.3f sectors a read (an order pays from %.2f)",
+                  k.kernel, d.identity, kOrderWorthSectors);
+    d.status = Domain::kDeclined;
+    d.why = why;
+    return;
+  }
+  if (domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while computing the order");
+    return;
+  }
+  d.status = Domain::kFormed;
+  d.device = dev;
+  d.graph = reinterpret_cast<std::uintptr_t>(p[k.graph]);
+  d.graph_changed = false;
+}
+
+// The graph changed since it was measured: when it reads worse in the order
+// than the order did when computed, every array goes back and the order is
+// computed again from the graph as it is now.
+void check_decay(State &st, const NumberingKernel &k, const void *const *p, int count) {
+  Domain &d = st.domain;
+  AccessList a;
+  if (!d.graph_changed || !graph_of(d, k, p, count, d.n, &a))
+    return;
+  d.graph_changed = false;
+  const int per_sector = sector_elements(element_bytes(k, count));
+  DomainArray *g = domain_array_at(d, p[k.graph]);
+  // Measured in the order: as numbered, once renumbered.
+  const int *perm = g && g->renumbered ? nullptr : d.perm;
+  if (domain_measure(d, a, perm, per_sector, &d.last) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while measuring the graph");
+    return;
+  }
+  if (d.last <= d.fresh * kDomainDecay)
+    return;
+  restore_all(st, "a new order (the old one decayed)");
+  if (d.status == Domain::kFormed && domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while computing the order");
+  }
+}
+
+} // namespace
+
+bool take_renumbered_launch() {
+  const bool r = launch_renumbered;
+  launch_renumbered = false;
+  return r;
+}
+
+void restore_domain(State &st, const char *why) {
+  st.domain.allocations.clear(); // unseen code may have freed and allocated
+  if (st.domain.status == Domain::kFormed)
+    restore_all(st, why);
+}
+
+} // namespace detail
+
+void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
+                     std::initializer_list<const void *> pointers) {
+  using namespace detail;
+  launch_renumbered = false;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  ensure_loaded(st);
+  Domain &d = st.domain;
+  const void *const *p = pointers.begin();
+  const int count = static_cast<int>(pointers.size());
+  if (st.cfg.disabled || st.cfg.domain < 0 || st.cfg.layout != 0 || d.status == Domain::kOff ||
+      d.status == Domain::kDeclined)
+    return;
+  ++d.stats.launches;
+  int dev = 0;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
+      capture != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    switch_off(st, "a launch on a stream being captured, or no device");
+    return;
+  }
+  const std::string kernel = std::string("'") + (k.kernel ? k.kernel : "?") + "'";
+  struct Moves { // this launch's moves queue on its stream when that is the legacy default one
+    Moves(cudaStream_t s) { move_stream = s, move_sync = !(s == 0 || s == cudaStreamLegacy); }
+    ~Moves() { move_stream = 0, move_sync = true; }
+  } moves(stream);
+  if (k.not_because) {
+    restore_among(st, p, count, kernel + " (" + k.not_because + ")");
+    return;
+  }
+  // An array it reads by other indices than element numbers must be as the
+  // program numbers it (a cell's counts, a table); the others may be renumbered.
+  for (int i = 0; i < count; ++i)
+    if ((k.roles[i] & 0x7f) == kNumberingOther)
+      if (DomainArray *a = domain_array_at(d, p[i]))
+        if (!restore(st, *a, kernel + " (an array it indexes otherwise)"))
+          return;
+  if (d.status == Domain::kUndecided)
+    decide(st, k, p, count, n, dev);
+  if (d.status != Domain::kFormed)
+    return;
+  if (dev != d.device) {
+    restore_among(st, p, count, kernel + " (on another device)");
+    return;
+  }
+  // Every array the launch gets as elements or numbers must be one the
+  // domain can hold; elements only over the domain's own threads.
+  bool elements = false;
+  Range ranges[64];
+  if (count > 64) {
+    restore_among(st, p, count, kernel + " (more than 64 pointers)");
+    return;
+  }
+  for (int i = 0; i < count; ++i) {
+    const int role = k.roles[i] & 0x7f;
+    if (role == kNumberingNone || role == kNumberingOther)
+      continue;
+    elements = elements || (role & kNumberingElements);
+    const std::size_t esz = k.sizes[i];
+    if (!whole_allocation(d, p[i], &ranges[i]) || esz == 0 ||
+        ((role & kNumberingNumbers) && esz != 4 && esz != 8) ||
+        ((role & kNumberingElements) && ranges[i].size < esz * static_cast<std::size_t>(d.n))) {
+      restore_among(st, p, count, kernel + " (an array that is not a whole device allocation of the domain's size)");
+      return;
+    }
+  }
+  if (elements && n != d.n) {
+    restore_among(st, p, count, kernel + " (over another count of threads)");
+    return;
+  }
+  check_decay(st, k, p, count);
+  if (d.status != Domain::kFormed)
+    return;
+  for (int i = 0; i < count; ++i) {
+    const int role = k.roles[i] & 0x7f;
+    if (role == kNumberingNone || role == kNumberingOther)
+      continue;
+    DomainArray &a = d.arrays[ranges[i].base];
+    if (a.role != role || a.elem != k.sizes[i] || a.range.size != ranges[i].size) {
+      if (!restore(st, a, kernel + " (an array it reads another way)"))
+        return;
+      a.range = ranges[i];
+      a.role = role;
+      a.elem = k.sizes[i];
+      a.columns = (role & kNumberingElements) ? static_cast<long long>(a.range.size / (a.elem * d.n)) : 0;
+    }
+    if (!a.renumbered) {
+      if (domain_renumber(d, a, move_stream, move_sync) != cudaSuccess) {
+        cudaGetLastError();
+        switch_off(st, "a CUDA call failed while renumbering an array");
+        return;
+      }
+      drop_copies(st, a);
+    }
+    if ((k.roles[i] & kNumberingWritten) && ranges[i].base == d.graph)
+      d.graph_changed = true;
+  }
+  ++d.stats.renumbered_launches;
+  launch_renumbered = true;
+  // Arrays that go back and forth about as often as launches run on them (a
+  // kernel that is not indifferent between every two that are) cost a gather
+  // each way and save little: the domain is given up.
+  if (d.stats.launches >= kDomainChurnLaunches &&
+      d.stats.renumbers + d.stats.restores > d.stats.renumbered_launches)
+    switch_off(st, "its arrays moved more often than launches ran on them renumbered");
+}
+
+} // namespace irregfix
+
+extern "C" void irregfix_host_access(const void *ptr) {
+  using namespace irregfix::detail;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.domain.status != Domain::kFormed)
+    return;
+  if (!ptr) { // a library given device pointers may keep them: everything back
+    restore_all(st, "a library call given device pointers");
+    return;
+  }
+  if (DomainArray *a = domain_array_at(st.domain, ptr)) {
+    restore(st, *a, "a copy or memset on the host");
+    if (a->range.base == st.domain.graph)
+      st.domain.graph_changed = true;
+  }
+}

@@ -1,0 +1,101 @@
+// irregfix runtime: program-wide renumbering. A domain is n elements whose
+// device arrays the program's kernels index by the thread index (positions,
+// velocities, forces: "elements"), plus the arrays whose values number those
+// elements (neighbour and cell lists: "numbers"). Kernels the tool finds
+// indifferent to the numbering of their elements (they use an element number
+// only to index elements, compare it for equality, or store it in numbers)
+// run unchanged on the domain kept in a locality order: element e of the
+// original numbering is element inv[e] here, numbers are translated. Each
+// array is renumbered when a launch first needs it so, and restored when
+// anything else may see it (a copy, a memset, another kernel, unseen code).
+// Both are exact permutations, so results are the original's bit for bit.
+#pragma once
+
+#include "address_ranges.h"
+#include "order.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace irregfix {
+namespace detail {
+
+// What a launch does with one of its pointers (irregfix::NumberingRole).
+enum DomainRole : unsigned char {
+  kDomainNone = 0,           // not an array of the domain
+  kDomainElements = 1,       // indexed by the element number: a[t], a[j*n + t]
+  kDomainNumbers = 2,        // holds element numbers (4- or 8-byte integers)
+  kDomainElementNumbers = 3, // both: a neighbour list, a[j*n + t] = element number
+  kDomainOther = 4,          // used some other way: the domain's numbering must not show
+};
+
+struct DomainArray {
+  Range range;               // the whole allocation
+  int role = kDomainNone;
+  std::size_t elem = 0;      // bytes an element (elements), bytes a number (numbers)
+  long long columns = 0;     // elements: range.size / (n * elem)
+  bool renumbered = false;
+};
+
+struct DomainStats {
+  long long launches = 0, renumbered_launches = 0;
+  long long renumbers = 0, restores = 0; // array passes each way
+  double moved_mb = 0;                   // bytes the passes read and wrote
+  long long orders = 0;                  // orders computed
+  std::map<std::string, long long> boundaries; // restores, by what asked for them
+};
+
+struct Domain {
+  enum Status { kUndecided, kDeclined, kFormed, kOff };
+  Status status = kUndecided;
+  std::string why;        // declined or off: why
+  int device = 0;
+  long long n = 0;
+  int *perm = nullptr;    // new number -> original element
+  int *inv = nullptr;     // original element -> new number
+  void *scratch = nullptr;
+  std::size_t scratch_bytes = 0;
+  unsigned long long *counts = nullptr; // the sampled measure's two counts
+  double identity = -1, fresh = -1, last = -1; // sectors a read: as numbered, in the order, latest
+  std::uintptr_t graph = 0;   // the allocation of the graph the order came from
+  bool graph_changed = false; // something wrote the graph since it was last measured
+  std::map<std::uintptr_t, DomainArray> arrays; // by allocation base
+  // Pointers asked about: their whole device allocation, or empty (not one:
+  // managed memory, an interior pointer). Forgotten at frees.
+  std::unordered_map<const void *, Range> allocations;
+  DomainStats stats;
+};
+
+// Grows d.scratch to at least `bytes`.
+cudaError_t domain_scratch(Domain &d, std::size_t bytes);
+
+// Measures graph a as numbered (perm null) or in d's order: sectors over reads.
+cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors);
+
+// Computes d's order from graph a (region threads a seed), its inverse, and
+// its measure. d.n = a.n.
+cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sector);
+
+// Moves one array into d's numbering, or back to the original one, in place
+// through d's scratch, on `stream`: with `sync`, after and before everything
+// on the device (else the stream must be the legacy default one, which the
+// program's blocking streams wait for and that waits for them).
+cudaError_t domain_renumber(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
+cudaError_t domain_restore(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
+
+// The array of d holding p, or null.
+DomainArray *domain_array_at(Domain &d, const void *p);
+
+// Frees what d holds on the device and forgets its arrays (status kept).
+void domain_free(Domain &d);
+
+// The IRREGFIX_STATS block: "" when no launch asked.
+std::string format_domain(const Domain &d);
+
+} // namespace detail
+} // namespace irregfix

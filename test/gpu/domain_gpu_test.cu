@@ -1,0 +1,163 @@
+// GPU tests of program-wide renumbering (runtime/src/domain/domain.h): launches
+// of kernels indifferent to how their elements are numbered run on arrays the
+// runtime keeps in a locality order, and give the original's results bit for
+// bit; a launch that reads an array another way, a copy, and a library call
+// get the arrays back as the program numbers them; auto leaves a well-numbered
+// graph alone. The launches are written as the tool writes them (the roles
+// tables of test/renumber/domain.cu). Each test skips itself without a device.
+#include <irregfix/irregfix.cuh>
+#include <irregfix/testing.h>
+
+#include "device_test.cuh"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr int kColumns = 8;
+
+// Particles on a line; each pulled by its neighbours, in list order.
+__global__ void forces(int n, const int *count, const int *list, const float4 *pos, float4 *force) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float4 f = pos[t];
+    f.x = 0.f;
+    for (int j = 0; j < count[t]; ++j)
+      f.x += 0.001f * (pos[list[j * n + t]].x - pos[t].x);
+    force[t] = f;
+  }
+}
+
+__global__ void move(int n, float4 *pos, const float4 *force) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    pos[i].x += 0.5f * force[i].x;
+}
+
+// Reads one particle by its number in the program: its array must be as numbered.
+__global__ void first_x(const float4 *pos, float *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *out = pos[0].x;
+}
+
+const unsigned char kForcesRoles[] = {1, 3, 1, 129};
+const unsigned short kForcesSizes[] = {4, 4, 16, 16};
+const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0};
+const unsigned char kMoveRoles[] = {129, 1};
+const unsigned short kMoveSizes[] = {16, 16};
+const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1};
+const unsigned char kFirstRoles[] = {4, 132};
+const unsigned short kFirstSizes[] = {16, 4};
+const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1};
+
+// n particles at x = i, each with the neighbours within 4 places, numbered at
+// random (shuffled) or in order.
+struct Line {
+  int n = 0;
+  std::vector<float4> pos;
+  std::vector<int> count, list;
+  Line(int n, bool shuffled) : n(n), pos(n), count(n, 0), list(static_cast<size_t>(n) * kColumns, -1) {
+    std::vector<int> id(n);
+    std::iota(id.begin(), id.end(), 0);
+    if (shuffled)
+      std::shuffle(id.begin(), id.end(), std::mt19937(7));
+    for (int i = 0; i < n; ++i) {
+      pos[id[i]] = make_float4(static_cast<float>(i), 0.f, 0.f, 0.f);
+      for (int d = -kColumns / 2; d <= kColumns / 2; ++d)
+        if (d != 0 && i + d >= 0 && i + d < n)
+          list[static_cast<size_t>(count[id[i]]++) * n + id[i]] = id[i + d];
+    }
+  }
+};
+
+class DomainTest : public DeviceTest {
+protected:
+  // `steps` of forces and move, hooked as the tool hooks them or not; the
+  // positions as the program reads them back.
+  std::vector<float4> run(const Line &l, int steps, bool hooked, float *first = nullptr) {
+    float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
+    const int *count = upload(l.count), *list = upload(l.list);
+    const int blocks = (l.n + 255) / 256;
+    for (int s = 0; s < steps; ++s) {
+      if (hooked)
+        irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+      forces<<<blocks, 256>>>(l.n, count, list, pos, force);
+      if (hooked)
+        irregfix::numbered_launch(kMove, l.n, 0, {pos, force});
+      move<<<blocks, 256>>>(l.n, pos, force);
+    }
+    if (first) {
+      float *out = upload(std::vector<float>(1));
+      if (hooked)
+        irregfix::numbered_launch(kFirst, 0, 0, {pos, out});
+      first_x<<<1, 32>>>(pos, out);
+      *first = download(out, 1)[0];
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (hooked)
+      irregfix_host_access(pos);
+    return download(pos, l.n);
+  }
+};
+
+bool same_bits(const std::vector<float4> &a, const std::vector<float4> &b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float4)) == 0;
+}
+
+TEST_F(DomainTest, RenumberedLaunchesGiveTheOriginalsResultsBitForBit) {
+  const Line l(1 << 14, true);
+  irregfix::testing::set_domain(-1);
+  const std::vector<float4> original = run(l, 20, false);
+  irregfix::testing::set_domain(0); // auto: the shuffled line reads far apart
+  const std::vector<float4> renumbered = run(l, 20, true);
+  EXPECT_TRUE(same_bits(original, renumbered));
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_TRUE(c.formed);
+  EXPECT_EQ(c.renumbered_launches, 40);
+  EXPECT_EQ(c.renumbers, 4); // count, list, pos, force: once each
+  EXPECT_GE(c.restores, 1);  // pos, for the copy back
+}
+
+TEST_F(DomainTest, AnArrayReadByOtherIndicesIsRestoredFirst) {
+  const Line l(1 << 14, true);
+  irregfix::testing::set_domain(-1);
+  float want = 0.f, got = 1.f;
+  const std::vector<float4> original = run(l, 3, false, &want);
+  irregfix::testing::set_domain(1);
+  const std::vector<float4> renumbered = run(l, 3, true, &got);
+  EXPECT_EQ(want, got);
+  EXPECT_TRUE(same_bits(original, renumbered));
+}
+
+TEST_F(DomainTest, ALibraryCallRestoresEveryArray) {
+  const Line l(1 << 12, true);
+  irregfix::testing::set_domain(1);
+  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
+  const int *count = upload(l.count), *list = upload(l.list);
+  irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+  forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
+  ASSERT_TRUE(irregfix::testing::domain_counters().formed);
+  irregfix_host_access(nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  // As numbered again: the positions as uploaded, the list's numbers too.
+  EXPECT_TRUE(same_bits(download(pos, l.n), l.pos));
+  EXPECT_EQ(download(list, l.list.size()), l.list);
+}
+
+TEST_F(DomainTest, AutoLeavesAWellNumberedGraphAlone) {
+  const Line l(1 << 14, false);
+  irregfix::testing::set_domain(0);
+  run(l, 2, true);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_FALSE(c.formed);
+  EXPECT_EQ(c.renumbered_launches, 0);
+  EXPECT_NE(irregfix::testing::stats_report().find("not formed"), std::string::npos);
+}
+
+} // namespace
