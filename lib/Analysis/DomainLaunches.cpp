@@ -68,6 +68,8 @@ public:
       }
     if (Out.GraphKernels.empty())
       return Out;
+    for (auto [E, Fn] : In.Calls)
+      HasMain = HasMain || (Fn && Fn->isMain());
     if (launches() && variables() && consistent())
       accesses();
     if (!Out.NoneBecause.empty()) {
@@ -124,21 +126,94 @@ private:
   // Each variable holds its own cudaMalloc'd memory and reaches device memory
   // only through hooked calls and launches.
   bool variables() {
-    for (const VarDecl *V : Out.Arrays) {
-      if (isa<ParmVarDecl>(V))
-        return none(nullptr, "'" + V->getNameAsString() + "' comes in as a parameter");
-      if (!V->hasLocalStorage() && V->isExternallyVisible())
-        return none(nullptr, "'" + V->getNameAsString() + "' is a global other files may use");
-      if (V->getInit() && !isNullConstant(V->getInit(), Ctx))
-        return none(V->getInit(), "'" + V->getNameAsString() + "' is initialised with '" + textOf(V->getInit(), Ctx) +
-                                      "', not by cudaMalloc");
+    // A parameter's arrays are its callers' arguments: followed through the
+    // file's calls, until no new variable comes.
+    std::set<const VarDecl *> Checked;
+    for (size_t Round = 0; Round < 8; ++Round) {
+      const size_t Before = Out.Arrays.size();
+      for (size_t I = 0; I < Out.Arrays.size(); ++I) {
+        const VarDecl *V = Out.Arrays[I];
+        if (!Checked.insert(V).second)
+          continue;
+        if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+          if (!callers(P))
+            return false;
+          continue;
+        }
+        if (!V->hasLocalStorage() && V->isExternallyVisible())
+          return none(nullptr, "'" + V->getNameAsString() + "' is a global other files may use");
+        if (V->getInit() && !isNullConstant(V->getInit(), Ctx))
+          return none(V->getInit(), "'" + V->getNameAsString() + "' is initialised with '" +
+                                        textOf(V->getInit(), Ctx) + "', not by cudaMalloc");
+      }
+      RefCollector C(Seen);
+      C.TraverseAST(Ctx);
+      for (const DeclRefExpr *R : C.Refs)
+        if (!allowedUse(R))
+          return false;
+      if (Out.Arrays.size() == Before)
+        return true;
     }
-    RefCollector C(Seen);
-    C.TraverseAST(Ctx);
-    for (const DeclRefExpr *R : C.Refs)
-      if (!allowedUse(R))
-        return false;
+    return none(nullptr, "its arrays pass through too many functions");
+  }
+
+  void add(const VarDecl *V) {
+    if (Seen.insert(V).second)
+      Out.Arrays.push_back(V);
+  }
+
+  // Every call of P's function is in the file and passes a variable there.
+  bool callers(const ParmVarDecl *P) {
+    const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+    const std::string Name = "'" + P->getNameAsString() + "'";
+    if (!F || !In.InFiles(F) || F->isTemplated() || isa<CXXMethodDecl>(F))
+      return none(nullptr, Name + " comes in as a parameter of a function the tool does not follow");
+    if (F->isExternallyVisible() && !F->isMain() && !HasMain)
+      return none(nullptr, Name + " comes in as a parameter of '" + F->getNameAsString() +
+                               "', which other files may call");
+    const unsigned Index = P->getFunctionScopeIndex();
+    unsigned Calls = 0;
+    for (auto [E, Fn] : In.Calls) {
+      const auto *C = dyn_cast<CallExpr>(E);
+      const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+      if (!Callee || Callee->getCanonicalDecl() != F->getCanonicalDecl())
+        continue;
+      ++Calls;
+      const VarDecl *A = Index < C->getNumArgs() ? refToVar(C->getArg(Index)) : nullptr;
+      if (!A || !A->getType()->isPointerType())
+        return none(C, Name + " is given '" + (Index < C->getNumArgs() ? textOf(C->getArg(Index), Ctx) : "") +
+                           "', not a variable holding an array");
+      add(A);
+    }
+    if (Calls == 0)
+      return none(nullptr, Name + " comes in as a parameter of '" + F->getNameAsString() +
+                               "', which the file never calls");
+    // Its address taken, the function may be called where the tool does not see.
+    for (const DeclRefExpr *R : functionRefs(F)) {
+      const Stmt *Up = parentStmt(R, Ctx);
+      while (Up && isa<ImplicitCastExpr>(Up))
+        Up = parentStmt(Up, Ctx);
+      const auto *C = dyn_cast_or_null<CallExpr>(Up);
+      if (!C || C->getDirectCallee() != F)
+        return none(R, "'" + F->getNameAsString() + "' is used other than by a call");
+    }
     return true;
+  }
+
+  std::vector<const DeclRefExpr *> functionRefs(const FunctionDecl *F) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const FunctionDecl *F;
+      std::vector<const DeclRefExpr *> Refs;
+      bool shouldVisitTemplateInstantiations() const { return false; }
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        if (const auto *D = dyn_cast<FunctionDecl>(R->getDecl()); D && D->getCanonicalDecl() == F->getCanonicalDecl())
+          Refs.push_back(R);
+        return true;
+      }
+    } Find;
+    Find.F = F;
+    Find.TraverseAST(Ctx);
+    return Find.Refs;
   }
 
   bool allowedUse(const DeclRefExpr *R) {
@@ -196,9 +271,16 @@ private:
         return true; // a launch's argument (hooked), or its configuration
       if (const auto *C = dyn_cast<CallExpr>(P)) {
         const FunctionDecl *F = C->getDirectCallee();
-        if (F && In.InFiles(F))
+        if (F && In.InFiles(F)) {
+          // Passed as it is to a function of the file: its parameter is followed.
+          for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I)
+            if (refToVar(C->getArg(I)) == V) {
+              add(F->getParamDecl(I));
+              return true;
+            }
           return none(C, "'" + V->getNameAsString() + "' is passed to '" + F->getNameAsString() +
-                             "', whose parameter the tool does not follow");
+                             "' in an expression");
+        }
         // A library that may keep the pointer (cuBLAS, cuSPARSE's descriptors,
         // Thrust) could read it later, unhooked.
         if (F && isLibraryFunction(F, Ctx.getSourceManager()) &&
@@ -282,6 +364,7 @@ private:
   FileDomain Out;
   const Expr *GraphCount = nullptr;
   std::set<const VarDecl *> Seen;
+  bool HasMain = false;
 };
 
 } // namespace

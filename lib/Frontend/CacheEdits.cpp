@@ -4,6 +4,8 @@
 #include "Transform/Invalidation.h"
 #include "Transform/NumberingHooks.h"
 
+#include <irregfix/pattern.h>
+
 #include "clang/AST/Attr.h"
 
 #include <set>
@@ -39,7 +41,7 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
 // Program-wide renumbering: whether the file's launches may keep a domain
 // renumbered, remarked either way where a kernel could order one.
 FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
-                      ASTContext &Ctx, Messages &Msg) {
+                      ASTContext &Ctx, Messages &Msg, FileResult &Result) {
   DomainInputs In;
   In.Launches = File.Launches;
   In.Calls = File.Calls;
@@ -61,14 +63,25 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
   if (D.GraphKernels.empty())
     return D;
   const FunctionDecl *Graph = D.GraphKernels.front()->Kernel;
+  // The report's row of each graph's site says it too.
+  auto SayInReport = [&](const std::string &What) {
+    for (const KernelNumbering *K : D.GraphKernels)
+      for (SiteReport &S : Result.Sites)
+        if (S.Kernel == K->Kernel->getNameAsString() && S.Pattern == pattern_name(kPatternNeighbors))
+          S.Domain = What;
+  };
   if (!D.formed()) {
+    SayInReport("no: " + D.NoneBecause);
     Msg.remark(D.NoneAt ? D.NoneAt->getBeginLoc() : Graph->getLocation(),
                "no program-wide renumbering by '" + Graph->getNameAsString() + "''s neighbour list: " + D.NoneBecause);
     return D;
   }
-  std::string Arrays, Restoring;
-  for (const VarDecl *V : D.Arrays)
+  std::string Arrays, Restoring, Names;
+  for (const VarDecl *V : D.Arrays) {
     Arrays += (Arrays.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+    Names += (Names.empty() ? "" : ",") + V->getNameAsString();
+  }
+  SayInReport(Names);
   std::set<const KernelNumbering *> Said;
   for (const DomainLaunch &L : D.Launches)
     if (!L.Kernel->indifferent() && !L.Pointers.empty() && Said.insert(L.Kernel).second)
@@ -111,7 +124,7 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
                    FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
-  const FileDomain Domain = fileDomain(File, Decisions, Files, Ctx, Msg);
+  const FileDomain Domain = fileDomain(File, Decisions, Files, Ctx, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (!Numbering.Tables.empty()) {
     const SourceLocation At = tablesAt(Domain, File, Ctx);

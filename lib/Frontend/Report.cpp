@@ -82,6 +82,8 @@ std::string formatReport(const std::vector<SiteReport> &Sites, const std::vector
       Out += " renumbered=" + S.Renumbered;
     if (!S.Lanes.empty())
       Out += " lanes=" + (S.Lanes.find(' ') == std::string::npos ? S.Lanes : quotedValue(S.Lanes));
+    if (!S.Domain.empty())
+      Out += " domain=" + (S.Domain.find(' ') == std::string::npos ? S.Domain : quotedValue(S.Domain));
     if (!S.Reason.empty())
       Out += " reason=\"" + S.Reason + "\"";
     Out += "\n";

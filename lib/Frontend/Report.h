@@ -23,6 +23,9 @@ struct SiteReport {
   // A transformed range site: "exact" or "reassociated" when its rows may run
   // with several lanes each, "no: <why>" when not; "" for other sites.
   std::string Lanes;
+  // A neighbour list program-wide renumbering may order by: the variables whose
+  // arrays the runtime may keep renumbered ("d_pos,d_list"), or "no: <why>".
+  std::string Domain;
 };
 
 // One indirect read of a kernel (its index depends on a loaded value) and

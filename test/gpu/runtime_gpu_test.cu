@@ -582,7 +582,8 @@ TEST_F(Runtime, BadIndexDataFallsBack) {
   std::vector<int> B2 = {0, 4, 8, 100000};
   int *dB2 = upload(B2);
   EXPECT_FALSE(irregfix::prepare_range(site, dB2, irregfix::kIndexI32, 3, 1, src, sz, &v, o, 0));
-  EXPECT_NE(site_counters("bad:1").last_fallback.find("outside"), std::string::npos);
+  EXPECT_NE(site_counters("bad:1").last_fallback.find("outside"), std::string::npos)
+      << site_counters("bad:1").last_fallback;
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(irregfix::testing::cached_bytes(), 0u);
 }

@@ -10,6 +10,8 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 // RUN: %irregfix %s -- %stub -DALIAS 2> %t.alias.err | sed "s,//.*,," | FileCheck %s --check-prefix=NONE
 // RUN: FileCheck %s --check-prefix=ALIAS --input-file=%t.alias.err
+// RUN: %irregfix %s -- %stub -DHELPER 2> %t.helper.err | sed 's,// CHECK.*,,' | FileCheck %s --check-prefix=HELPER
+// RUN: FileCheck %s --check-prefix=HELPER-REMARK --input-file=%t.helper.err
 // RUN: %irregfix %s -- %stub -DPARAMETER 2> %t.param.err | sed "s,//.*,," | FileCheck %s --check-prefix=NONE
 // RUN: FileCheck %s --check-prefix=PARAMETER --input-file=%t.param.err
 #include <cuda_runtime.h>
@@ -82,6 +84,15 @@ __global__ void pin_first(int n, float4 *vel) {
     vel[i].x = 0.f;
 }
 
+#ifdef HELPER
+// A function of the file that only its main calls: its parameters hold what
+// the callers pass, and are followed there.
+static void advance(int n, float4 *pos, float4 *vel, float4 *force, const int *count, const int *list) {
+  forces<<<(n + 255) / 256, 256>>>(n, count, list, pos, force);
+  move<<<(n + 255) / 256, 256>>>(n, pos, vel, force, 0.01f);
+}
+#endif
+
 #ifdef PARAMETER
 void run(int n, float4 *d_pos, float4 *d_vel, float4 *d_force, int *d_count, int *d_list) {
   forces<<<(n + 255) / 256, 256>>>(n, d_count, d_list, d_pos, d_force);
@@ -112,8 +123,12 @@ int main() {
   for (int step = 0; step < 100; ++step) {
     bin<<<(n + 255) / 256, 256>>>(n, d_pos, 8.0f, d_cell_of, d_cell_count);
     neighbours<<<(n + 255) / 256, 256>>>(n, d_pos, d_cell_start, d_cell_atoms, d_cell_of, d_count, d_list);
+#ifdef HELPER
+    advance(n, d_pos, d_vel, d_force, d_count, d_list);
+#else
     forces<<<(n + 255) / 256, 256>>>(n, d_count, d_list, d_pos, d_force);
     move<<<(n + 255) / 256, 256>>>(n, d_pos, d_vel, d_force, 0.01f);
+#endif
     pin_first<<<(n + 255) / 256, 256>>>(n, d_vel);
   }
   kinetic<<<(n + 255) / 256, 256>>>(n, d_vel, d_out);
@@ -146,7 +161,17 @@ int main() {
 // REMARK: remark: program-wide renumbering: the runtime may keep 'd_pos', 'd_cell_of', 'd_cell_atoms', 'd_count', 'd_list', 'd_force', 'd_vel' in the locality order of 'forces''s neighbour list
 // REMARK-SAME: these launches get them back as numbered: pin_first (it compares element number 'i' with a value that is none ('i == 0')); kinetic (it uses shared memory)
 
+// HELPER:      static void advance(int n, float4 *pos, float4 *vel, float4 *force, const int *count, const int *list) {
+// HELPER:      irregfix::numbered_launch(__irregfix_numbering_{{[0-9]+}}, (long long)(n), 0, {count, list, pos, force});
+// HELPER-REMARK: remark: program-wide renumbering: the runtime may keep 'count', 'list', 'pos', 'force', 'vel', 'd_pos', 'd_cell_of', 'd_cell_atoms', 'd_count', 'd_list', 'd_force', 'd_vel' in the locality order
+
 // NONE-NOT: numbered_launch
 // NONE-NOT: irregfix_host_access
 // ALIAS: remark: no program-wide renumbering by 'forces''s neighbour list: 'd_pos' is copied into 'shown'
-// PARAMETER: remark: no program-wide renumbering by 'forces''s neighbour list: 'd_count' comes in as a parameter
+// PARAMETER: remark: no program-wide renumbering by 'forces''s neighbour list: 'd_count' comes in as a parameter of 'run', which other files may call
+
+// The report's row of the neighbour list's site names the arrays, or why none.
+// RUN: %irregfix --report %s -- %stub | FileCheck %s --check-prefix=REPORT
+// RUN: %irregfix --report %s -- %stub -DPARAMETER | FileCheck %s --check-prefix=REPORT-NONE
+// REPORT: kernel=forces pattern=neighbors {{.*}} domain=d_pos,d_cell_of,d_cell_atoms,d_count,d_list,d_force,d_vel
+// REPORT-NONE: kernel=forces pattern=neighbors {{.*}} domain="no: 'd_count' comes in as a parameter of 'run', which other files may call"
