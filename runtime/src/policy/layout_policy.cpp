@@ -227,6 +227,8 @@ int neighbor_candidates(const Config &cfg, const LayoutRequest &r, bool order_pa
 
 bool locality_pays(double sectors_per_read) { return sectors_per_read >= kOrderWorthSectors; }
 
+bool neighbor_copy_pays(double sectors_per_read) { return sectors_per_read >= kNeighborCopyWorthSectors; }
+
 bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes) {
   return l2_bytes <= 0 ||
          static_cast<double>(n) * static_cast<double>(elem_size) <= kOrderCacheShare * static_cast<double>(l2_bytes);

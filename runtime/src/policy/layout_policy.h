@@ -256,6 +256,14 @@ inline int neighbor_candidates(const Config &cfg, const LayoutRequest &r, int ou
 constexpr double kOrderWorthSectors = 0.3;
 bool locality_pays(double sectors_per_read);
 
+// Under auto, a neighbour list whose threads, as numbered, already read this
+// few distinct sectors a read gets no copy timed at all: a copy's gather can
+// do no better than the kernel's own, and is one more pass. (MD numbered by
+// cell: 0.045, where ELL ran 4.8x slower than the original kernel on the H100,
+// and its probe cost the whole run 1%.) Measured only where the order is.
+constexpr double kNeighborCopyWorthSectors = 0.1;
+bool neighbor_copy_pays(double sectors_per_read);
+
 // Running the threads in an order scatters each thread's direct accesses (the
 // kernel's out[t], its row's bounds): cheap while the arrays they fall in stay
 // in the L2, dear beyond. n threads of elem_size bytes of them each must fill

@@ -46,6 +46,9 @@ TEST(LocalityOrder, IsAPermutationThatBringsABlocksReadsTogether) {
   const order_reference::Graph rows = order_reference::grid(256, 0);
   EXPECT_LT(order_reference::sampled_sectors(rows, {}, 8, 0, rows.n), kOrderWorthSectors);
   EXPECT_FALSE(locality_pays(order_reference::sampled_sectors(rows, {}, 8, 0, rows.n)));
+  // ... and no copy: its gather is as good as a copy's.
+  EXPECT_FALSE(neighbor_copy_pays(order_reference::sampled_sectors(rows, {}, 8, 0, rows.n)));
+  EXPECT_TRUE(neighbor_copy_pays(before));
   EXPECT_TRUE(order_reference::is_permutation(order_reference::order(rows, 128)));
 }
 

@@ -2,6 +2,7 @@
 // entries, whole or split into field pieces: ELL copies. See padded.h.
 #include "padded.h"
 
+#include <cstdio>
 #include <climits>
 #include <cstring>
 
@@ -210,6 +211,14 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
       (why = neighbor_order_sectors(cx, orders, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream,
                                     &sectors)) != "")
     return why;
+  if (sectors > 0 && !neighbor_copy_pays(sectors)) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "its threads, as numbered, read %.3f sectors a read: a copy cannot gather better (no layout timed)",
+                  sectors);
+    built->ruled_out = why;
+    return why;
+  }
   built->proposals = neighbor_candidates(cx.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
