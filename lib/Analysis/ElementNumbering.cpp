@@ -83,7 +83,9 @@ public:
         NumberingParam NP;
         NP.Param = P;
         QualType T = P->getType()->getPointeeType();
-        if (!T->isIncompleteType() && !T->isFunctionType())
+        // (A template's parameter types may be dependent: no size asked of them.)
+        if (!T->isIncompleteType() && !T->isFunctionType() && !T->isDependentType() && !T->isUndeducedType() &&
+            T->isConstantSizeType())
           NP.Bytes = static_cast<unsigned>(Ctx.getTypeSizeInChars(T).getQuantity());
         Index[P] = Out.Pointers.size();
         Out.Pointers.push_back(NP);

@@ -84,6 +84,14 @@ __global__ void pin_first(int n, float4 *vel) {
     vel[i].x = 0.f;
 }
 
+// A template: its launches get the arrays back as numbered (and the tool asks
+// no size of a type that depends on its parameters).
+template <class T> __global__ void scale(int n, T *a, T s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    a[i] *= s;
+}
+
 #ifdef HELPER
 // A function of the file that only its main calls: its parameters hold what
 // the callers pass, and are followed there.
@@ -130,6 +138,7 @@ int main() {
     move<<<(n + 255) / 256, 256>>>(n, d_pos, d_vel, d_force, 0.01f);
 #endif
     pin_first<<<(n + 255) / 256, 256>>>(n, d_vel);
+    scale<float><<<1, 256>>>(256, d_out, 0.5f);
   }
   kinetic<<<(n + 255) / 256, 256>>>(n, d_vel, d_out);
   cudaMemcpy(h_pos, d_pos, n * sizeof(float4), cudaMemcpyDeviceToHost);
@@ -148,18 +157,20 @@ int main() {
 // CHECK:      __irregfix_numbering_2 = {"forces", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, 0};
 // CHECK:      __irregfix_numbering_3 = {"move", nullptr,
 // CHECK:      __irregfix_numbering_4 = {"pin_first", "it compares element number 'i' with a value that is none ('i == 0')",
-// CHECK:      __irregfix_numbering_5 = {"kinetic", "it uses shared memory",
+// CHECK:      __irregfix_numbering_5 = {"scale", "it is a template",
+// CHECK:      __irregfix_numbering_6 = {"kinetic", "it uses shared memory",
 // CHECK:      int main() {
 // CHECK:      irregfix_host_access(d_pos);
 // CHECK-NEXT: cudaMemcpy(d_pos, h_pos, n * sizeof(float4), cudaMemcpyHostToDevice);
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_0, (long long)(n), 0, {d_pos, d_cell_of, d_cell_count});
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_2, (long long)(n), 0, {d_count, d_list, d_pos, d_force});
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_4, (long long)(n), 0, {d_vel});
-// CHECK:      irregfix::numbered_launch(__irregfix_numbering_5, 0, 0, {d_vel, d_out});
+// CHECK:      irregfix::numbered_launch(__irregfix_numbering_5, 0, 0, {d_out});
+// CHECK:      irregfix::numbered_launch(__irregfix_numbering_6, 0, 0, {d_vel, d_out});
 // CHECK:      irregfix_host_access(d_pos);
 // CHECK-NEXT: cudaMemcpy(h_pos, d_pos, n * sizeof(float4), cudaMemcpyDeviceToHost);
 // REMARK: remark: program-wide renumbering: the runtime may keep 'd_pos', 'd_cell_of', 'd_cell_atoms', 'd_count', 'd_list', 'd_force', 'd_vel' in the locality order of 'forces''s neighbour list
-// REMARK-SAME: these launches get them back as numbered: pin_first (it compares element number 'i' with a value that is none ('i == 0')); kinetic (it uses shared memory)
+// REMARK-SAME: these launches get them back as numbered: pin_first (it compares element number 'i' with a value that is none ('i == 0')); scale (it is a template); kinetic (it uses shared memory)
 
 // HELPER:      static void advance(int n, float4 *pos, float4 *vel, float4 *force, const int *count, const int *list) {
 // HELPER:      irregfix::numbered_launch(__irregfix_numbering_{{[0-9]+}}, (long long)(n), 0, {count, list, pos, force});
