@@ -14,6 +14,7 @@
 #include "config.h"
 #include "device.h"
 #include "invalidation_stats.h"
+#include "invalidation_tally.h"
 #include "orders.h"
 #include "records.h"
 #include "stats.h"
@@ -88,6 +89,21 @@ bool record_names(const SiteStats *stats, const SiteInfo &site);
 void resolve_all_timings(State &st);
 // The IRREGFIX_STATS report: the sites', then the invalidations' block.
 std::string stats_text(State &st);
+
+// With the lock taken here: every cached copy stale, the copies so turned
+// counted under `cause` (invalidation.cu).
+void invalidate_every_copy(State &st, int cause);
+// irregfix_invalidate_all: the call counted on this thread, and, unless the
+// cache is empty, every copy made stale. Inline, and without a lock while the
+// cache is empty: the generated code calls it around every call of code the
+// tool cannot see and at the entry of functions such code may call, which a
+// host loop may do millions of times before the program's first launch.
+inline void invalidate_all(int cause, const char *where) {
+  tally_invalidate_all(cause, where);
+  static State &st = state();
+  if (!st.cache.empty_unlocked())
+    invalidate_every_copy(st, cause);
+}
 
 // The device allocation holding p as disjoint() knows it (remembered in
 // st.allocations; empty: not device memory). False when it is not known.
