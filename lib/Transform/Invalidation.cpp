@@ -82,6 +82,42 @@ Placement placementOf(const Expr *E, ASTContext &Ctx) {
   return {nullptr, false, false, "the statement is nested too deeply"};
 }
 
+// The loops around E, innermost first, up to the function (or lambda) holding it.
+std::vector<const Stmt *> enclosingLoops(const Expr *E, ASTContext &Ctx) {
+  std::vector<const Stmt *> Loops;
+  DynTypedNode Cur = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      break;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P) {
+      if (!Parents[0].get<VarDecl>()) // a function, a field: the end of the statements
+        break;
+      Cur = Parents[0];
+      continue;
+    }
+    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P))
+      break;
+    if (isa<ForStmt>(P) || isa<CXXForRangeStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P))
+      Loops.push_back(P);
+    Cur = Parents[0];
+  }
+  return Loops;
+}
+
+// Whether S holds a label (a jump into it would skip a guard declared before it).
+bool holdsLabel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (holdsLabel(C))
+      return true;
+  return false;
+}
+
 // Text added around one statement: before it, and (braces or a declaration
 // followed by more) after it.
 struct StatementEdit {
@@ -203,6 +239,16 @@ private:
   // Brackets the call with an irregfix::UnseenCall temporary; else the statement
   // holding it. The by-name invalidations in Calls still go before the statement.
   void bracket(const Expr *Call, const HostEffect &E, const std::string &Where, const std::string &Calls) {
+    if (E.Drop == DropCause::UnseenCall)
+      if (const Stmt *Loop = hoistingLoop(Call)) {
+        hoist(Loop, Where);
+        if (!Calls.empty())
+          statement(Call, Calls, "");
+        Out.Drops.back().second += " (once around the loop at line " +
+                                   std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc())) +
+                                   ", which launches nothing)";
+        return;
+      }
     const std::string Unseen = std::string("irregfix::UnseenCall(") + causeMacro(E.Drop) + ", " + Where + ")";
     const bool Expression = isa<CallExpr>(Call) || isa<CXXTemporaryObjectExpr>(Call);
     CharSourceRange R = fileRange(Call->getSourceRange(), SM, LO);
@@ -235,6 +281,48 @@ private:
       return;
     }
     statement(Call, Calls + Guard, "", /*Braces=*/true);
+  }
+
+  // A call of unseen code in a host loop that launches nothing (a generator
+  // called millions of times before the first launch) is bracketed once, around
+  // the outermost such loop: nothing between two of its calls reads a copy. A
+  // function of this file the loop calls that reaches a launch has an entry
+  // guard, which drops the copies when entered inside the bracket. Null when
+  // no loop around the call can hold the bracket.
+  const Stmt *hoistingLoop(const Expr *Call) const {
+    const Stmt *Best = nullptr;
+    for (const Stmt *Loop : enclosingLoops(Call, Ctx)) {
+      const CharSourceRange R = fileRange(Loop->getSourceRange(), SM, LO);
+      if (R.isInvalid() || insideAvoided(Loop->getSourceRange()) || holdsLabel(Loop) || containsAvoided(R))
+        break; // the loops further out hold this one
+      Best = Loop;
+    }
+    return Best;
+  }
+
+  bool containsAvoided(CharSourceRange R) const {
+    for (const SourceRange &A : Avoid)
+      if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.getBegin()), R.getBegin()) &&
+          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.getBegin()), R.getEnd()))
+        return true;
+    return false;
+  }
+
+  // `{ irregfix::UnseenCall guard(...); <loop> }`: the copies dropped before the
+  // loop and after it however it ends, and every function of this file entered
+  // inside it counted as entered from outside.
+  void hoist(const Stmt *Loop, const std::string &Where) {
+    const CharSourceRange R = fileRange(Loop->getSourceRange(), SM, LO);
+    if (!HoistedLoops.insert(R.getBegin()).second)
+      return;
+    SourceLocation End = R.getEnd();
+    const SourceLocation LastToken = SM.getExpansionRange(Loop->getEndLoc()).getEnd();
+    if (SourceLocation AfterSemi = Lexer::findLocationAfterToken(LastToken, tok::semi, SM, LO, false);
+        AfterSemi.isValid())
+      End = AfterSemi;
+    Insertions[R.getBegin()].Statement += "{ irregfix::UnseenCall __irregfix_unseen" + std::to_string(++Unseens) +
+                                          "(" + causeMacro(DropCause::UnseenCall) + ", " + Where + "); ";
+    Insertions[End].Close += " }";
   }
 
   void statement(const Expr *Call, const std::string &Before, const std::string &After, bool Braces = false) {
@@ -272,6 +360,7 @@ private:
   std::map<SourceLocation, Slots> Insertions;
   unsigned Unseens = 0;
   std::set<std::pair<SourceLocation, SourceLocation>> Bracketed; // call ranges already bracketed
+  std::set<SourceLocation> HoistedLoops;                             // loops bracketed whole, by their start
 };
 
 } // namespace
