@@ -106,6 +106,27 @@ std::vector<const Stmt *> enclosingLoops(const Expr *E, ASTContext &Ctx) {
   return Loops;
 }
 
+// Whether S calls a function whose body is in `Bodies` (or whose template's is).
+bool callsOneOf(const Stmt *S, const std::set<const Stmt *> &Bodies) {
+  if (!S)
+    return false;
+  const FunctionDecl *F = nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    F = C->getDirectCallee();
+  else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+    F = C->getConstructor();
+  if (F) {
+    const FunctionDecl *Def = F->getDefinition();
+    const FunctionDecl *Pattern = Def ? Def->getTemplateInstantiationPattern() : nullptr;
+    if ((Def && Bodies.count(Def->getBody())) || (Pattern && Bodies.count(Pattern->getBody())))
+      return true;
+  }
+  for (const Stmt *C : S->children())
+    if (callsOneOf(C, Bodies))
+      return true;
+  return false;
+}
+
 // Whether S holds a label (a jump into it would skip a guard declared before it).
 bool holdsLabel(const Stmt *S) {
   if (!S)
@@ -127,8 +148,9 @@ struct StatementEdit {
 
 class Emitter {
 public:
-  Emitter(ASTContext &Ctx, const std::vector<SourceRange> &Avoid) : Ctx(Ctx), SM(Ctx.getSourceManager()),
-        LO(Ctx.getLangOpts()), Avoid(Avoid) {}
+  Emitter(ASTContext &Ctx, const std::vector<SourceRange> &Avoid, const std::vector<const Stmt *> &Guarded)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Avoid(Avoid),
+        GuardedBodies(Guarded.begin(), Guarded.end()) {}
 
   void add(const HostWrite &W) {
     const HostEffect &E = W.Effect;
@@ -246,7 +268,7 @@ private:
           statement(Call, Calls, "");
         Out.Drops.back().second += " (once around the loop at line " +
                                    std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc())) +
-                                   ", which launches nothing)";
+                                   ", which reaches no rewritten launch)";
         return;
       }
     const std::string Unseen = std::string("irregfix::UnseenCall(") + causeMacro(E.Drop) + ", " + Where + ")";
@@ -283,17 +305,18 @@ private:
     statement(Call, Calls + Guard, "", /*Braces=*/true);
   }
 
-  // A call of unseen code in a host loop that launches nothing (a generator
-  // called millions of times before the first launch) is bracketed once, around
-  // the outermost such loop: nothing between two of its calls reads a copy. A
-  // function of this file the loop calls that reaches a launch has an entry
-  // guard, which drops the copies when entered inside the bracket. Null when
-  // no loop around the call can hold the bracket.
+  // A call of unseen code in a host loop that reaches no transformed launch (a
+  // generator called millions of times before the first launch) is bracketed
+  // once, around the outermost such loop: nothing between two of its calls reads
+  // a copy. Not a loop that calls a function of this file reaching a launch:
+  // inside the bracket its entry guard would drop the copies at every call.
+  // Null when no loop around the call can hold the bracket.
   const Stmt *hoistingLoop(const Expr *Call) const {
     const Stmt *Best = nullptr;
     for (const Stmt *Loop : enclosingLoops(Call, Ctx)) {
       const CharSourceRange R = fileRange(Loop->getSourceRange(), SM, LO);
-      if (R.isInvalid() || insideAvoided(Loop->getSourceRange()) || holdsLabel(Loop) || containsAvoided(R))
+      if (R.isInvalid() || insideAvoided(Loop->getSourceRange()) || holdsLabel(Loop) || containsAvoided(R) ||
+          callsOneOf(Loop, GuardedBodies))
         break; // the loops further out hold this one
       Best = Loop;
     }
@@ -349,6 +372,7 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
   const std::vector<SourceRange> &Avoid;
+  const std::set<const Stmt *> GuardedBodies; // functions of the file that reach a transformed launch
   InvalidationEdits Out;
   std::map<SourceLocation, StatementEdit> ByStatement; // by where the statement starts in its file
   std::vector<const Stmt *> Order;
@@ -367,7 +391,7 @@ private:
 
 InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, const std::vector<const Stmt *> &Guarded,
                                 const std::vector<SourceRange> &Avoid, ASTContext &Ctx) {
-  Emitter E(Ctx, Avoid);
+  Emitter E(Ctx, Avoid, Guarded);
   for (const HostWrite &W : Writes)
     E.add(W);
   for (const Stmt *Body : Guarded)
