@@ -92,6 +92,9 @@ std::vector<const Stmt *> enclosingLoops(const Expr *E, ASTContext &Ctx) {
       break;
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P) {
+      // A constexpr function may declare no variable of the guard's type.
+      if (const auto *F = Parents[0].get<FunctionDecl>(); F && F->isConstexpr())
+        return {};
       if (!Parents[0].get<VarDecl>()) // a function, a field: the end of the statements
         break;
       Cur = Parents[0];

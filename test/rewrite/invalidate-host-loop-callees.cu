@@ -72,6 +72,14 @@ void run(float *pool, int *perm, float *out, float *h_pool, int *h_perm, Keyed *
   }
 }
 
+// A constexpr function may declare no guard: its loop keeps the brackets at its calls.
+constexpr unsigned skip(unsigned *state, int n) {
+  unsigned last = 0;
+  for (int i = 0; i < n; i++)
+    last = twister_next(state);
+  return last;
+}
+
 void pick_all(float *pool, int *perm, float *out, int n) { pick<<<(n + 127) / 128, 128>>>(pool, perm, out, n); }
 
 void repeat(float *pool, int *perm, float *out, int n, int times) {
@@ -116,6 +124,8 @@ void repeat(float *pool, int *perm, float *out, int n, int times) {
 // CHECK-NEXT:     h_pool[0] = (irregfix::UnseenCall(IRREGFIX_CAUSE_UNSEEN_CALL, "invalidate-host-loop-callees.cu:71"), twister_next(state));
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+// CHECK-LABEL: constexpr unsigned skip(unsigned *state, int n) {
+// CHECK:         last = (irregfix::UnseenCall(IRREGFIX_CAUSE_UNSEEN_CALL, "invalidate-host-loop-callees.cu:{{[0-9]+}}"), twister_next(state));
 // A loop calling a function that launches: the call is bracketed where it is.
 // CHECK-LABEL: void pick_all(float *pool, int *perm, float *out, int n) {
 // CHECK-SAME: irregfix::EntryGuard
@@ -124,7 +134,7 @@ void repeat(float *pool, int *perm, float *out, int n, int times) {
 // CHECK-NEXT:   unsigned state[4] = {5, 6, 7, 8};
 // CHECK-NEXT:   for (int k = 0; k < times; k++) {
 // CHECK-NEXT:     pick_all(pool, perm, out, n);
-// CHECK-NEXT:     state[0] = (irregfix::UnseenCall(IRREGFIX_CAUSE_UNSEEN_CALL, "invalidate-host-loop-callees.cu:81"), twister_next(state));
+// CHECK-NEXT:     state[0] = (irregfix::UnseenCall(IRREGFIX_CAUSE_UNSEEN_CALL, "invalidate-host-loop-callees.cu:89"), twister_next(state));
 // CHECK-NEXT:   }
 
 // Only the calls into another file drop the copies, once around a loop where they can.
@@ -135,5 +145,6 @@ void repeat(float *pool, int *perm, float *out, int n, int times) {
 // WHY: invalidate-host-loop-callees.cu:60:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'twister_next', whose body is not in this file (once around the loop at line 58, which reaches no rewritten launch)
 // WHY: invalidate-host-loop-callees.cu:63:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'sort_keys', whose body is not in this file (once around the loop at line 58, which reaches no rewritten launch)
 // WHY: invalidate-host-loop-callees.cu:71:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'twister_next', whose body is not in this file{{$}}
-// WHY: invalidate-host-loop-callees.cu:81:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'twister_next', whose body is not in this file{{$}}
+// WHY: invalidate-host-loop-callees.cu:79:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'twister_next', whose body is not in this file{{$}}
+// WHY: invalidate-host-loop-callees.cu:89:{{[0-9]+}}: remark: cached copies are dropped here: it calls 'twister_next', whose body is not in this file{{$}}
 // WHY-NOT: mixed_next
