@@ -194,12 +194,14 @@ def build_there(folder, manifest, runtime_build, rebuild=True):
 
 # ---- run (where the GPU is) --------------------------------------------------------------
 
-TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|throughput|bandwidth|gb/s|gflop|speed|perf",
-                    re.IGNORECASE)
+# Lines that report a time or a rate of work (a figure of merit such as LULESH's "FOM = ... (z/s)",
+# anything per second). Not "rate" alone: "Error rate" is a result.
+TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|throughput|bandwidth|gb/s|gflop|speed|perf|"
+                    r"\bfom\b|[a-z]/s\b|/sec\b", re.IGNORECASE)
 
 
 def normalised(output):
-    """A program's output without the lines that report times (which differ from run to run)."""
+    """A program's output without the lines that report times or rates (which differ from run to run)."""
     return "\n".join(line for line in output.splitlines() if not TIMING.search(line) and
                      not line.startswith("irregfix"))
 

@@ -456,6 +456,17 @@ class RealworldTest(unittest.TestCase):
         self.assertTrue(realworld.passes(a))
         self.assertFalse(realworld.passes("PASS\nFAIL\n"))
 
+    def test_outputs_compare_without_their_rates(self):
+        a = ("Run completed:\n   Final Origin Energy = 2.720531e+07\n"
+             "Grind time (us/z/c)  = 0.0156 (per dom)\nFOM                  =  64102.5 (z/s)\n"
+             "updates: 1.5e9 cells/s\nlookups: 812.4 M/sec\nError rate: 0.000000\n")
+        b = a.replace("64102.5", "66001.9").replace("1.5e9", "1.6e9").replace("812.4", "799.0").replace(
+            "0.0156", "0.0151")
+        self.assertEqual(realworld.normalised(a), realworld.normalised(b))
+        self.assertIn("Final Origin Energy = 2.720531e+07", realworld.normalised(a))
+        self.assertIn("Error rate: 0.000000", realworld.normalised(a))  # a result, not a rate of work
+        self.assertNotEqual(realworld.normalised(a), realworld.normalised(a.replace("2.720531", "2.720532")))
+
     def test_the_table_names_the_top_refusal_and_the_spread(self):
         import json
         with open(os.path.join(FIXTURES, "realworld_results.json")) as f:

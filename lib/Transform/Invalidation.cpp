@@ -82,6 +82,66 @@ Placement placementOf(const Expr *E, ASTContext &Ctx) {
   return {nullptr, false, false, "the statement is nested too deeply"};
 }
 
+// The loops around E, innermost first, up to the function (or lambda) holding it.
+std::vector<const Stmt *> enclosingLoops(const Expr *E, ASTContext &Ctx) {
+  std::vector<const Stmt *> Loops;
+  DynTypedNode Cur = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      break;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P) {
+      // A constexpr function may declare no variable of the guard's type.
+      if (const auto *F = Parents[0].get<FunctionDecl>(); F && F->isConstexpr())
+        return {};
+      if (!Parents[0].get<VarDecl>()) // a function, a field: the end of the statements
+        break;
+      Cur = Parents[0];
+      continue;
+    }
+    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P))
+      break;
+    if (isa<ForStmt>(P) || isa<CXXForRangeStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P))
+      Loops.push_back(P);
+    Cur = Parents[0];
+  }
+  return Loops;
+}
+
+// Whether S calls a function whose body is in `Bodies` (or whose template's is).
+bool callsOneOf(const Stmt *S, const std::set<const Stmt *> &Bodies) {
+  if (!S)
+    return false;
+  const FunctionDecl *F = nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    F = C->getDirectCallee();
+  else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+    F = C->getConstructor();
+  if (F) {
+    const FunctionDecl *Def = F->getDefinition();
+    const FunctionDecl *Pattern = Def ? Def->getTemplateInstantiationPattern() : nullptr;
+    if ((Def && Bodies.count(Def->getBody())) || (Pattern && Bodies.count(Pattern->getBody())))
+      return true;
+  }
+  for (const Stmt *C : S->children())
+    if (callsOneOf(C, Bodies))
+      return true;
+  return false;
+}
+
+// Whether S holds a label (a jump into it would skip a guard declared before it).
+bool holdsLabel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (holdsLabel(C))
+      return true;
+  return false;
+}
+
 // Text added around one statement: before it, and (braces or a declaration
 // followed by more) after it.
 struct StatementEdit {
@@ -91,8 +151,9 @@ struct StatementEdit {
 
 class Emitter {
 public:
-  Emitter(ASTContext &Ctx, const std::vector<SourceRange> &Avoid) : Ctx(Ctx), SM(Ctx.getSourceManager()),
-        LO(Ctx.getLangOpts()), Avoid(Avoid) {}
+  Emitter(ASTContext &Ctx, const std::vector<SourceRange> &Avoid, const std::vector<const Stmt *> &Guarded)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Avoid(Avoid),
+        GuardedBodies(Guarded.begin(), Guarded.end()) {}
 
   void add(const HostWrite &W) {
     const HostEffect &E = W.Effect;
@@ -204,6 +265,16 @@ private:
   // Brackets the call with an irregfix::UnseenCall temporary; else the statement
   // holding it. The by-name invalidations in Calls still go before the statement.
   void bracket(const Expr *Call, const HostEffect &E, const std::string &Where, const std::string &Calls) {
+    if (E.Drop == DropCause::UnseenCall)
+      if (const Stmt *Loop = hoistingLoop(Call)) {
+        hoist(Loop, Where);
+        if (!Calls.empty())
+          statement(Call, Calls, "");
+        Out.Drops.back().second += " (once around the loop at line " +
+                                   std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc())) +
+                                   ", which reaches no rewritten launch)";
+        return;
+      }
     const std::string Unseen = std::string("irregfix::UnseenCall(") + causeMacro(E.Drop) + ", " + Where + ")";
     const bool Expression = isa<CallExpr>(Call) || isa<CXXTemporaryObjectExpr>(Call);
     CharSourceRange R = fileRange(Call->getSourceRange(), SM, LO);
@@ -238,6 +309,49 @@ private:
     statement(Call, Calls + Guard, "", /*Braces=*/true);
   }
 
+  // A call of unseen code in a host loop that reaches no transformed launch (a
+  // generator called millions of times before the first launch) is bracketed
+  // once, around the outermost such loop: nothing between two of its calls reads
+  // a copy. Not a loop that calls a function of this file reaching a launch:
+  // inside the bracket its entry guard would drop the copies at every call.
+  // Null when no loop around the call can hold the bracket.
+  const Stmt *hoistingLoop(const Expr *Call) const {
+    const Stmt *Best = nullptr;
+    for (const Stmt *Loop : enclosingLoops(Call, Ctx)) {
+      const CharSourceRange R = fileRange(Loop->getSourceRange(), SM, LO);
+      if (R.isInvalid() || insideAvoided(Loop->getSourceRange()) || holdsLabel(Loop) || containsAvoided(R) ||
+          callsOneOf(Loop, GuardedBodies))
+        break; // the loops further out hold this one
+      Best = Loop;
+    }
+    return Best;
+  }
+
+  bool containsAvoided(CharSourceRange R) const {
+    for (const SourceRange &A : Avoid)
+      if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.getBegin()), R.getBegin()) &&
+          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.getBegin()), R.getEnd()))
+        return true;
+    return false;
+  }
+
+  // `{ irregfix::UnseenCall guard(...); <loop> }`: the copies dropped before the
+  // loop and after it however it ends, and every function of this file entered
+  // inside it counted as entered from outside.
+  void hoist(const Stmt *Loop, const std::string &Where) {
+    const CharSourceRange R = fileRange(Loop->getSourceRange(), SM, LO);
+    if (!HoistedLoops.insert(R.getBegin()).second)
+      return;
+    SourceLocation End = R.getEnd();
+    const SourceLocation LastToken = SM.getExpansionRange(Loop->getEndLoc()).getEnd();
+    if (SourceLocation AfterSemi = Lexer::findLocationAfterToken(LastToken, tok::semi, SM, LO, false);
+        AfterSemi.isValid())
+      End = AfterSemi;
+    Insertions[R.getBegin()].Statement += "{ irregfix::UnseenCall __irregfix_unseen" + std::to_string(++Unseens) +
+                                          "(" + causeMacro(DropCause::UnseenCall) + ", " + Where + "); ";
+    Insertions[End].Close += " }";
+  }
+
   void statement(const Expr *Call, const std::string &Before, const std::string &After, bool Braces = false) {
     Placement P = placementOf(Call, Ctx);
     if (!P.Statement) {
@@ -262,6 +376,7 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
   const std::vector<SourceRange> &Avoid;
+  const std::set<const Stmt *> GuardedBodies; // functions of the file that reach a transformed launch
   InvalidationEdits Out;
   std::map<SourceLocation, StatementEdit> ByStatement; // by where the statement starts in its file
   std::vector<const Stmt *> Order;
@@ -273,13 +388,14 @@ private:
   std::map<SourceLocation, Slots> Insertions;
   unsigned Unseens = 0;
   std::set<std::pair<SourceLocation, SourceLocation>> Bracketed; // call ranges already bracketed
+  std::set<SourceLocation> HoistedLoops;                             // loops bracketed whole, by their start
 };
 
 } // namespace
 
 InvalidationEdits invalidations(const std::vector<HostWrite> &Writes, const std::vector<const Stmt *> &Guarded,
                                 const std::vector<SourceRange> &Avoid, ASTContext &Ctx) {
-  Emitter E(Ctx, Avoid);
+  Emitter E(Ctx, Avoid, Guarded);
   for (const HostWrite &W : Writes)
     E.add(W);
   for (const Stmt *Body : Guarded)

@@ -77,6 +77,7 @@ TEST_F(Soundness, InvalidateAllRefreshesAfterWritesItCannotName) {
   float *A = upload(hA);
   float *y = upload(std::vector<float>(n)), *y_ref = upload(std::vector<float>(n));
   const irregfix::SiteInfo site{"soundness:all", "row_sum", "range", 0, nullptr, "A,B"};
+  irregfix::testing::set_invalidation_points(true); // as IRREGFIX_STATS: the report names the points
 
   irregfix_invalidate_all(IRREGFIX_CAUSE_ENTRY, "soundness_gpu_test.cu:entry"); // empty cache: a count
   ASSERT_TRUE(row_sum::launch(site, n, B, A, y, 0)) << site_counters(site.id).last_fallback;

@@ -197,6 +197,10 @@ ScatterSegments scatter_segments(const char *site_id);
 
 // The IRREGFIX_STATS report as it would be printed now (remap times resolved).
 std::string stats_report();
+// As IRREGFIX_STATS for the calls of irregfix_invalidate_all: counted by
+// program point too (the report's "most from"), or by cause alone, until the
+// next reset().
+void set_invalidation_points(bool on);
 
 } // namespace testing
 } // namespace irregfix

@@ -42,6 +42,7 @@ int forget_device_state(State &st) {
   forget_orders(st.orders, nullptr);
   domain_free(st.domain); // the reset takes the memory, renumbered or not
   st.domain.status = Domain::kUndecided;
+  st.domain_formed.store(false);
   st.domain.graph = 0;
   free_hoist_buffers();
   free_lanes_references();

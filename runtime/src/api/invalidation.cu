@@ -4,7 +4,9 @@
 // for the IRREGFIX_STATS report (invalidation_stats.h). The cache knows its
 // sources' allocations, so only a __device__ variable's first invalidation on a
 // device asks the runtime anything (its address), and none does while the cache
-// is empty.
+// is empty. irregfix_invalidate_all, which the generated code calls around
+// every call of code the tool cannot see, takes no lock while the cache is
+// empty: its calls are counted per thread (invalidation_tally.h).
 #include <irregfix/irregfix.cuh>
 
 #include "state.h"
@@ -52,6 +54,15 @@ void drop_all(State &st, int cause, const char *where) {
 }
 
 } // namespace
+
+void invalidate_every_copy(State &st, int cause) {
+  std::lock_guard<std::mutex> lock(st.mu);
+  restore_domain(st, "code irregfix cannot see");
+  if (st.cache.size() != 0)
+    if (const int stale = st.cache.invalidate_all(); stale > 0)
+      st.invalidations.note_stale(cause, stale);
+}
+
 } // namespace detail
 } // namespace irregfix
 
@@ -86,10 +97,7 @@ extern "C" void irregfix_release(const void *ptr) {
 }
 
 extern "C" void irregfix_invalidate_all(int cause, const char *where) {
-  using namespace irregfix::detail;
-  State &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  drop_all(st, cause, where);
+  irregfix::detail::invalidate_all(cause, where);
 }
 
 // A write to a __device__ variable: the copies built from its bytes on the

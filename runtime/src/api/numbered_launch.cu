@@ -45,6 +45,7 @@ void switch_off(State &st, const std::string &why) {
     }
   d.status = Domain::kOff;
   d.why = why;
+  st.domain_formed.store(false);
 }
 
 // Before a launch on the legacy default stream, the moves are queued on it;
@@ -155,6 +156,7 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
     return;
   }
   d.status = Domain::kFormed;
+  st.domain_formed.store(true);
   d.device = dev;
   d.graph = reinterpret_cast<std::uintptr_t>(p[k.graph]);
   d.graph_changed = false;

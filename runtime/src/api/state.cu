@@ -1,6 +1,7 @@
 // irregfix runtime: the process-wide state and the statistics kept in it. See state.h.
 #include "state.h"
 
+#include "invalidation_tally.h"
 #include "pipeline.h"
 #include "timing.h"
 
@@ -71,7 +72,9 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
 
 std::string stats_text(State &st) {
   resolve_all_timings(st);
-  return format_stats(st.stats) + format_domain(st.domain) + format_invalidations(st.invalidations);
+  InvalidationStats invalidations = st.invalidations;
+  add_tallies(invalidations);
+  return format_stats(st.stats) + format_domain(st.domain) + format_invalidations(invalidations);
 }
 
 void resolve_all_timings(State &st) {

@@ -15,6 +15,7 @@
 #include "device.h"
 #include "domain.h"
 #include "invalidation_stats.h"
+#include "invalidation_tally.h"
 #include "orders.h"
 #include "records.h"
 #include "stats.h"
@@ -50,6 +51,9 @@ struct State {
   std::map<RecordKey, LaunchRecord> launches;
   Orders orders;
   Domain domain; // program-wide renumbering (domain.h)
+  // Whether domain.status is kFormed, read without the lock by invalidate_all:
+  // unseen code must get the domain's arrays back as numbered.
+  std::atomic<bool> domain_formed{false};
   unsigned epoch = 1; // bumped by forget_device_state(): records of older epochs are gone
   // Bumped whenever launch records go or the configuration changes (reset,
   // change_config): begin_launch's fast path then takes the lock again.
@@ -90,6 +94,21 @@ bool record_names(const SiteStats *stats, const SiteInfo &site);
 void resolve_all_timings(State &st);
 // The IRREGFIX_STATS report: the sites', then the invalidations' block.
 std::string stats_text(State &st);
+
+// With the lock taken here: every cached copy stale, the copies so turned
+// counted under `cause`, and the renumbered domain's arrays restored (invalidation.cu).
+void invalidate_every_copy(State &st, int cause);
+// irregfix_invalidate_all: the call counted on this thread, and, unless the
+// cache is empty, every copy made stale. Inline, and without a lock while the
+// cache is empty: the generated code calls it around every call of code the
+// tool cannot see and at the entry of functions such code may call, which a
+// host loop may do millions of times before the program's first launch.
+inline void invalidate_all(int cause, const char *where) {
+  tally_invalidate_all(cause, where);
+  static State &st = state();
+  if (!st.cache.empty_unlocked() || st.domain_formed.load(std::memory_order_relaxed))
+    invalidate_every_copy(st, cause);
+}
 
 // The device allocation holding p as disjoint() knows it (remembered in
 // st.allocations; empty: not device memory). False when it is not known.

@@ -1,6 +1,7 @@
 // irregfix runtime: the hooks of irregfix/testing.h (tests and benchmarks).
 #include <irregfix/testing.h>
 
+#include "invalidation_tally.h"
 #include "launch.h"
 #include "state.h"
 
@@ -59,6 +60,7 @@ void reset() {
     st.invalidations = detail::InvalidationStats{};
     st.domain.stats = detail::DomainStats{};
     st.domain.why.clear();
+    detail::clear_tallies();
     st.loaded = false;
     detail::ensure_loaded(st);
   });
@@ -155,8 +157,11 @@ std::size_t known_symbols() {
   return locked([](State &st) { return st.symbols.size(); });
 }
 
+void set_invalidation_points(bool on) { detail::set_tally_by_point(on); }
+
 InvalidationCounters invalidation_counters() {
-  const detail::InvalidationStats s = locked([](State &st) { return st.invalidations; });
+  detail::InvalidationStats s = locked([](State &st) { return st.invalidations; });
+  detail::add_tallies(s);
   InvalidationCounters c;
   c.by_name = s.by_name.calls;
   c.by_name_stale = s.by_name.stale;

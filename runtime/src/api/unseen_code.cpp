@@ -2,6 +2,8 @@
 // points where code the tool cannot see runs (irregfix::EntryGuard, irregfix::UnseenCall).
 #include <irregfix/irregfix.cuh>
 
+#include "state.h"
+
 namespace irregfix {
 
 namespace {
@@ -12,7 +14,7 @@ thread_local int seen_frames = 0;
 
 void enter_seen_code(const char *where) {
   if (seen_frames == 0) // called from code the tool cannot see
-    irregfix_invalidate_all(IRREGFIX_CAUSE_ENTRY, where);
+    detail::invalidate_all(IRREGFIX_CAUSE_ENTRY, where);
   ++seen_frames;
 }
 
@@ -25,7 +27,7 @@ int begin_unseen_code(int cause, const char *where) {
   if (cause == IRREGFIX_CAUSE_DEVICE_RESET)
     irregfix_forget_device(where);
   else
-    irregfix_invalidate_all(cause, where);
+    detail::invalidate_all(cause, where);
   const int saved = seen_frames;
   seen_frames = 0;
   return saved;
@@ -36,7 +38,7 @@ void end_unseen_code(int saved, int cause, const char *where) {
   // What ran may have written sources after copies were rebuilt in a callback
   // (a device reset runs none: the runtime holds nothing after it).
   if (cause != IRREGFIX_CAUSE_DEVICE_RESET)
-    irregfix_invalidate_all(cause, where);
+    detail::invalidate_all(cause, where);
 }
 
 } // namespace irregfix

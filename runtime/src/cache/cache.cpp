@@ -68,6 +68,7 @@ Entry *Cache::insert(const CacheKey &key) {
   e->key = key;
   Entry *raw = e.get();
   table_[key] = std::move(e);
+  entries_.store(table_.size(), std::memory_order_release);
   return raw;
 }
 
@@ -77,6 +78,7 @@ std::unique_ptr<Entry> Cache::remove(const CacheKey &key) {
     return nullptr;
   std::unique_ptr<Entry> e = std::move(it->second);
   table_.erase(it);
+  entries_.store(table_.size(), std::memory_order_release);
   return e;
 }
 
@@ -85,6 +87,7 @@ std::vector<std::unique_ptr<Entry>> Cache::clear() {
   for (auto &kv : table_)
     out.push_back(std::move(kv.second));
   table_.clear();
+  entries_.store(0, std::memory_order_release);
   return out;
 }
 

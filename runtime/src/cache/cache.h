@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -179,6 +180,10 @@ public:
                    unsigned long long cap);
 
   std::size_t size() const { return table_.size(); }
+  // Whether the table holds no entry, read without the lock: making every copy
+  // stale has nothing to do then (an entry another thread inserts meanwhile is
+  // built after the write the caller reports).
+  bool empty_unlocked() const { return entries_.load(std::memory_order_acquire) == 0; }
   template <class F> void for_each(F f) {
     for (auto &kv : table_)
       f(*kv.second);
@@ -186,6 +191,7 @@ public:
 
 private:
   std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> table_;
+  std::atomic<std::size_t> entries_{0}; // table_.size(), for empty_unlocked
 };
 
 } // namespace detail

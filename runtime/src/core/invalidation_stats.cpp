@@ -10,15 +10,23 @@ namespace irregfix {
 namespace detail {
 
 void InvalidationStats::note_all(int cause, const char *where, int stale) {
+  note_calls(cause, where, 1);
+  all[cause].count.stale += stale;
+}
+
+void InvalidationStats::note_calls(int cause, const char *where, long long calls) {
   CauseStats &c = all[cause];
-  ++c.count.calls;
-  c.count.stale += stale;
+  c.count.calls += calls;
   const std::string_view at = where ? where : "?";
   auto it = c.where.find(at);
   if (it == c.where.end())
     it = c.where.emplace(std::string(at), 0).first;
-  ++it->second;
+  it->second += calls;
 }
+
+void InvalidationStats::note_stale(int cause, long long stale) { all[cause].count.stale += stale; }
+
+void InvalidationStats::note_count(int cause, long long calls) { all[cause].count.calls += calls; }
 
 bool InvalidationStats::empty() const {
   return by_name.calls == 0 && released.calls == 0 && by_symbol.calls == 0 && all.empty();

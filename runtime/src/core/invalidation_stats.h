@@ -35,8 +35,17 @@ struct InvalidationStats {
   std::map<int, CauseStats> all; // irregfix_invalidate_all, by cause
 
   // One irregfix_invalidate_all(cause, where) call that turned `stale` copies stale.
-  // (No allocation when `where` was seen before: entry points may call it often.)
+  // (No allocation when `where` was seen before.)
   void note_all(int cause, const char *where, int stale);
+  // `calls` calls of irregfix_invalidate_all(cause, where) (null `where`: "?"),
+  // and, apart, copies they turned stale: irregfix_invalidate_all counts its
+  // calls per thread without a lock (invalidation_tally.h) and its stale copies
+  // under the runtime's lock.
+  void note_calls(int cause, const char *where, long long calls);
+  void note_stale(int cause, long long stale);
+  // `calls` calls of irregfix_invalidate_all(cause, ...) counted by cause alone
+  // (the program points are kept only under IRREGFIX_STATS).
+  void note_count(int cause, long long calls);
   bool empty() const;
 };
 
