@@ -2,6 +2,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -211,6 +213,13 @@ std::vector<const Expr *> callArguments(const CallExpr *C, const FunctionDecl *F
   if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(F) && !Args.empty())
     Args.erase(Args.begin());
   return Args;
+}
+
+std::string spelledText(const Stmt *S, const ASTContext &Ctx, size_t Max) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(S->getSourceRange()).getAsRange());
+  std::string T = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  return Max && T.size() > Max ? T.substr(0, Max - 3) + "..." : T;
 }
 
 } // namespace irregfix

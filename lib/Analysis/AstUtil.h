@@ -20,6 +20,10 @@ const clang::Expr *strip(const clang::Expr *E);
 // 'name', for messages.
 std::string quoted(const clang::NamedDecl *D);
 
+// S as the file spells it (macros as written at their use), for messages;
+// cut to Max characters with "..." when Max is not 0.
+std::string spelledText(const clang::Stmt *S, const clang::ASTContext &Ctx, size_t Max = 0);
+
 // The variable E names (beneath casts), or null.
 const clang::VarDecl *refToVar(const clang::Expr *E);
 

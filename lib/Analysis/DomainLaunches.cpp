@@ -5,9 +5,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
+#include <memory>
 #include <set>
 
 using namespace clang;
@@ -16,11 +15,7 @@ namespace irregfix {
 
 namespace {
 
-std::string textOf(const Stmt *S, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(S->getSourceRange()).getAsRange());
-  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-}
+std::string textOf(const Stmt *S, ASTContext &Ctx) { return spelledText(S, Ctx); }
 
 const KernelNumbering *numberingOf(const FileDomain &D, const FunctionDecl *K) {
   if (!K)
@@ -31,16 +26,23 @@ const KernelNumbering *numberingOf(const FileDomain &D, const FunctionDecl *K) {
   return It == D.Kernels.end() ? nullptr : &It->second;
 }
 
-struct RefCollector : RecursiveASTVisitor<RefCollector> {
-  const std::set<const VarDecl *> &Of;
-  std::vector<const DeclRefExpr *> Refs;
-  explicit RefCollector(const std::set<const VarDecl *> &Of) : Of(Of) {}
+// Every reference to a variable or function in the program's code, by what
+// it names (functions by their first declaration), collected in one walk.
+struct References : RecursiveASTVisitor<References> {
+  std::map<const ValueDecl *, std::vector<const DeclRefExpr *>> To;
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitLambdaBodies() const { return true; }
   bool VisitDeclRefExpr(DeclRefExpr *R) {
-    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && Of.count(V))
-      Refs.push_back(R);
+    const ValueDecl *D = R->getDecl();
+    if (const auto *F = dyn_cast<FunctionDecl>(D))
+      D = F->getCanonicalDecl();
+    To[D].push_back(R);
     return true;
+  }
+  const std::vector<const DeclRefExpr *> &of(const ValueDecl *D) const {
+    static const std::vector<const DeclRefExpr *> None;
+    auto It = To.find(D);
+    return It == To.end() ? None : It->second;
   }
 };
 
@@ -129,6 +131,7 @@ private:
     // A parameter's arrays are its callers' arguments: followed through the
     // file's calls, until no new variable comes.
     std::set<const VarDecl *> Checked;
+    size_t Added = Out.Arrays.size(); // the variables of this round: their uses are checked once
     for (size_t Round = 0; Round < 8; ++Round) {
       const size_t Before = Out.Arrays.size();
       for (size_t I = 0; I < Out.Arrays.size(); ++I) {
@@ -146,13 +149,13 @@ private:
           return none(V->getInit(), "'" + V->getNameAsString() + "' is initialised with '" +
                                         textOf(V->getInit(), Ctx) + "', not by cudaMalloc");
       }
-      RefCollector C(Seen);
-      C.TraverseAST(Ctx);
-      for (const DeclRefExpr *R : C.Refs)
-        if (!allowedUse(R))
-          return false;
+      for (size_t I = Before - Added; I < Before; ++I)
+        for (const DeclRefExpr *R : refs().of(Out.Arrays[I]))
+          if (!allowedUse(R))
+            return false;
       if (Out.Arrays.size() == Before)
         return true;
+      Added = Out.Arrays.size() - Before;
     }
     return none(nullptr, "its arrays pass through too many functions");
   }
@@ -189,7 +192,7 @@ private:
       return none(nullptr, Name + " comes in as a parameter of '" + F->getNameAsString() +
                                "', which the file never calls");
     // Its address taken, the function may be called where the tool does not see.
-    for (const DeclRefExpr *R : functionRefs(F)) {
+    for (const DeclRefExpr *R : refs().of(F->getCanonicalDecl())) {
       const Stmt *Up = parentStmt(R, Ctx);
       while (Up && isa<ImplicitCastExpr>(Up))
         Up = parentStmt(Up, Ctx);
@@ -200,20 +203,12 @@ private:
     return true;
   }
 
-  std::vector<const DeclRefExpr *> functionRefs(const FunctionDecl *F) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      const FunctionDecl *F;
-      std::vector<const DeclRefExpr *> Refs;
-      bool shouldVisitTemplateInstantiations() const { return false; }
-      bool VisitDeclRefExpr(DeclRefExpr *R) {
-        if (const auto *D = dyn_cast<FunctionDecl>(R->getDecl()); D && D->getCanonicalDecl() == F->getCanonicalDecl())
-          Refs.push_back(R);
-        return true;
-      }
-    } Find;
-    Find.F = F;
-    Find.TraverseAST(Ctx);
-    return Find.Refs;
+  const References &refs() {
+    if (!Refs) {
+      Refs = std::make_unique<References>();
+      Refs->TraverseAST(Ctx);
+    }
+    return *Refs;
   }
 
   bool allowedUse(const DeclRefExpr *R) {
@@ -365,6 +360,7 @@ private:
   const Expr *GraphCount = nullptr;
   std::set<const VarDecl *> Seen;
   bool HasMain = false;
+  std::unique_ptr<References> Refs; // walked once, when a variable's uses are first checked
 };
 
 } // namespace

@@ -1,13 +1,12 @@
 #include "Analysis/ElementNumbering.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
 #include <map>
 #include <set>
@@ -24,13 +23,6 @@ bool KernelNumbering::hasElements() const {
 }
 
 namespace {
-
-bool startsWith(llvm::StringRef Name, std::initializer_list<const char *> Prefixes) {
-  for (const char *P : Prefixes)
-    if (Name.starts_with(P))
-      return true;
-  return false;
-}
 
 // What the kernel's body holds, in one walk.
 struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
@@ -118,12 +110,7 @@ private:
     refuse(std::move(Why));
     return false;
   }
-  std::string text(const Stmt *S) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(S->getSourceRange()).getAsRange());
-    std::string T = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-    return T.size() > 60 ? T.substr(0, 57) + "..." : T;
-  }
+  std::string text(const Stmt *S) const { return spelledText(S, Ctx, 60); }
   const ParmVarDecl *pointerParam(const Expr *E) const {
     const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
     const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
@@ -189,15 +176,14 @@ private:
       if (!F)
         return fail("it calls through a function pointer");
       llvm::StringRef Name = F->getName();
-      if (startsWith(Name, {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask",
-                            "__threadfence", "__reduce", "__match", "__nanosleep"}))
-        return fail("its threads cooperate ('" + Name.str() + "')");
-      if (Name.starts_with("atomic")) {
+      if (Name.starts_with("atomic")) { // integer atomics count or claim slots: any order gives the same
         if (C->getNumArgs() == 0)
           return fail("an atomic without arguments");
         QualType Target = C->getArg(0)->getType();
         if (Target->isPointerType() && !Target->getPointeeType()->isIntegerType())
           return fail("a floating-point atomic: its result depends on the order its threads run in");
+      } else if (cooperativeCall(F)) {
+        return fail("its threads cooperate ('" + Name.str() + "')");
       }
     }
     return true;
@@ -233,12 +219,7 @@ private:
     return false;
   }
   // Whether an array is read by t in this kernel (then it is one of the domain's).
-  bool indexedByT(const ParmVarDecl *P) const {
-    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
-      if (pointerParam(AS->getBase()) == P && refToVar(strip(AS->getIdx())) == T)
-        return true;
-    return false;
-  }
+  bool indexedByT(const ParmVarDecl *P) const { return IndexedByT.count(P); }
   // A load P[...] or a local whose every definition is one: the arrays it comes from.
   bool loadSources(const Expr *E, std::set<const ParmVarDecl *> &From) const {
     E = strip(E);
@@ -271,6 +252,9 @@ private:
   // The element numbers: t, values loaded from an array of numbers, and loads
   // that index an array t indexes or are compared with a number.
   void numbers() {
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && refToVar(strip(AS->getIdx())) == T)
+        IndexedByT.insert(P);
     bool Changed = true;
     for (int Round = 0; Changed && Round < 16; ++Round) {
       Changed = false;
@@ -500,6 +484,7 @@ private:
   const VarDecl *T = nullptr;
   std::set<const VarDecl *> Numbers;
   std::set<const ParmVarDecl *> NumberArrays;
+  std::set<const ParmVarDecl *> IndexedByT; // arrays the kernel reads at a[t]
   std::set<const BinaryOperator *> Guards;
 };
 

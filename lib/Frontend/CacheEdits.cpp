@@ -96,7 +96,7 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
 
 // Where the kernels' tables go: before the top-level declaration holding the
 // first launch that calls irregfix::numbered_launch.
-SourceLocation tablesAt(const FileDomain &D, const MainFile &File, ASTContext &Ctx) {
+SourceLocation tablesAt(const MainFile &File, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Best;
   for (auto [Call, Fn] : File.Launches) {
@@ -113,7 +113,6 @@ SourceLocation tablesAt(const FileDomain &D, const MainFile &File, ASTContext &C
     if (L.isValid() && (Best.isInvalid() || SM.isBeforeInTranslationUnit(L, Best)))
       Best = L;
   }
-  (void)D;
   return Best;
 }
 
@@ -127,7 +126,7 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
   const FileDomain Domain = fileDomain(File, Decisions, Files, Ctx, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (!Numbering.Tables.empty()) {
-    const SourceLocation At = tablesAt(Domain, File, Ctx);
+    const SourceLocation At = tablesAt(File, Ctx);
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
       return false;
     Result.DomainArrays = Domain.Arrays.size();
