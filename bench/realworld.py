@@ -20,11 +20,24 @@ Two steps, because the tool runs where Clang is and the programs where the GPU i
     The replays can be done here instead (`bench/realworld.py build`: the binaries land in --dir, and
     `run` uses them as they are unless --rebuild), so that the GPU machine's time goes to running.
 
+Each program of bench/realworld.json: "dir" (its folder in the suite), "run" (its arguments), and optionally
+"binary" (what its Makefile builds, default main), "siblings" (more suite folders its build needs),
+"make_args", "check" ("output": the outputs compared, times and rates dropped; "pass": both print PASS and
+no FAIL), and, for programs whose input is not in the suite without its DVC data or whose result is a file:
+  "setup"    a shell command run once in the program's folder before its runs, that writes its input in
+             the program's own format ({bench} stands for this folder, where bench/realworld_inputs.py
+             generates the inputs the programs read);
+  "outputs"  files the program writes (relative to its folder): removed before each compared run, their
+             SHA-256 compared along with the printed output.
+The run-time fields (run, check, setup, outputs) are read from the list at run time, so that new
+arguments take effect without a new prepare; the rest from the manifest that prepare wrote.
+
 Writes summary.md (a table a program) and results.json under --out.
 """
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import re
@@ -42,6 +55,14 @@ sys.path.insert(0, HERE)
 import census  # noqa: E402
 
 LIST = os.path.join(HERE, "realworld.json")
+
+# The fields of a program that only its runs use: taken from the list at run time over the manifest's.
+RUN_FIELDS = ("run", "check", "setup", "outputs")
+
+
+def run_fields(prog):
+    return {"run": prog["run"], "check": prog.get("check", "output"), "setup": prog.get("setup", ""),
+            "outputs": prog.get("outputs", [])}
 
 
 def load_list(path, only=None):
@@ -119,8 +140,8 @@ def prepare(args):
         if os.path.exists(dest):
             shutil.rmtree(dest)
         os.makedirs(dest)
-        entry = {"name": name, "cwd": cwd, "run": prog["run"], "binary": prog.get("binary", "main"),
-                 "check": prog.get("check", "output"), "built": False}
+        entry = {"name": name, "cwd": cwd, "binary": prog.get("binary", "main"), "built": False}
+        entry.update(run_fields(prog))
         record = dict(os.environ, IRREGFIX_NVCC_CACHE_DIR=cache, IRREGFIX_NVCC_VERBOSE="1",
                       NVCC_RECORD_REAL=args.nvcc)
         rc, _ = make(cwd, RECORDER, prog, dict(record, NVCC_RECORD_FILE=os.path.join(dest, "original.cmds")),
@@ -195,9 +216,9 @@ def build_there(folder, manifest, runtime_build, rebuild=True):
 # ---- run (where the GPU is) --------------------------------------------------------------
 
 # Lines that report a time or a rate of work (a figure of merit such as LULESH's "FOM = ... (z/s)",
-# anything per second). Not "rate" alone: "Error rate" is a result.
-TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|throughput|bandwidth|gb/s|gflop|speed|perf|"
-                    r"\bfom\b|[a-z]/s\b|/sec\b", re.IGNORECASE)
+# anything per second, a number of seconds such as srad's "0.012 s, 4.1 % : COMPUTE"). Not "rate" alone: "Error rate" is a result.
+TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|\d\s+s\b|throughput|bandwidth|gb/s|gflop|speed|"
+                    r"perf|\bfom\b|[a-z]/s\b|/sec\b", re.IGNORECASE)
 
 
 def normalised(output):
@@ -220,6 +241,32 @@ def run_once(cwd, binary, run, env, timeout):
         return "timeout", time.perf_counter() - t0, "", ""
 
 
+def run_compared(cwd, binary, entry, env, timeout):
+    """One run whose result is compared: its output files removed first, their digests appended to its output."""
+    for name in entry["outputs"]:
+        if os.path.exists(os.path.join(cwd, name)):
+            os.remove(os.path.join(cwd, name))
+    rc, secs, out, err = run_once(cwd, binary, entry["run"], env, timeout)
+    for name in entry["outputs"]:
+        path = os.path.join(cwd, name)
+        digest = "missing"
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        out += "\n%s: sha256 %s" % (name, digest)
+    return rc, secs, out, err
+
+
+def set_up(entry):
+    """Runs the program's setup command in its folder; None, or why it failed."""
+    if not entry["setup"]:
+        return None
+    command = entry["setup"].replace("{bench}", HERE)
+    p = subprocess.run(command, shell=True, cwd=entry["cwd"], capture_output=True, text=True)
+    sys.stderr.write(p.stdout + p.stderr)
+    return None if p.returncode == 0 else "setup exited %d" % p.returncode
+
+
 def run_program(entry, binaries, reps, timeout):
     """Runs the two builds of a program (in `binaries`) in its own folder, where its relative paths resolve."""
     cwd = entry["cwd"]
@@ -227,9 +274,13 @@ def run_program(entry, binaries, reps, timeout):
     env.pop("IRREGFIX_VERIFY", None)
     orig, rewr = os.path.join(binaries, "original"), os.path.join(binaries, "irregfix")
     row = {"name": entry["name"], "report": entry["report"], "wrapper_warnings": entry.get("wrapper_warnings", [])}
-    rc_o, _, out_o, _ = run_once(cwd, orig, entry["run"], env, timeout)
-    rc_v, _, out_v, err_v = run_once(cwd, rewr, entry["run"], dict(env, IRREGFIX_VERIFY="1", IRREGFIX_STATS="1"),
-                                     timeout)
+    row["setup_failed"] = set_up(entry)
+    if row["setup_failed"]:
+        row.update(identical=False, stale=False, original_ms=None, irregfix_ms=None)
+        return row
+    rc_o, _, out_o, _ = run_compared(cwd, orig, entry, env, timeout)
+    rc_v, _, out_v, err_v = run_compared(cwd, rewr, entry, dict(env, IRREGFIX_VERIFY="1", IRREGFIX_STATS="1"),
+                                         timeout)
     row["original_rc"], row["verify_rc"] = rc_o, rc_v
     row["stale"] = "IRREGFIX_VERIFY: stale" in err_v
     if entry["check"] == "pass":
@@ -264,22 +315,27 @@ def summary_table(rows):
             "%.0f%s" % (r["original_ms"], spread(r["original_spread"])) if r.get("original_ms") else "–",
             "%.0f%s" % (r["irregfix_ms"], spread(r["irregfix_spread"])) if r.get("irregfix_ms") else "–",
             "%.2fx" % r["speedup"] if r.get("speedup") else "–",
-            ("yes" if r["identical"] else "NO") + (" (stale copy)" if r["stale"] else "")))
+            ("yes" if r["identical"] else "NO") + (" (stale copy)" if r["stale"] else "") +
+            (" (%s)" % r["setup_failed"] if r.get("setup_failed") else "")))
     return "\n".join(lines) + "\n"
 
 
-def built_programs(folder, only=None):
-    """The manifest's programs that built here, or those of them named in `only` (comma-separated)."""
+def built_programs(folder, only=None, listed=None):
+    """The manifest's programs that built here, or those of them named in `only` (comma-separated), with the
+    run-time fields of the list `listed` (a path) where it names them."""
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = [m for m in json.load(f) if m["built"]]
     if only:
         manifest = [m for m in manifest if m["name"] in set(only.split(","))]
+    programs = {p["name"]: p for p in load_list(listed)} if listed else {}
+    for m in manifest:
+        m.update(run_fields(programs[m["name"]]) if m["name"] in programs else run_fields(m))
     return manifest
 
 
 def run(args):
     folder = os.path.abspath(args.dir)
-    manifest = built_programs(folder, args.only)
+    manifest = built_programs(folder, args.only, args.list)
     os.makedirs(args.out, exist_ok=True)
     t0 = time.perf_counter()
     built = build_there(folder, manifest, os.path.abspath(args.runtime_build), rebuild=args.rebuild)
@@ -318,6 +374,7 @@ def main(argv=None):
     b = sub.add_parser("run")
     b.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
     b.add_argument("--only", help="comma-separated program names")
+    b.add_argument("--list", default=LIST, help="the programs' run-time fields (run, check, setup, outputs)")
     b.add_argument("--reps", type=int, default=5)
     b.add_argument("--timeout", type=float, default=300)
     b.add_argument("--out", default="realworld-out")

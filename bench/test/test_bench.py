@@ -17,6 +17,7 @@ sys.path.insert(0, BENCH)
 
 import census  # noqa: E402
 import realworld  # noqa: E402
+import realworld_inputs  # noqa: E402
 import driver  # noqa: E402
 import parsers  # noqa: E402
 import report  # noqa: E402
@@ -466,6 +467,91 @@ class RealworldTest(unittest.TestCase):
         self.assertIn("Final Origin Energy = 2.720531e+07", realworld.normalised(a))
         self.assertIn("Error rate: 0.000000", realworld.normalised(a))  # a result, not a rate of work
         self.assertNotEqual(realworld.normalised(a), realworld.normalised(a.replace("2.720531", "2.720532")))
+
+    def test_a_number_of_seconds_is_a_timing(self):
+        a = " 0.013828000054 s,  5.781733989716 % : READ IMAGE FROM FILE\nrows 502\n"
+        b = a.replace("0.0138", "0.0171").replace("5.78", "6.02")
+        self.assertEqual(realworld.normalised(a), realworld.normalised(b))
+        self.assertIn("rows 502", realworld.normalised(a))
+
+    @staticmethod
+    def read(path):
+        with open(path) as f:
+            return f.read()
+
+    def program(self, folder, script):
+        """A stand-in for a built program: a shell script."""
+        path = os.path.join(folder, "prog")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + script)
+        os.chmod(path, 0o755)
+        return path
+
+    def test_output_files_are_compared_and_removed_before_each_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            entry = {"name": "p", "run": "7", "check": "output", "setup": "", "outputs": ["out.pgm"]}
+            with open(os.path.join(d, "out.pgm"), "w") as f:
+                f.write("stale")
+            prog = self.program(d, 'test -e out.pgm && echo stale; echo "$1" > out.pgm; echo done\n')
+            rc, _, out, _ = realworld.run_compared(d, prog, entry, dict(os.environ), 10)
+            self.assertEqual(rc, 0)
+            self.assertNotIn("stale", out)
+            _, _, again, _ = realworld.run_compared(d, prog, dict(entry, run="8"), dict(os.environ), 10)
+            self.assertRegex(out, r"done\n+out.pgm: sha256 [0-9a-f]{64}$")
+            self.assertNotEqual(out, again)
+            os.remove(os.path.join(d, "out.pgm"))
+            _, _, missing, _ = realworld.run_compared(d, self.program(d, "echo done\n"), entry, dict(os.environ), 10)
+            self.assertIn("out.pgm: sha256 missing", missing)
+
+    def test_the_setup_runs_in_the_programs_folder_and_its_failure_is_reported(self):
+        with tempfile.TemporaryDirectory() as d:
+            entry = {"name": "p", "cwd": d, "run": "", "check": "pass", "setup": "",
+                     "outputs": [], "report": {"reads": 0, "verdicts": {}, "refused": {}}}
+            self.assertIsNone(realworld.set_up(dict(entry, setup="touch made")))
+            self.assertTrue(os.path.exists(os.path.join(d, "made")))
+            row = realworld.run_program(dict(entry, setup="exit 3"), d, 1, 10)
+            self.assertFalse(row["identical"])
+            self.assertIn("NO (setup exited 3)", realworld.summary_table([row]))
+
+    def test_the_lists_run_fields_replace_the_manifests(self):
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "manifest.json"), "w") as f:
+                json.dump([{"name": "a", "cwd": d, "run": "old", "check": "output", "built": True},
+                           {"name": "b", "cwd": d, "run": "kept", "check": "pass", "built": True}], f)
+            with open(os.path.join(d, "list.json"), "w") as f:
+                json.dump({"programs": [{"name": "a", "dir": "a-cuda", "run": "new", "setup": "gen",
+                                         "outputs": ["o"]}]}, f)
+            a, b = realworld.built_programs(d, listed=os.path.join(d, "list.json"))
+            self.assertEqual((a["run"], a["check"], a["setup"], a["outputs"]), ("new", "output", "gen", ["o"]))
+            self.assertEqual((b["run"], b["check"], b["setup"], b["outputs"]), ("kept", "pass", "", []))
+
+    def test_the_generated_graphs_distances_are_its_shortest_paths(self):
+        side = 6
+        adjacency = realworld_inputs.sssp_graph(side)
+        self.assertLessEqual(max(len(out) for out in adjacency), 3)  # the program's block queue holds that
+        distance = realworld_inputs.shortest_distances(adjacency, 0)
+        self.assertNotIn(None, distance)
+        for u, out in enumerate(adjacency):
+            for v, cost in out:
+                self.assertLessEqual(distance[v], distance[u] + cost)
+        with tempfile.TemporaryDirectory() as d:
+            realworld_inputs.write_sssp(side, os.path.join(d, "in", "g.dat"), os.path.join(d, "out", "g.out"))
+            words = self.read(os.path.join(d, "in", "g.dat")).split()
+            nodes, edges = int(words[0]), int(words[1])
+            self.assertEqual((nodes, edges, len(words)), (36, sum(map(len, adjacency)), 3 + 2 * nodes + 2 * edges))
+            lines = self.read(os.path.join(d, "out", "g.out")).split("\n")
+            self.assertEqual(lines[0], "36")
+            self.assertEqual(lines[36], "35 %d" % distance[35])
+
+    def test_the_generated_image_has_the_three_header_lines_srad_skips(self):
+        with tempfile.TemporaryDirectory() as d:
+            realworld_inputs.write_pgm(5, 4, os.path.join(d, "data", "i.pgm"))
+            lines = self.read(os.path.join(d, "data", "i.pgm")).splitlines()
+            self.assertEqual(lines[:3], ["P2", "4 5", "255"])
+            values = [int(v) for line in lines[3:] for v in line.split()]
+            self.assertEqual(len(values), 20)
+            self.assertTrue(all(0 <= v <= 255 for v in values))
 
     def test_the_table_names_the_top_refusal_and_the_spread(self):
         import json
