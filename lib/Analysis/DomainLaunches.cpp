@@ -54,7 +54,28 @@ bool isMallocCall(const Stmt *S) {
 }
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  if (const auto *List = dyn_cast<InitListExpr>(E->IgnoreParenImpCasts())) { // an array of pointers: `= {}`
+    for (const Expr *I : List->inits())
+      if (!isa<ImplicitValueInitExpr>(I) && !isNullConstant(I, Ctx))
+        return false;
+    return true;
+  }
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+bool isPointerArray(const VarDecl *V) {
+  const auto *A = V ? dyn_cast<ConstantArrayType>(V->getType().getCanonicalType().getTypePtr()) : nullptr;
+  return A && A->getElementType()->isPointerType();
+}
+
+// The variable holding the array E is: `v`, or `v[i]` of a local array of
+// pointers (each its own cudaMalloc'd allocation).
+const VarDecl *holder(const Expr *E) {
+  if (const VarDecl *V = refToVar(E))
+    return V->getType()->isPointerType() ? V : nullptr;
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(E));
+  const VarDecl *V = AS ? refToVar(AS->getBase()) : nullptr;
+  return isPointerArray(V) && V->hasLocalStorage() ? V : nullptr;
 }
 
 class Domain {
@@ -109,10 +130,10 @@ private:
         if (A->HasSideEffects(Ctx))
           return none(A, "a launch's argument '" + textOf(A, Ctx) + "' has side effects");
         L.Pointers.push_back(A);
-        if (!K->indifferent() || !(P.Role & (kRoleElements | kRoleNumbers)))
+        if (!K->indifferent() || !(P.Role & (kRoleElements | kRoleNumbers | kRoleRows | kRoleSegments)))
           continue;
-        const VarDecl *V = refToVar(A);
-        if (!V || !V->getType()->isPointerType())
+        const VarDecl *V = holder(A);
+        if (!V)
           return none(A, "'" + Callee->getNameAsString() + "' gets '" + textOf(A, Ctx) +
                              "', not a variable holding its array");
         if (Seen.insert(V).second)
@@ -169,8 +190,12 @@ private:
   bool callers(const ParmVarDecl *P) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
     const std::string Name = "'" + P->getNameAsString() + "'";
-    if (!F || !In.InFiles(F) || F->isTemplated() || isa<CXXMethodDecl>(F))
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+    const bool Lambda = Method && Method->getParent()->isLambda();
+    if (!F || !In.InFiles(F) || F->isTemplated() || (Method && !Lambda))
       return none(nullptr, Name + " comes in as a parameter of a function the tool does not follow");
+    if (Lambda && !onlyCalled(Method))
+      return none(nullptr, Name + " comes in as a parameter of a lambda that is stored or passed on");
     if (F->isExternallyVisible() && !F->isMain() && !HasMain)
       return none(nullptr, Name + " comes in as a parameter of '" + F->getNameAsString() +
                                "', which other files may call");
@@ -182,9 +207,10 @@ private:
       if (!Callee || Callee->getCanonicalDecl() != F->getCanonicalDecl())
         continue;
       ++Calls;
-      const VarDecl *A = Index < C->getNumArgs() ? refToVar(C->getArg(Index)) : nullptr;
+      const std::vector<const Expr *> Args = callArguments(C, Callee);
+      const VarDecl *A = Index < Args.size() ? refToVar(Args[Index]) : nullptr;
       if (!A || !A->getType()->isPointerType())
-        return none(C, Name + " is given '" + (Index < C->getNumArgs() ? textOf(C->getArg(Index), Ctx) : "") +
+        return none(C, Name + " is given '" + (Index < Args.size() ? textOf(Args[Index], Ctx) : "") +
                            "', not a variable holding an array");
       add(A);
     }
@@ -199,6 +225,51 @@ private:
       const auto *C = dyn_cast_or_null<CallExpr>(Up);
       if (!C || C->getDirectCallee() != F)
         return none(R, "'" + F->getNameAsString() + "' is used other than by a call");
+    }
+    return true;
+  }
+
+  // `for (T *p : v) cudaFree(p);` over an array of pointers: Range is the
+  // loop's hidden range variable, and its element is only freed.
+  bool onlyFreedInLoop(const VarDecl *Range) {
+    const CXXForRangeStmt *Loop = nullptr;
+    for (auto Parents = Ctx.getParents(*Range); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+      if ((Loop = Parents[0].get<CXXForRangeStmt>()))
+        break;
+      if (!Parents[0].get<DeclStmt>())
+        return false;
+    }
+    if (!Loop || Loop->getRangeStmt() == nullptr || !Loop->getLoopVariable())
+      return false;
+    for (const DeclRefExpr *R : refs().of(Loop->getLoopVariable())) {
+      const Stmt *Up = parentStmt(R, Ctx);
+      while (Up && isa<ImplicitCastExpr>(Up))
+        Up = parentStmt(Up, Ctx);
+      const auto *C = dyn_cast_or_null<CallExpr>(Up);
+      const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+      if (!F || (F->getName() != "cudaFree" && F->getName() != "irregfix_release"))
+        return false;
+    }
+    return true;
+  }
+
+  // Whether a lambda is only called where it is defined: every variable
+  // holding it is used only as the object of a call (a lambda stored or
+  // passed on may be called with arrays the tool does not see).
+  bool onlyCalled(const CXXMethodDecl *Call) {
+    const CXXRecordDecl *Closure = Call->getParent();
+    for (const auto &[D, Uses] : refs().To) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || V->getType()->getAsCXXRecordDecl() != Closure)
+        continue;
+      for (const DeclRefExpr *R : Uses) {
+        const Stmt *Up = parentStmt(R, Ctx);
+        while (Up && isa<ImplicitCastExpr>(Up))
+          Up = parentStmt(Up, Ctx);
+        const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Up);
+        if (!C || C->getNumArgs() == 0 || strip(C->getArg(0)) != R)
+          return false;
+      }
     }
     return true;
   }
@@ -218,13 +289,20 @@ private:
       const Stmt *P = parentStmt(Cur, Ctx);
       if (!P) {
         auto Parents = Ctx.getParents(*Cur);
-        if (const auto *Into = Parents.empty() ? nullptr : Parents[0].get<VarDecl>())
+        const auto *Into = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+        if (Into && isPointerArray(V) && onlyFreedInLoop(Into))
+          return true;
+        if (Into)
           return none(R, "'" + V->getNameAsString() + "' is copied into '" + Into->getNameAsString() + "'");
         return none(R, "'" + V->getNameAsString() + "' is used where the tool cannot follow it");
       }
       if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P) || isa<CXXStaticCastExpr>(P) ||
           isa<CXXReinterpretCastExpr>(P)) {
         Cur = P;
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P); AS && isPointerArray(V) && AS->getBase() == Cur) {
+        Cur = P; // one of the array's pointers, used as a variable of its own would be
         continue;
       }
       if (const auto *U = dyn_cast<UnaryOperator>(P)) {
@@ -268,8 +346,9 @@ private:
         const FunctionDecl *F = C->getDirectCallee();
         if (F && In.InFiles(F)) {
           // Passed as it is to a function of the file: its parameter is followed.
-          for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I)
-            if (refToVar(C->getArg(I)) == V) {
+          const std::vector<const Expr *> Args = callArguments(C, F);
+          for (unsigned I = 0; I < Args.size() && I < F->getNumParams(); ++I)
+            if (refToVar(Args[I]) == V) {
               add(F->getParamDecl(I));
               return true;
             }
@@ -301,7 +380,7 @@ private:
         if (!L.Kernel->indifferent() || !L.Count || textOf(L.Count, Ctx) != Count)
           continue;
         for (size_t I = 0; I < L.Pointers.size(); ++I) {
-          if (refToVar(L.Pointers[I]) != V || L.Kernel->Pointers[I].Role == kRoleNone)
+          if (holder(L.Pointers[I]) != V || L.Kernel->Pointers[I].Role == kRoleNone)
             continue;
           const unsigned R = L.Kernel->Pointers[I].Role;
           if (Role && R != Role)

@@ -31,6 +31,7 @@ struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
   std::vector<const VarDecl *> Locals;
   std::vector<const CallExpr *> Calls;
   std::vector<const BinaryOperator *> Comparisons;
+  std::vector<const ForStmt *> Loops;
   std::string Refused;
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
@@ -57,6 +58,10 @@ struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
       Comparisons.push_back(B);
     return true;
   }
+  bool VisitForStmt(ForStmt *F) {
+    Loops.push_back(F);
+    return true;
+  }
   bool VisitGCCAsmStmt(GCCAsmStmt *) {
     if (Refused.empty())
       Refused = "it uses inline assembly";
@@ -66,7 +71,8 @@ struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
 
 class Numbering {
 public:
-  Numbering(const KernelInfo &Info, ASTContext &Ctx) : Info(Info), Ctx(Ctx), K(Info.Kernel) {}
+  Numbering(const KernelInfo &Info, ASTContext &Ctx, bool Reassociate)
+      : Info(Info), Ctx(Ctx), K(Info.Kernel), Reassociate(Reassociate) {}
 
   KernelNumbering run() {
     Out.Kernel = K;
@@ -87,9 +93,11 @@ public:
     if (!K->hasBody())
       return refuse("its body is not in this file");
     Facts.TraverseStmt(K->getBody());
+    if (reduction())
+      return Out;
     if (!Facts.Refused.empty())
       return refuse(Facts.Refused);
-    if (!threadIndex() || !cooperation() || !countGuard())
+    if (!threadIndex() || !cooperation() || !countGuard() || !rows())
       return Out;
     numbers();
     if (!Out.NotBecause.empty())
@@ -139,6 +147,137 @@ private:
       Cur = P;
     }
     return nullptr;
+  }
+
+  // A reduction over the elements: `for (i = <thread index>; i < n; i +=
+  // <grid stride>) acc += f(a[i], b[i], ...)`, the arrays read nowhere else.
+  // Another numbering hands each thread other elements: its partial sum, and
+  // so the sum of the partials, is another grouping of the same terms. Exact
+  // for integers whose partials go straight to a matching atomic; otherwise
+  // only with --reassociate, which also takes the kernel to combine its
+  // threads' partials by sums (through shared memory, a second kernel). True
+  // when the kernel has this shape (Out says whether it qualifies).
+  bool reduction() {
+    const VarDecl *I = nullptr;
+    const ForStmt *Loop = nullptr;
+    for (const VarDecl *V : Facts.Locals)
+      if (const ForStmt *F = Info.Writes.gridStrideLoop(V); F && V->getInit() && V->getType()->isIntegerType() &&
+                                                           isGlobalThreadIndexArithmetic(V->getInit(), Info.Writes.locals()))
+        I = V, Loop = F;
+    if (!I)
+      return false;
+    Out.Reduction = true;
+    const auto *C = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+    const auto *DR = C ? dyn_cast<DeclRefExpr>(strip(C->getRHS())) : nullptr;
+    const auto *N = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (!C || C->getOpcode() != BO_LT || refToVar(C->getLHS()) != I || !N || !N->getType()->isIntegerType()) {
+      refuse("its grid-stride loop is not bounded by `" + I->getNameAsString() + " < n` for a parameter n");
+      return true;
+    }
+    Out.Count = N;
+    // Every use of i: the loop's control, or the index of an array read in a sum.
+    std::set<const ParmVarDecl *> Elements;
+    std::set<const ArraySubscriptExpr *> Reads;
+    for (const DeclRefExpr *R : Facts.Refs) {
+      if (R->getDecl() != I || strip(C->getLHS()) == R)
+        continue;
+      const Stmt *U = user(R);
+      if (const auto *Step = dyn_cast_or_null<CompoundAssignOperator>(U); Step && Step == strip(Loop->getInc()))
+        continue;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(U);
+      const ParmVarDecl *P = AS && operandBelow(AS, R) == AS->getIdx() ? pointerParam(AS->getBase()) : nullptr;
+      if (!P || !isPlainRead(AS, Ctx)) {
+        refuse("it uses its element index '" + I->getNameAsString() + "' in '" + text(U ? U : R) + "'");
+        return true;
+      }
+      Elements.insert(P);
+      Reads.insert(AS);
+    }
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && Elements.count(P) && !Reads.count(AS)) {
+        refuse("it reads '" + P->getNameAsString() + "' at '" + text(AS->getIdx()) + "' too");
+        return true;
+      }
+    std::set<const VarDecl *> Sums;
+    bool Floating = false;
+    for (const ArraySubscriptExpr *AS : Reads) {
+      const VarDecl *Acc = accumulator(AS, Loop);
+      if (!Acc) {
+        refuse("it uses '" + text(AS) + "' other than in a sum over its elements");
+        return true;
+      }
+      Sums.insert(Acc);
+      Floating = Floating || !Acc->getType()->isIntegerType();
+    }
+    bool Exact = !Floating;
+    for (const DeclRefExpr *R : Facts.Refs)
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && Sums.count(V) && !inside(R, Loop))
+        Exact = Exact && toAtomicAdd(R);
+    if (!Exact && !Reassociate) {
+      refuse(Floating ? "its floating-point sum over the elements would be regrouped by another numbering "
+                        "(--reassociate allows it)"
+                      : "its threads' partial sums are combined in a way the tool does not follow "
+                        "(--reassociate takes them for sums)");
+      return true;
+    }
+    Out.Reassociates = !Exact;
+    for (NumberingParam &NP : Out.Pointers) {
+      if (Elements.count(NP.Param)) {
+        NP.Role = kRoleElements;
+        if (NP.Bytes == 0)
+          return refuse("'" + NP.Param->getNameAsString() + "' points to elements of unknown size"), true;
+        continue;
+      }
+      for (const DeclRefExpr *R : Facts.Refs)
+        if (R->getDecl() == NP.Param)
+          NP.Role = kRoleOther;
+    }
+    return true;
+  }
+  // The local that `acc += e` (or -=, |=, &=, ^=), declared outside Loop, sums
+  // a read into, through arithmetic and casts only.
+  const VarDecl *accumulator(const Expr *Read, const ForStmt *Loop) const {
+    const Stmt *Cur = Read;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      const Stmt *P = parentStmt(Cur, Ctx);
+      if (!P)
+        return nullptr;
+      if (const auto *CA = dyn_cast<CompoundAssignOperator>(P)) {
+        const BinaryOperatorKind Op = CA->getOpcode();
+        const VarDecl *Acc = refToVar(CA->getLHS());
+        if (CA->getRHS() != Cur || !Acc || isa<ParmVarDecl>(Acc) || inside(Acc, Loop) ||
+            !(Op == BO_AddAssign || Op == BO_SubAssign || Op == BO_OrAssign || Op == BO_AndAssign ||
+              Op == BO_XorAssign))
+          return nullptr;
+        return Acc;
+      }
+      // The element's value in arithmetic or a comparison: still one term.
+      if (const auto *B = dyn_cast<BinaryOperator>(P); B && (B->isAssignmentOp() || B->getOpcode() == BO_Comma))
+        return nullptr;
+      if (const auto *U = dyn_cast<UnaryOperator>(P); U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf ||
+                                                            U->getOpcode() == UO_Deref))
+        return nullptr;
+      if (!isa<BinaryOperator>(P) && !isa<UnaryOperator>(P) && !isa<ParenExpr>(P) && !isa<ImplicitCastExpr>(P) &&
+          !isa<CStyleCastExpr>(P) && !isa<CXXStaticCastExpr>(P) && !isa<CXXFunctionalCastExpr>(P))
+        return nullptr;
+      Cur = P;
+    }
+    return nullptr;
+  }
+  bool inside(const Stmt *S, const Stmt *Outer) const {
+    for (const Stmt *Cur = S; Cur; Cur = parentStmt(Cur, Ctx))
+      if (Cur == Outer)
+        return true;
+    return false;
+  }
+  bool inside(const VarDecl *V, const Stmt *Outer) const {
+    return Outer->getBeginLoc() <= V->getLocation() && V->getLocation() <= Outer->getEndLoc();
+  }
+  // `atomicAdd(p, acc)`: an integer partial added straight to the total.
+  bool toAtomicAdd(const DeclRefExpr *R) const {
+    const auto *Call = dyn_cast_or_null<CallExpr>(user(R));
+    const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+    return F && F->getName() == "atomicAdd" && Call->getNumArgs() == 2 && strip(Call->getArg(1)) == R;
   }
 
   // t: the one local initialised with the global thread index and never written;
@@ -209,6 +348,139 @@ private:
     return true;
   }
 
+  // `t + 1` or `1 + t`.
+  bool isNextT(const Expr *E) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || B->getOpcode() != BO_Add)
+      return false;
+    return (refToVar(strip(B->getLHS())) == T && isIntLiteral(B->getRHS(), 1)) ||
+           (refToVar(strip(B->getRHS())) == T && isIntLiteral(B->getLHS(), 1));
+  }
+  // The row starts P when E is P[t] (End false), P[t + 1] (End true), or a
+  // local holding one of them.
+  const ParmVarDecl *rowBound(const Expr *E, bool &End) const {
+    E = strip(E);
+    if (const VarDecl *V = refToVar(E)) {
+      auto It = Bounds.find(V);
+      if (It == Bounds.end())
+        return nullptr;
+      End = It->second.second;
+      return It->second.first;
+    }
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+    const ParmVarDecl *P = AS ? pointerParam(AS->getBase()) : nullptr;
+    if (!P || !RowArrays.count(P))
+      return nullptr;
+    End = isNextT(AS->getIdx());
+    return P;
+  }
+  // Whether E is a load of a row's segment, or a local defined by those only.
+  bool fromSegments(const Expr *E) const {
+    std::set<const ParmVarDecl *> From;
+    if (!loadSources(E, From) || From.empty())
+      return false;
+    for (const ParmVarDecl *P : From)
+      if (!SegmentArrays.count(P))
+        return false;
+    return true;
+  }
+  // The loop variable k of `for (k = P[t]; k < P[t + 1]; ++k)`, with the
+  // references the loop's control makes of it, or null.
+  const VarDecl *rowLoop(const ForStmt *F, std::vector<const Expr *> &Control,
+                         std::vector<const Expr *> &KRefs) const {
+    const VarDecl *K = nullptr;
+    const Expr *First = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
+      K = dyn_cast<VarDecl>(DS->getSingleDecl());
+      First = K ? K->getInit() : nullptr;
+    } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit()); A && A->getOpcode() == BO_Assign) {
+      K = refToVar(A->getLHS());
+      First = A->getRHS();
+      KRefs.push_back(strip(A->getLHS()));
+    }
+    bool StartIsEnd = true, EndIsEnd = false;
+    const ParmVarDecl *P = K && First ? rowBound(First, StartIsEnd) : nullptr;
+    const auto *C = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    if (!P || StartIsEnd || !K->getType()->isIntegerType() || !C || C->getOpcode() != BO_LT ||
+        refToVar(C->getLHS()) != K || rowBound(C->getRHS(), EndIsEnd) != P || !EndIsEnd)
+      return nullptr;
+    const Expr *Inc = F->getInc() ? strip(F->getInc()) : nullptr;
+    const Expr *Stepped = nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementOp())
+      Stepped = U->getSubExpr();
+    else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             CA && CA->getOpcode() == BO_AddAssign && isIntLiteral(CA->getRHS(), 1))
+      Stepped = CA->getLHS();
+    if (!Stepped || refToVar(Stepped) != K)
+      return nullptr;
+    Control.push_back(strip(First));
+    Control.push_back(strip(C->getRHS()));
+    KRefs.push_back(strip(C->getLHS()));
+    KRefs.push_back(strip(Stepped));
+    return K;
+  }
+
+  // Rows (CSR): arrays read at [t] and [t + 1] hold the starts of the rows'
+  // segments; each may be read only to bound loops `for (k = P[t]; k < P[t +
+  // 1]; ++k)` (directly or through locals), and k only indexes the arrays
+  // the rows' segments are stored in. A renumbering moves each row's segment
+  // whole, in its order, and rewrites the starts: the loop reads the same
+  // values in the same order.
+  bool rows() {
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && isNextT(AS->getIdx()))
+        RowArrays.insert(P);
+    if (RowArrays.empty())
+      return true;
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase());
+          P && RowArrays.count(P) && refToVar(strip(AS->getIdx())) != T && !isNextT(AS->getIdx()))
+        return fail("it reads row starts '" + P->getNameAsString() + "' at '" + text(AS->getIdx()) + "'");
+    std::set<const Expr *> BoundInits;
+    for (const VarDecl *V : Facts.Locals) {
+      bool End = false;
+      if (V->getInit() && V->getType()->isIntegerType() && !Info.Writes.writesScalar(V))
+        if (const ParmVarDecl *P = rowBound(V->getInit(), End); P && !refToVar(strip(V->getInit()))) {
+          Bounds[V] = {P, End};
+          BoundInits.insert(strip(V->getInit()));
+        }
+    }
+    std::vector<const Expr *> Control, KRefs;
+    for (const ForStmt *F : Facts.Loops)
+      if (const VarDecl *K = rowLoop(F, Control, KRefs)) {
+        bool End = false;
+        Positions[K] = rowBound(Control.back(), End);
+      }
+    const std::set<const Expr *> Controls(Control.begin(), Control.end()), KControls(KRefs.begin(), KRefs.end());
+    for (const ArraySubscriptExpr *AS : Facts.Subscripts)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && RowArrays.count(P) && !Controls.count(AS) &&
+                                                              !BoundInits.count(AS))
+        return fail("it uses row start '" + text(AS) + "' other than to bound a loop over the row");
+    for (const DeclRefExpr *R : Facts.Refs) {
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      if (V && Bounds.count(V) && !Controls.count(R))
+        return fail("it uses row bound '" + V->getNameAsString() + "' other than to bound a loop over the row");
+      auto It = V ? Positions.find(V) : Positions.end();
+      if (It == Positions.end() || KControls.count(R))
+        continue;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(user(R));
+      const ParmVarDecl *A = AS && operandBelow(AS, R) == AS->getIdx() ? pointerParam(AS->getBase()) : nullptr;
+      if (!A)
+        return fail("it computes with '" + V->getNameAsString() + "', a position in a row ('" +
+                    text(user(R) ? user(R) : R) + "')");
+      auto [S, New] = SegmentOf.emplace(A, It->second);
+      if (!New && S->second != It->second)
+        return fail("it reads '" + A->getNameAsString() + "' along the rows of two arrays of row starts");
+      SegmentArrays.insert(A);
+    }
+    return true;
+  }
+  // Whether AS reads a row's segment at its loop's position.
+  bool atPosition(const ArraySubscriptExpr *AS) const {
+    const VarDecl *V = refToVar(AS->getIdx());
+    return V && Positions.count(V);
+  }
+
   bool isNumber(const Expr *E) const {
     E = strip(E);
     if (const VarDecl *V = refToVar(E))
@@ -253,7 +525,8 @@ private:
   // that index an array t indexes or are compared with a number.
   void numbers() {
     for (const ArraySubscriptExpr *AS : Facts.Subscripts)
-      if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && refToVar(strip(AS->getIdx())) == T)
+      if (const ParmVarDecl *P = pointerParam(AS->getBase());
+          P && !RowArrays.count(P) && refToVar(strip(AS->getIdx())) == T)
         IndexedByT.insert(P);
     bool Changed = true;
     for (int Round = 0; Changed && Round < 16; ++Round) {
@@ -264,6 +537,10 @@ private:
       for (const ArraySubscriptExpr *AS : Facts.Subscripts) {
         const ParmVarDecl *P = pointerParam(AS->getBase());
         if (P && indexedByT(P) && !isNumber(AS->getIdx()))
+          Changed |= markNumber(AS->getIdx());
+        // A value of a row's segment that indexes an array (`x[col[k]]`)
+        // numbers that array's elements: the two are renumbered together.
+        if (P && !SegmentArrays.count(P) && !isNumber(AS->getIdx()) && fromSegments(AS->getIdx()))
           Changed |= markNumber(AS->getIdx());
       }
       for (const BinaryOperator *B : Facts.Comparisons)
@@ -334,6 +611,10 @@ private:
         if (const VarDecl *V = refToVar(L); V && Numbers.count(V))
           return true;
       }
+      if (isNextT(B))
+        if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(user(B));
+            AS && operandBelow(AS, B) == AS->getIdx() && RowArrays.count(pointerParam(AS->getBase())))
+          return true; // the end of row t
       if (B->getOpcode() == BO_Add && Out.Count) {
         // t in a column index c * n + t
         const Stmt *UU = user(B);
@@ -396,14 +677,16 @@ private:
       if (!P)
         continue;
       const Expr *I = AS->getIdx();
+      if (writes(AS))
+        param(P).Written = true;
+      if (RowArrays.count(P) || (SegmentArrays.count(P) && atPosition(AS)))
+        continue; // checked by rows()
       if (isNumber(I) || isColumnIndex(I))
         ByNumber.insert(P);
       else if (mentionsNumber(I))
         return fail("it indexes '" + P->getNameAsString() + "' by '" + text(I) + "'");
       else
         ByOther.insert(P);
-      if (writes(AS))
-        param(P).Written = true;
     }
     // A pointer used other than by subscript: an atomic's target, or refused.
     for (const DeclRefExpr *R : Facts.Refs) {
@@ -427,6 +710,21 @@ private:
       if (N && O)
         return fail("it indexes '" + NP.Param->getNameAsString() + "' both by element number and otherwise");
       NP.Role = (N ? unsigned(kRoleElements) : 0u) | (NumberArrays.count(NP.Param) ? unsigned(kRoleNumbers) : 0u);
+      if (RowArrays.count(NP.Param)) {
+        if (NP.Role || O)
+          return fail("it reads row starts '" + NP.Param->getNameAsString() + "' otherwise too");
+        if (NP.Written)
+          return fail("it writes the row starts in '" + NP.Param->getNameAsString() + "'");
+        if (NP.Bytes != 4 && NP.Bytes != 8)
+          return fail("row starts '" + NP.Param->getNameAsString() + "' of " + std::to_string(NP.Bytes) + " bytes");
+        NP.Role = kRoleRows;
+      } else if (SegmentArrays.count(NP.Param)) {
+        if ((NP.Role & kRoleElements) || O)
+          return fail("it reads '" + NP.Param->getNameAsString() + "' both along a row and otherwise");
+        NP.Role |= kRoleSegments;
+        if (NP.Bytes == 0)
+          return fail("'" + NP.Param->getNameAsString() + "' points to values of unknown size");
+      }
       if (!NP.Role && (O || NP.Written))
         NP.Role = kRoleOther;
       if ((NP.Role & kRoleNumbers) && NP.Bytes != 4 && NP.Bytes != 8)
@@ -458,8 +756,15 @@ private:
     return false;
   }
 
-  // The kernel's neighbour list NB[j*n + t] with its counts, from its site.
+  // The kernel's neighbour list NB[j*n + t] with its counts, from its site;
+  // or its rows: the segment array of numbers its loops read, and their starts.
   void graph() {
+    for (const auto &[S, P] : SegmentOf)
+      if (param(S).Role == (kRoleSegments | kRoleNumbers)) {
+        Out.Graph = static_cast<int>(Index.at(S));
+        Out.GraphRows = static_cast<int>(Index.at(P));
+        return;
+      }
     for (const Site &S : Info.Sites) {
       if (S.Pattern != kPatternNeighbors || S.Callee || S.NeighborRowMajor || !S.Offsets || S.Offsets.isField())
         continue;
@@ -478,6 +783,7 @@ private:
   const KernelInfo &Info;
   ASTContext &Ctx;
   const FunctionDecl *K;
+  const bool Reassociate;
   KernelNumbering Out;
   BodyFacts Facts;
   std::map<const ParmVarDecl *, size_t> Index;
@@ -486,10 +792,19 @@ private:
   std::set<const ParmVarDecl *> NumberArrays;
   std::set<const ParmVarDecl *> IndexedByT; // arrays the kernel reads at a[t]
   std::set<const BinaryOperator *> Guards;
+  // Rows (CSR): the arrays of row starts, read at [t] and [t + 1]; the loop
+  // variables running over a row's segment, and the arrays they index (each
+  // with its row starts), moved with their rows.
+  std::set<const ParmVarDecl *> RowArrays, SegmentArrays;
+  std::map<const ParmVarDecl *, const ParmVarDecl *> SegmentOf;
+  std::map<const VarDecl *, const ParmVarDecl *> Positions;
+  std::map<const VarDecl *, std::pair<const ParmVarDecl *, bool>> Bounds; // a row's start (false) or end (true)
 };
 
 } // namespace
 
-KernelNumbering analyzeNumbering(const KernelInfo &Info, ASTContext &Ctx) { return Numbering(Info, Ctx).run(); }
+KernelNumbering analyzeNumbering(const KernelInfo &Info, ASTContext &Ctx, bool Reassociate) {
+  return Numbering(Info, Ctx, Reassociate).run();
+}
 
 } // namespace irregfix

@@ -25,6 +25,8 @@ enum NumberingRoleBits : unsigned {
   kRoleElements = 1,
   kRoleNumbers = 2,
   kRoleOther = 4,
+  kRoleRows = 8,      // the starts of the rows' segments (CSR): read at [t] and [t + 1]
+  kRoleSegments = 16, // stored along the rows' segments (CSR values, or columns with kRoleNumbers)
 };
 
 struct NumberingParam {
@@ -39,7 +41,13 @@ struct KernelNumbering {
   std::string NotBecause;                      // empty: the kernel is indifferent to the numbering
   const clang::ParmVarDecl *Count = nullptr;   // n, the bound of its thread index (null: unbounded or none)
   std::vector<NumberingParam> Pointers;        // its pointer parameters, in order
-  int Graph = -1, GraphCounts = -1;            // its neighbour list NB[j*n + t] and its counts, in Pointers
+  // The graph an order may be computed from, in Pointers: a neighbour list
+  // NB[j*n + t] and its counts, or the rows' columns and their row starts.
+  int Graph = -1, GraphCounts = -1, GraphRows = -1;
+  // A grid-stride reduction over the elements (read only, summed): it runs in
+  // any numbering as another grouping of its sums; Reassociates when that
+  // changes the result (floating point, or partials combined unseen).
+  bool Reduction = false, Reassociates = false;
   bool indifferent() const { return NotBecause.empty(); }
   bool hasElements() const;
 };
@@ -47,7 +55,11 @@ struct KernelNumbering {
 // The kernel's roles and whether it is indifferent to the numbering. A
 // template, a kernel without a thread index local `t = blockIdx.x *
 // blockDim.x + threadIdx.x` (never written), or one whose threads cooperate
-// (shared memory, barriers, warp operations, floating-point atomics) is not.
-KernelNumbering analyzeNumbering(const KernelInfo &Info, clang::ASTContext &Ctx);
+// (shared memory, barriers, warp operations, floating-point atomics) is not,
+// unless it only reduces its elements (KernelNumbering::Reduction). Rows of a
+// sparse matrix (CSR) are read as kRoleRows and kRoleSegments.
+// `Reassociate` (--reassociate): reductions whose result another grouping
+// changes qualify too.
+KernelNumbering analyzeNumbering(const KernelInfo &Info, clang::ASTContext &Ctx, bool Reassociate);
 
 } // namespace irregfix

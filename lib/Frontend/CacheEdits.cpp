@@ -41,14 +41,14 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
 // Program-wide renumbering: whether the file's launches may keep a domain
 // renumbered, remarked either way where a kernel could order one.
 FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
-                      ASTContext &Ctx, Messages &Msg, FileResult &Result) {
+                      bool Reassociate, ASTContext &Ctx, Messages &Msg, FileResult &Result) {
   DomainInputs In;
   In.Launches = File.Launches;
   In.Calls = File.Calls;
   for (size_t I = 0; I < Decisions.size() && I < File.Kernels.size(); ++I) {
     KernelNumbering K;
     if (Decisions[I].LeftAsIs.empty())
-      K = analyzeNumbering(Decisions[I].Info, Ctx);
+      K = analyzeNumbering(Decisions[I].Info, Ctx, Reassociate);
     else {
       K.Kernel = File.Kernels[I];
       K.NotBecause = "its analysis ran past its budget";
@@ -63,34 +63,45 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
   if (D.GraphKernels.empty())
     return D;
   const FunctionDecl *Graph = D.GraphKernels.front()->Kernel;
+  const char *GraphIs = D.GraphKernels.front()->GraphRows >= 0 ? "rows" : "neighbour list";
   // The report's row of each graph's site says it too.
   auto SayInReport = [&](const std::string &What) {
     for (const KernelNumbering *K : D.GraphKernels)
       for (SiteReport &S : Result.Sites)
-        if (S.Kernel == K->Kernel->getNameAsString() && S.Pattern == pattern_name(kPatternNeighbors))
+        if (S.Kernel == K->Kernel->getNameAsString() &&
+            S.Pattern == pattern_name(K->GraphRows >= 0 ? kPatternRange : kPatternNeighbors))
           S.Domain = What;
   };
   if (!D.formed()) {
     SayInReport("no: " + D.NoneBecause);
     Msg.remark(D.NoneAt ? D.NoneAt->getBeginLoc() : Graph->getLocation(),
-               "no program-wide renumbering by '" + Graph->getNameAsString() + "''s neighbour list: " + D.NoneBecause);
+               "no program-wide renumbering by '" + Graph->getNameAsString() + "''s " + GraphIs + ": " + D.NoneBecause);
     return D;
   }
-  std::string Arrays, Restoring, Names;
-  for (const VarDecl *V : D.Arrays) {
-    Arrays += (Arrays.empty() ? "'" : ", '") + V->getNameAsString() + "'";
-    Names += (Names.empty() ? "" : ",") + V->getNameAsString();
-  }
+  std::string Arrays, Restoring, Regrouping, Names;
+  std::set<std::string> Named; // variables of one name in several functions, said once
+  for (const VarDecl *V : D.Arrays)
+    if (Named.insert(V->getNameAsString()).second) {
+      Arrays += (Arrays.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+      Names += (Names.empty() ? "" : ",") + V->getNameAsString();
+    }
   SayInReport(Names);
   std::set<const KernelNumbering *> Said;
-  for (const DomainLaunch &L : D.Launches)
-    if (!L.Kernel->indifferent() && !L.Pointers.empty() && Said.insert(L.Kernel).second)
+  for (const DomainLaunch &L : D.Launches) {
+    if (L.Pointers.empty() || !Said.insert(L.Kernel).second)
+      continue;
+    if (!L.Kernel->indifferent())
       Restoring += (Restoring.empty() ? "" : "; ") + L.Kernel->Kernel->getNameAsString() + " (" +
                    L.Kernel->NotBecause + ")";
+    else if (L.Kernel->Reassociates)
+      Regrouping += (Regrouping.empty() ? "'" : ", '") + L.Kernel->Kernel->getNameAsString() + "'";
+  }
   Msg.remark(Graph->getLocation(),
              "program-wide renumbering: the runtime may keep " + Arrays + " in the locality order of '" +
-                 Graph->getNameAsString() + "''s neighbour list across the launches of the kernels indifferent to "
-                 "the numbering" + (Restoring.empty() ? "" : "; these launches get them back as numbered: " + Restoring));
+                 Graph->getNameAsString() + "''s " + GraphIs + " across the launches of the kernels indifferent to "
+                 "the numbering" + (Regrouping.empty() ? "" : "; --reassociate: the sums of " + Regrouping + " then group the "
+                 "elements otherwise, and may differ from the original's in the last bits") +
+                 (Restoring.empty() ? "" : "; these launches get them back as numbered: " + Restoring));
   return D;
 }
 
@@ -119,11 +130,11 @@ SourceLocation tablesAt(const MainFile &File, ASTContext &Ctx) {
 } // namespace
 
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
-                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, ASTContext &Ctx,
-                   FileEdits &Edits, Messages &Msg, FileResult &Result) {
+                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
+                   ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
-  const FileDomain Domain = fileDomain(File, Decisions, Files, Ctx, Msg, Result);
+  const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (!Numbering.Tables.empty()) {
     const SourceLocation At = tablesAt(File, Ctx);

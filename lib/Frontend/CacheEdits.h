@@ -21,7 +21,7 @@ namespace irregfix {
 // False when an edit fails. Decisions: every kernel of File, in its order (for
 // program-wide renumbering's hooks, which ride on the same placement).
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
-                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, clang::ASTContext &Ctx,
-                   FileEdits &Edits, Messages &Msg, FileResult &Result);
+                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
+                   clang::ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result);
 
 } // namespace irregfix

@@ -103,7 +103,7 @@ private:
     StrategyEdits Strategies(Ctx, Edits, Msg, Result);
     RewrittenLaunches Launches;
     return Strategies.kernels(Kernels, Uses) && Strategies.launches(File, Kernels, Launches) &&
-           addCacheEdits(File, Decisions, Launches, DeviceOnly, Ctx, Edits, Msg, Result) && Uses.addIncludes(Edits, Ctx);
+           addCacheEdits(File, Decisions, Launches, DeviceOnly, Opts.Reassociate, Ctx, Edits, Msg, Result) && Uses.addIncludes(Edits, Ctx);
   }
 
   CompilerInstance &CI;

@@ -48,13 +48,13 @@ __global__ void first_x(const float4 *pos, float *out) {
 
 const unsigned char kForcesRoles[] = {1, 3, 1, 129};
 const unsigned short kForcesSizes[] = {4, 4, 16, 16};
-const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0};
+const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1};
 const unsigned char kMoveRoles[] = {129, 1};
 const unsigned short kMoveSizes[] = {16, 16};
-const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1};
+const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1};
 const unsigned char kFirstRoles[] = {4, 132};
 const unsigned short kFirstSizes[] = {16, 4};
-const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1};
+const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1};
 
 // n particles at x = i, each with the neighbours within 4 places, numbered at
 // random (shuffled) or in order.
@@ -119,7 +119,7 @@ TEST_F(DomainTest, RenumberedLaunchesGiveTheOriginalsResultsBitForBit) {
   EXPECT_TRUE(same_bits(original, renumbered));
   const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
   EXPECT_TRUE(c.formed);
-  EXPECT_EQ(c.renumbered_launches, 40);
+  EXPECT_EQ(c.renumbered_launches, 38); // auto watches the first step
   EXPECT_EQ(c.renumbers, 4); // count, list, pos, force: once each
   EXPECT_GE(c.restores, 1);  // pos, for the copy back
 }
@@ -150,6 +150,32 @@ TEST_F(DomainTest, ALibraryCallRestoresEveryArray) {
   EXPECT_EQ(download(list, l.list.size()), l.list);
 }
 
+// A launch that reads the graph launch's arrays as numbered between two of
+// its launches would move them back every round: auto forms no domain.
+TEST_F(DomainTest, AutoFormsNoDomainThatWouldMoveEveryRound) {
+  const Line l(1 << 14, true);
+  irregfix::testing::set_domain(0);
+  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
+  const int *count = upload(l.count), *list = upload(l.list);
+  float *out = upload(std::vector<float>(1));
+  const unsigned char roles[] = {4, 132};
+  const unsigned short sizes[] = {16, 4};
+  const irregfix::NumberingKernel first = {"first_x", "it compares element number 'i' with a value that is none",
+                                           roles, sizes, -1, -1, -1};
+  for (int s = 0; s < 4; ++s) {
+    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+    forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
+    irregfix::numbered_launch(first, 0, 0, {pos, out});
+    first_x<<<1, 32>>>(pos, out);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_FALSE(c.formed);
+  EXPECT_EQ(c.renumbers, 0);
+  EXPECT_NE(irregfix::testing::stats_report().find("'first_x' (it compares"), std::string::npos)
+      << irregfix::testing::stats_report();
+}
+
 TEST_F(DomainTest, AutoLeavesAWellNumberedGraphAlone) {
   const Line l(1 << 14, false);
   irregfix::testing::set_domain(0);
@@ -158,6 +184,140 @@ TEST_F(DomainTest, AutoLeavesAWellNumberedGraphAlone) {
   EXPECT_FALSE(c.formed);
   EXPECT_EQ(c.renumbered_launches, 0);
   EXPECT_NE(irregfix::testing::stats_report().find("not formed"), std::string::npos);
+}
+
+// A sparse matrix's rows (CSR): the product reads each row in its order, and
+// a dot product sums its elements (roles as test/renumber/rows.cu writes them).
+__global__ void product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                        float *y) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) {
+    float sum = 0.0f;
+    for (int k = starts[row]; k < starts[row + 1]; ++k)
+      sum += values[k] * x[columns[k]];
+    y[row] = sum;
+  }
+}
+
+__global__ void combine(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = x[i] + a * y[i];
+}
+
+const unsigned char kProductRoles[] = {8, 18, 16, 1, 129};
+const unsigned short kProductSizes[] = {4, 4, 4, 4, 4};
+const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0};
+const unsigned char kCombineRoles[] = {1, 129};
+const unsigned short kCombineSizes[] = {4, 4};
+const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1};
+
+// A 2-D grid's five-point stencil, side x side rows of 3 to 5 entries (values
+// from the row and column, so that a misplaced entry shows), numbered at
+// random or in order; `wide`: columns up to twice the rows (not square).
+struct Stencil {
+  int n = 0;
+  std::vector<int> starts, columns;
+  std::vector<float> values, x;
+  Stencil(int side, bool shuffled, bool wide = false) : n(side * side), starts(1, 0), x(n) {
+    std::vector<int> id(n);
+    std::iota(id.begin(), id.end(), 0);
+    if (shuffled)
+      std::shuffle(id.begin(), id.end(), std::mt19937(11));
+    std::vector<int> at(n); // the grid point of each row
+    for (int g = 0; g < n; ++g)
+      at[id[g]] = g;
+    for (int r = 0; r < n; ++r) {
+      const int g = at[r], gx = g % side, gy = g / side;
+      const int near[5][2] = {{gx, gy - 1}, {gx - 1, gy}, {gx, gy}, {gx + 1, gy}, {gx, gy + 1}};
+      for (const auto &p : near)
+        if (p[0] >= 0 && p[0] < side && p[1] >= 0 && p[1] < side) {
+          const int c = id[p[1] * side + p[0]];
+          columns.push_back(wide && c == r ? n + r % n : c);
+          values.push_back(1.0f + 0.001f * static_cast<float>((r * 7 + c * 13) % 1000));
+        }
+      starts.push_back(static_cast<int>(columns.size()));
+      x[r] = 0.01f * static_cast<float>(r % 101);
+    }
+  }
+};
+
+class RowsDomainTest : public DeviceTest {
+protected:
+  // `steps` of p = A p scaled back (product into q, then p = q + 0.5 p), and
+  // the program's reads back: p, the values and the columns.
+  struct Out {
+    std::vector<float> p, values;
+    std::vector<int> columns;
+  };
+  Out run(const Stencil &m, int steps, bool hooked) {
+    const int *starts = upload(m.starts), *columns = upload(m.columns);
+    const float *values = upload(m.values);
+    std::vector<float> wide_x(m.x);
+    wide_x.resize(2 * static_cast<size_t>(m.n), 0.f);
+    float *p = upload(wide_x), *q = upload(std::vector<float>(m.n));
+    const int blocks = (m.n + 255) / 256;
+    for (int s = 0; s < steps; ++s) {
+      if (hooked)
+        irregfix::numbered_launch(kProduct, m.n, 0, {starts, columns, values, p, q});
+      product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
+      if (hooked)
+        irregfix::numbered_launch(kCombine, m.n, 0, {q, p});
+      combine<<<blocks, 256>>>(m.n, 0.5f, q, p);
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (hooked) {
+      irregfix_host_access(p);
+      irregfix_host_access(values);
+      irregfix_host_access(columns);
+    }
+    return {download(p, m.n), download(values, m.values.size()), download(columns, m.columns.size())};
+  }
+};
+
+TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
+  const Stencil m(128, true);
+  irregfix::testing::set_domain(-1);
+  const Out original = run(m, 10, false);
+  irregfix::testing::set_domain(0); // auto: the shuffled grid reads far apart
+  const Out renumbered = run(m, 10, true);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_TRUE(c.formed) << irregfix::testing::stats_report();
+  EXPECT_EQ(c.renumbered_launches, 18); // auto watches the first round
+  EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
+  // The matrix as the program wrote it, after a round trip through the order.
+  EXPECT_EQ(renumbered.values, m.values);
+  EXPECT_EQ(renumbered.columns, m.columns);
+}
+
+TEST_F(RowsDomainTest, ColumnsPastTheRowsKeepTheNumbering) {
+  const Stencil m(64, true, true);
+  irregfix::testing::set_domain(-1);
+  const Out original = run(m, 3, false);
+  irregfix::testing::set_domain(1);
+  const Out renumbered = run(m, 3, true);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_FALSE(c.formed);
+  EXPECT_NE(irregfix::testing::stats_report().find("not a square matrix"), std::string::npos)
+      << irregfix::testing::stats_report();
+  EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
+}
+
+TEST_F(RowsDomainTest, AHostWriteOfTheColumnsBringsTheRowsBack) {
+  const Stencil m(64, true);
+  irregfix::testing::set_domain(1);
+  const int *starts = upload(m.starts);
+  int *columns = upload(m.columns);
+  const float *values = upload(m.values);
+  float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
+  irregfix::numbered_launch(kProduct, m.n, 0, {starts, columns, values, p, q});
+  product<<<(m.n + 255) / 256, 256>>>(m.n, starts, columns, values, p, q);
+  ASSERT_TRUE(irregfix::testing::domain_counters().formed);
+  irregfix_host_access(columns); // as a cudaMemcpy into them would be hooked
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(download(starts, m.starts.size()), m.starts);
+  EXPECT_EQ(download(columns, m.columns.size()), m.columns);
+  EXPECT_EQ(download(values, m.values.size()), m.values);
 }
 
 } // namespace

@@ -921,6 +921,8 @@ enum NumberingRole : unsigned char {
   kNumberingNumbers = 2,        // holds element numbers
   kNumberingElementNumbers = 3, // both (a neighbour list NB[j*n + t])
   kNumberingOther = 4,          // indexed by other values: kept in the program's numbering
+  kNumberingRows = 8,           // a sparse matrix's row starts, read at [t] and [t + 1] (CSR row pointers)
+  kNumberingSegments = 16,      // stored along those rows (CSR values; columns: or-ed with kNumberingNumbers)
   kNumberingWritten = 0x80,     // or-ed in: the kernel writes it
 };
 
@@ -931,10 +933,13 @@ struct NumberingKernel {
   const char *not_because;
   const unsigned char *roles;  // a NumberingRole a pointer argument
   const unsigned short *sizes; // bytes an element, or a number
-  // The neighbour list (NB[j*n + t]) among the pointer arguments that an order
-  // may be computed from, and its counts (-1: none).
+  // The graph among the pointer arguments that an order may be computed
+  // from (-1: none): a neighbour list NB[j*n + t] and its counts (-1: none),
+  // or the columns of a sparse matrix's rows and their row starts (-1: the
+  // graph is a neighbour list).
   int graph;
   int graph_counts;
+  int graph_rows;
 };
 
 // `n`: the launch's elements (the bound of its thread index); `pointers`: its

@@ -86,6 +86,11 @@ extern "C" void irregfix_release(const void *ptr) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   drop_at(st, ptr, true, st.invalidations.released);
+  if (st.domain.rows && reinterpret_cast<std::uintptr_t>(ptr) == st.domain.rows) {
+    // The arrays stored along the rows go back while their starts are known.
+    restore_domain(st, "a free of the rows' starts");
+    st.domain.rows = 0;
+  }
   if (!st.domain.arrays.empty()) // freed: nothing to restore
     st.domain.arrays.erase(reinterpret_cast<std::uintptr_t>(ptr));
   st.domain.allocations.erase(ptr);

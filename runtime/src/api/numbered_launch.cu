@@ -24,6 +24,9 @@ thread_local bool launch_renumbered = false;
 
 // The order is recomputed when the graph's measure in it got this much worse.
 constexpr double kDomainDecay = 1.25;
+// Rows of at least this many entries on average (a warp's worth) are left
+// to the warp-cooperative layout, which the renumbered domain would bypass.
+constexpr long long kDomainLongRows = 32;
 // Launches over the domain before its moves are weighed against them.
 constexpr long long kDomainChurnLaunches = 64;
 
@@ -53,7 +56,30 @@ void switch_off(State &st, const std::string &why) {
 thread_local cudaStream_t move_stream = 0;
 thread_local bool move_sync = true;
 
+bool restore(State &st, DomainArray &a, const std::string &why);
+
+// The row starts go back with every array stored along them (which needs
+// both numberings of the starts), and the starts are forgotten: whoever
+// changes them may change the rows.
+bool restore_rows(State &st, DomainArray &rows, const std::string &why) {
+  for (auto &kv : st.domain.arrays)
+    if ((kv.second.role & kDomainSegments) && !restore(st, kv.second, why))
+      return false;
+  const bool moved = rows.renumbered;
+  if (moved && domain_restore(st.domain, rows, move_stream, move_sync) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while restoring an array");
+    return false;
+  }
+  st.domain.nnz = -1;
+  if (moved)
+    ++st.domain.stats.boundaries[why];
+  return true;
+}
+
 bool restore(State &st, DomainArray &a, const std::string &why) {
+  if (a.role & kDomainRows)
+    return restore_rows(st, a, why);
   if (!a.renumbered)
     return true;
   if (domain_restore(st.domain, a, move_stream, move_sync) != cudaSuccess) {
@@ -98,7 +124,8 @@ bool whole_allocation(Domain &d, const void *p, Range *r) {
   return !r->empty();
 }
 
-// The neighbour list NB[j*n + t] the order is computed from.
+// The graph the order is computed from: a neighbour list NB[j*n + t], or a
+// sparse matrix's rows (their columns and row starts).
 bool graph_of(Domain &d, const NumberingKernel &k, const void *const *p, int count, long long n, AccessList *a) {
   if (k.graph < 0 || k.graph >= count)
     return false;
@@ -106,6 +133,22 @@ bool graph_of(Domain &d, const NumberingKernel &k, const void *const *p, int cou
   const std::size_t esz = k.sizes[k.graph];
   if (!whole_allocation(d, p[k.graph], &r) || (esz != 4 && esz != 8) || n <= 0)
     return false;
+  if (k.graph_rows >= 0) {
+    Range rows;
+    const std::size_t rsz = k.graph_rows < count ? k.sizes[k.graph_rows] : 0;
+    if (!whole_allocation(d, p[k.graph_rows], &rows) || (rsz != 4 && rsz != 8) ||
+        rows.size < rsz * static_cast<std::size_t>(n + 1))
+      return false;
+    a->kind = AccessList::kRange;
+    a->n = n;
+    a->idx = p[k.graph];
+    a->idx_kind = esz == 8 ? kIndexI64 : kIndexI32;
+    a->B = p[k.graph_rows];
+    a->b_kind = rsz == 8 ? kIndexI64 : kIndexI32;
+    a->lo = 0;
+    a->hi = n;
+    return true;
+  }
   a->kind = AccessList::kNeighbors;
   a->n = n;
   a->idx = p[k.graph];
@@ -130,13 +173,99 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
   return esz ? esz : 4;
 }
 
-// Forms the domain from the launch's graph, or declines it.
+// Whether the rows may form the domain: rows short enough, and every column
+// numbering one of the n elements (a square matrix: renumbering rows and
+// columns by one order is then a relabelling).
+// False with *why empty: a CUDA call failed (the domain is off).
+bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::string *why) {
+  Domain &d = st.domain;
+  long long first = 0, last = 0;
+  const std::size_t rsz = a.b_kind == kIndexI64 ? 8 : 4;
+  int i32[2] = {0, 0};
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess && rsz == 8) {
+    long long i64[2] = {0, 0};
+    e = cudaMemcpy(i64, a.B, sizeof i64, cudaMemcpyDeviceToHost); // B[0]
+    first = i64[0];
+    if (e == cudaSuccess)
+      e = cudaMemcpy(&last, static_cast<const long long *>(a.B) + a.n, sizeof last, cudaMemcpyDeviceToHost);
+  } else if (e == cudaSuccess) {
+    e = cudaMemcpy(&i32[0], a.B, sizeof(int), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(&i32[1], static_cast<const int *>(a.B) + a.n, sizeof(int), cudaMemcpyDeviceToHost);
+    first = i32[0], last = i32[1];
+  }
+  if (e == cudaSuccess && last - first >= kDomainLongRows * a.n) {
+    char line[200];
+    std::snprintf(line, sizeof line, "'%s''s rows hold %.0f entries on average: several lanes a row serve long rows "
+                  "better than an order", k.kernel, static_cast<double>(last - first) / static_cast<double>(a.n));
+    *why = line;
+    return false;
+  }
+  if (e == cudaSuccess && a.idx_kind != kIndexI32) {
+    *why = std::string("'") + k.kernel + "''s columns are 8-byte numbers (not measured)";
+    return false;
+  }
+  long long *extent = nullptr;
+  long long h[3] = {0, 0, 0};
+  if (e == cudaSuccess && last > first) {
+    if ((e = cudaMalloc(&extent, sizeof h)) == cudaSuccess &&
+        (e = index_extent(static_cast<const int *>(a.idx), first, last, a.n, extent, 0)) == cudaSuccess)
+      e = cudaMemcpy(h, extent, sizeof h, cudaMemcpyDeviceToHost);
+    if (extent)
+      cudaFree(extent);
+  }
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while reading the rows");
+    return false;
+  }
+  if (h[0] != 0) {
+    char line[200];
+    std::snprintf(line, sizeof line, "'%s''s rows have %lld columns outside [0, %lld) (from %lld to %lld): not a "
+                  "square matrix over its threads", k.kernel, h[0], a.n, h[1], h[2]);
+    *why = line;
+    return false;
+  }
+  (void)d;
+  return true;
+}
+
+// Computes the order from graph a: the domain is formed.
+void form(State &st, const NumberingKernel &k, const void *const *p, const AccessList &a, int per_sector) {
+  Domain &d = st.domain;
+  if (domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while computing the order");
+    return;
+  }
+  d.status = Domain::kFormed;
+  st.domain_formed.store(true);
+  d.graph = reinterpret_cast<std::uintptr_t>(p[k.graph]);
+  d.rows = a.kind == AccessList::kRange ? reinterpret_cast<std::uintptr_t>(a.B) : 0;
+  d.nnz = -1;
+  d.graph_changed = false;
+  d.watched.clear();
+}
+
+// Forms the domain from the launch's graph (IRREGFIX_DOMAIN=1), starts
+// watching a round of launches (auto), or declines it.
 void decide(State &st, const NumberingKernel &k, const void *const *p, int count, long long n, int dev) {
   Domain &d = st.domain;
   AccessList a;
   if (!graph_of(d, k, p, count, n, &a))
     return; // no graph here: another launch may have one
   const int per_sector = sector_elements(element_bytes(k, count));
+  if (a.kind == AccessList::kRange) {
+    std::string why;
+    if (!square_rows(st, a, k, &why)) {
+      if (!why.empty()) {
+        d.status = Domain::kDeclined;
+        d.why = why;
+      }
+      return;
+    }
+  }
   if (cudaDeviceSynchronize() != cudaSuccess || domain_measure(d, a, nullptr, per_sector, &d.identity) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while measuring the graph");
@@ -150,17 +279,55 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
     d.why = why;
     return;
   }
-  if (domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
-    cudaGetLastError();
-    switch_off(st, "a CUDA call failed while computing the order");
-    return;
-  }
-  d.status = Domain::kFormed;
-  st.domain_formed.store(true);
   d.device = dev;
   d.graph = reinterpret_cast<std::uintptr_t>(p[k.graph]);
-  d.graph_changed = false;
+  if (st.cfg.domain == 0) { // auto: watch one round first
+    d.status = Domain::kObserving;
+    st.domain_formed.store(true); // unseen code must be noticed too
+    d.watched.clear();
+    d.conflict.clear();
+    for (int i = 0; i < count; ++i) {
+      Range r;
+      if ((k.roles[i] & 0x7f) != kNumberingNone && (k.roles[i] & 0x7f) != kNumberingOther &&
+          whole_allocation(d, p[i], &r))
+        d.watched.emplace(r.base, r.size);
+    }
+    return;
+  }
+  form(st, k, p, a, per_sector);
 }
+
+// Watching the graph launch's arrays: p, read as the program numbers it by
+// `who`, would be moved back at every round.
+void watch(State &st, const void *p, const std::string &who) {
+  Domain &d = st.domain;
+  if (d.status != Domain::kObserving || !d.conflict.empty())
+    return;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = d.watched.upper_bound(a);
+  if (p && (it == d.watched.begin() || a >= std::prev(it)->first + std::prev(it)->second))
+    return;
+  d.conflict = who;
+}
+
+// The graph's second launch: the domain forms unless something read the
+// graph launch's arrays as numbered in between.
+void settle(State &st, const NumberingKernel &k, const void *const *p, int count, long long n) {
+  Domain &d = st.domain;
+  AccessList a;
+  if (reinterpret_cast<std::uintptr_t>(k.graph >= 0 && k.graph < count ? p[k.graph] : nullptr) != d.graph ||
+      !graph_of(d, k, p, count, n, &a))
+    return;
+  if (!d.conflict.empty()) {
+    d.status = Domain::kDeclined;
+    d.why = "between two launches of '" + std::string(k.kernel) + "', " + d.conflict +
+            " read its arrays as the program numbers them: they would move back and forth every round";
+    st.domain_formed.store(false);
+    return;
+  }
+  form(st, k, p, a, sector_elements(element_bytes(k, count)));
+}
+
 
 // The graph changed since it was measured: when it reads worse in the order
 // than the order did when computed, every array goes back and the order is
@@ -198,6 +365,7 @@ bool take_renumbered_launch() {
 }
 
 void restore_domain(State &st, const char *why) {
+  watch(st, nullptr, why);
   st.domain.allocations.clear(); // unseen code may have freed and allocated
   if (st.domain.status == Domain::kFormed)
     restore_all(st, why);
@@ -233,18 +401,24 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
     ~Moves() { move_stream = 0, move_sync = true; }
   } moves(stream);
   if (k.not_because) {
+    for (int i = 0; i < count; ++i)
+      watch(st, p[i], kernel + " (" + k.not_because + ")");
     restore_among(st, p, count, kernel + " (" + k.not_because + ")");
     return;
   }
   // An array it reads by other indices than element numbers must be as the
   // program numbers it (a cell's counts, a table); the others may be renumbered.
   for (int i = 0; i < count; ++i)
-    if ((k.roles[i] & 0x7f) == kNumberingOther)
+    if ((k.roles[i] & 0x7f) == kNumberingOther) {
+      watch(st, p[i], kernel + " (an array it indexes otherwise)");
       if (DomainArray *a = domain_array_at(d, p[i]))
         if (!restore(st, *a, kernel + " (an array it indexes otherwise)"))
           return;
+    }
   if (d.status == Domain::kUndecided)
     decide(st, k, p, count, n, dev);
+  else if (d.status == Domain::kObserving)
+    settle(st, k, p, count, n);
   if (d.status != Domain::kFormed)
     return;
   if (dev != d.device) {
@@ -253,7 +427,7 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
   }
   // Every array the launch gets as elements or numbers must be one the
   // domain can hold; elements only over the domain's own threads.
-  bool elements = false;
+  bool elements = false, rows = false;
   Range ranges[64];
   if (count > 64) {
     restore_among(st, p, count, kernel + " (more than 64 pointers)");
@@ -267,11 +441,36 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
     const std::size_t esz = k.sizes[i];
     if (!whole_allocation(d, p[i], &ranges[i]) || esz == 0 ||
         ((role & kNumberingNumbers) && esz != 4 && esz != 8) ||
-        ((role & kNumberingElements) && ranges[i].size < esz * static_cast<std::size_t>(d.n))) {
+        ((role & kNumberingElements) && ranges[i].size < esz * static_cast<std::size_t>(d.n)) ||
+        ((role & kNumberingRows) && ranges[i].size < esz * static_cast<std::size_t>(d.n + 1))) {
       restore_among(st, p, count, kernel + " (an array that is not a whole device allocation of the domain's size)");
       return;
     }
+    if ((role & (kNumberingRows | kNumberingSegments)) && (!d.rows || ((role & kNumberingRows) && ranges[i].base != d.rows))) {
+      restore_among(st, p, count, kernel + " (rows other than those the order came from)");
+      return;
+    }
+    rows = rows || (role & kNumberingRows);
   }
+  // The rows' starts in both numberings, from the row starts as numbered.
+  if (rows && d.nnz < 0) {
+    DomainArray *r = domain_array_at(d, reinterpret_cast<const void *>(d.rows));
+    std::size_t rsz = 0;
+    for (int i = 0; i < count; ++i)
+      if ((k.roles[i] & 0x7f) == kNumberingRows)
+        rsz = k.sizes[i];
+    if ((r && r->renumbered) || cudaDeviceSynchronize() != cudaSuccess ||
+        domain_starts(d, reinterpret_cast<const void *>(d.rows), rsz) != cudaSuccess) {
+      cudaGetLastError();
+      switch_off(st, "a CUDA call failed while reading the rows' starts");
+      return;
+    }
+  }
+  for (int i = 0; i < count; ++i)
+    if ((k.roles[i] & kNumberingSegments) && ranges[i].size < k.sizes[i] * static_cast<std::size_t>(d.nnz)) {
+      restore_among(st, p, count, kernel + " (an array shorter than its rows)");
+      return;
+    }
   if (elements && n != d.n) {
     restore_among(st, p, count, kernel + " (over another count of threads)");
     return;
@@ -319,6 +518,7 @@ extern "C" void irregfix_host_access(const void *ptr) {
   using namespace irregfix::detail;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
+  watch(st, ptr, ptr ? "a copy or memset on the host" : "a library call given device pointers");
   if (st.domain.status != Domain::kFormed)
     return;
   if (!ptr) { // a library given device pointers may keep them: everything back
@@ -327,7 +527,11 @@ extern "C" void irregfix_host_access(const void *ptr) {
   }
   if (DomainArray *a = domain_array_at(st.domain, ptr)) {
     restore(st, *a, "a copy or memset on the host");
-    if (a->range.base == st.domain.graph)
+    if (a->range.base == st.domain.graph) {
       st.domain.graph_changed = true;
+      // The rows' columns change: their starts go back too, and are read again.
+      if (DomainArray *r = st.domain.rows ? domain_array_at(st.domain, reinterpret_cast<const void *>(st.domain.rows)) : nullptr)
+        restore(st, *r, "a copy or memset on the host");
+    }
   }
 }

@@ -72,6 +72,7 @@ SiteRecord &site_record(State &st, const SiteInfo &site, int device) {
 
 std::string stats_text(State &st) {
   resolve_all_timings(st);
+  collect_move_times(st.domain);
   InvalidationStats invalidations = st.invalidations;
   add_tallies(invalidations);
   return format_stats(st.stats) + format_domain(st.domain) + format_invalidations(invalidations);

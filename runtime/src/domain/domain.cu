@@ -1,7 +1,10 @@
 // irregfix runtime: program-wide renumbering. See domain.h.
 #include "domain.h"
 
+#include <cub/device/device_scan.cuh>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace irregfix {
@@ -33,6 +36,95 @@ cudaError_t translate(DomainArray &arr, const int *map, long long n, cudaStream_
   return cudaGetLastError();
 }
 
+template <class T> __global__ void widen_starts(const T *b, long long count, long long *out) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<long long>(b[i]);
+}
+template <class T> __global__ void narrow_starts(const long long *b, long long count, T *out) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<T>(b[i]);
+}
+// len[p] = the length of row perm[p]; len[n] = 0 (the exclusive scan's total).
+__global__ void lengths_in_order(const long long *starts, const int *perm, long long n, long long *len) {
+  for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p <= n;
+       p += static_cast<long long>(gridDim.x) * blockDim.x)
+    len[p] = p < n ? starts[perm[p] + 1] - starts[perm[p]] : 0;
+}
+
+// Row p of the destination takes row map[p] of the source, whole and in its
+// order: one thread a row (the domain's rows are short), adjacent rows
+// adjacent in the destination. Values that number elements are translated
+// through `numbers`.
+template <class V, bool Numbers>
+__global__ void move_rows(const V *src, V *dst, const long long *src_starts, const long long *dst_starts,
+                          const int *map, long long n, const int *numbers) {
+  for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < n;
+       p += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long from = src_starts[map[p]], to = dst_starts[p], len = dst_starts[p + 1] - to;
+    for (long long j = 0; j < len; ++j) {
+      V v = src[from + j];
+      if (Numbers && v >= 0 && static_cast<long long>(v) < n)
+        v = static_cast<V>(numbers[v]);
+      dst[to + j] = v;
+    }
+  }
+}
+// Values of any other size, byte by byte.
+__global__ void move_row_bytes(const char *src, char *dst, std::size_t elem, const long long *src_starts,
+                               const long long *dst_starts, const int *map, long long n) {
+  for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < n;
+       p += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long from = src_starts[map[p]] * elem, to = dst_starts[p] * elem;
+    const long long bytes = (dst_starts[p + 1] - dst_starts[p]) * elem;
+    for (long long b = 0; b < bytes; ++b)
+      dst[to + b] = src[from + b];
+  }
+}
+
+unsigned grid_for(long long count) {
+  return static_cast<unsigned>(std::max<long long>(1, std::min<long long>((count + 255) / 256, 65535LL * 4)));
+}
+
+// The row starts: as the order numbers them (renumbering), or as numbered.
+cudaError_t move_starts(Domain &d, DomainArray &arr, bool into_order, cudaStream_t stream) {
+  const long long *from = into_order ? d.starts_in_order : d.starts;
+  void *p = reinterpret_cast<void *>(arr.range.base);
+  if (arr.elem == 8)
+    narrow_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<long long *>(p));
+  else
+    narrow_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<int *>(p));
+  return cudaGetLastError();
+}
+
+// A segment array: through the scratch, each row's segment to its row's place.
+cudaError_t move_segments(Domain &d, DomainArray &arr, bool into_order, cudaStream_t stream) {
+  const std::size_t bytes = static_cast<std::size_t>(d.nnz) * arr.elem;
+  cudaError_t e = domain_scratch(d, bytes);
+  void *p = reinterpret_cast<void *>(arr.range.base);
+  if (e != cudaSuccess || d.nnz == 0 || (e = cudaMemcpyAsync(d.scratch, p, bytes, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess)
+    return e;
+  const long long *src = into_order ? d.starts : d.starts_in_order;
+  const long long *dst = into_order ? d.starts_in_order : d.starts;
+  const int *map = into_order ? d.perm : d.inv;
+  const int *numbers = into_order ? d.inv : d.perm;
+  const unsigned grid = grid_for(d.n);
+  const bool translate = arr.role & kDomainNumbers;
+  const void *from = d.scratch;
+  if (arr.elem == 4 && translate)
+    move_rows<int, true><<<grid, 256, 0, stream>>>(static_cast<const int *>(from), static_cast<int *>(p), src, dst, map, d.n, numbers);
+  else if (arr.elem == 8 && translate)
+    move_rows<long long, true><<<grid, 256, 0, stream>>>(static_cast<const long long *>(from), static_cast<long long *>(p), src, dst, map, d.n, numbers);
+  else if (arr.elem == 4)
+    move_rows<unsigned, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned *>(from), static_cast<unsigned *>(p), src, dst, map, d.n, nullptr);
+  else if (arr.elem == 8)
+    move_rows<unsigned long long, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned long long *>(from), static_cast<unsigned long long *>(p), src, dst, map, d.n, nullptr);
+  else
+    move_row_bytes<<<grid, 256, 0, stream>>>(static_cast<const char *>(from), static_cast<char *>(p), arr.elem, src, dst, map, d.n);
+  return cudaGetLastError();
+}
+
 // Each column of n elements goes through `order` (out[p] = in[order[p]]).
 cudaError_t permute_columns(Domain &d, DomainArray &arr, const int *order, cudaStream_t stream) {
   const std::size_t column = static_cast<std::size_t>(d.n) * arr.elem;
@@ -51,14 +143,35 @@ cudaError_t move(Domain &d, DomainArray &arr, const int *positions, const int *v
   // Whatever the program queued on its streams comes first: on the legacy
   // default stream by its own ordering, else by waiting for the device.
   cudaError_t e = sync ? cudaDeviceSynchronize() : cudaSuccess;
-  if (e == cudaSuccess && (arr.role & kDomainElements))
-    e = permute_columns(d, arr, positions, stream);
-  if (e == cudaSuccess && (arr.role & kDomainNumbers))
-    e = translate(arr, values, d.n, stream);
+  std::pair<cudaEvent_t, cudaEvent_t> timed{nullptr, nullptr};
+  if (e == cudaSuccess && d.move_events.size() < 4096 && cudaEventCreate(&timed.first) == cudaSuccess &&
+      cudaEventCreate(&timed.second) == cudaSuccess && cudaEventRecord(timed.first, stream) == cudaSuccess)
+    d.move_events.push_back(timed);
+  else
+    cudaGetLastError(); // untimed
+  const bool into_order = positions == d.perm;
+  if (e == cudaSuccess && (arr.role & (kDomainRows | kDomainSegments)) && d.nnz < 0)
+    e = cudaErrorInvalidValue; // the row starts are not known: the caller computes them first
+  if (e == cudaSuccess && (arr.role & kDomainRows))
+    e = move_starts(d, arr, into_order, stream);
+  else if (e == cudaSuccess && (arr.role & kDomainSegments))
+    e = move_segments(d, arr, into_order, stream);
+  else {
+    if (e == cudaSuccess && (arr.role & kDomainElements))
+      e = permute_columns(d, arr, positions, stream);
+    if (e == cudaSuccess && (arr.role & kDomainNumbers))
+      e = translate(arr, values, d.n, stream);
+  }
+  if (!d.move_events.empty() && d.move_events.back().first == timed.first && timed.second)
+    cudaEventRecord(timed.second, stream);
   if (e == cudaSuccess && sync)
     e = cudaDeviceSynchronize();
-  const double bytes = (arr.role & kDomainElements ? 3.0 * arr.columns * d.n * arr.elem : 0.0) +
-                       (arr.role & kDomainNumbers ? 2.0 * arr.range.size : 0.0);
+  double bytes = (arr.role & kDomainElements ? 3.0 * arr.columns * d.n * arr.elem : 0.0) +
+                 (arr.role & kDomainNumbers ? 2.0 * arr.range.size : 0.0);
+  if (arr.role & kDomainRows)
+    bytes = (d.n + 1.0) * (8.0 + arr.elem);
+  else if (arr.role & kDomainSegments)
+    bytes = 3.0 * static_cast<double>(d.nnz) * arr.elem;
   d.stats.moved_mb += bytes / 1e6;
   return e;
 }
@@ -96,12 +209,14 @@ cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int 
 
 cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sector) {
   cudaError_t e = cudaSuccess;
+  d.nnz = -1; // the rows' starts in the order are the old order's
   if (d.n != a.n || !d.perm) {
-    if (d.perm)
-      cudaFree(d.perm);
-    if (d.inv)
-      cudaFree(d.inv);
+    for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), static_cast<void *>(d.starts),
+                    static_cast<void *>(d.starts_in_order)})
+      if (p)
+        cudaFree(p);
     d.perm = d.inv = nullptr;
+    d.starts = d.starts_in_order = nullptr;
     d.n = a.n;
     if ((e = cudaMalloc(&d.perm, a.n * sizeof(int))) != cudaSuccess ||
         (e = cudaMalloc(&d.inv, a.n * sizeof(int))) != cudaSuccess)
@@ -112,13 +227,45 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
     return e;
   int sweeps = 0;
   bool converged = false;
-  if ((e = compute_order(a, region, d.perm, d.scratch, d.scratch_bytes, &sweeps, &converged, 0)) != cudaSuccess ||
-      (e = invert_order(d.perm, a.n, d.inv, 0)) != cudaSuccess)
+  const auto begun = std::chrono::steady_clock::now();
+  if ((e = cudaDeviceSynchronize()) != cudaSuccess ||
+      (e = compute_order(a, region, d.perm, d.scratch, d.scratch_bytes, &sweeps, &converged, 0)) != cudaSuccess ||
+      (e = invert_order(d.perm, a.n, d.inv, 0)) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
     return e;
+  d.stats.order_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
+  d.stats.sweeps += sweeps;
   ++d.stats.orders;
   e = domain_measure(d, a, d.perm, per_sector, &d.fresh);
   d.last = d.fresh;
   return e;
+}
+
+cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem) {
+  cudaError_t e = cudaSuccess;
+  d.nnz = -1;
+  const long long n1 = d.n + 1;
+  if (!d.starts && ((e = cudaMalloc(&d.starts, n1 * sizeof(long long))) != cudaSuccess ||
+                    (e = cudaMalloc(&d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess))
+    return e;
+  if (elem == 8)
+    widen_starts<<<grid_for(n1), 256>>>(static_cast<const long long *>(rows), n1, d.starts);
+  else
+    widen_starts<<<grid_for(n1), 256>>>(static_cast<const int *>(rows), n1, d.starts);
+  std::size_t temp = 0;
+  const std::size_t lengths_bytes = (n1 * sizeof(long long) + 255) / 256 * 256; // the scan's storage after them
+  if ((e = cudaGetLastError()) != cudaSuccess ||
+      (e = cub::DeviceScan::ExclusiveSum(nullptr, temp, d.starts_in_order, d.starts_in_order, n1)) != cudaSuccess ||
+      (e = domain_scratch(d, lengths_bytes + temp)) != cudaSuccess)
+    return e;
+  auto *len = static_cast<long long *>(d.scratch);
+  lengths_in_order<<<grid_for(n1), 256>>>(d.starts, d.perm, d.n, len);
+  long long nnz = 0;
+  if ((e = cudaGetLastError()) != cudaSuccess ||
+      (e = cub::DeviceScan::ExclusiveSum(static_cast<char *>(d.scratch) + lengths_bytes, temp, len, d.starts_in_order, n1)) != cudaSuccess ||
+      (e = cudaMemcpy(&nnz, d.starts + d.n, sizeof nnz, cudaMemcpyDeviceToHost)) != cudaSuccess)
+    return e;
+  d.nnz = nnz;
+  return cudaSuccess;
 }
 
 cudaError_t domain_renumber(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync) {
@@ -152,11 +299,28 @@ DomainArray *domain_array_at(Domain &d, const void *p) {
   return it->second.range.contains(a) ? &it->second : nullptr;
 }
 
+void collect_move_times(Domain &d) {
+  for (auto &ev : d.move_events) {
+    float ms = 0.f;
+    if (cudaEventSynchronize(ev.second) == cudaSuccess && cudaEventElapsedTime(&ms, ev.first, ev.second) == cudaSuccess)
+      d.stats.move_ms += ms;
+    cudaGetLastError();
+    cudaEventDestroy(ev.first);
+    cudaEventDestroy(ev.second);
+  }
+  d.move_events.clear();
+}
+
 void domain_free(Domain &d) {
-  for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), d.scratch, static_cast<void *>(d.counts)})
+  collect_move_times(d);
+  for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), d.scratch, static_cast<void *>(d.counts),
+                  static_cast<void *>(d.starts), static_cast<void *>(d.starts_in_order)})
     if (p)
       cudaFree(p);
   d.perm = d.inv = nullptr;
+  d.starts = d.starts_in_order = nullptr;
+  d.nnz = -1;
+  d.rows = 0;
   d.scratch = nullptr;
   d.scratch_bytes = 0;
   d.counts = nullptr;
@@ -172,6 +336,7 @@ std::string format_domain(const Domain &d) {
   std::string out = "irregfix: program-wide renumbering: ";
   switch (d.status) {
   case Domain::kUndecided: out += "no order yet"; break;
+  case Domain::kObserving: out += "not formed: its graph ran once"; break;
   case Domain::kDeclined: out += "not formed: " + d.why; break;
   case Domain::kOff: out += "off: " + d.why; break;
   case Domain::kFormed:
@@ -182,9 +347,9 @@ std::string format_domain(const Domain &d) {
   }
   std::snprintf(line, sizeof line,
                 "\nirregfix:   %lld of %lld launches over it ran renumbered; %lld arrays renumbered, %lld restored "
-                "(%.1f MB moved); %lld orders computed\n",
+                "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps)\n",
                 d.stats.renumbered_launches, d.stats.launches, d.stats.renumbers, d.stats.restores, d.stats.moved_mb,
-                d.stats.orders);
+                d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps);
   out += line;
   for (const auto &kv : d.stats.boundaries)
     out += "irregfix:   restored for " + kv.first + ": " + std::to_string(kv.second) + "\n";

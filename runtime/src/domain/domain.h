@@ -1,7 +1,9 @@
 // irregfix runtime: program-wide renumbering. A domain is n elements whose
 // device arrays the program's kernels index by the thread index (positions,
 // velocities, forces: "elements"), plus the arrays whose values number those
-// elements (neighbour and cell lists: "numbers"). Kernels the tool finds
+// elements (neighbour and cell lists: "numbers"), and a sparse matrix's rows:
+// their starts and the arrays stored along them (values, and columns that
+// number elements). Kernels the tool finds
 // indifferent to the numbering of their elements (they use an element number
 // only to index elements, compare it for equality, or store it in numbers)
 // run unchanged on the domain kept in a locality order: element e of the
@@ -21,6 +23,8 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace irregfix {
 namespace detail {
@@ -32,6 +36,8 @@ enum DomainRole : unsigned char {
   kDomainNumbers = 2,        // holds element numbers (4- or 8-byte integers)
   kDomainElementNumbers = 3, // both: a neighbour list, a[j*n + t] = element number
   kDomainOther = 4,          // used some other way: the domain's numbering must not show
+  kDomainRows = 8,           // the starts of the rows' segments (CSR row pointers), n + 1 of them
+  kDomainSegments = 16,      // stored along the rows' segments (CSR values; columns with kDomainNumbers)
 };
 
 struct DomainArray {
@@ -46,14 +52,22 @@ struct DomainStats {
   long long launches = 0, renumbered_launches = 0;
   long long renumbers = 0, restores = 0; // array passes each way
   double moved_mb = 0;                   // bytes the passes read and wrote
-  long long orders = 0;                  // orders computed
+  long long orders = 0, sweeps = 0;      // orders computed, and their sweeps
+  double order_ms = 0;                   // their time (host clock, synchronised)
+  double move_ms = 0;                    // the moves' GPU time (summed when reported: they are asynchronous)
   std::map<std::string, long long> boundaries; // restores, by what asked for them
 };
 
 struct Domain {
-  enum Status { kUndecided, kDeclined, kFormed, kOff };
+  // kObserving: the graph reads far apart; between its first two launches the
+  // runtime watches whether anything reads the graph launch's arrays as
+  // numbered (which would move them back at every round), and forms the
+  // domain at the second only if nothing did.
+  enum Status { kUndecided, kObserving, kDeclined, kFormed, kOff };
   Status status = kUndecided;
   std::string why;        // declined or off: why
+  std::map<std::uintptr_t, std::size_t> watched; // observing: the graph launch's allocations (base, size)
+  std::string conflict;   // observing: what read one of them as numbered
   int device = 0;
   long long n = 0;
   int *perm = nullptr;    // new number -> original element
@@ -63,12 +77,20 @@ struct Domain {
   unsigned long long *counts = nullptr; // the sampled measure's two counts
   double identity = -1, fresh = -1, last = -1; // sectors a read: as numbered, in the order, latest
   std::uintptr_t graph = 0;   // the allocation of the graph the order came from
+  // Rows (CSR): the allocation of the row starts whose segments the domain's
+  // kSegments arrays are stored along (0: none), and those starts as
+  // numbered and in the order (device, n + 1 each; nnz < 0 while not
+  // computed). A renumbering moves each row's segment whole, in its order.
+  std::uintptr_t rows = 0;
+  long long *starts = nullptr, *starts_in_order = nullptr;
+  long long nnz = -1;
   bool graph_changed = false; // something wrote the graph since it was last measured
   std::map<std::uintptr_t, DomainArray> arrays; // by allocation base
   // Pointers asked about: their whole device allocation, or empty (not one:
   // managed memory, an interior pointer). Forgotten at frees.
   std::unordered_map<const void *, Range> allocations;
   DomainStats stats;
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> move_events; // around moves not yet summed into stats
 };
 
 // Grows d.scratch to at least `bytes`.
@@ -88,11 +110,18 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
 cudaError_t domain_renumber(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
 cudaError_t domain_restore(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
 
+// Computes d.starts and d.starts_in_order from the row starts at `rows` (as
+// numbered, `elem` bytes each), and d.nnz; synchronises.
+cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem);
+
 // The array of d holding p, or null.
 DomainArray *domain_array_at(Domain &d, const void *p);
 
 // Frees what d holds on the device and forgets its arrays (status kept).
 void domain_free(Domain &d);
+
+// Sums the moves' timed events into d.stats.move_ms (waits for them).
+void collect_move_times(Domain &d);
 
 // The IRREGFIX_STATS block: "" when no launch asked.
 std::string format_domain(const Domain &d);
