@@ -473,6 +473,10 @@ class RealworldTest(unittest.TestCase):
         b = a.replace("0.0138", "0.0171").replace("5.78", "6.02")
         self.assertEqual(realworld.normalised(a), realworld.normalised(b))
         self.assertIn("rows 502", realworld.normalised(a))
+        # Seconds as a unit in parentheses (a profile of parts: "pgain = 0.0123 (s)").
+        c = "pgain = 0.012300 (s)\nk = 10\n"
+        self.assertEqual(realworld.normalised(c), realworld.normalised(c.replace("0.0123", "0.0456")))
+        self.assertIn("k = 10", realworld.normalised(c))
 
     @staticmethod
     def read(path):

@@ -24,6 +24,8 @@ thread_local bool launch_renumbered = false;
 
 // The order is recomputed when the graph's measure in it got this much worse.
 constexpr double kDomainDecay = 1.25;
+// Rounds between launches of the graph watched before a domain forms (auto).
+constexpr int kObservedRounds = 2;
 // Rows of at least this many entries on average (a warp's worth) are left
 // to the warp-cooperative layout, which the renumbered domain would bypass.
 constexpr long long kDomainLongRows = 32;
@@ -286,6 +288,7 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
     st.domain_formed.store(true); // unseen code must be noticed too
     d.watched.clear();
     d.conflict.clear();
+    d.rounds = d.conflicted = 0;
     for (int i = 0; i < count; ++i) {
       Range r;
       if ((k.roles[i] & 0x7f) != kNumberingNone && (k.roles[i] & 0x7f) != kNumberingOther &&
@@ -310,21 +313,31 @@ void watch(State &st, const void *p, const std::string &who) {
   d.conflict = who;
 }
 
-// The graph's second launch: the domain forms unless something read the
-// graph launch's arrays as numbered in between.
+// A later launch of the graph ends a round: after kObservedRounds the domain
+// forms unless in every one of them something read the graph launch's arrays
+// as numbered.
 void settle(State &st, const NumberingKernel &k, const void *const *p, int count, long long n) {
   Domain &d = st.domain;
   AccessList a;
   if (reinterpret_cast<std::uintptr_t>(k.graph >= 0 && k.graph < count ? p[k.graph] : nullptr) != d.graph ||
       !graph_of(d, k, p, count, n, &a))
     return;
+  ++d.rounds;
   if (!d.conflict.empty()) {
+    ++d.conflicted;
+    d.why = d.conflict;
+    d.conflict.clear();
+  }
+  if (d.rounds < kObservedRounds)
+    return;
+  if (d.conflicted == d.rounds) {
     d.status = Domain::kDeclined;
-    d.why = "between two launches of '" + std::string(k.kernel) + "', " + d.conflict +
-            " read its arrays as the program numbers them: they would move back and forth every round";
+    d.why = "in each of the first " + std::to_string(d.rounds) + " rounds between launches of '" + k.kernel + "', " +
+            d.why + " read its arrays as the program numbers them: they would move back and forth every round";
     st.domain_formed.store(false);
     return;
   }
+  d.why.clear();
   form(st, k, p, a, sector_elements(element_bytes(k, count)));
 }
 

@@ -59,15 +59,17 @@ struct DomainStats {
 };
 
 struct Domain {
-  // kObserving: the graph reads far apart; between its first two launches the
-  // runtime watches whether anything reads the graph launch's arrays as
-  // numbered (which would move them back at every round), and forms the
-  // domain at the second only if nothing did.
+  // kObserving: the graph reads far apart; over the rounds between its first
+  // launches the runtime watches whether anything reads the graph launch's
+  // arrays as numbered (which would move them back at every round), and
+  // forms the domain unless that happened in every round watched (a start-up
+  // step alone, say an energy printed once, does not count).
   enum Status { kUndecided, kObserving, kDeclined, kFormed, kOff };
   Status status = kUndecided;
   std::string why;        // declined or off: why
   std::map<std::uintptr_t, std::size_t> watched; // observing: the graph launch's allocations (base, size)
-  std::string conflict;   // observing: what read one of them as numbered
+  std::string conflict;   // observing: what read one of them as numbered in this round
+  int rounds = 0, conflicted = 0; // observing: rounds watched, and those with a conflict
   int device = 0;
   long long n = 0;
   int *perm = nullptr;    // new number -> original element
