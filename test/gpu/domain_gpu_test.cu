@@ -150,25 +150,32 @@ TEST_F(DomainTest, ALibraryCallRestoresEveryArray) {
   EXPECT_EQ(download(list, l.list.size()), l.list);
 }
 
+// Under auto, `steps` of forces, each followed (in the steps `read_at`
+// says) by a kernel that reads the positions as numbered.
+void forces_then_read(const Line &l, int steps, bool (*read_at)(int), DeviceTest &t) {
+  irregfix::testing::set_domain(0);
+  float4 *pos = t.upload(l.pos), *force = t.upload(std::vector<float4>(l.n));
+  const int *count = t.upload(l.count), *list = t.upload(l.list);
+  float *out = t.upload(std::vector<float>(1));
+  static const unsigned char roles[] = {4, 132};
+  static const unsigned short sizes[] = {16, 4};
+  static const irregfix::NumberingKernel first = {
+      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1};
+  for (int s = 0; s < steps; ++s) {
+    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+    forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
+    if (read_at(s)) {
+      irregfix::numbered_launch(first, 0, 0, {pos, out});
+      first_x<<<1, 32>>>(pos, out);
+    }
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 // A launch that reads the graph launch's arrays as numbered between every two
 // of its launches would move them back every round: auto forms no domain.
 TEST_F(DomainTest, AutoFormsNoDomainThatWouldMoveEveryRound) {
-  const Line l(1 << 14, true);
-  irregfix::testing::set_domain(0);
-  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
-  const int *count = upload(l.count), *list = upload(l.list);
-  float *out = upload(std::vector<float>(1));
-  const unsigned char roles[] = {4, 132};
-  const unsigned short sizes[] = {16, 4};
-  const irregfix::NumberingKernel first = {"first_x", "it compares element number 'i' with a value that is none",
-                                           roles, sizes, -1, -1, -1};
-  for (int s = 0; s < 4; ++s) {
-    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
-    forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
-    irregfix::numbered_launch(first, 0, 0, {pos, out});
-    first_x<<<1, 32>>>(pos, out);
-  }
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  forces_then_read(Line(1 << 14, true), 4, [](int) { return true; }, *this);
   const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
   EXPECT_FALSE(c.formed);
   EXPECT_EQ(c.renumbers, 0);
@@ -179,24 +186,7 @@ TEST_F(DomainTest, AutoFormsNoDomainThatWouldMoveEveryRound) {
 // Such a read in the first round only (a start-up step) does not keep the
 // domain from forming.
 TEST_F(DomainTest, AReadAsNumberedAtStartUpOnlyStillFormsTheDomain) {
-  const Line l(1 << 14, true);
-  irregfix::testing::set_domain(0);
-  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
-  const int *count = upload(l.count), *list = upload(l.list);
-  float *out = upload(std::vector<float>(1));
-  const unsigned char roles[] = {4, 132};
-  const unsigned short sizes[] = {16, 4};
-  const irregfix::NumberingKernel first = {"first_x", "it compares element number 'i' with a value that is none",
-                                           roles, sizes, -1, -1, -1};
-  for (int s = 0; s < 4; ++s) {
-    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
-    forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
-    if (s == 0) {
-      irregfix::numbered_launch(first, 0, 0, {pos, out});
-      first_x<<<1, 32>>>(pos, out);
-    }
-  }
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  forces_then_read(Line(1 << 14, true), 4, [](int s) { return s == 0; }, *this);
   EXPECT_TRUE(irregfix::testing::domain_counters().formed) << irregfix::testing::stats_report();
 }
 
