@@ -6,6 +6,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <map>
@@ -270,8 +271,11 @@ private:
         return true;
     return false;
   }
+  // Whether V is declared in Outer (its declaration statement there).
   bool inside(const VarDecl *V, const Stmt *Outer) const {
-    return Outer->getBeginLoc() <= V->getLocation() && V->getLocation() <= Outer->getEndLoc();
+    auto Parents = Ctx.getParents(*V);
+    const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    return DS && inside(DS, Outer);
   }
   // `atomicAdd(p, acc)`: an integer partial added straight to the total.
   bool toAtomicAdd(const DeclRefExpr *R) const {

@@ -180,23 +180,18 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
 // columns by one order is then a relabelling).
 // False with *why empty: a CUDA call failed (the domain is off).
 bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::string *why) {
-  Domain &d = st.domain;
-  long long first = 0, last = 0;
-  const std::size_t rsz = a.b_kind == kIndexI64 ? 8 : 4;
-  int i32[2] = {0, 0};
+  long long ends[2] = {0, 0}; // B[0] and B[n]
   cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess && rsz == 8) {
-    long long i64[2] = {0, 0};
-    e = cudaMemcpy(i64, a.B, sizeof i64, cudaMemcpyDeviceToHost); // B[0]
-    first = i64[0];
-    if (e == cudaSuccess)
-      e = cudaMemcpy(&last, static_cast<const long long *>(a.B) + a.n, sizeof last, cudaMemcpyDeviceToHost);
-  } else if (e == cudaSuccess) {
-    e = cudaMemcpy(&i32[0], a.B, sizeof(int), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(&i32[1], static_cast<const int *>(a.B) + a.n, sizeof(int), cudaMemcpyDeviceToHost);
-    first = i32[0], last = i32[1];
+  for (int i = 0; i < 2 && e == cudaSuccess; ++i) {
+    const long long at = i == 0 ? 0 : a.n;
+    int narrow = 0;
+    e = a.b_kind == kIndexI64
+            ? cudaMemcpy(&ends[i], static_cast<const long long *>(a.B) + at, sizeof(long long), cudaMemcpyDeviceToHost)
+            : cudaMemcpy(&narrow, static_cast<const int *>(a.B) + at, sizeof(int), cudaMemcpyDeviceToHost);
+    if (a.b_kind != kIndexI64)
+      ends[i] = narrow;
   }
+  const long long first = ends[0], last = ends[1];
   if (e == cudaSuccess && last - first >= kDomainLongRows * a.n) {
     char line[200];
     std::snprintf(line, sizeof line, "'%s''s rows hold %.0f entries on average: several lanes a row serve long rows "
@@ -229,7 +224,6 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::
     *why = line;
     return false;
   }
-  (void)d;
   return true;
 }
 

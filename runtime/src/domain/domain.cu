@@ -12,6 +12,10 @@ namespace detail {
 
 namespace {
 
+unsigned grid_for(long long count) {
+  return static_cast<unsigned>(std::max<long long>(1, std::min<long long>((count + 255) / 256, 65535LL * 4)));
+}
+
 // a[k] in [0, n) becomes map[a[k]]; other values (sentinels, slots a kernel
 // never wrote) stay: both directions are the same bijection's two halves.
 template <class T> __global__ void translate_numbers(T *a, long long count, const int *map, long long n) {
@@ -25,7 +29,7 @@ template <class T> __global__ void translate_numbers(T *a, long long count, cons
 
 cudaError_t translate(DomainArray &arr, const int *map, long long n, cudaStream_t stream) {
   const long long count = static_cast<long long>(arr.range.size / arr.elem);
-  const unsigned blocks = static_cast<unsigned>(std::min<long long>((count + 255) / 256, 65535LL * 4));
+  const unsigned blocks = grid_for(count);
   if (count <= 0)
     return cudaSuccess;
   void *p = reinterpret_cast<void *>(arr.range.base);
@@ -36,15 +40,12 @@ cudaError_t translate(DomainArray &arr, const int *map, long long n, cudaStream_
   return cudaGetLastError();
 }
 
-template <class T> __global__ void widen_starts(const T *b, long long count, long long *out) {
+// Row starts of one integer type into another (as numbered, widened to long
+// long; back into the program's array, narrowed).
+template <class From, class To> __global__ void convert_starts(const From *b, long long count, To *out) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x)
-    out[i] = static_cast<long long>(b[i]);
-}
-template <class T> __global__ void narrow_starts(const long long *b, long long count, T *out) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
-    out[i] = static_cast<T>(b[i]);
+    out[i] = static_cast<To>(b[i]);
 }
 // len[p] = the length of row perm[p]; len[n] = 0 (the exclusive scan's total).
 __global__ void lengths_in_order(const long long *starts, const int *perm, long long n, long long *len) {
@@ -83,18 +84,14 @@ __global__ void move_row_bytes(const char *src, char *dst, std::size_t elem, con
   }
 }
 
-unsigned grid_for(long long count) {
-  return static_cast<unsigned>(std::max<long long>(1, std::min<long long>((count + 255) / 256, 65535LL * 4)));
-}
-
 // The row starts: as the order numbers them (renumbering), or as numbered.
 cudaError_t move_starts(Domain &d, DomainArray &arr, bool into_order, cudaStream_t stream) {
   const long long *from = into_order ? d.starts_in_order : d.starts;
   void *p = reinterpret_cast<void *>(arr.range.base);
   if (arr.elem == 8)
-    narrow_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<long long *>(p));
+    convert_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<long long *>(p));
   else
-    narrow_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<int *>(p));
+    convert_starts<<<grid_for(d.n + 1), 256, 0, stream>>>(from, d.n + 1, static_cast<int *>(p));
   return cudaGetLastError();
 }
 
@@ -248,9 +245,9 @@ cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem) {
                     (e = cudaMalloc(&d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess))
     return e;
   if (elem == 8)
-    widen_starts<<<grid_for(n1), 256>>>(static_cast<const long long *>(rows), n1, d.starts);
+    convert_starts<<<grid_for(n1), 256>>>(static_cast<const long long *>(rows), n1, d.starts);
   else
-    widen_starts<<<grid_for(n1), 256>>>(static_cast<const int *>(rows), n1, d.starts);
+    convert_starts<<<grid_for(n1), 256>>>(static_cast<const int *>(rows), n1, d.starts);
   std::size_t temp = 0;
   const std::size_t lengths_bytes = (n1 * sizeof(long long) + 255) / 256 * 256; // the scan's storage after them
   if ((e = cudaGetLastError()) != cudaSuccess ||
