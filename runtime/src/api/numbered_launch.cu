@@ -12,6 +12,7 @@
 #include "state.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -394,6 +395,12 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
       d.status == Domain::kDeclined)
     return;
   ++d.stats.launches;
+  struct Clock { // the runtime's own time at this launch
+    Clock(double &total) : total(total), begun(std::chrono::steady_clock::now()) {}
+    ~Clock() { total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count(); }
+    double &total;
+    std::chrono::steady_clock::time_point begun;
+  } clock(d.stats.launch_ms);
   int dev = 0;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||

@@ -344,9 +344,10 @@ std::string format_domain(const Domain &d) {
   }
   std::snprintf(line, sizeof line,
                 "\nirregfix:   %lld of %lld launches over it ran renumbered; %lld arrays renumbered, %lld restored "
-                "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps)\n",
+                "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps); %.2f ms of host time in "
+                "these launches' hooks (waits for the device included)\n",
                 d.stats.renumbered_launches, d.stats.launches, d.stats.renumbers, d.stats.restores, d.stats.moved_mb,
-                d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps);
+                d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps, d.stats.launch_ms);
   out += line;
   for (const auto &kv : d.stats.boundaries)
     out += "irregfix:   restored for " + kv.first + ": " + std::to_string(kv.second) + "\n";

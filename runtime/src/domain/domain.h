@@ -55,6 +55,7 @@ struct DomainStats {
   long long orders = 0, sweeps = 0;      // orders computed, and their sweeps
   double order_ms = 0;                   // their time (host clock, synchronised)
   double move_ms = 0;                    // the moves' GPU time (summed when reported: they are asynchronous)
+  double launch_ms = 0;                  // host time in these launches' hooks (order, moves, waits for the device)
   std::map<std::string, long long> boundaries; // restores, by what asked for them
 };
 

@@ -17,9 +17,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr unsigned long long kNoKey = ~0ULL;
 constexpr unsigned kNoSector = ~0u;
-// Order keys: the region (24 bits), the hops from its seed (8 bits), the
-// least element read (32 bits). Propagation keys: hops (high 32 bits), seed.
-constexpr int kSeedBits = kOrderSeedBits;
+// Propagation keys: hops (high 32 bits), seed (see KeyLayout for the sort's).
 constexpr unsigned long long kHop = 1ULL << 32;
 
 // Thread t's reads: how many, and where its list starts (see AccessList).
@@ -122,53 +120,82 @@ __global__ void __launch_bounds__(kThreads) seed_kernel(long long n, int region,
     prop[t] = t % region == 0 ? static_cast<unsigned long long>(t / region) : kNoKey;
 }
 
-// One sweep: each thread takes the least key of the threads it reads, one hop
-// further, if it is less than its own. In place: a key read may be one this
-// sweep has already lowered (it only carries further), or an older one from
-// the cache (the next sweep sees it); a sweep that lowers nothing ends them.
+// Sweep `level`: each thread no seed has reached yet takes the least key of
+// the threads it reads that were reached at the levels before, one hop
+// further. A key written in this sweep (hops == level) is not taken, so the
+// result is a breadth-first search from every seed at once, ties to the lower
+// seed, whatever order the threads run in; a thread reached is never read
+// again by itself, so each sweep reads the lists of the threads not yet
+// reached only (a quarter of what relaxing every thread cost on a shuffled
+// grid). A sweep that reaches nobody ends them.
 __global__ void __launch_bounds__(kThreads)
-    sweep_kernel(AccessList a, unsigned long long *prop, int *changed) {
+    sweep_kernel(AccessList a, unsigned long long *prop, unsigned long long level, int *changed) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  const unsigned long long reached_before = level * kHop; // keys below it: hops < level
   for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
-    const unsigned long long own = prop[t];
-    if (own < kHop) // a seed: nothing is nearer
+    if (prop[t] != kNoKey)
       continue;
     long long start = 0;
     const long long len = access_count(a, t, &start);
-    unsigned long long best = own;
+    unsigned long long best = kNoKey;
     for (long long j = 0; j < len; ++j) {
       long long e = 0;
       if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
         continue;
       const unsigned long long k = prop[e];
-      if (k != kNoKey && k + kHop < best)
-        best = k + kHop;
+      if (k < reached_before && k < best)
+        best = k;
     }
-    if (best < own) {
-      prop[t] = best;
+    if (best != kNoKey) {
+      prop[t] = best + kHop;
       *changed = 1;
     }
   }
 }
 
+// Bits to hold the values 0..v.
+int bits_for(unsigned long long v) {
+  int b = 1;
+  while (b < 64 && (v >> b) != 0)
+    ++b;
+  return b;
+}
+
+// How the sort key packs (region, hops, least element read), low to high
+// bits: least in `least_bits`, hops in 8, the region above; no bit more than
+// they need, so that the radix sort runs as few passes as the numbers allow.
+struct KeyLayout {
+  int least_bits = 0, region_bits = 0;
+  unsigned long long no_region = 0; // the region of threads no seed reached: after every seed's
+  int end_bit() const { return least_bits + 8 + region_bits; }
+};
+
+KeyLayout key_layout(long long n, int region) {
+  KeyLayout k;
+  k.least_bits = bits_for(static_cast<unsigned long long>(n)); // least element read, n when none
+  k.no_region = static_cast<unsigned long long>((n + region - 1) / region);
+  k.region_bits = bits_for(k.no_region);
+  return k;
+}
+
 // The sort key of each thread and the thread itself.
 __global__ void __launch_bounds__(kThreads)
-    key_kernel(AccessList a, const unsigned long long *__restrict__ prop, unsigned long long *__restrict__ keys,
-               int *__restrict__ ids) {
+    key_kernel(AccessList a, const unsigned long long *__restrict__ prop, KeyLayout layout,
+               unsigned long long *__restrict__ keys, int *__restrict__ ids) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
     const unsigned long long k = prop[t];
-    const unsigned long long seed = k == kNoKey ? (1ULL << kSeedBits) - 1 : k & 0xffffffffULL;
+    const unsigned long long seed = k == kNoKey ? layout.no_region : k & 0xffffffffULL;
     const unsigned long long hops = k == kNoKey ? 255 : (k >> 32) < 255 ? (k >> 32) : 255;
     long long start = 0;
     const long long len = access_count(a, t, &start);
-    unsigned long long least = 0xffffffffULL;
+    unsigned long long least = static_cast<unsigned long long>(a.n);
     for (long long j = 0; j < len; ++j) {
       long long e = 0;
       if (access_elem(a, start, j, &e) && e >= 0 && e < a.n && static_cast<unsigned long long>(e) < least)
         least = static_cast<unsigned long long>(e);
     }
-    keys[t] = (seed << 40) | (hops << 32) | least;
+    keys[t] = (((seed << 8) | hops) << layout.least_bits) | least;
     ids[t] = static_cast<int>(t);
   }
 }
@@ -431,14 +458,15 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
   auto *flag = reinterpret_cast<int *>(base + 3 * keys_bytes + ids_bytes);
   void *cub_temp = base + 3 * keys_bytes + ids_bytes + 256;
   const unsigned grid = grid_for(n, kThreads);
-  seed_kernel<<<grid, kThreads, 0, stream>>>(n, order_region(n, region), prop);
+  const int regions_of = order_region(n, region);
+  seed_kernel<<<grid, kThreads, 0, stream>>>(n, regions_of, prop);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
   while (*sweeps < kMaxSweeps) {
     if ((e = cudaMemsetAsync(flag, 0, sizeof(int), stream)) != cudaSuccess)
       return e;
     for (int s = 0; s < kSweepBatch; ++s) {
-      sweep_kernel<<<grid, kThreads, 0, stream>>>(a, prop, flag);
+      sweep_kernel<<<grid, kThreads, 0, stream>>>(a, prop, static_cast<unsigned long long>(*sweeps + s + 1), flag);
       if ((e = cudaPeekAtLastError()) != cudaSuccess)
         return e;
     }
@@ -452,10 +480,12 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
       break;
     }
   }
-  key_kernel<<<grid, kThreads, 0, stream>>>(a, prop, keys, ids);
+  const KeyLayout layout = key_layout(n, regions_of);
+  key_kernel<<<grid, kThreads, 0, stream>>>(a, prop, layout, keys, ids);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
-  return cub::DeviceRadixSort::SortPairs(cub_temp, temp, keys, sorted, ids, perm, static_cast<int>(n), 0, 64, stream);
+  return cub::DeviceRadixSort::SortPairs(cub_temp, temp, keys, sorted, ids, perm, static_cast<int>(n), 0,
+                                         layout.end_bit(), stream);
 }
 
 cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, int *out, cudaStream_t stream) {

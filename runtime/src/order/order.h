@@ -6,9 +6,9 @@
 // The order: seeds every `region` threads (t % region == 0); every thread
 // joins the seed nearest to it in the access graph (t reads element e, and
 // element e is thread e: the neighbour list of MD, a square matrix's columns),
-// ties to the lower seed, by sweeps of min-plus relaxation over the lists (in
-// place: a sweep carries a key as far as it can, and the fixed point does not
-// depend on the order of updates); the threads are then sorted by (region,
+// ties to the lower seed, by breadth-first sweeps from every seed at once
+// (each reads the lists of the threads not yet reached; the result does not
+// depend on the order threads run in); the threads are then sorted by (region,
 // hops from its seed, the least element they read), CUB's radix sort. Each
 // region is a ball of the access graph: the threads of a block read mostly
 // the same elements, whatever their numbering. Any permutation leaves each
