@@ -204,14 +204,12 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::
     *why = std::string("'") + k.kernel + "''s columns are 8-byte numbers (not measured)";
     return false;
   }
-  long long *extent = nullptr;
   long long h[3] = {0, 0, 0};
-  if (e == cudaSuccess && last > first) {
-    if ((e = cudaMalloc(&extent, sizeof h)) == cudaSuccess &&
-        (e = index_extent(static_cast<const int *>(a.idx), first, last, a.n, extent, 0)) == cudaSuccess)
+  static_assert(sizeof h <= kDomainCounts * sizeof(unsigned long long), "the extent fits the domain's counts");
+  if (e == cudaSuccess && last > first && (e = domain_counts(st.domain)) == cudaSuccess) {
+    auto *extent = reinterpret_cast<long long *>(st.domain.counts);
+    if ((e = index_extent(static_cast<const int *>(a.idx), first, last, a.n, extent, 0)) == cudaSuccess)
       e = cudaMemcpy(h, extent, sizeof h, cudaMemcpyDeviceToHost);
-    if (extent)
-      cudaFree(extent);
   }
   if (e != cudaSuccess) {
     cudaGetLastError();
@@ -245,14 +243,11 @@ void form(State &st, const NumberingKernel &k, const void *const *p, const Acces
   d.watched.clear();
 }
 
-// Forms the domain from the launch's graph (IRREGFIX_DOMAIN=1), starts
-// watching a round of launches (auto), or declines it.
-void decide(State &st, const NumberingKernel &k, const void *const *p, int count, long long n, int dev) {
+// Whether the graph may form the domain, measured as numbered (d.identity):
+// rows that make a square matrix, whose threads read far enough apart that an
+// order pays (unless IRREGFIX_DOMAIN=1). Otherwise declined, with why, or off.
+bool worth_forming(State &st, const NumberingKernel &k, const AccessList &a, int per_sector) {
   Domain &d = st.domain;
-  AccessList a;
-  if (!graph_of(d, k, p, count, n, &a))
-    return; // no graph here: another launch may have one
-  const int per_sector = sector_elements(element_bytes(k, count));
   if (a.kind == AccessList::kRange) {
     std::string why;
     if (!square_rows(st, a, k, &why)) {
@@ -260,13 +255,13 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
         d.status = Domain::kDeclined;
         d.why = why;
       }
-      return;
+      return false;
     }
   }
   if (cudaDeviceSynchronize() != cudaSuccess || domain_measure(d, a, nullptr, per_sector, &d.identity) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while measuring the graph");
-    return;
+    return false;
   }
   if (st.cfg.domain == 0 && d.identity < kOrderWorthSectors) {
     char why[160];
@@ -274,25 +269,40 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
                   k.kernel, d.identity, kOrderWorthSectors);
     d.status = Domain::kDeclined;
     d.why = why;
+    return false;
+  }
+  return true;
+}
+
+// At the graph's first launch: forms the domain (IRREGFIX_DOMAIN=1), or
+// starts watching rounds of launches (auto). The graph is measured only once
+// the watching did not rule the domain out, so that a program whose kernels
+// read the arrays as numbered every round pays no measure.
+void decide(State &st, const NumberingKernel &k, const void *const *p, int count, long long n, int dev) {
+  Domain &d = st.domain;
+  AccessList a;
+  if (!graph_of(d, k, p, count, n, &a))
+    return; // no graph here: another launch may have one
+  if (st.cfg.domain != 0) {
+    if (worth_forming(st, k, a, sector_elements(element_bytes(k, count)))) {
+      d.device = dev;
+      form(st, k, p, a, sector_elements(element_bytes(k, count)));
+    }
     return;
   }
   d.device = dev;
   d.graph = reinterpret_cast<std::uintptr_t>(p[k.graph]);
-  if (st.cfg.domain == 0) { // auto: watch one round first
-    d.status = Domain::kObserving;
-    st.domain_formed.store(true); // unseen code must be noticed too
-    d.watched.clear();
-    d.conflict.clear();
-    d.rounds = d.conflicted = 0;
-    for (int i = 0; i < count; ++i) {
-      Range r;
-      if ((k.roles[i] & 0x7f) != kNumberingNone && (k.roles[i] & 0x7f) != kNumberingOther &&
-          whole_allocation(d, p[i], &r))
-        d.watched.emplace(r.base, r.size);
-    }
-    return;
+  d.status = Domain::kObserving;
+  st.domain_formed.store(true); // unseen code must be noticed too
+  d.watched.clear();
+  d.conflict.clear();
+  d.rounds = d.conflicted = 0;
+  for (int i = 0; i < count; ++i) {
+    Range r;
+    if ((k.roles[i] & 0x7f) != kNumberingNone && (k.roles[i] & 0x7f) != kNumberingOther &&
+        whole_allocation(d, p[i], &r))
+      d.watched.emplace(r.base, r.size);
   }
-  form(st, k, p, a, per_sector);
 }
 
 // Watching the graph launch's arrays: p, read as the program numbers it by
@@ -333,7 +343,12 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
     return;
   }
   d.why.clear();
-  form(st, k, p, a, sector_elements(element_bytes(k, count)));
+  const int per_sector = sector_elements(element_bytes(k, count));
+  if (!worth_forming(st, k, a, per_sector)) {
+    st.domain_formed.store(false);
+    return;
+  }
+  form(st, k, p, a, per_sector);
 }
 
 

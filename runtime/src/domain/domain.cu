@@ -188,13 +188,17 @@ cudaError_t domain_scratch(Domain &d, std::size_t bytes) {
   return e;
 }
 
+cudaError_t domain_counts(Domain &d) {
+  return d.counts ? cudaSuccess : cudaMalloc(&d.counts, kDomainCounts * sizeof(unsigned long long));
+}
+
 cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors) {
   std::size_t need = 0;
   cudaError_t e = sample_scratch_bytes(&need);
   if (e == cudaSuccess)
     e = domain_scratch(d, need);
-  if (e == cudaSuccess && !d.counts)
-    e = cudaMalloc(&d.counts, 2 * sizeof(unsigned long long));
+  if (e == cudaSuccess)
+    e = domain_counts(d);
   if (e == cudaSuccess)
     e = sample_sectors(a, perm, per_sector, d.scratch, d.scratch_bytes, d.counts, 0);
   unsigned long long h[2] = {0, 0};
@@ -333,7 +337,7 @@ std::string format_domain(const Domain &d) {
   std::string out = "irregfix: program-wide renumbering: ";
   switch (d.status) {
   case Domain::kUndecided: out += "no order yet"; break;
-  case Domain::kObserving: out += "not formed: its graph ran once"; break;
+  case Domain::kObserving: out += "not formed: watching the rounds between its graph's launches"; break;
   case Domain::kDeclined: out += "not formed: " + d.why; break;
   case Domain::kOff: out += "off: " + d.why; break;
   case Domain::kFormed:

@@ -77,7 +77,7 @@ struct Domain {
   int *inv = nullptr;     // original element -> new number
   void *scratch = nullptr;
   std::size_t scratch_bytes = 0;
-  unsigned long long *counts = nullptr; // the sampled measure's two counts
+  unsigned long long *counts = nullptr; // kDomainCounts words: the sampled measure's two counts, or the extent of an index array
   double identity = -1, fresh = -1, last = -1; // sectors a read: as numbered, in the order, latest
   std::uintptr_t graph = 0;   // the allocation of the graph the order came from
   // Rows (CSR): the allocation of the row starts whose segments the domain's
@@ -97,6 +97,10 @@ struct Domain {
 };
 
 // Grows d.scratch to at least `bytes`.
+constexpr int kDomainCounts = 4;
+// d.counts, allocated once: small results read back (no allocation and free,
+// which wait for the device, at every measure).
+cudaError_t domain_counts(Domain &d);
 cudaError_t domain_scratch(Domain &d, std::size_t bytes);
 
 // Measures graph a as numbered (perm null) or in d's order: sectors over reads.

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace irregfix {
@@ -80,6 +81,10 @@ void Selector::skipped(long long launches, long long changes) {
       c /= 2;
     }
   };
+  if (warming_up()) { // no copy yet: only the warm-up's count
+    warm_up_launches_ += launches;
+    return;
+  }
   add(launches_, changes_);
   for (int c = 0; c < count_; ++c)
     if (cands_[c].launches > 0)
@@ -244,6 +249,16 @@ Selector::Decision Selector::warm_up() {
     ++original_outstanding_;
   }
   return d;
+}
+
+long long Selector::warm_up_untimed() const {
+  if (!warming_up() || warm_up_ms_ <= 0 || original_outstanding_ > 0 || original_.count < kProbes)
+    return 0;
+  const double m = original_.median();
+  if (!(m > 0))
+    return 0;
+  const double left = std::ceil(warm_up_ms_ / m) - static_cast<double>(warm_up_launches_) - 1;
+  return left > 0 ? static_cast<long long>(std::min(left, 1e12)) : 0;
 }
 
 Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const int *observed) {

@@ -62,8 +62,10 @@ public:
   // Settled on the original kernel (not profiling, the latest decision was
   // the original and not timed): the launches until the next watched one may
   // run it without asking (untimed_launches of them).
-  bool runs_original() const { return !profiling_ && last_original_; }
-  long long untimed_launches() const { return kWatchPeriod - 1 - since_watch_; }
+  // Warming up, once the original's probes are timed, the launches short of
+  // the warm-up's end may take the fast path too (all but the one that ends it).
+  bool runs_original() const { return (!profiling_ && last_original_) || warm_up_untimed() > 0; }
+  long long untimed_launches() const { return warming_up() ? warm_up_untimed() : kWatchPeriod - 1 - since_watch_; }
 
   // The candidate layouts (labels: Layout values), candidate 0 being the one
   // the launches so far ran; taken while profiling, once (the first proposal
@@ -126,6 +128,7 @@ private:
   };
   Decision probe();
   Decision warm_up();
+  long long warm_up_untimed() const;
   bool profiled() const;
   void settle();
   void count_launch(bool data_changed, const int *observed);

@@ -488,6 +488,25 @@ TEST(SelectorWarmUp, RunsTheOriginalUntilItsLaunchesTookTheWarmUpTime) {
   EXPECT_EQ(p.launch(false), Selector::kRunTransformed); // 2x faster, its copy cached
 }
 
+// Once the original's probes are timed, the launches short of the warm-up's
+// end may skip the selector (the launcher's fast path): it offers all but the
+// last of them, counts those taken, and the warm-up ends at the same launch.
+TEST(SelectorWarmUp, TheLaunchesLeftOfTheWarmUpMayTakeTheFastPath) {
+  Program p{1.0, 0.5, 0.1};
+  p.sel.set_warm_up(10.0);
+  EXPECT_FALSE(p.sel.runs_original()); // nothing timed yet
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(p.launch(i == 0), Selector::kRunOriginal);
+  EXPECT_TRUE(p.sel.runs_original());
+  ASSERT_EQ(p.sel.untimed_launches(), 6); // ten launches take 10 ms: three ran, the tenth asks
+  p.sel.skipped(6, 0);
+  EXPECT_EQ(p.sel.untimed_launches(), 0);
+  EXPECT_EQ(p.launch(false), Selector::kRunOriginal); // the tenth: still warming up
+  EXPECT_FALSE(p.sel.runs_original());
+  EXPECT_EQ(p.launch(false), Selector::kRunTransformed); // warm: profiling starts
+  EXPECT_FALSE(p.sel.warming_up());
+}
+
 // A warm-up longer than the run: only the original, and no copy is ever built.
 TEST(SelectorWarmUp, AShortRunNeverBuildsACopy) {
   Program p{0.03, 0.01, 1.0};
