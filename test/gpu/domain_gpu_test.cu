@@ -304,6 +304,23 @@ TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
   EXPECT_EQ(renumbered.columns, m.columns);
 }
 
+// A grid numbered row by row reads a row of the grid apart at most: auto
+// leaves it as numbered, from the pass over its rows, without the measure.
+TEST_F(RowsDomainTest, AutoLeavesABandMatrixAloneWithoutMeasuringIt) {
+  const Stencil m(256, false);
+  irregfix::testing::set_domain(-1);
+  const Out original = run(m, 4, false);
+  irregfix::testing::set_domain(0);
+  const Out hooked = run(m, 4, true);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  EXPECT_FALSE(c.formed);
+  EXPECT_EQ(c.renumbered_launches, 0);
+  EXPECT_NE(irregfix::testing::stats_report().find("100% of 'product''s columns lie within 1024 of their row"),
+            std::string::npos)
+      << irregfix::testing::stats_report();
+  EXPECT_EQ(0, std::memcmp(original.p.data(), hooked.p.data(), original.p.size() * sizeof(float)));
+}
+
 TEST_F(RowsDomainTest, ColumnsPastTheRowsKeepTheNumbering) {
   const Stencil m(64, true, true);
   irregfix::testing::set_domain(-1);

@@ -30,6 +30,15 @@ constexpr int kObservedRounds = 2;
 // Rows of at least this many entries on average (a warp's worth) are left
 // to the warp-cooperative layout, which the renumbered domain would bypass.
 constexpr long long kDomainLongRows = 32;
+// A matrix whose columns lie this near their own row for this share of its
+// entries reads near each other as numbered (a grid's neighbours a row of the
+// grid apart, a mesh numbered by a band-reducing order): its rows' reads stay
+// in a window the L2 holds, and auto forms no domain without measuring it.
+// Near is at most a 64th of the rows, so that a small matrix is measured.
+constexpr long long kDomainNearRow = 32768;
+constexpr long long kDomainNearRowsShare = 64;
+constexpr double kDomainNearShare = 0.95;
+long long near_row(long long n) { return std::min(kDomainNearRow, n / kDomainNearRowsShare); }
 // Launches over the domain before its moves are weighed against them.
 constexpr long long kDomainChurnLaunches = 64;
 
@@ -178,10 +187,12 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
 
 // Whether the rows may form the domain: rows short enough, and every column
 // numbering one of the n elements (a square matrix: renumbering rows and
-// columns by one order is then a relabelling).
+// columns by one order is then a relabelling). *near: the share of the
+// columns within near_row(n) of their own row.
 // False with *why empty: a CUDA call failed (the domain is off).
-bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::string *why) {
+bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, double *near, std::string *why) {
   long long ends[2] = {0, 0}; // B[0] and B[n]
+  *near = 0;
   cudaError_t e = cudaDeviceSynchronize();
   for (int i = 0; i < 2 && e == cudaSuccess; ++i) {
     const long long at = i == 0 ? 0 : a.n;
@@ -204,11 +215,11 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::
     *why = std::string("'") + k.kernel + "''s columns are 8-byte numbers (not measured)";
     return false;
   }
-  long long h[3] = {0, 0, 0};
+  long long h[4] = {0, 0, 0, 0};
   static_assert(sizeof h <= kDomainCounts * sizeof(unsigned long long), "the extent fits the domain's counts");
   if (e == cudaSuccess && last > first && (e = domain_counts(st.domain)) == cudaSuccess) {
     auto *extent = reinterpret_cast<long long *>(st.domain.counts);
-    if ((e = index_extent(static_cast<const int *>(a.idx), first, last, a.n, extent, 0)) == cudaSuccess)
+    if ((e = rows_extent(a, near_row(a.n), extent, 0)) == cudaSuccess)
       e = cudaMemcpy(h, extent, sizeof h, cudaMemcpyDeviceToHost);
   }
   if (e != cudaSuccess) {
@@ -223,6 +234,7 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, std::
     *why = line;
     return false;
   }
+  *near = last > first ? static_cast<double>(h[3]) / static_cast<double>(last - first) : 1.0;
   return true;
 }
 
@@ -250,11 +262,21 @@ bool worth_forming(State &st, const NumberingKernel &k, const AccessList &a, int
   Domain &d = st.domain;
   if (a.kind == AccessList::kRange) {
     std::string why;
-    if (!square_rows(st, a, k, &why)) {
+    double near = 0;
+    if (!square_rows(st, a, k, &near, &why)) {
       if (!why.empty()) {
         d.status = Domain::kDeclined;
         d.why = why;
       }
+      return false;
+    }
+    // A band matrix's rows read near their own: no order to gain, no measure to pay.
+    if (st.cfg.domain == 0 && near >= kDomainNearShare) {
+      char line[200];
+      std::snprintf(line, sizeof line, "%.0f%% of '%s''s columns lie within %lld of their row: its reads are near "
+                    "each other as numbered", 100.0 * near, k.kernel, near_row(a.n));
+      d.status = Domain::kDeclined;
+      d.why = line;
       return false;
     }
   }

@@ -96,11 +96,11 @@ struct Domain {
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> move_events; // around moves not yet summed into stats
 };
 
-// Grows d.scratch to at least `bytes`.
 constexpr int kDomainCounts = 4;
 // d.counts, allocated once: small results read back (no allocation and free,
 // which wait for the device, at every measure).
 cudaError_t domain_counts(Domain &d);
+// Grows d.scratch to at least `bytes`.
 cudaError_t domain_scratch(Domain &d, std::size_t bytes);
 
 // Measures graph a as numbered (perm null) or in d's order: sectors over reads.

@@ -120,36 +120,38 @@ __global__ void __launch_bounds__(kThreads) seed_kernel(long long n, int region,
     prop[t] = t % region == 0 ? static_cast<unsigned long long>(t / region) : kNoKey;
 }
 
-// Sweep `level`: each thread no seed has reached yet takes the least key of
-// the threads it reads that were reached at the levels before, one hop
-// further. A key written in this sweep (hops == level) is not taken, so the
-// result is a breadth-first search from every seed at once, ties to the lower
-// seed, whatever order the threads run in; a thread reached is never read
-// again by itself, so each sweep reads the lists of the threads not yet
-// reached only (a quarter of what relaxing every thread cost on a shuffled
-// grid). A sweep that reaches nobody ends them.
+// Sweep `level`: each thread the search reached at the level before offers
+// its key, one hop further, to every element it reads that nothing has
+// reached yet (the least offer holds). A breadth-first search from every
+// seed at once, ties to the lower seed, whatever order the threads run in: a
+// key written in this sweep is one level further and offers nothing until
+// the next. Each thread reads its list once over all sweeps (relaxing every
+// thread's key read them all at every sweep, 20 to 40 times on a shuffled
+// grid). Along what threads read: where t reads e, e joins t's region; the
+// same regions as "t joins the region of what it reads" where reads go both
+// ways (a symmetric matrix, a full neighbour list). A sweep that reaches
+// nothing ends them.
 __global__ void __launch_bounds__(kThreads)
     sweep_kernel(AccessList a, unsigned long long *prop, unsigned long long level, int *changed) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  const unsigned long long reached_before = level * kHop; // keys below it: hops < level
   for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
-    if (prop[t] != kNoKey)
+    const unsigned long long own = prop[t];
+    if (own == kNoKey || (own >> 32) + 1 != level)
       continue;
     long long start = 0;
     const long long len = access_count(a, t, &start);
-    unsigned long long best = kNoKey;
+    bool reached = false;
     for (long long j = 0; j < len; ++j) {
       long long e = 0;
       if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
         continue;
-      const unsigned long long k = prop[e];
-      if (k < reached_before && k < best)
-        best = k;
+      const unsigned long long offer = own + kHop;
+      if (prop[e] <= offer) // reached before, or offered as little in this sweep
+        continue;
+      reached |= atomicMin(&prop[e], offer) == kNoKey;
     }
-    if (best != kNoKey) {
-      prop[t] = best + kHop;
+    if (reached)
       *changed = 1;
-    }
   }
 }
 
@@ -291,6 +293,7 @@ __global__ void extent_init_kernel(long long *out) {
   out[0] = 0;
   out[1] = LLONG_MAX;
   out[2] = LLONG_MIN;
+  out[3] = 0;
 }
 
 struct LeastOf {
@@ -300,30 +303,64 @@ struct GreatestOf {
   __device__ long long operator()(long long a, long long b) const { return b > a ? b : a; }
 };
 
-// out[0] += values outside [0, n); out[1], out[2]: least and greatest value.
-__global__ void __launch_bounds__(kThreads)
-    extent_kernel(const int *__restrict__ arr, long long first, long long last, long long n,
-                  long long *__restrict__ out) {
-  long long outside = 0, lo = LLONG_MAX, hi = LLONG_MIN;
-  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  for (long long k = first + static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; k < last; k += stride) {
-    const long long v = arr[k];
+// A block's values seen: how many outside [0, n), the least and greatest, and
+// how many near their row (rows_extent_kernel; 0 elsewhere).
+struct ExtentSeen {
+  long long outside = 0, lo = LLONG_MAX, hi = LLONG_MIN, near = 0;
+  __device__ void see(long long v, long long n) {
     outside += v < 0 || v >= n;
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
   }
+};
+
+// The block's sums into out[0..3] (see extent_init_kernel).
+__device__ void add_extent(const ExtentSeen &seen, long long *out) {
   using Reduce = cub::BlockReduce<long long, kThreads>;
   __shared__ typename Reduce::TempStorage temp;
-  const long long o = Reduce(temp).Sum(outside);
+  const long long o = Reduce(temp).Sum(seen.outside);
   __syncthreads();
-  const long long l = Reduce(temp).Reduce(lo, LeastOf());
+  const long long l = Reduce(temp).Reduce(seen.lo, LeastOf());
   __syncthreads();
-  const long long h = Reduce(temp).Reduce(hi, GreatestOf());
+  const long long h = Reduce(temp).Reduce(seen.hi, GreatestOf());
+  __syncthreads();
+  const long long near = Reduce(temp).Sum(seen.near);
   if (threadIdx.x == 0) {
     atomicAdd(reinterpret_cast<unsigned long long *>(&out[0]), static_cast<unsigned long long>(o));
     atomicMin(&out[1], l);
     atomicMax(&out[2], h);
+    atomicAdd(reinterpret_cast<unsigned long long *>(&out[3]), static_cast<unsigned long long>(near));
   }
+}
+
+// out[0] += values outside [0, n); out[1], out[2]: least and greatest value.
+__global__ void __launch_bounds__(kThreads)
+    extent_kernel(const int *__restrict__ arr, long long first, long long last, long long n,
+                  long long *__restrict__ out) {
+  ExtentSeen seen;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long k = first + static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; k < last; k += stride)
+    seen.see(arr[k], n);
+  add_extent(seen, out);
+}
+
+// The same over a range graph's rows, one thread a row, and out[3] += the
+// columns within `band` of their own row.
+__global__ void __launch_bounds__(kThreads) rows_extent_kernel(AccessList a, long long band, long long *out) {
+  ExtentSeen seen;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
+    long long start = 0;
+    const long long len = access_count(a, t, &start);
+    for (long long j = 0; j < len; ++j) {
+      long long v = 0;
+      if (!load_index(a.idx, a.idx_kind, start + j, &v))
+        continue;
+      seen.see(v, a.n);
+      seen.near += v >= t - band && v <= t + band;
+    }
+  }
+  add_extent(seen, out);
 }
 
 // A SELL-32 copy's values v in [0, n) become renumber[v], one thread a row.
@@ -556,6 +593,17 @@ cudaError_t index_extent(const int *arr, long long first, long long last, long l
   if (e != cudaSuccess || last <= first)
     return e;
   extent_kernel<<<grid_for(last - first, kThreads), kThreads, 0, stream>>>(arr, first, last, n, out);
+  return cudaPeekAtLastError();
+}
+
+cudaError_t rows_extent(const AccessList &a, long long band, long long *out, cudaStream_t stream) {
+  if (a.kind != AccessList::kRange)
+    return cudaErrorInvalidValue;
+  extent_init_kernel<<<1, 1, 0, stream>>>(out);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess || a.n <= 0)
+    return e;
+  rows_extent_kernel<<<grid_for(a.n, kThreads), kThreads, 0, stream>>>(a, band, out);
   return cudaPeekAtLastError();
 }
 

@@ -5,10 +5,11 @@
 //
 // The order: seeds every `region` threads (t % region == 0); every thread
 // joins the seed nearest to it in the access graph (t reads element e, and
-// element e is thread e: the neighbour list of MD, a square matrix's columns),
-// ties to the lower seed, by breadth-first sweeps from every seed at once
-// (each reads the lists of the threads not yet reached; the result does not
-// depend on the order threads run in); the threads are then sorted by (region,
+// element e is thread e: the neighbour list of MD, a square matrix's columns;
+// e joins through t), ties to the lower seed, by breadth-first sweeps from
+// every seed at once (each thread offers its key to what it reads once, when
+// the search reaches it; the result does not depend on the order threads run
+// in); the threads are then sorted by (region,
 // hops from its seed, the least element they read), CUB's radix sort. Each
 // region is a ball of the access graph: the threads of a block read mostly
 // the same elements, whatever their numbering. Any permutation leaves each
@@ -106,9 +107,12 @@ cudaError_t count_thread_indices(const void *arr, int kind, long long first, lon
 
 // Renumbered gathers (SiteInfo::renumbered). index_extent: out[0] = how many
 // of arr[first..last) lie outside [0, n), out[1] and out[2] their least and
-// greatest (device memory, three long longs, set first).
+// greatest (device memory, four long longs, set first; out[3] = 0).
 cudaError_t index_extent(const int *arr, long long first, long long last, long long n, long long *out,
                          cudaStream_t stream);
+// The same over every row of range graph a (a.n rows of columns a.idx), and
+// out[3] = the columns within `band` of their own row.
+cudaError_t rows_extent(const AccessList &a, long long band, long long *out, cudaStream_t stream);
 // A SELL-32 int copy's slots of rows: a value v in [0, n) becomes renumber[v].
 cudaError_t renumber_sell(Rows rows, const int *len, const long long *slice_start, const int *renumber, long long n,
                           int *copy, cudaStream_t stream);

@@ -27,9 +27,11 @@ struct Graph {
   }
 };
 
-// The order the runtime computes once its sweeps converge: every thread joins
-// the seed (t % region == 0) it reaches in the fewest hops along what it reads,
-// ties to the lower seed; threads sorted by (seed, hops, least element read).
+// The order the runtime computes: a breadth-first search from every seed
+// (t % region == 0) at once along what threads read (where t reads e, e is
+// one hop further than t), each thread joining the seed it is fewest hops
+// from, ties to the lower seed; threads sorted by (seed, hops, least element
+// read), those no seed reaches last.
 inline std::vector<int> order(const Graph &g, int region) {
   const long long n = g.n;
   const int r = irregfix::detail::order_region(n, region);
@@ -37,22 +39,23 @@ inline std::vector<int> order(const Graph &g, int region) {
   std::vector<unsigned long long> prop(static_cast<std::size_t>(n));
   for (long long t = 0; t < n; ++t)
     prop[t] = t % r == 0 ? static_cast<unsigned long long>(t / r) : none;
-  for (bool changed = true; changed;) {
-    changed = false;
+  for (unsigned long long level = 1;; ++level) {
+    std::vector<unsigned long long> next = prop;
+    bool reached = false;
     for (long long t = 0; t < n; ++t) {
-      if (prop[t] < hop)
+      if (prop[t] == none || (prop[t] >> 32) + 1 != level)
         continue;
-      unsigned long long best = prop[t];
       for (long long k = g.off[t]; k < g.off[t + 1]; ++k) {
         const long long e = g.elems[k];
-        if (e >= 0 && e < n && e != t && prop[e] != none && prop[e] + hop < best)
-          best = prop[e] + hop;
-      }
-      if (best < prop[t]) {
-        prop[t] = best;
-        changed = true;
+        if (e >= 0 && e < n && e != t && prop[e] == none && prop[t] + hop < next[e]) {
+          reached = reached || next[e] == none;
+          next[e] = prop[t] + hop;
+        }
       }
     }
+    prop.swap(next);
+    if (!reached)
+      break;
   }
   std::vector<unsigned long long> key(static_cast<std::size_t>(n));
   for (long long t = 0; t < n; ++t) {
