@@ -20,6 +20,10 @@ Two steps, because the tool runs where Clang is and the programs where the GPU i
     The replays can be done here instead (`bench/realworld.py build`: the binaries land in --dir, and
     `run` uses them as they are unless --rebuild), so that the GPU machine's time goes to running.
 
+  reach (here): the tool's verdicts on the prepared copies, with the tool given: a program's reads split into
+    rewritten, refused for a hazard (something may write what it reads) and refused for its shape, by reason.
+      bench/realworld.py reach [--tool build/tool/irregfix]
+
 Each program of bench/realworld.json: "dir" (its folder in the suite), "run" (its arguments), and optionally
 "binary" (what its Makefile builds, default main), "siblings" (more suite folders its build needs),
 "make_args", "check" ("output": the outputs compared, times and rates dropped; "pass": both print PASS and
@@ -121,6 +125,75 @@ def tool_report(tool, cwd, files):
     reasons = collections.Counter(census.reason_class(r.get("reason", "")) for r in reads
                                   if r.get("verdict", "").startswith("not"))
     return {"reads": len(reads), "verdicts": dict(verdicts), "refused": dict(reasons.most_common())}
+
+
+# Refusals that name a hazard to a copy (something may write what the site reads, or the analysis cannot
+# name what the kernel writes): the read is not known to be safe. Refusals whose index (or loop bounds) only
+# the kernel's own computation gives (a search, a value loaded under a condition, a local the kernel
+# changes): no copy can be laid out before the launch. Every other refusal is of the read's shape (where it
+# is, how its loop steps, how its array is named): a read with no hazard that the tool does not yet rewrite.
+HAZARD = re.compile(r"is written in the kernel|the element is written|which the kernel writes|"
+                    r"may write memory the analysis cannot name|explicit specializations|volatile")
+IN_KERNEL_ONLY = re.compile(r"cannot be computed outside the kernel: (?!the thread's position)")
+
+
+def refusal_kind(reason):
+    """'hazard', 'in-kernel' (its index is known only inside the kernel) or 'shape'."""
+    if HAZARD.search(reason):
+        return "hazard"
+    return "in-kernel" if IN_KERNEL_ONLY.search(reason) else "shape"
+
+
+def reach_of(report):
+    """A program's reads: rewritten (or index-remapped, or renumbered), refused for a hazard, refused because
+    their index is known only in the kernel, refused for their shape (by reason)."""
+    verdicts = report.get("verdicts", {})
+    done = sum(v for k, v in verdicts.items() if not k.startswith("not"))
+    kinds = collections.Counter()
+    shape = {}
+    for k, v in report.get("refused", {}).items():
+        kinds[refusal_kind(k)] += v
+        if refusal_kind(k) == "shape":
+            shape[k] = v
+    return {"reads": report.get("reads", 0), "rewritten": done, "hazard": kinds["hazard"],
+            "in_kernel": kinds["in-kernel"], "shape": shape}
+
+
+def reach(args):
+    """The tool's reach on the prepared programs, with the tool given (not the one prepare ran): a table a
+    program and the shape refusals by reason over all of them."""
+    folder = os.path.abspath(args.dir)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    if args.only:
+        manifest = [m for m in manifest if m["name"] in set(args.only.split(","))]
+    rows, shapes = [], collections.Counter()
+    for m in manifest:
+        r = reach_of(tool_report(os.path.abspath(args.tool), m["cwd"], census.program_files(m["cwd"], 60)))
+        rows.append((m["name"], r))
+        shapes.update(r["shape"])
+    out = ["| program | indirect reads | rewritten | refused: hazard | refused: index known in the kernel only | "
+           "refused: shape | top shape reason |", "|---|---:|---:|---:|---:|---:|---|"]
+    total = collections.Counter()
+    for name, r in rows:
+        top = max(r["shape"].items(), key=lambda kv: kv[1]) if r["shape"] else None
+        out.append("| %s | %d | %d | %d | %d | %d | %s |" % (
+            name, r["reads"], r["rewritten"], r["hazard"], r["in_kernel"], sum(r["shape"].values()),
+            ("%s (%d)" % (top[0], top[1])).replace("|", "\\|") if top else "–"))
+        total.update({"reads": r["reads"], "rewritten": r["rewritten"], "hazard": r["hazard"],
+                      "in_kernel": r["in_kernel"], "shape": sum(r["shape"].values())})
+    safe = total["rewritten"] + total["shape"]
+    out.append("| all | %d | %d | %d | %d | %d | |" % (total["reads"], total["rewritten"], total["hazard"],
+                                                       total["in_kernel"], total["shape"]))
+    out.append("")
+    out.append("Reads with neither a hazard nor an index known only in the kernel: %d, of them rewritten %d "
+               "(%.0f%%)." % (safe, total["rewritten"], 100.0 * total["rewritten"] / safe if safe else 0.0))
+    out.append("")
+    out.append("| refused for its shape, by reason | reads |")
+    out.append("|---|---:|")
+    out += ["| %s | %d |" % (k.replace("|", "\\|"), v) for k, v in shapes.most_common()]
+    print("\n".join(out))
+    return 0
 
 
 def prepare(args):
@@ -386,7 +459,13 @@ def main(argv=None):
     c.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
     c.add_argument("--only", help="comma-separated program names")
     c.add_argument("--runtime-build", default=os.path.join(ROOT, "build"))
+    d = sub.add_parser("reach", help="the tool's reads, rewritten and refused by reason, on the prepared programs")
+    d.add_argument("--dir", default=os.path.join(ROOT, ".devgen", "realworld"))
+    d.add_argument("--only", help="comma-separated program names")
+    d.add_argument("--tool", default=os.path.join(ROOT, "build", "tool", "irregfix"))
     args = p.parse_args(argv)
+    if args.step == "reach":
+        return reach(args)
     if args.step == "build":
         return build_here(args)
     return prepare(args) if args.step == "prepare" else run(args)

@@ -566,5 +566,18 @@ class RealworldTest(unittest.TestCase):
         self.assertIn("| md | 1 | 1 |  | – | – | – | NO |", table)
 
 
+    def test_refusals_split_into_hazards_indices_known_in_the_kernel_and_shapes(self):
+        report = {"reads": 10, "verdicts": {"rewritten": 3, "index-remapped": 1, "not-rewritten": 6},
+                  "refused": {"'X' is written in the kernel": 1,
+                              "the kernel may write memory the analysis cannot name: it makes an indirect call": 1,
+                              "its index cannot be computed outside the kernel: local 'X' is modified in the kernel": 2,
+                              "its index cannot be computed outside the kernel: the thread's position other than "
+                              "its global index": 1,
+                              "its index depends on the variables of nested loops ('X', 'X')": 1}}
+        r = realworld.reach_of(report)
+        self.assertEqual((r["reads"], r["rewritten"], r["hazard"], r["in_kernel"]), (10, 4, 2, 2))
+        self.assertEqual(sorted(r["shape"].values()), [1, 1])
+        self.assertEqual(realworld.refusal_kind("the element is written or its address is taken"), "hazard")
+
 if __name__ == "__main__":
     unittest.main()
