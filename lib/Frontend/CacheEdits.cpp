@@ -131,11 +131,13 @@ SourceLocation tablesAt(const MainFile &File, ASTContext &Ctx) {
 
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
                    const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
-                   ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
+                   bool DomainOnly, ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
   const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
+  if (DomainOnly && Numbering.Tables.empty())
+    return true;
   if (!Numbering.Tables.empty()) {
     const SourceLocation At = tablesAt(File, Ctx);
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
@@ -144,13 +146,14 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
   }
   std::vector<HostWrite> Writes;
   for (auto [Call, Fn] : File.Calls) {
-    HostEffect E = effectOfCall(File, Call, Host);
+    HostEffect E = DomainOnly ? HostEffect{} : effectOfCall(File, Call, Host);
     auto Hook = Numbering.Before.find(Call);
     std::string Before = Hook == Numbering.Before.end() ? "" : Hook->second;
     if (!E.empty() || !Before.empty())
       Writes.push_back({Call, std::move(E), std::move(Before)});
   }
-  const std::vector<const Stmt *> Guarded = guardedBodies(File, Launches, Host, Msg);
+  const std::vector<const Stmt *> Guarded =
+      DomainOnly ? std::vector<const Stmt *>{} : guardedBodies(File, Launches, Host, Msg);
 
   InvalidationEdits Inv = invalidations(Writes, Guarded, Launches.Ranges, Ctx);
   for (const tooling::Replacement &R : Inv.Edits)

@@ -20,8 +20,10 @@ namespace irregfix {
 
 // False when an edit fails. Decisions: every kernel of File, in its order (for
 // program-wide renumbering's hooks, which ride on the same placement).
+// DomainOnly: no kernel of the file is rewritten (no cached copies to drop):
+// only program-wide renumbering's hooks, where its domain forms.
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
                    const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
-                   clang::ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result);
+                   bool DomainOnly, clang::ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result);
 
 } // namespace irregfix
