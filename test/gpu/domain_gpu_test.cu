@@ -48,13 +48,13 @@ __global__ void first_x(const float4 *pos, float *out) {
 
 const unsigned char kForcesRoles[] = {1, 3, 1, 129};
 const unsigned short kForcesSizes[] = {4, 4, 16, 16};
-const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1};
+const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1, 1};
 const unsigned char kMoveRoles[] = {129, 1};
 const unsigned short kMoveSizes[] = {16, 16};
-const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1};
+const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1, 1};
 const unsigned char kFirstRoles[] = {4, 132};
 const unsigned short kFirstSizes[] = {16, 4};
-const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1};
+const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1, 1};
 
 // n particles at x = i, each with the neighbours within 4 places, numbered at
 // random (shuffled) or in order.
@@ -160,7 +160,7 @@ void forces_then_read(const Line &l, int steps, bool (*read_at)(int), DeviceTest
   static const unsigned char roles[] = {4, 132};
   static const unsigned short sizes[] = {16, 4};
   static const irregfix::NumberingKernel first = {
-      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1};
+      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1, 1};
   for (int s = 0; s < steps; ++s) {
     irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
     forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
@@ -221,10 +221,10 @@ __global__ void combine(int n, float a, const float *x, float *y) {
 
 const unsigned char kProductRoles[] = {8, 18, 16, 1, 129};
 const unsigned short kProductSizes[] = {4, 4, 4, 4, 4};
-const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0};
+const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 1};
 const unsigned char kCombineRoles[] = {1, 129};
 const unsigned short kCombineSizes[] = {4, 4};
-const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1};
+const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1, 1};
 
 // A 2-D grid's five-point stencil, side x side rows of 3 to 5 entries (values
 // from the row and column, so that a misplaced entry shows), numbered at
@@ -333,5 +333,7 @@ TEST_F(RowsDomainTest, AHostWriteOfTheColumnsBringsTheRowsBack) {
   EXPECT_EQ(download(columns, m.columns.size()), m.columns);
   EXPECT_EQ(download(values, m.values.size()), m.values);
 }
+
+
 
 } // namespace
