@@ -480,12 +480,15 @@ private:
         Exchanged.insert(Sum);
       }
     }
-    // After a down exchange, only lane 0's value is its group's own.
+    // After a down exchange, only lane 0's value is its group's own. The
+    // exchange runs once, in no loop but its own: a reference ending before
+    // it in the source reads s before it (one in the same macro expansion
+    // counts as after).
     const SourceManager &SM = Ctx.getSourceManager();
     for (const auto &[S, C] : Down)
       for (const DeclRefExpr *R : Facts.Refs) {
-        if (R->getDecl() != S || !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(C->getBeginLoc()),
-                                                              SM.getExpansionLoc(R->getBeginLoc())))
+        if (R->getDecl() != S || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(R->getEndLoc()),
+                                                             SM.getExpansionLoc(C->getBeginLoc())))
           continue;
         const auto *Sum = dyn_cast_or_null<CompoundAssignOperator>(user(R));
         const bool Exchange = inExchange(R);
