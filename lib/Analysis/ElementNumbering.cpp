@@ -708,11 +708,12 @@ private:
     for (const ArraySubscriptExpr *AS : Facts.Subscripts)
       if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && RowArrays.count(P) && !Controls.count(AS) &&
                                                               !BoundInits.count(AS))
-        return fail("it uses row start '" + text(AS) + "' other than to bound a loop over the row");
+        return fail("it uses row start '" + text(AS) + "' other than to bound a loop over the row" + laneLoop());
     for (const DeclRefExpr *R : Facts.Refs) {
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
       if (V && Bounds.count(V) && !Controls.count(R))
-        return fail("it uses row bound '" + V->getNameAsString() + "' other than to bound a loop over the row");
+        return fail("it uses row bound '" + V->getNameAsString() + "' other than to bound a loop over the row" +
+                    laneLoop());
       auto It = V ? Positions.find(V) : Positions.end();
       if (It == Positions.end() || KControls.count(R))
         continue;
@@ -727,6 +728,13 @@ private:
       SegmentArrays.insert(A);
     }
     return true;
+  }
+  // In a group of lanes, the loop a row's bounds may bound.
+  std::string laneLoop() const {
+    if (Out.Lanes == 1)
+      return "";
+    const std::string G = std::to_string(Out.Lanes);
+    return " (its lanes' loop is `for (k = P[row] + lane; k < P[row + 1]; k += " + G + ")` in groups of " + G + ")";
   }
   // Whether AS reads a row's segment at its loop's position.
   bool atPosition(const ArraySubscriptExpr *AS) const {

@@ -10,6 +10,7 @@
 // RUN: %irregfix %s -- %stub -DGROUPS 2> %t.groups.err | sed 's,// [A-Z-]*: .*,,' | FileCheck %s --check-prefix=GROUPS-OUT
 // RUN: FileCheck %s --check-prefix=GROUPS --input-file=%t.groups.err
 // RUN: %irregfix %s -- %stub -DIN_LOOP 2>&1 >/dev/null | FileCheck %s --check-prefix=IN-LOOP
+// RUN: %irregfix %s -- %stub -DSTRIDE 2>&1 >/dev/null | FileCheck %s --check-prefix=STRIDE
 // RUN: %irregfix %s -- %stub -DLANE_VALUE 2>&1 >/dev/null | FileCheck %s --check-prefix=LANE-VALUE
 // RUN: %irregfix %s -- %stub -DWIDE_SHUFFLE 2>&1 >/dev/null | FileCheck %s --check-prefix=WIDE-SHUFFLE
 // RUN: %irregfix %s -- %stub -DEVERY_LANE 2>&1 >/dev/null | FileCheck %s --check-prefix=EVERY-LANE
@@ -87,6 +88,21 @@ __global__ void in_loop(int n, const int *starts, const float *values, float *y)
       s += values[k];
       s += __shfl_down_sync(0xffffffff, s, 1);
     }
+    if (lane == 0)
+      y[row] = s;
+  }
+}
+#endif
+
+#ifdef STRIDE
+// Lanes of a warp striding by 16: two lanes read each entry.
+__global__ void half_stride(int n, const int *starts, const float *values, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 32, lane = t % 32;
+  if (row < n) {
+    float s = 0.0f;
+    for (int k = starts[row] + lane; k < starts[row + 1]; k += 16)
+      s += values[k];
     if (lane == 0)
       y[row] = s;
   }
@@ -226,6 +242,9 @@ int main(int argc, char **argv) {
 #ifdef IN_LOOP
     in_loop<<<(n * 32 + 255) / 256, 256>>>(n, d_starts, d_values, d_q);
 #endif
+#ifdef STRIDE
+    half_stride<<<(n * 32 + 255) / 256, 256>>>(n, d_starts, d_values, d_q);
+#endif
 #ifdef LANE_VALUE
     lane_weighted<<<(n * 32 + 255) / 256, 256>>>(n, d_starts, d_values, d_q);
 #endif
@@ -277,4 +296,5 @@ int main(int argc, char **argv) {
 // GROUPS-OUT: __irregfix_numbering_2 = {"quad_product", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, -1, 0, 4};
 // GROUPS-OUT: __irregfix_numbering_3 = {"shifted_product", nullptr, __irregfix_roles_3, __irregfix_sizes_3, 1, -1, 0, 32};
 // GROUPS-OUT: irregfix::numbered_launch(__irregfix_numbering_2, (long long)(n), 0, {d_starts, d_columns, d_values, d_p, d_q});
+// STRIDE: half_stride (it uses row start 'starts[row]' other than to bound a loop over the row (its lanes' loop is `for (k = P[row] + lane; k < P[row + 1]; k += 32)` in groups of 32))
 // IN-LOOP: in_loop (it exchanges 's' between lanes inside a loop ('__shfl_down_sync(0xffffffff, s, 1)'))
