@@ -288,7 +288,7 @@ private:
       return false;
     const Expr *X = blockX(Config->getArg(1), 0);
     std::optional<llvm::APSInt> V = X ? X->getIntegerConstantExpr(Ctx) : std::nullopt;
-    return V && V->isStrictlyPositive() && V->getZExtValue() % G == 0;
+    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 && V->getZExtValue() % G == 0;
   }
   const Expr *blockX(const Expr *E, int Depth) {
     E = E->IgnoreImplicit()->IgnoreParens();

@@ -322,10 +322,10 @@ private:
     return true;
   }
 
-  // The integer constant E is, or 0 (none, or not positive).
+  // The integer constant E is, or 0 (none, not positive, or wider than 32 bits).
   uint64_t constant(const Expr *E) const {
     std::optional<llvm::APSInt> V = strip(E)->getIntegerConstantExpr(Ctx);
-    return V && V->isStrictlyPositive() ? V->getZExtValue() : 0;
+    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 ? V->getZExtValue() : 0;
   }
   // Whether E is the global thread index: the arithmetic, or Global.
   bool isThread(const Expr *E, const VarDecl *Global) const {
@@ -465,12 +465,12 @@ private:
       }
       if (!First)
         return fail(Shape);
+      if (First >= Out.Lanes)
+        return fail("its lanes exchange '" + S->getNameAsString() + "' across groups of " +
+                    std::to_string(Out.Lanes) + " ('" + text(C) + "')");
       for (const Stmt *P = parentStmt(C, Ctx); P; P = parentStmt(P, Ctx))
         if ((isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P)) && P != Loop && IsDown)
           return fail("it exchanges '" + S->getNameAsString() + "' between lanes inside a loop ('" + text(C) + "')");
-      if (IsXor && First >= Out.Lanes)
-        return fail("its lanes exchange '" + S->getNameAsString() + "' across groups of " +
-                    std::to_string(Out.Lanes) + " ('" + text(C) + "')");
       if (IsDown) {
         Reach += Span;
         if (Reach >= Out.Lanes)
