@@ -146,14 +146,13 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
   }
   std::vector<HostWrite> Writes;
   for (auto [Call, Fn] : File.Calls) {
-    HostEffect E = DomainOnly ? HostEffect{} : effectOfCall(File, Call, Host);
+    HostEffect E = effectOfCall(File, Call, Host);
     auto Hook = Numbering.Before.find(Call);
     std::string Before = Hook == Numbering.Before.end() ? "" : Hook->second;
     if (!E.empty() || !Before.empty())
       Writes.push_back({Call, std::move(E), std::move(Before)});
   }
-  const std::vector<const Stmt *> Guarded =
-      DomainOnly ? std::vector<const Stmt *>{} : guardedBodies(File, Launches, Host, Msg);
+  const std::vector<const Stmt *> Guarded = guardedBodies(File, Launches, Host, Msg);
 
   InvalidationEdits Inv = invalidations(Writes, Guarded, Launches.Ranges, Ctx);
   for (const tooling::Replacement &R : Inv.Edits)
