@@ -404,10 +404,18 @@ private:
     return (L && LaneVars.count(L) && isIntLiteral(B->getRHS(), 0)) ||
            (R && LaneVars.count(R) && isIntLiteral(B->getLHS(), 0));
   }
+  // Whether a condition holds only on lane 0: `lane == 0`, or a conjunction
+  // with it (`row < n && lane == 0`).
+  bool onlyLaneZero(const Expr *Cond) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(Cond));
+    if (B && B->getOpcode() == BO_LAnd)
+      return onlyLaneZero(B->getLHS()) || onlyLaneZero(B->getRHS());
+    return isLaneZero(Cond);
+  }
   // Whether S runs only on lane 0: inside the then-branch of `if (lane == 0)`.
   bool onLaneZero(const Stmt *S) const {
     for (const Stmt *Cur = S, *P = parentStmt(S, Ctx); P; Cur = P, P = parentStmt(P, Ctx))
-      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == Cur && isLaneZero(If->getCond()))
+      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == Cur && onlyLaneZero(If->getCond()))
         return true;
     return false;
   }
@@ -420,8 +428,12 @@ private:
       if (!V || !LaneVars.count(V) || LaneStarts.count(R))
         continue;
       const auto *B = dyn_cast_or_null<BinaryOperator>(user(R));
-      const auto *If = B ? dyn_cast_or_null<IfStmt>(parentStmt(B, Ctx)) : nullptr;
-      if (!B || !isLaneZero(B) || !If || strip(If->getCond()) != B)
+      // `lane == 0`, alone or a conjunct, as an if's condition.
+      const Stmt *Top = B, *P = B ? parentStmt(B, Ctx) : nullptr;
+      while (P && (isa<ParenExpr>(P) || (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->getOpcode() == BO_LAnd)))
+        Top = P, P = parentStmt(P, Ctx);
+      const auto *If = dyn_cast_or_null<IfStmt>(P);
+      if (!B || !isLaneZero(B) || !If || If->getCond() != Top)
         return fail("it uses its lane '" + V->getNameAsString() + "' in '" + text(B ? static_cast<const Stmt *>(B) : R) +
                     "', not to start its row's strided loop or to pick lane 0");
     }

@@ -95,6 +95,22 @@ TEST(LaneRows, ExchangesStayInTheGroup) {
   EXPECT_NE(Kept.NotBecause.find("exchange values other than"), std::string::npos) << Kept.NotBecause;
 }
 
+// The store on lane 0 may carry the row's guard; a disjunction lets other lanes store.
+TEST(LaneRows, LaneZeroMayShareItsConditionWithTheGuard) {
+  const auto Kernel = [](const std::string &Store) {
+    return "__global__ void k(int n, const int *P, const float *val, float *y) {\n"
+           "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  int row = t / 32, lane = t % 32;\n"
+           "  float s = 0.0f;\n"
+           "  if (row < n) for (int k = P[row] + lane; k < P[row + 1]; k += 32) s += val[k];\n"
+           "  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o);\n"
+           "  if (" + Store + ") y[row] = s;\n}\n";
+  };
+  EXPECT_EQ(numberingOf(Kernel("row < n && lane == 0")).NotBecause, "");
+  EXPECT_EQ(numberingOf(Kernel("(lane == 0) && (row < n)")).NotBecause, "");
+  const Summary Or = numberingOf(Kernel("row < n || lane == 0"));
+  EXPECT_NE(Or.NotBecause.find("it uses its lane 'lane'"), std::string::npos) << Or.NotBecause;
+}
+
 TEST(LaneRows, AThreadARowIsUnchanged) {
   const Summary S = numberingOf(
       "__global__ void k(int n, const int *P, const int *col, const float *val, const float *x, float *y) {\n"
