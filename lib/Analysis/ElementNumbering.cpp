@@ -446,9 +446,13 @@ private:
   // 0 (`for (o = C; o > 0; o >>= 1)` reaches 2C - 1), run once each. Then
   // each lane's s is its group's own after an xor exchange, and lane 0's
   // after a down exchange: what the other lanes hold from then on is read
-  // only under `if (lane == 0)`. `__syncwarp` orders nothing else.
+  // only under `if (lane == 0)`, or after `s = __shfl_sync(mask, s, 0, G)`
+  // hands every lane lane 0's s (run once, after the last down exchange).
+  // `__syncwarp` orders nothing else.
   bool exchanges() {
-    std::map<const VarDecl *, const CallExpr *> Down; // each down-exchanged value's first exchange
+    // Each down-exchanged value's first and last exchange, every one, and its last broadcast.
+    std::map<const VarDecl *, const CallExpr *> Down, LastDown, LastBroadcast;
+    std::map<const VarDecl *, std::vector<const CallExpr *>> Downs;
     uint64_t Reach = 0;
     for (const CallExpr *C : Facts.Calls) {
       const FunctionDecl *F = C->getDirectCallee();
@@ -458,6 +462,12 @@ private:
       const bool IsDown = Name == "__shfl_down_sync", IsXor = Name == "__shfl_xor_sync";
       const std::string Shape = "its lanes exchange values other than by `s += __shfl_down_sync(mask, s, o)` or "
                                 "`__shfl_xor_sync` within a group ('" + text(C) + "')";
+      if (Name == "__shfl_sync") {
+        if (!broadcast(C, LastBroadcast))
+          return fail("its lanes exchange values other than by `s = __shfl_sync(mask, s, 0, " +
+                      std::to_string(Out.Lanes) + ")` from lane 0 of the group ('" + text(C) + "')");
+        continue;
+      }
       if (!IsDown && !IsXor)
         return fail("its threads cooperate ('" + Name.str() + "')");
       if (C->getNumArgs() < 3)
@@ -489,6 +499,8 @@ private:
           return fail("its lanes exchange '" + S->getNameAsString() + "' across groups of " +
                       std::to_string(Out.Lanes) + " ('" + text(C) + "')");
         Down.emplace(S, C);
+        LastDown[S] = C;
+        Downs[S].push_back(C);
         Exchanged.insert(Sum);
       }
     }
@@ -497,24 +509,72 @@ private:
     // it in the source reads s before it (one in the same macro expansion
     // counts as after).
     const SourceManager &SM = Ctx.getSourceManager();
-    for (const auto &[S, C] : Down)
+    const auto Before = [&](const Stmt *A, const Stmt *B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A->getEndLoc()), SM.getExpansionLoc(B->getBeginLoc()));
+    };
+    for (const auto &[S, C] : Down) {
+      auto Bcast = LastBroadcast.find(S);
+      const CallExpr *Whole = Bcast != LastBroadcast.end() && Before(LastDown[S], Bcast->second) &&
+                                      runsAfterEach(Bcast->second, Downs[S])
+                                  ? Bcast->second
+                                  : nullptr;
       for (const DeclRefExpr *R : Facts.Refs) {
-        if (R->getDecl() != S || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(R->getEndLoc()),
-                                                             SM.getExpansionLoc(C->getBeginLoc())))
+        if (R->getDecl() != S || Before(R, C) || (Whole && Before(Whole, R)))
           continue;
-        const auto *Sum = dyn_cast_or_null<CompoundAssignOperator>(user(R));
+        const auto *Assign = dyn_cast_or_null<BinaryOperator>(user(R));
         const bool Exchange = inExchange(R);
-        if (!Exchange && !(Sum && Exchanged.count(Sum) && strip(Sum->getLHS()) == R) && !onLaneZero(R))
+        if (!Exchange && !(Assign && Exchanged.count(Assign) && strip(Assign->getLHS()) == R) && !onLaneZero(R))
           return fail("it reads '" + S->getNameAsString() + "' after exchanging it down its lanes, other than on "
                       "lane 0 ('" + text(user(R) ? user(R) : R) + "')");
       }
+    }
+    return true;
+  }
+  // Whether the statement holding C runs whenever each of Calls does: only
+  // blocks and ifs that hold all of them lie around it.
+  bool runsAfterEach(const CallExpr *C, const std::vector<const CallExpr *> &Calls) const {
+    const Stmt *Body = K->getBody();
+    const Stmt *Assign = user(C); // `s = __shfl_sync(...)`, a statement of its own
+    const Stmt *P = Assign ? parentStmt(Assign, Ctx) : nullptr;
+    if (!P || isa<Expr>(P))
+      return false;
+    for (; P && P != Body; P = parentStmt(P, Ctx)) {
+      if (isa<CompoundStmt>(P))
+        continue;
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If)
+        return false;
+      for (const CallExpr *D : Calls)
+        if (!inside(D, If))
+          return false;
+    }
+    return P == Body;
+  }
+  // `s = __shfl_sync(mask, s, 0, G)` (the width left out when G is 32), in no
+  // loop: every lane of the group gets lane 0's s.
+  bool broadcast(const CallExpr *C, std::map<const VarDecl *, const CallExpr *> &Last) {
+    if (C->getNumArgs() < 3)
+      return false;
+    const VarDecl *S = refToVar(strip(C->getArg(1)));
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(user(C));
+    std::optional<llvm::APSInt> Source = strip(C->getArg(2))->getIntegerConstantExpr(Ctx);
+    const bool Width = C->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(C->getArg(3));
+    if (!S || isa<ParmVarDecl>(S) || !Assign || Assign->getOpcode() != BO_Assign || refToVar(Assign->getLHS()) != S ||
+        operandBelow(Assign, C) != Assign->getRHS() || !Source || *Source != 0 ||
+        (Width ? constant(C->getArg(3)) != Out.Lanes : Out.Lanes != 32))
+      return false;
+    for (const Stmt *P = parentStmt(C, Ctx); P; P = parentStmt(P, Ctx))
+      if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P))
+        return false;
+    Exchanged.insert(Assign);
+    Last[S] = C;
     return true;
   }
   // Whether R is the value argument of an accepted exchange.
   bool inExchange(const DeclRefExpr *R) const {
     for (const Stmt *P = parentStmt(R, Ctx); P; P = parentStmt(P, Ctx)) {
-      if (const auto *CA = dyn_cast<CompoundAssignOperator>(P))
-        return Exchanged.count(CA) && operandBelow(CA, R) == CA->getRHS();
+      if (const auto *A = dyn_cast<BinaryOperator>(P); A && A->isAssignmentOp())
+        return Exchanged.count(A) && operandBelow(A, R) == A->getRHS();
       if (!isa<Expr>(P))
         return false;
     }
@@ -1063,11 +1123,12 @@ private:
   const VarDecl *T = nullptr;
   // A group of lanes a row (Out.Lanes > 1): T is `Thread / G`, LaneVars the
   // lane within the group; LaneStarts the lanes' references that start a
-  // row's strided loop, Exchanged the accepted `s += __shfl_..._sync(...)`.
+  // row's strided loop, Exchanged the accepted `s += __shfl_..._sync(...)`
+  // and `s = __shfl_sync(...)`.
   const VarDecl *Thread = nullptr;
   std::set<const VarDecl *> LaneVars;
   std::set<const Expr *> LaneStarts;
-  std::set<const CompoundAssignOperator *> Exchanged;
+  std::set<const BinaryOperator *> Exchanged;
   std::set<const VarDecl *> Numbers;
   std::set<const ParmVarDecl *> NumberArrays;
   std::set<const ParmVarDecl *> IndexedByT; // arrays the kernel reads at a[t]

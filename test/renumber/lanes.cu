@@ -94,6 +94,24 @@ __global__ void guarded_store(int n, const int *starts, const int *columns, cons
 }
 #endif
 
+#ifdef GROUPS
+// Eight lanes a row; lane 0's sum handed to the group's every lane, which all store it.
+__global__ void broadcast_sum(int n, const int *starts, const int *columns, const float *values, const float *x,
+                              float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 8, lane = t % 8;
+  if (row < n) {
+    float s = 0.0f;
+    for (int k = starts[row] + lane; k < starts[row + 1]; k += 8)
+      s += values[k] * x[columns[k]];
+    for (int o = 4; o > 0; o /= 2)
+      s += __shfl_down_sync(0xffffffff, s, o);
+    s = __shfl_sync(0xffffffff, s, 0, 8);
+    y[row] = s;
+  }
+}
+#endif
+
 #ifdef IN_LOOP
 // A shuffle inside the row's loop runs as often as the longest row of the
 // warp's lanes has entries left: it would reach past the group.
@@ -257,6 +275,7 @@ int main(int argc, char **argv) {
     axpy<<<(n + 255) / 256, 256>>>(n, 0.5f, d_q, d_p);
     shifted_product<<<(n * 32 + 511) / 512, 512>>>(n, d_starts, d_columns, d_values, d_p, d_q);
     guarded_store<<<(n * 32 + 255) / 256, 256>>>(n, d_starts, d_columns, d_values, d_p, d_q);
+    broadcast_sum<<<(n * 8 + 255) / 256, 256>>>(n, d_starts, d_columns, d_values, d_p, d_q);
 #endif
 #ifdef IN_LOOP
     in_loop<<<(n * 32 + 255) / 256, 256>>>(n, d_starts, d_values, d_q);
@@ -315,6 +334,7 @@ int main(int argc, char **argv) {
 // GROUPS-OUT: __irregfix_numbering_2 = {"quad_product", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, -1, 0, 4};
 // GROUPS-OUT: __irregfix_numbering_3 = {"shifted_product", nullptr, __irregfix_roles_3, __irregfix_sizes_3, 1, -1, 0, 32};
 // GROUPS-OUT: __irregfix_numbering_4 = {"guarded_store", nullptr, __irregfix_roles_4, __irregfix_sizes_4, 1, -1, 0, 32};
+// GROUPS-OUT: __irregfix_numbering_5 = {"broadcast_sum", nullptr, __irregfix_roles_5, __irregfix_sizes_5, 1, -1, 0, 8};
 // GROUPS-OUT: irregfix::numbered_launch(__irregfix_numbering_2, (long long)(n), 0, {d_starts, d_columns, d_values, d_p, d_q});
 // STRIDE: half_stride (it uses row start 'starts[row]' other than to bound a loop over the row (its lanes' loop is `for (k = P[row] + lane; k < P[row + 1]; k += 32)` in groups of 32))
 // IN-LOOP: in_loop (it exchanges 's' between lanes inside a loop ('__shfl_down_sync(0xffffffff, s, 1)'))

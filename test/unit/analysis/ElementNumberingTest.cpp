@@ -111,6 +111,33 @@ TEST(LaneRows, LaneZeroMayShareItsConditionWithTheGuard) {
   EXPECT_NE(Or.NotBecause.find("it uses its lane 'lane'"), std::string::npos) << Or.NotBecause;
 }
 
+// Lane 0's sum handed to every lane of the group: any lane may store it then.
+TEST(LaneRows, ABroadcastFromLaneZeroCleansEveryLane) {
+  const auto Kernel = [](unsigned G, const std::string &After) {
+    const std::string Gs = std::to_string(G), Half = std::to_string(G / 2);
+    return "__global__ void k(int n, const int *P, const float *val, float *y) {\n"
+           "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  int row = t / " + Gs + ", lane = t % " + Gs + ";\n"
+           "  if (row < n) {\n    float s = 0.0f;\n"
+           "    for (int k = P[row] + lane; k < P[row + 1]; k += " + Gs + ") s += val[k];\n"
+           "    for (int o = " + Half + "; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o);\n"
+           "    " + After + "\n  }\n}\n";
+  };
+  EXPECT_EQ(numberingOf(Kernel(32, "s = __shfl_sync(0xffffffff, s, 0); y[row] = s;")).NotBecause, "");
+  EXPECT_EQ(numberingOf(Kernel(8, "s = __shfl_sync(0xffffffff, s, 0, 8); y[row] = s;")).NotBecause, "");
+  // Without the width, groups of 8 get the warp's lane 0, another row's sum.
+  EXPECT_NE(numberingOf(Kernel(8, "s = __shfl_sync(0xffffffff, s, 0); y[row] = s;")).NotBecause.find("from lane 0 of the group"),
+            std::string::npos);
+  // From lane 1, or only on some lanes: the others keep sums that run into the next rows.
+  EXPECT_NE(numberingOf(Kernel(32, "s = __shfl_sync(0xffffffff, s, 1); y[row] = s;")).NotBecause, "");
+  const Summary Some = numberingOf(Kernel(32, "if (n > 4) s = __shfl_sync(0xffffffff, s, 0); y[row] = s;"));
+  EXPECT_NE(Some.NotBecause.find("other than on lane 0"), std::string::npos) << "[" << Some.NotBecause << "]";
+  // A down exchange after the broadcast needs lane 0 again.
+  EXPECT_NE(numberingOf(Kernel(32, "s = __shfl_sync(0xffffffff, s, 0); s += __shfl_down_sync(0xffffffff, s, 16); "
+                                   "y[row] = s;"))
+                .NotBecause,
+            "");
+}
+
 TEST(LaneRows, AThreadARowIsUnchanged) {
   const Summary S = numberingOf(
       "__global__ void k(int n, const int *P, const int *col, const float *val, const float *x, float *y) {\n"
