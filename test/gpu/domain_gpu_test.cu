@@ -371,8 +371,26 @@ __global__ void quad_product(int n, const int *starts, const int *columns, const
   }
 }
 
+// Eight lanes a row, the whole warp reducing (rows past n included), lane 0's
+// sum broadcast to the group and stored by every lane under the guard.
+__global__ void octet_product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                              float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 8, lane = t % 8;
+  float s = 0.0f;
+  if (row < n)
+    for (int k = starts[row] + lane; k < starts[row + 1]; k += 8)
+      s += values[k] * x[columns[k]];
+  for (int o = 4; o > 0; o /= 2)
+    s += __shfl_down_sync(0xffffffff, s, o);
+  s = __shfl_sync(0xffffffff, s, 0, 8);
+  if (row < n)
+    y[row] = s;
+}
+
 const irregfix::NumberingKernel kWarpProduct = {"warp_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 32};
 const irregfix::NumberingKernel kQuadProduct = {"quad_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 4};
+const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 8};
 
 // n rows of a band of 2 * half + 1 entries around the diagonal of a ring,
 // numbered at random or in order (values from the row and column).
@@ -411,13 +429,15 @@ protected:
     const int *starts = upload(m.starts), *columns = upload(m.columns);
     const float *values = upload(m.values);
     float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
-    const irregfix::NumberingKernel &product = lanes == 32 ? kWarpProduct : kQuadProduct;
+    const irregfix::NumberingKernel &product = lanes == 32 ? kWarpProduct : lanes == 8 ? kOctetProduct : kQuadProduct;
     const int blocks = static_cast<int>((static_cast<long long>(m.n) * lanes + 255) / 256);
     for (int s = 0; s < steps; ++s) {
       if (hooked)
         irregfix::numbered_launch(product, m.n, 0, {starts, columns, values, p, q});
       if (lanes == 32)
         warp_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
+      else if (lanes == 8)
+        octet_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
       else
         quad_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
       if (hooked)
@@ -453,6 +473,11 @@ TEST_F(LaneRowsDomainTest, AWarpARowGivesTheOriginalsResultsBitForBit) {
 
 TEST_F(LaneRowsDomainTest, FourLanesARowGiveTheOriginalsResultsBitForBit) {
   expectBitForBit(Stencil(128, true), 4, 0, 10);
+}
+
+// 127 * 127 rows: the last warp's groups run past n, and every lane stores lane 0's sum.
+TEST_F(LaneRowsDomainTest, EightLanesBroadcastingGiveTheOriginalsResultsBitForBit) {
+  expectBitForBit(Stencil(127, true), 8, 0, 10);
 }
 
 // Rows of 65 entries: a thread-a-row product leaves them to the warp-cooperative
