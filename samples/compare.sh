@@ -3,7 +3,8 @@
 # Runs the original and the irregfix-transformed SAMPLE (cg, sp, md or graph) on small
 # inputs with the same seed and compares their --dump files bit for bit:
 #   cg  generated matrices of the four classes and a renumbered grid, 50 CG
-#       iterations (solutions)
+#       iterations (solutions); the renumbered grid also with the warp-a-row
+#       SpMV, solved and alone (y = A x after 20 launches)
 #   sp  random 3-/4-SAT, generated and one DIMACS file read back, 60 rounds
 #       (final eta, pi_same, pi_opp)
 #   md  random and cell-sorted numbering, list rebuilt every step and every few
@@ -28,7 +29,9 @@ cg)
 offshore --matrix offshore --rows 20000
 apache --matrix apache --rows 30000
 fem --matrix fem --rows 30000
-sgrid --matrix grid-shuffled --rows 40000"
+sgrid --matrix grid-shuffled --rows 40000
+wsgrid --matrix grid-shuffled --rows 40000 --warp
+wspmv --matrix grid-shuffled --rows 40000 --warp --spmv 20"
   common="--seed 7 --iters 50" what=solutions show=residual
   ;;
 sp)

@@ -141,6 +141,10 @@ private:
       }
       if (L.Count && L.Count->HasSideEffects(Ctx))
         return none(L.Count, "a launch's argument '" + textOf(L.Count, Ctx) + "' has side effects");
+      if (K->indifferent() && K->Lanes > 1 && !blocksOfWholeGroups(Call, K->Lanes))
+        return none(Call, "'" + Callee->getNameAsString() + "' runs " + std::to_string(K->Lanes) +
+                              " lanes a row, and this launch's blocks are not a constant multiple of " +
+                              std::to_string(K->Lanes) + " threads in x");
       Out.Launches.push_back(std::move(L));
     }
     return true;
@@ -272,6 +276,43 @@ private:
       }
     }
     return true;
+  }
+
+  // Whether a launch's blocks have a constant multiple of G threads in x (a
+  // group of lanes then lies in one warp, whichever row it takes): an
+  // integer constant, `dim3(C, ...)`, or a local dim3 made so and used only
+  // in launch configurations.
+  bool blocksOfWholeGroups(const CUDAKernelCallExpr *Call, unsigned G) {
+    const CallExpr *Config = Call->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return false;
+    const Expr *X = blockX(Config->getArg(1), 0);
+    std::optional<llvm::APSInt> V = X ? X->getIntegerConstantExpr(Ctx) : std::nullopt;
+    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 && V->getZExtValue() % G == 0;
+  }
+  const Expr *blockX(const Expr *E, int Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      if (C->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(C->getArg(0)))
+        return nullptr;
+      return Depth < 4 ? blockX(C->getArg(0), Depth + 1) : nullptr;
+    }
+    if (E->getType()->isIntegerType())
+      return E;
+    const VarDecl *V = refToVar(E);
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() || Depth >= 4)
+      return nullptr;
+    for (const DeclRefExpr *R : refs().of(V)) {
+      const Stmt *Cur = R, *P = parentStmt(R, Ctx);
+      while (P && (isa<ImplicitCastExpr>(P) || isa<CXXConstructExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
+                   isa<CXXBindTemporaryExpr>(P) || isa<ParenExpr>(P)))
+        Cur = P, P = parentStmt(P, Ctx);
+      const auto *Config = dyn_cast_or_null<CallExpr>(P);
+      const auto *Launch = Config ? dyn_cast_or_null<CUDAKernelCallExpr>(parentStmt(Config, Ctx)) : nullptr;
+      if (!Launch || Launch->getConfig() != Config || !llvm::is_contained(Config->arguments(), Cur))
+        return nullptr; // used otherwise: its x may change
+    }
+    return blockX(V->getInit(), Depth + 1);
   }
 
   const References &refs() {

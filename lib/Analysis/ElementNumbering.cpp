@@ -98,7 +98,7 @@ public:
       return Out;
     if (!Facts.Refused.empty())
       return refuse(Facts.Refused);
-    if (!threadIndex() || !cooperation() || !countGuard() || !rows())
+    if (!threadIndex() || !cooperation() || !countGuard() || !rows() || !laneUses() || !exchanges())
       return Out;
     numbers();
     if (!Out.NotBecause.empty())
@@ -284,33 +284,336 @@ private:
     return F && F->getName() == "atomicAdd" && Call->getNumArgs() == 2 && strip(Call->getArg(1)) == R;
   }
 
-  // t: the one local initialised with the global thread index and never written;
+  // t: the one local initialised with the global thread index and never
+  // written, or the group index `row = t / G` of a lane group (lanes());
   // threadIdx and blockIdx read nowhere else.
   bool threadIndex() {
+    const VarDecl *Global = nullptr;
     for (const VarDecl *V : Facts.Locals)
       if (V->getInit() && V->getType()->isIntegerType() && isGlobalThreadIndexArithmetic(V->getInit(), Info.Writes.locals()) &&
           !Info.Writes.writesScalar(V)) {
-        if (T)
+        if (Global)
           return fail("it computes its thread index twice");
-        T = V;
+        Global = V;
       }
+    if (!lanes(Global))
+      return false;
     if (!T)
       return fail("its thread index is no local initialised with blockIdx.x * blockDim.x + threadIdx.x and "
                   "never written");
-    unsigned Builtins = 0, InT = 0;
+    unsigned Builtins = 0, Counted = 0;
     for (const DeclRefExpr *R : Facts.Refs)
       if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
         ++Builtins;
-    BodyFacts Init;
-    Init.TraverseStmt(const_cast<Expr *>(T->getInit()));
-    for (const DeclRefExpr *R : Init.Refs)
-      if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
-        ++InT;
-    if (Builtins != InT)
+    std::set<const VarDecl *> Indices(LaneVars.begin(), LaneVars.end());
+    Indices.insert(T);
+    if (Thread)
+      Indices.insert(Thread);
+    for (const VarDecl *V : Indices) {
+      BodyFacts Init;
+      Init.TraverseStmt(const_cast<Expr *>(V->getInit()));
+      for (const DeclRefExpr *R : Init.Refs)
+        if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
+          ++Counted;
+    }
+    if (Builtins != Counted)
       return fail("it reads threadIdx or blockIdx besides its thread index");
     Numbers.insert(T);
     return true;
   }
+
+  // The integer constant E is, or 0 (none, not positive, or wider than 32 bits).
+  uint64_t constant(const Expr *E) const {
+    std::optional<llvm::APSInt> V = strip(E)->getIntegerConstantExpr(Ctx);
+    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 ? V->getZExtValue() : 0;
+  }
+  // Whether E is the global thread index: the arithmetic, or Global.
+  bool isThread(const Expr *E, const VarDecl *Global) const {
+    const VarDecl *V = refToVar(strip(E));
+    return (Global && V == Global) || (!V && isGlobalThreadIndexArithmetic(strip(E), Info.Writes.locals()));
+  }
+  // G when E is `x / G` or `x >> s` (G = 2^s, 2 to 32) for the global thread index x.
+  unsigned groupOf(const Expr *E, const VarDecl *Global) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || !isThread(B->getLHS(), Global))
+      return 0;
+    const uint64_t C = constant(B->getRHS());
+    const uint64_t G = B->getOpcode() == BO_Div ? C : B->getOpcode() == BO_Shr && C > 0 && C <= 5 ? 1u << C : 0;
+    return G >= 2 && G <= 32 && (G & (G - 1)) == 0 ? static_cast<unsigned>(G) : 0;
+  }
+  // G when E is `x % G` or `x & (G - 1)` for the global thread index x or
+  // threadIdx.x (the same lane when the launch's blocks are a multiple of G
+  // threads, which DomainLaunches proves at each launch).
+  unsigned laneOf(const Expr *E, const VarDecl *Global) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || !(isThread(B->getLHS(), Global) || isBuiltinIndexRead(strip(B->getLHS()), "threadIdx", 'x')))
+      return 0;
+    const uint64_t C = constant(B->getRHS());
+    const uint64_t G = B->getOpcode() == BO_Rem ? C : B->getOpcode() == BO_And ? C + 1 : 0;
+    return G >= 2 && G <= 32 && (G & (G - 1)) == 0 ? static_cast<unsigned>(G) : 0;
+  }
+
+  // A group of G lanes an element: `row = t / G` (or `t >> s`) is the
+  // element index, `lane = t % G` (or `t & (G - 1)`, `threadIdx.x % G`) the
+  // lane. The group's G consecutive threads lie in one warp (blocks of a
+  // multiple of G threads, proven at the launches); its lanes do the same
+  // work on the row whatever its number, as long as the lane only starts the
+  // row's strided loop or picks the lane that stores (laneUses), and values
+  // cross lanes only within the group (exchanges). Without a row local, t is
+  // the element index.
+  bool lanes(const VarDecl *Global) {
+    for (const VarDecl *V : Facts.Locals)
+      if (V->getInit() && V->getType()->isIntegerType() && !Info.Writes.writesScalar(V))
+        if (const unsigned G = groupOf(V->getInit(), Global)) {
+          if (T)
+            return fail("it computes its row of lanes twice");
+          T = V, Thread = Global, Out.Lanes = G;
+        }
+    if (!T) {
+      T = Global;
+      return true;
+    }
+    for (const VarDecl *V : Facts.Locals)
+      if (V->getInit() && V->getType()->isIntegerType() && !Info.Writes.writesScalar(V))
+        if (const unsigned G = laneOf(V->getInit(), Thread)) {
+          if (G != Out.Lanes)
+            return fail("its lane '" + V->getNameAsString() + "' is of groups of " + std::to_string(G) +
+                        " threads, its row '" + T->getNameAsString() + "' of " + std::to_string(Out.Lanes));
+          LaneVars.insert(V);
+        }
+    // The global index goes only into the row and the lanes.
+    if (Thread)
+      for (const DeclRefExpr *R : Facts.Refs) {
+        if (R->getDecl() != Thread || inside(R, T->getInit()))
+          continue;
+        bool Lane = false;
+        for (const VarDecl *L : LaneVars)
+          Lane = Lane || inside(R, L->getInit());
+        if (!Lane)
+          return fail("it uses its thread index '" + Thread->getNameAsString() + "' besides its row '" +
+                      T->getNameAsString() + "' and lane ('" + text(user(R) ? user(R) : R) + "')");
+      }
+    return true;
+  }
+  // A lane local L in `L == 0` (or `0 == L`), the condition of an if.
+  bool isLaneZero(const Expr *E) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || B->getOpcode() != BO_EQ)
+      return false;
+    const VarDecl *L = refToVar(strip(B->getLHS())), *R = refToVar(strip(B->getRHS()));
+    return (L && LaneVars.count(L) && isIntLiteral(B->getRHS(), 0)) ||
+           (R && LaneVars.count(R) && isIntLiteral(B->getLHS(), 0));
+  }
+  // Whether a condition holds only on lane 0: `lane == 0`, or a conjunction
+  // with it (`row < n && lane == 0`).
+  bool onlyLaneZero(const Expr *Cond) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(Cond));
+    if (B && B->getOpcode() == BO_LAnd)
+      return onlyLaneZero(B->getLHS()) || onlyLaneZero(B->getRHS());
+    return isLaneZero(Cond);
+  }
+  // Whether S runs only on lane 0: inside the then-branch of `if (lane == 0)`.
+  bool onLaneZero(const Stmt *S) const {
+    for (const Stmt *Cur = S, *P = parentStmt(S, Ctx); P; Cur = P, P = parentStmt(P, Ctx))
+      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == Cur && onlyLaneZero(If->getCond()))
+        return true;
+    return false;
+  }
+  // The lane starts its row's strided loop (rows(): LaneStarts) or picks
+  // the lane that stores; any other use would make a lane's work depend on
+  // what it computes with its lane.
+  bool laneUses() {
+    for (const DeclRefExpr *R : Facts.Refs) {
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      if (!V || !LaneVars.count(V) || LaneStarts.count(R))
+        continue;
+      const auto *B = dyn_cast_or_null<BinaryOperator>(user(R));
+      // `lane == 0`, alone or a conjunct, as an if's condition.
+      const Stmt *Top = B, *P = B ? parentStmt(B, Ctx) : nullptr;
+      while (P && (isa<ParenExpr>(P) || (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->getOpcode() == BO_LAnd)))
+        Top = P, P = parentStmt(P, Ctx);
+      const auto *If = dyn_cast_or_null<IfStmt>(P);
+      if (!B || !isLaneZero(B) || !If || If->getCond() != Top)
+        return fail("it uses its lane '" + V->getNameAsString() + "' in '" + text(B ? static_cast<const Stmt *>(B) : R) +
+                    "', not to start its row's strided loop or to pick lane 0");
+    }
+    return true;
+  }
+
+  // Lanes exchange values only as `s += __shfl_down_sync(mask, s, o)` or
+  // `s += __shfl_xor_sync(mask, s, o)` within their group: xor offsets below
+  // G, and down offsets that reach at most G - 1 lanes on, in all, from lane
+  // 0 (`for (o = C; o > 0; o >>= 1)` reaches 2C - 1), run once each. Then
+  // each lane's s is its group's own after an xor exchange, and lane 0's
+  // after a down exchange: what the other lanes hold from then on is read
+  // only under `if (lane == 0)`, or after `s = __shfl_sync(mask, s, 0, G)`
+  // hands every lane lane 0's s (run once, after the last down exchange).
+  // `__syncwarp` orders nothing else.
+  bool exchanges() {
+    // Each down-exchanged value's first and last exchange, every one, and its last broadcast.
+    std::map<const VarDecl *, const CallExpr *> Down, LastDown, LastBroadcast;
+    std::map<const VarDecl *, std::vector<const CallExpr *>> Downs;
+    uint64_t Reach = 0;
+    for (const CallExpr *C : Facts.Calls) {
+      const FunctionDecl *F = C->getDirectCallee();
+      const llvm::StringRef Name = F ? F->getName() : "";
+      if (!F || !cooperativeCall(F) || Name.starts_with("atomic") || Name == "__syncwarp")
+        continue;
+      const bool IsDown = Name == "__shfl_down_sync", IsXor = Name == "__shfl_xor_sync";
+      const std::string Shape = "its lanes exchange values other than by `s += __shfl_down_sync(mask, s, o)` or "
+                                "`__shfl_xor_sync` within a group ('" + text(C) + "')";
+      if (Name == "__shfl_sync") {
+        if (!broadcast(C, LastBroadcast))
+          return fail("its lanes exchange values other than by `s = __shfl_sync(mask, s, 0, " +
+                      std::to_string(Out.Lanes) + ")` from lane 0 of the group ('" + text(C) + "')");
+        continue;
+      }
+      if (!IsDown && !IsXor)
+        return fail("its threads cooperate ('" + Name.str() + "')");
+      if (C->getNumArgs() < 3)
+        return fail(Shape);
+      const VarDecl *S = refToVar(strip(C->getArg(1)));
+      const auto *Sum = dyn_cast_or_null<CompoundAssignOperator>(user(C));
+      if (!S || isa<ParmVarDecl>(S) || !Sum || Sum->getOpcode() != BO_AddAssign || refToVar(Sum->getLHS()) != S ||
+          operandBelow(Sum, C) != Sum->getRHS())
+        return fail(Shape);
+      // The offset: a constant, or the variable of its loop `for (o = C; o > 0; o >>= 1 or o /= 2)`.
+      const ForStmt *Loop = nullptr;
+      uint64_t First = constant(C->getArg(2)), Span = First;
+      if (!First) {
+        Loop = halvingLoop(C->getArg(2));
+        First = Loop ? constant(loopStart(Loop)) : 0;
+        Span = 2 * First - 1;
+      }
+      if (!First)
+        return fail(Shape);
+      if (First >= Out.Lanes)
+        return fail("its lanes exchange '" + S->getNameAsString() + "' across groups of " +
+                    std::to_string(Out.Lanes) + " ('" + text(C) + "')");
+      for (const Stmt *P = parentStmt(C, Ctx); P; P = parentStmt(P, Ctx))
+        if ((isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P)) && P != Loop && IsDown)
+          return fail("it exchanges '" + S->getNameAsString() + "' between lanes inside a loop ('" + text(C) + "')");
+      if (IsDown) {
+        Reach += Span;
+        if (Reach >= Out.Lanes)
+          return fail("its lanes exchange '" + S->getNameAsString() + "' across groups of " +
+                      std::to_string(Out.Lanes) + " ('" + text(C) + "')");
+        Down.emplace(S, C);
+        LastDown[S] = C;
+        Downs[S].push_back(C);
+        Exchanged.insert(Sum);
+      }
+    }
+    // After a down exchange, only lane 0's value is its group's own. The
+    // exchange runs once, in no loop but its own: a reference ending before
+    // it in the source reads s before it (one in the same macro expansion
+    // counts as after).
+    const SourceManager &SM = Ctx.getSourceManager();
+    const auto Before = [&](const Stmt *A, const Stmt *B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A->getEndLoc()), SM.getExpansionLoc(B->getBeginLoc()));
+    };
+    for (const auto &[S, C] : Down) {
+      auto Bcast = LastBroadcast.find(S);
+      const CallExpr *Whole = Bcast != LastBroadcast.end() && Before(LastDown[S], Bcast->second) &&
+                                      runsAfterEach(Bcast->second, Downs[S])
+                                  ? Bcast->second
+                                  : nullptr;
+      for (const DeclRefExpr *R : Facts.Refs) {
+        if (R->getDecl() != S || Before(R, C) || (Whole && Before(Whole, R)))
+          continue;
+        const auto *Assign = dyn_cast_or_null<BinaryOperator>(user(R));
+        const bool Exchange = inExchange(R);
+        if (!Exchange && !(Assign && Exchanged.count(Assign) && strip(Assign->getLHS()) == R) && !onLaneZero(R))
+          return fail("it reads '" + S->getNameAsString() + "' after exchanging it down its lanes, other than on "
+                      "lane 0 ('" + text(user(R) ? user(R) : R) + "')");
+      }
+    }
+    return true;
+  }
+  // Whether the statement holding C runs whenever each of Calls does: only
+  // blocks and ifs that hold all of them lie around it.
+  bool runsAfterEach(const CallExpr *C, const std::vector<const CallExpr *> &Calls) const {
+    const Stmt *Body = K->getBody();
+    const Stmt *Assign = user(C); // `s = __shfl_sync(...)`, a statement of its own
+    const Stmt *P = Assign ? parentStmt(Assign, Ctx) : nullptr;
+    if (!P || isa<Expr>(P))
+      return false;
+    for (; P && P != Body; P = parentStmt(P, Ctx)) {
+      if (isa<CompoundStmt>(P))
+        continue;
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If)
+        return false;
+      for (const CallExpr *D : Calls)
+        if (!inside(D, If))
+          return false;
+    }
+    return P == Body;
+  }
+  // `s = __shfl_sync(mask, s, 0, G)` (the width left out when G is 32), in no
+  // loop: every lane of the group gets lane 0's s.
+  bool broadcast(const CallExpr *C, std::map<const VarDecl *, const CallExpr *> &Last) {
+    if (C->getNumArgs() < 3)
+      return false;
+    const VarDecl *S = refToVar(strip(C->getArg(1)));
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(user(C));
+    std::optional<llvm::APSInt> Source = strip(C->getArg(2))->getIntegerConstantExpr(Ctx);
+    const bool Width = C->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(C->getArg(3));
+    if (!S || isa<ParmVarDecl>(S) || !Assign || Assign->getOpcode() != BO_Assign || refToVar(Assign->getLHS()) != S ||
+        operandBelow(Assign, C) != Assign->getRHS() || !Source || *Source != 0 ||
+        (Width ? constant(C->getArg(3)) != Out.Lanes : Out.Lanes != 32))
+      return false;
+    for (const Stmt *P = parentStmt(C, Ctx); P; P = parentStmt(P, Ctx))
+      if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P))
+        return false;
+    Exchanged.insert(Assign);
+    Last[S] = C;
+    return true;
+  }
+  // Whether R is the value argument of an accepted exchange.
+  bool inExchange(const DeclRefExpr *R) const {
+    for (const Stmt *P = parentStmt(R, Ctx); P; P = parentStmt(P, Ctx)) {
+      if (const auto *A = dyn_cast<BinaryOperator>(P); A && A->isAssignmentOp())
+        return Exchanged.count(A) && operandBelow(A, R) == A->getRHS();
+      if (!isa<Expr>(P))
+        return false;
+    }
+    return false;
+  }
+  // The loop `for (o = C; o > 0; o >>= 1)` (or `o /= 2`) whose variable E is, or null.
+  const ForStmt *halvingLoop(const Expr *E) const {
+    const VarDecl *O = refToVar(strip(E));
+    for (const Stmt *P = O ? parentStmt(E, Ctx) : nullptr; P; P = parentStmt(P, Ctx)) {
+      const auto *F = dyn_cast<ForStmt>(P);
+      if (!F)
+        continue;
+      const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+      const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(F->getInc() ? strip(F->getInc()) : nullptr);
+      const Expr *Start = loopStart(F);
+      if (!Start || !Cond || !Inc || refToVar(strip(Cond->getLHS())) != O || refToVar(strip(Inc->getLHS())) != O)
+        return nullptr;
+      const bool Halves = (Inc->getOpcode() == BO_ShrAssign && isIntLiteral(Inc->getRHS(), 1)) ||
+                          (Inc->getOpcode() == BO_DivAssign && isIntLiteral(Inc->getRHS(), 2));
+      const bool Positive = (Cond->getOpcode() == BO_GT && isIntLiteral(Cond->getRHS(), 0)) ||
+                            (Cond->getOpcode() == BO_GE && isIntLiteral(Cond->getRHS(), 1));
+      // The body reads o only as this offset.
+      bool Other = false;
+      for (const DeclRefExpr *R : Facts.Refs)
+        Other = Other || (R->getDecl() == O && R != strip(E) && inside(R, F->getBody()));
+      return Halves && Positive && !Other && inside(E, F->getBody()) ? F : nullptr;
+    }
+    return nullptr;
+  }
+  // What `for (int o = C; ...)` or `for (o = C; ...)` starts its variable at.
+  const Expr *loopStart(const ForStmt *F) const {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl())
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        return V->getInit();
+    if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit()); A && A->getOpcode() == BO_Assign)
+      return A->getRHS();
+    return nullptr;
+  }
+
   // No barrier, warp operation or floating-point atomic; calls of other
   // functions only on values that are no element numbers (checked in uses()).
   bool cooperation() {
@@ -325,7 +628,7 @@ private:
         QualType Target = C->getArg(0)->getType();
         if (Target->isPointerType() && !Target->getPointeeType()->isIntegerType())
           return fail("a floating-point atomic: its result depends on the order its threads run in");
-      } else if (cooperativeCall(F)) {
+      } else if (cooperativeCall(F) && Out.Lanes == 1) {
         return fail("its threads cooperate ('" + Name.str() + "')");
       }
     }
@@ -389,9 +692,11 @@ private:
     return true;
   }
   // The loop variable k of `for (k = P[t]; k < P[t + 1]; ++k)`, with the
-  // references the loop's control makes of it, or null.
-  const VarDecl *rowLoop(const ForStmt *F, std::vector<const Expr *> &Control,
-                         std::vector<const Expr *> &KRefs) const {
+  // row bounds and the references to k the loop's control makes, or null. In
+  // a group of G lanes, also `for (k = P[t] + lane; k < P[t + 1]; k += G)`
+  // (Lane: the lane's reference).
+  const VarDecl *rowLoop(const ForStmt *F, std::vector<const Expr *> &Control, std::vector<const Expr *> &KRefs,
+                         const Expr *&Lane) const {
     const VarDecl *K = nullptr;
     const Expr *First = nullptr;
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
@@ -400,7 +705,15 @@ private:
     } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit()); A && A->getOpcode() == BO_Assign) {
       K = refToVar(A->getLHS());
       First = A->getRHS();
-      KRefs.push_back(strip(A->getLHS()));
+    }
+    Lane = nullptr;
+    if (const auto *Plus = First && Out.Lanes > 1 ? dyn_cast<BinaryOperator>(strip(First)) : nullptr;
+        Plus && Plus->getOpcode() == BO_Add) {
+      const Expr *L = strip(Plus->getLHS()), *R = strip(Plus->getRHS());
+      if (const VarDecl *V = refToVar(R); V && LaneVars.count(V))
+        First = L, Lane = R;
+      else if (const VarDecl *V = refToVar(L); V && LaneVars.count(V))
+        First = R, Lane = L;
     }
     bool StartIsEnd = true, EndIsEnd = false;
     const ParmVarDecl *P = K && First ? rowBound(First, StartIsEnd) : nullptr;
@@ -408,15 +721,19 @@ private:
     if (!P || StartIsEnd || !K->getType()->isIntegerType() || !C || C->getOpcode() != BO_LT ||
         refToVar(C->getLHS()) != K || rowBound(C->getRHS(), EndIsEnd) != P || !EndIsEnd)
       return nullptr;
+    // The step: 1, or G from a lane's start.
+    const uint64_t Step = Lane ? Out.Lanes : 1;
     const Expr *Inc = F->getInc() ? strip(F->getInc()) : nullptr;
     const Expr *Stepped = nullptr;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementOp())
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementOp() && Step == 1)
       Stepped = U->getSubExpr();
     else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-             CA && CA->getOpcode() == BO_AddAssign && isIntLiteral(CA->getRHS(), 1))
+             CA && CA->getOpcode() == BO_AddAssign && constant(CA->getRHS()) == Step)
       Stepped = CA->getLHS();
     if (!Stepped || refToVar(Stepped) != K)
       return nullptr;
+    if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit()); A && A->getOpcode() == BO_Assign)
+      KRefs.push_back(strip(A->getLHS()));
     Control.push_back(strip(First));
     Control.push_back(strip(C->getRHS()));
     KRefs.push_back(strip(C->getLHS()));
@@ -450,20 +767,25 @@ private:
         }
     }
     std::vector<const Expr *> Control, KRefs;
-    for (const ForStmt *F : Facts.Loops)
-      if (const VarDecl *K = rowLoop(F, Control, KRefs)) {
+    for (const ForStmt *F : Facts.Loops) {
+      const Expr *Lane = nullptr;
+      if (const VarDecl *K = rowLoop(F, Control, KRefs, Lane)) {
         bool End = false;
         Positions[K] = rowBound(Control.back(), End);
+        if (Lane)
+          LaneStarts.insert(Lane);
       }
+    }
     const std::set<const Expr *> Controls(Control.begin(), Control.end()), KControls(KRefs.begin(), KRefs.end());
     for (const ArraySubscriptExpr *AS : Facts.Subscripts)
       if (const ParmVarDecl *P = pointerParam(AS->getBase()); P && RowArrays.count(P) && !Controls.count(AS) &&
                                                               !BoundInits.count(AS))
-        return fail("it uses row start '" + text(AS) + "' other than to bound a loop over the row");
+        return fail("it uses row start '" + text(AS) + "' other than to bound a loop over the row" + laneLoop());
     for (const DeclRefExpr *R : Facts.Refs) {
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
       if (V && Bounds.count(V) && !Controls.count(R))
-        return fail("it uses row bound '" + V->getNameAsString() + "' other than to bound a loop over the row");
+        return fail("it uses row bound '" + V->getNameAsString() + "' other than to bound a loop over the row" +
+                    laneLoop());
       auto It = V ? Positions.find(V) : Positions.end();
       if (It == Positions.end() || KControls.count(R))
         continue;
@@ -478,6 +800,13 @@ private:
       SegmentArrays.insert(A);
     }
     return true;
+  }
+  // In a group of lanes, the loop a row's bounds may bound.
+  std::string laneLoop() const {
+    if (Out.Lanes == 1)
+      return "";
+    const std::string G = std::to_string(Out.Lanes);
+    return " (its lanes' loop is `for (k = P[row] + lane; k < P[row + 1]; k += " + G + ")` in groups of " + G + ")";
   }
   // Whether AS reads a row's segment at its loop's position.
   bool atPosition(const ArraySubscriptExpr *AS) const {
@@ -792,6 +1121,14 @@ private:
   BodyFacts Facts;
   std::map<const ParmVarDecl *, size_t> Index;
   const VarDecl *T = nullptr;
+  // A group of lanes a row (Out.Lanes > 1): T is `Thread / G`, LaneVars the
+  // lane within the group; LaneStarts the lanes' references that start a
+  // row's strided loop, Exchanged the accepted `s += __shfl_..._sync(...)`
+  // and `s = __shfl_sync(...)`.
+  const VarDecl *Thread = nullptr;
+  std::set<const VarDecl *> LaneVars;
+  std::set<const Expr *> LaneStarts;
+  std::set<const BinaryOperator *> Exchanged;
   std::set<const VarDecl *> Numbers;
   std::set<const ParmVarDecl *> NumberArrays;
   std::set<const ParmVarDecl *> IndexedByT; // arrays the kernel reads at a[t]

@@ -48,6 +48,11 @@ struct KernelNumbering {
   // any numbering as another grouping of its sums; Reassociates when that
   // changes the result (floating point, or partials combined unseen).
   bool Reduction = false, Reassociates = false;
+  // Threads an element: a group of Lanes consecutive threads (a power of two
+  // up to 32, `row = t / G`) shares each row, its lanes striding the row's
+  // segment and combining their sums by warp shuffles within the group; 1: a
+  // thread an element.
+  unsigned Lanes = 1;
   bool indifferent() const { return NotBecause.empty(); }
   bool hasElements() const;
 };
@@ -57,7 +62,10 @@ struct KernelNumbering {
 // blockDim.x + threadIdx.x` (never written), or one whose threads cooperate
 // (shared memory, barriers, warp operations, floating-point atomics) is not,
 // unless it only reduces its elements (KernelNumbering::Reduction). Rows of a
-// sparse matrix (CSR) are read as kRoleRows and kRoleSegments.
+// sparse matrix (CSR) are read as kRoleRows and kRoleSegments, by a thread a
+// row or by a group of lanes a row (KernelNumbering::Lanes): the element is
+// then the group's index `t / G`, and the lanes may exchange values only
+// within their group.
 // `Reassociate` (--reassociate): reductions whose result another grouping
 // changes qualify too.
 KernelNumbering analyzeNumbering(const KernelInfo &Info, clang::ASTContext &Ctx, bool Reassociate);

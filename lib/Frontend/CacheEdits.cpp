@@ -131,11 +131,13 @@ SourceLocation tablesAt(const MainFile &File, ASTContext &Ctx) {
 
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
                    const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
-                   ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
+                   bool DomainOnly, ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
   const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
+  if (DomainOnly && Numbering.Tables.empty())
+    return true;
   if (!Numbering.Tables.empty()) {
     const SourceLocation At = tablesAt(File, Ctx);
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))

@@ -20,8 +20,11 @@ namespace irregfix {
 
 // False when an edit fails. Decisions: every kernel of File, in its order (for
 // program-wide renumbering's hooks, which ride on the same placement).
+// DomainOnly: no kernel of the file is rewritten: nothing unless its domain
+// forms (then the same hooks and invalidations as a rewritten file's, whose
+// calls of unseen code restore the domain's arrays too).
 bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
                    const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
-                   clang::ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result);
+                   bool DomainOnly, clang::ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result);
 
 } // namespace irregfix

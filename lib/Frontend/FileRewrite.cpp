@@ -66,8 +66,8 @@ public:
         Rewritten.emplace(File.Kernels[I]->getCanonicalDecl(), &D);
     }
     Result.Parsed = true;
-    if (Rewritten.empty())
-      return;
+    // A file none of whose kernels is rewritten may still keep a renumbered
+    // domain (kernels that are indifferent to the numbering as they are).
     FileEdits Edits(Files, Result.Files, Msg);
     if (!emit(File, Decisions, Rewritten, Ctx, Edits)) {
       Result.RewriteFailed = true;
@@ -94,6 +94,8 @@ private:
   bool emit(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewrittenKernels &Kernels,
             ASTContext &Ctx, FileEdits &Edits) {
     if (const NamedDecl *D = runtimeNameTaken(Ctx)) {
+      if (Kernels.empty())
+        return true; // nothing it must rewrite: the file stays as it is
       Msg.error(D->getLocation(), "cannot rewrite this file: it declares '" + D->getNameAsString() +
                                       "' at global scope, the name of the irregfix runtime's namespace, "
                                       "which the rewritten code uses; rename it");
@@ -103,7 +105,9 @@ private:
     StrategyEdits Strategies(Ctx, Edits, Msg, Result);
     RewrittenLaunches Launches;
     return Strategies.kernels(Kernels, Uses) && Strategies.launches(File, Kernels, Launches) &&
-           addCacheEdits(File, Decisions, Launches, DeviceOnly, Opts.Reassociate, Ctx, Edits, Msg, Result) && Uses.addIncludes(Edits, Ctx);
+           addCacheEdits(File, Decisions, Launches, DeviceOnly, Opts.Reassociate, Kernels.empty(), Ctx, Edits, Msg,
+                         Result) &&
+           Uses.addIncludes(Edits, Ctx);
   }
 
   CompilerInstance &CI;

@@ -12,10 +12,13 @@
 //
 // With --spmv N it solves nothing and times its SpMV alone instead, N launches
 // (the SpMV benchmark of bench/ runs this program, original and transformed).
+// With --warp the SpMV runs a warp a row (a vector CSR kernel, its lanes'
+// sums combined by shuffles in a fixed order): the tool rewrites none of its
+// reads, and it joins the program-wide renumbering by the matrix's rows.
 //
 //   cg --matrix grid|fem|apache|offshore|grid-shuffled|fem-shuffled|long-rows [--scale S] [--rows N] [--mtx FILE]
 //      [--iters N] [--tol T] [--seed S] [--dump FILE]
-//      [--spmv N [--flush-l2] [--refresh]]
+//      [--spmv N [--flush-l2] [--refresh]] [--warp]
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -40,6 +43,22 @@ __global__ void spmv_csr(int n, const int *row_ptr, const int *col, const float 
     for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k)
       sum += val[k] * x[col[k]];
     y[row] = sum;
+  }
+}
+
+// y = A x, a warp per row: its lanes stride the row, lane 0 stores the sum.
+__global__ void spmv_warp(int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 32;
+  int lane = t & 31;
+  if (row < n) {
+    float sum = 0.0f;
+    for (int k = row_ptr[row] + lane; k < row_ptr[row + 1]; k += 32)
+      sum += val[k] * x[col[k]];
+    for (int o = 16; o > 0; o >>= 1)
+      sum += __shfl_down_sync(0xffffffff, sum, o);
+    if (lane == 0)
+      y[row] = sum;
   }
 }
 
@@ -91,6 +110,7 @@ struct Options {
   int spmv = 0;         // --spmv N: time N SpMV launches instead of solving
   bool flush_l2 = false;
   bool refresh = false;
+  bool warp = false;    // --warp: the SpMV runs a warp a row
 };
 
 void usage(FILE *f) {
@@ -112,6 +132,7 @@ void usage(FILE *f) {
                "  --flush-l2  with --spmv: write a buffer of twice the L2 before each timed launch\n"
                "  --refresh   with --spmv: also time N launches each after the matrix values are\n"
                "              written again (the same values: a transformed program rebuilds its copy)\n"
+               "  --warp      the SpMV runs a warp a row (spmv_warp) instead of a thread a row\n"
                "exit status: 0 ok, 1 bad arguments / input / CUDA error, 77 no CUDA device\n");
 }
 
@@ -130,6 +151,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--spmv") o.spmv = static_cast<int>(parse_int(a, value(), 1, 1000000));
     else if (a == "--flush-l2") o.flush_l2 = true;
     else if (a == "--refresh") o.refresh = true;
+    else if (a == "--warp") o.warp = true;
     else return false;
     return true;
   });
@@ -141,6 +163,9 @@ Options parse(int argc, char **argv) {
   if (!o.spmv && (o.flush_l2 || o.refresh)) sample::bad("--flush-l2 and --refresh go with --spmv");
   return o;
 }
+
+// Blocks of the warp-a-row SpMV: 32 threads a row.
+int warp_grid(int n) { return static_cast<int>((static_cast<long long>(n) * 32 + kBlock - 1) / kBlock); }
 
 const int kSpmvWarmups = 5;
 const int kSpmvVectors = 4;
@@ -177,12 +202,16 @@ int time_spmv(const cgmat::Csr &a, const Options &opt) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));
   CUDA_CHECK(cudaEventCreate(&stop));
-  const int grid = (n + kBlock - 1) / kBlock;
+  const int grid = (n + kBlock - 1) / kBlock, wgrid = warp_grid(n);
   // One timed launch of y = A x_v.
   auto timed = [&](int v) {
     if (opt.flush_l2) CUDA_CHECK(cudaMemset(d_flush, v & 0xff, flush_bytes));
     CUDA_CHECK(cudaEventRecord(start));
-    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[v], d_y);
+    if (opt.warp) {
+      spmv_warp<<<wgrid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[v], d_y);
+    } else {
+      spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[v], d_y);
+    }
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(stop));
     CUDA_CHECK(cudaEventSynchronize(stop));
@@ -192,7 +221,11 @@ int time_spmv(const cgmat::Csr &a, const Options &opt) {
   };
   const float first = timed(0);
   for (int r = 0; r < kSpmvWarmups; ++r) {
-    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[r % kSpmvVectors], d_y);
+    if (opt.warp) {
+      spmv_warp<<<wgrid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[r % kSpmvVectors], d_y);
+    } else {
+      spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[r % kSpmvVectors], d_y);
+    }
     CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -212,7 +245,11 @@ int time_spmv(const cgmat::Csr &a, const Options &opt) {
   // Minimum traffic of one SpMV: val, col, row_ptr, x and y once each.
   const double bytes = static_cast<double>(nnz) * 8.0 + (n + 1.0) * 4.0 + 2.0 * n * 4.0;
   std::printf("spmv bandwidth: %.0f GB/s (minimum traffic over the median)\n", bytes / (sample::median(t) * 1e6));
-  spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[0], d_y);
+  if (opt.warp) {
+    spmv_warp<<<wgrid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[0], d_y);
+  } else {
+    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x[0], d_y);
+  }
   CUDA_CHECK(cudaGetLastError());
   std::vector<float> y(static_cast<size_t>(n));
   CUDA_CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
@@ -275,7 +312,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemcpy(d_val, a.val.data(), static_cast<size_t>(nnz) * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(d_r, b.data(), static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice));
 
-  const int grid = (n + kBlock - 1) / kBlock;
+  const int grid = (n + kBlock - 1) / kBlock, wgrid = warp_grid(n);
   auto dot = [&](const float *u, const float *v) {
     dot_partial<<<kDotBlocks, kBlock>>>(n, u, v, d_partial);
     CUDA_CHECK(cudaGetLastError());
@@ -298,7 +335,11 @@ int main(int argc, char **argv) {
   int it = 0;
   for (; it < opt.iters; ++it) {
     if (std::sqrt(rr) <= opt.tol * bnorm || rr == 0.0) break;
-    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_p, d_ap);
+    if (opt.warp) {
+      spmv_warp<<<wgrid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_p, d_ap);
+    } else {
+      spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_p, d_ap);
+    }
     CUDA_CHECK(cudaGetLastError());
     const double pap = dot(d_p, d_ap);
     if (!(pap > 0.0)) {
@@ -320,7 +361,11 @@ int main(int argc, char **argv) {
   const float ms = timer.end();
 
   // True residual ||b - A x|| / ||b||, recomputed once after the solve.
-  spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x, d_ap);
+  if (opt.warp) {
+    spmv_warp<<<wgrid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x, d_ap);
+  } else {
+    spmv_csr<<<grid, kBlock>>>(n, d_row_ptr, d_col, d_val, d_x, d_ap);
+  }
   CUDA_CHECK(cudaGetLastError());
   std::vector<float> x(static_cast<size_t>(n)), ax(static_cast<size_t>(n));
   CUDA_CHECK(cudaMemcpy(x.data(), d_x, static_cast<size_t>(n) * sizeof(float), cudaMemcpyDeviceToHost));

@@ -48,13 +48,13 @@ __global__ void first_x(const float4 *pos, float *out) {
 
 const unsigned char kForcesRoles[] = {1, 3, 1, 129};
 const unsigned short kForcesSizes[] = {4, 4, 16, 16};
-const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1};
+const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1, 1};
 const unsigned char kMoveRoles[] = {129, 1};
 const unsigned short kMoveSizes[] = {16, 16};
-const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1};
+const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1, 1};
 const unsigned char kFirstRoles[] = {4, 132};
 const unsigned short kFirstSizes[] = {16, 4};
-const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1};
+const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1, 1};
 
 // n particles at x = i, each with the neighbours within 4 places, numbered at
 // random (shuffled) or in order.
@@ -160,7 +160,7 @@ void forces_then_read(const Line &l, int steps, bool (*read_at)(int), DeviceTest
   static const unsigned char roles[] = {4, 132};
   static const unsigned short sizes[] = {16, 4};
   static const irregfix::NumberingKernel first = {
-      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1};
+      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1, 1};
   for (int s = 0; s < steps; ++s) {
     irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
     forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
@@ -221,10 +221,10 @@ __global__ void combine(int n, float a, const float *x, float *y) {
 
 const unsigned char kProductRoles[] = {8, 18, 16, 1, 129};
 const unsigned short kProductSizes[] = {4, 4, 4, 4, 4};
-const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0};
+const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 1};
 const unsigned char kCombineRoles[] = {1, 129};
 const unsigned short kCombineSizes[] = {4, 4};
-const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1};
+const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1, 1};
 
 // A 2-D grid's five-point stencil, side x side rows of 3 to 5 entries (values
 // from the row and column, so that a misplaced entry shows), numbered at
@@ -349,6 +349,170 @@ TEST_F(RowsDomainTest, AHostWriteOfTheColumnsBringsTheRowsBack) {
   EXPECT_EQ(download(starts, m.starts.size()), m.starts);
   EXPECT_EQ(download(columns, m.columns.size()), m.columns);
   EXPECT_EQ(download(values, m.values.size()), m.values);
+}
+
+
+// The rows read a warp (or four lanes) a row, as test/renumber/lanes.cu's
+// kernels: the group's index is the row, its lanes stride the row's segment
+// and a shuffle reduction hands the row's sum to lane 0 (or, a butterfly, to
+// every lane). Another numbering hands each group another row, summed by the
+// same lanes in the same order.
+__global__ void warp_product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                             float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 32;
+  int lane = t & 31;
+  if (row < n) {
+    float s = 0.0f;
+    for (int k = starts[row] + lane; k < starts[row + 1]; k += 32)
+      s += values[k] * x[columns[k]];
+    for (int o = 16; o > 0; o >>= 1)
+      s += __shfl_down_sync(0xffffffff, s, o);
+    if (lane == 0)
+      y[row] = s;
+  }
+}
+
+__global__ void quad_product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                             float *y) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = t >> 2, lane = threadIdx.x % 4;
+  if (row < n) {
+    const int first = starts[row], last = starts[row + 1];
+    float s = 0.0f;
+    for (int k = first + lane; k < last; k += 4)
+      s += values[k] * x[columns[k]];
+    s += __shfl_xor_sync(0xffffffff, s, 2);
+    s += __shfl_xor_sync(0xffffffff, s, 1);
+    y[row] = s;
+  }
+}
+
+// Eight lanes a row, the whole warp reducing (rows past n included), lane 0's
+// sum broadcast to the group and stored by every lane under the guard.
+__global__ void octet_product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                              float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / 8, lane = t % 8;
+  float s = 0.0f;
+  if (row < n)
+    for (int k = starts[row] + lane; k < starts[row + 1]; k += 8)
+      s += values[k] * x[columns[k]];
+  for (int o = 4; o > 0; o /= 2)
+    s += __shfl_down_sync(0xffffffff, s, o);
+  s = __shfl_sync(0xffffffff, s, 0, 8);
+  if (row < n)
+    y[row] = s;
+}
+
+const irregfix::NumberingKernel kWarpProduct = {"warp_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 32};
+const irregfix::NumberingKernel kQuadProduct = {"quad_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 4};
+const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 8};
+
+// n rows of a band of 2 * half + 1 entries around the diagonal of a ring,
+// numbered at random or in order (values from the row and column).
+struct Band {
+  int n = 0;
+  std::vector<int> starts, columns;
+  std::vector<float> values, x;
+  Band(int rows, int half, bool shuffled) : n(rows), starts(1, 0), x(rows) {
+    std::vector<int> id(n);
+    std::iota(id.begin(), id.end(), 0);
+    if (shuffled)
+      std::shuffle(id.begin(), id.end(), std::mt19937(5));
+    std::vector<int> at(n);
+    for (int g = 0; g < n; ++g)
+      at[id[g]] = g;
+    for (int r = 0; r < n; ++r) {
+      for (int d = -half; d <= half; ++d) {
+        const int c = id[(at[r] + d + n) % n];
+        columns.push_back(c);
+        values.push_back(1.0f + 0.001f * static_cast<float>((r * 7 + c * 13) % 1000));
+      }
+      starts.push_back(static_cast<int>(columns.size()));
+      x[r] = 0.01f * static_cast<float>(r % 101);
+    }
+  }
+};
+
+class LaneRowsDomainTest : public DeviceTest {
+protected:
+  struct Out {
+    std::vector<float> p, values;
+    std::vector<int> columns;
+  };
+  // `steps` of p = A p scaled back, the product run `lanes` threads a row.
+  template <class Matrix> Out run(const Matrix &m, int lanes, int steps, bool hooked) {
+    const int *starts = upload(m.starts), *columns = upload(m.columns);
+    const float *values = upload(m.values);
+    float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
+    const irregfix::NumberingKernel &product = lanes == 32 ? kWarpProduct : lanes == 8 ? kOctetProduct : kQuadProduct;
+    const int blocks = static_cast<int>((static_cast<long long>(m.n) * lanes + 255) / 256);
+    for (int s = 0; s < steps; ++s) {
+      if (hooked)
+        irregfix::numbered_launch(product, m.n, 0, {starts, columns, values, p, q});
+      if (lanes == 32)
+        warp_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
+      else if (lanes == 8)
+        octet_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
+      else
+        quad_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
+      if (hooked)
+        irregfix::numbered_launch(kCombine, m.n, 0, {q, p});
+      combine<<<(m.n + 255) / 256, 256>>>(m.n, 0.5f, q, p);
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (hooked) {
+      irregfix_host_access(p);
+      irregfix_host_access(values);
+      irregfix_host_access(columns);
+    }
+    return {download(p, m.n), download(values, m.values.size()), download(columns, m.columns.size())};
+  }
+  template <class Matrix> void expectBitForBit(const Matrix &m, int lanes, int domain, int steps) {
+    irregfix::testing::set_domain(-1);
+    const Out original = run(m, lanes, steps, false);
+    irregfix::testing::reset();
+    irregfix::testing::set_domain(domain);
+    const Out renumbered = run(m, lanes, steps, true);
+    const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+    EXPECT_TRUE(c.formed) << irregfix::testing::stats_report();
+    EXPECT_GT(c.renumbered_launches, 0) << irregfix::testing::stats_report();
+    EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
+    EXPECT_EQ(renumbered.values, m.values);
+    EXPECT_EQ(renumbered.columns, m.columns);
+  }
+};
+
+TEST_F(LaneRowsDomainTest, AWarpARowGivesTheOriginalsResultsBitForBit) {
+  expectBitForBit(Stencil(128, true), 32, 0, 10); // auto: the shuffled grid reads far apart
+}
+
+TEST_F(LaneRowsDomainTest, FourLanesARowGiveTheOriginalsResultsBitForBit) {
+  expectBitForBit(Stencil(128, true), 4, 0, 10);
+}
+
+// 127 * 127 rows: the last warp's groups run past n, and every lane stores lane 0's sum.
+TEST_F(LaneRowsDomainTest, EightLanesBroadcastingGiveTheOriginalsResultsBitForBit) {
+  expectBitForBit(Stencil(127, true), 8, 0, 10);
+}
+
+// Rows of 65 entries: a thread-a-row product leaves them to the warp-cooperative
+// layout, a kernel that already runs a warp a row is ordered.
+TEST_F(LaneRowsDomainTest, LongRowsAreOrderedForAWarpARow) {
+  const Band m(1 << 14, 32, true);
+  expectBitForBit(m, 32, 1, 4);
+  irregfix::testing::reset();
+  irregfix::testing::set_domain(1);
+  const int *starts = upload(m.starts), *columns = upload(m.columns);
+  const float *values = upload(m.values);
+  float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
+  irregfix::numbered_launch(kProduct, m.n, 0, {starts, columns, values, p, q});
+  product<<<(m.n + 255) / 256, 256>>>(m.n, starts, columns, values, p, q);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_FALSE(irregfix::testing::domain_counters().formed);
+  EXPECT_NE(irregfix::testing::stats_report().find("several lanes a row"), std::string::npos)
+      << irregfix::testing::stats_report();
 }
 
 } // namespace

@@ -106,7 +106,7 @@ int main() {
 
 // CHECK:      static const unsigned char __irregfix_roles_0[] = {8, 18, 16, 1, 129};
 // CHECK-NEXT: static const unsigned short __irregfix_sizes_0[] = {4, 4, 4, 4, 4};
-// CHECK-NEXT: __irregfix_numbering_0 = {"product", nullptr, __irregfix_roles_0, __irregfix_sizes_0, 1, -1, 0};
+// CHECK-NEXT: __irregfix_numbering_0 = {"product", nullptr, __irregfix_roles_0, __irregfix_sizes_0, 1, -1, 0, 1};
 // CHECK:      __irregfix_numbering_1 = {"dot", "its floating-point sum over the elements would be regrouped by another numbering (--reassociate allows it)",
 // CHECK:      static const unsigned char __irregfix_roles_2[] = {1, 4};
 // CHECK-NEXT: static const unsigned short __irregfix_sizes_2[] = {4, 4};

@@ -940,6 +940,9 @@ struct NumberingKernel {
   int graph;
   int graph_counts;
   int graph_rows;
+  // Threads an element: a group of `lanes` consecutive threads shares each
+  // row (a warp-per-row kernel); 1: a thread an element.
+  int lanes;
 };
 
 // `n`: the launch's elements (the bound of its thread index); `pointers`: its

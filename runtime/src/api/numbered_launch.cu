@@ -28,7 +28,8 @@ constexpr double kDomainDecay = 1.25;
 // Rounds between launches of the graph watched before a domain forms (auto).
 constexpr int kObservedRounds = 2;
 // Rows of at least this many entries on average (a warp's worth) are left
-// to the warp-cooperative layout, which the renumbered domain would bypass.
+// to the warp-cooperative layout, which the renumbered domain would bypass;
+// a kernel that already runs several lanes a row is ordered whatever its rows.
 constexpr long long kDomainLongRows = 32;
 // A matrix whose columns lie this near their own row for this share of its
 // entries reads near each other as numbered (a grid's neighbours a row of the
@@ -204,7 +205,7 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, doubl
       ends[i] = narrow;
   }
   const long long first = ends[0], last = ends[1];
-  if (e == cudaSuccess && last - first >= kDomainLongRows * a.n) {
+  if (e == cudaSuccess && k.lanes <= 1 && last - first >= kDomainLongRows * a.n) {
     char line[200];
     std::snprintf(line, sizeof line, "'%s''s rows hold %.0f entries on average: several lanes a row serve long rows "
                   "better than an order", k.kernel, static_cast<double>(last - first) / static_cast<double>(a.n));

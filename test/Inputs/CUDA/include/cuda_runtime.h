@@ -101,6 +101,7 @@ __device__ int atomicExch(int *p, int v);
 __device__ float atomicExch(float *p, float v);
 template <class T> __device__ T __ldg(const T *p) { return *p; }
 __device__ float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32);
+__device__ float __shfl_sync(unsigned mask, float v, int src_lane, int width = 32);
 __device__ int __shfl_xor_sync(unsigned mask, int v, int lane_mask, int width = 32);
 __device__ unsigned __shfl_xor_sync(unsigned mask, unsigned v, int lane_mask, int width = 32);
 __device__ long long __shfl_xor_sync(unsigned mask, long long v, int lane_mask, int width = 32);
