@@ -485,16 +485,31 @@ protected:
 };
 
 TEST_F(LaneRowsDomainTest, AWarpARowGivesTheOriginalsResultsBitForBit) {
-  expectBitForBit(Stencil(128, true), 32, 0, 10); // auto: the shuffled grid reads far apart
+  expectBitForBit(Stencil(128, true), 32, 1, 10);
 }
 
+// Four lanes over rows of about five entries: auto forms the domain (the shuffled grid reads far apart).
 TEST_F(LaneRowsDomainTest, FourLanesARowGiveTheOriginalsResultsBitForBit) {
   expectBitForBit(Stencil(128, true), 4, 0, 10);
 }
 
 // 127 * 127 rows: the last warp's groups run past n, and every lane stores lane 0's sum.
 TEST_F(LaneRowsDomainTest, EightLanesBroadcastingGiveTheOriginalsResultsBitForBit) {
-  expectBitForBit(Stencil(127, true), 8, 0, 10);
+  expectBitForBit(Stencil(127, true), 8, 1, 10);
+}
+
+// A warp a row over rows of about five entries: auto leaves them as numbered.
+TEST_F(LaneRowsDomainTest, AutoLeavesAWarpARowOverShortRowsAlone) {
+  const Stencil m(128, true);
+  irregfix::testing::set_domain(-1);
+  const Out original = run(m, 32, 4, false);
+  irregfix::testing::reset();
+  irregfix::testing::set_domain(0);
+  const Out hooked = run(m, 32, 4, true);
+  EXPECT_FALSE(irregfix::testing::domain_counters().formed);
+  EXPECT_NE(irregfix::testing::stats_report().find("runs 32 lanes a row over rows of 5.0 entries"), std::string::npos)
+      << irregfix::testing::stats_report();
+  EXPECT_EQ(0, std::memcmp(original.p.data(), hooked.p.data(), original.p.size() * sizeof(float)));
 }
 
 // Rows of 65 entries: a thread-a-row product leaves them to the warp-cooperative
