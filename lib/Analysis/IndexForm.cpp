@@ -1,6 +1,7 @@
 #include "Analysis/IndexForm.h"
 #include "Analysis/AnalysisBudget.h"
 #include "Analysis/LibraryCalls.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
@@ -286,11 +287,20 @@ FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index,
   F.Array = Frames.empty() ? WriteSet::exactPointer(Base, Writes) : namedMemory(Base, Writes, &Frames.back().Scope);
   if (F.Array && !F.Array.type()->isPointerType() && !F.Array.type()->isArrayType())
     F.Array = ArrayRef(); // an object, not an array
-  F.Ops.push_back(Index ? build(Index, Depth + 1) : make([] {
+  FormRef Element = Index ? build(Index, Depth + 1) : make([] {
     Form Zero;
     Zero.K = Form::Const;
     return Zero;
-  }()));
+  }());
+  // Through a local pointer into an array (`nodes[c]`, nodes = P + 8 * e): P at the sum.
+  if (!F.Array && Frames.empty()) {
+    PointerInto Into = pointerInto(Base, Writes);
+    F.Array = Into.Array;
+    F.Why = Into.Why;
+    for (const Expr *Offset : Into.Offsets)
+      Element = op("+", {build(Offset, Depth + 1), Element}, Offset);
+  }
+  F.Ops.push_back(std::move(Element));
   return make(std::move(F));
 }
 

@@ -36,8 +36,9 @@ struct Form {
     Thread,    // the thread's 1-D global index (or a grid-stride loop's variable)
     LoopVar,   // the variable Var of a loop around the expression
     Invariant, // the same value for every thread of the launch: a parameter, a constant
-    Load,      // a value read from memory: Array (when a parameter or struct field names it)
-               // at Ops[0]; Field: the struct member read, if any
+    Load,      // a value read from memory: Array (when a parameter or struct field names it,
+               // directly or through a local pointer into it: PointerAliases.h) at Ops[0];
+               // Field: the struct member read, if any
     Op,        // an operation Name over Ops ("+", "*", "/", "?:", "call f"...)
     Unknown,   // what the analysis cannot follow: Why
   };
@@ -48,7 +49,7 @@ struct Form {
   const clang::FieldDecl *Field = nullptr; // Load of p[i].f or p->f
   std::string Name;                        // Op
   std::vector<FormRef> Ops;
-  std::string Why;                     // Unknown
+  std::string Why;                     // Unknown; a Load of no Array: why its local pointer is not followed
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
 

@@ -67,8 +67,8 @@ std::string loadsProblem(const Form &F, const WriteSet &W, ASTContext &Ctx, std:
       MemoryRead M;
       if (At && asMemoryRead(At, &M) && M.Base)
         At = M.Base;
-      return "its index reads memory through '" + (At ? textOf(At, Ctx) : std::string("?")) +
-             "', which the launch cannot name";
+      return "its index reads memory through '" + (At ? textOf(At, Ctx) : std::string("?")) + "', " +
+             (L->Why.empty() ? "which the launch cannot name" : L->Why);
     }
     if (W.writesThrough(L->Array))
       return "its index reads " + L->Array.quoted() + ", which the kernel writes";

@@ -1,0 +1,76 @@
+#include "Analysis/PointerAliases.h"
+#include "Analysis/AstUtil.h"
+#include "Analysis/WriteSet.h"
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+QualType elementOf(QualType Pointer) {
+  if (const auto *P = Pointer->getAs<PointerType>())
+    return P->getPointeeType().getCanonicalType().getUnqualifiedType();
+  return QualType();
+}
+
+} // namespace
+
+PointerInto pointerInto(const Expr *E, const WriteSet &W) {
+  PointerInto R;
+  std::vector<QualType> Steps; // the element types the offsets count in
+  bool ThroughLocal = false;
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    const Expr *S = strip(E);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Add) {
+      const bool LeftPointer = BO->getLHS()->getType()->isPointerType();
+      const Expr *Offset = LeftPointer ? BO->getRHS() : BO->getLHS();
+      if (!Offset->getType()->isIntegralOrEnumerationType())
+        return PointerInto();
+      Steps.push_back(elementOf(BO->getType()));
+      R.Offsets.push_back(Offset);
+      E = LeftPointer ? BO->getLHS() : BO->getRHS();
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf) {
+      const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
+      if (!AS || !AS->getBase()->getType()->isPointerType())
+        return PointerInto();
+      Steps.push_back(elementOf(AS->getBase()->getType()));
+      R.Offsets.push_back(AS->getIdx());
+      E = AS->getBase();
+      continue;
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(S);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V) && V->getType()->isPointerType()) {
+      PointerInto Unfollowed;
+      if (!V->hasInit())
+        Unfollowed.Why = "a local pointer declared without a value";
+      else if (std::string How = W.locals().howChanged(V); !How.empty())
+        Unfollowed.Why = "a local pointer that " + How;
+      if (!Unfollowed.Why.empty())
+        return Unfollowed;
+      Steps.push_back(elementOf(V->getType()));
+      ThroughLocal = true;
+      E = V->getInit();
+      continue;
+    }
+    // The end: the array itself (a parameter, a struct parameter's field).
+    ArrayRef A = WriteSet::exactPointer(S, W);
+    if (!A || (!ThroughLocal && R.Offsets.empty()))
+      return PointerInto(); // the array itself is exactPointer's
+    const QualType Element = A.elementType().getCanonicalType().getUnqualifiedType();
+    for (const QualType &T : Steps)
+      if (T.isNull() || T != Element) {
+        PointerInto Cast;
+        Cast.Why = "a local pointer whose elements' type is not that of " + A.quoted();
+        return Cast;
+      }
+    R.Array = A;
+    return R;
+  }
+  return PointerInto();
+}
+
+} // namespace irregfix
