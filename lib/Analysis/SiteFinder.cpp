@@ -690,8 +690,8 @@ void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, 
 } // namespace
 
 void findCalleeSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &KernelWrites,
-                     const DeviceOnlyCode *DeviceOnly) {
-  for (const BoundChain &B : boundCallChains(Info.Kernel, KernelWrites, Ctx, DeviceOnly)) {
+                     const std::vector<BoundChain> &Chains) {
+  for (const BoundChain &B : Chains) {
     const Stmt *Body = B.Chain.callee()->getBody();
     KernelInfo Found;
     Found.Kernel = Info.Kernel;
