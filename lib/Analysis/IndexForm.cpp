@@ -271,6 +271,8 @@ void FormBuilder::setLoadedParams(std::set<const ParmVarDecl *> Params) {
 
 FormRef FormBuilder::of(const Expr *E) { return build(E, 0); }
 
+FormRef FormBuilder::sum(const Expr *Offset, FormRef Index) { return op("+", {build(Offset, 0), std::move(Index)}, Offset); }
+
 FormRef FormBuilder::readOf(const Expr *E) {
   MemoryRead R;
   if (!asMemoryRead(E, &R))

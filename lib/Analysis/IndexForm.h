@@ -93,6 +93,8 @@ public:
   void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
 
   FormRef of(const clang::Expr *E);
+  // Offset + Index: an element reached through a local pointer at Offset.
+  FormRef sum(const clang::Expr *Offset, FormRef Index);
 
   // The array and element a read expression reads, when it is a read of memory
   // (`A[i]`, `*(A + i)`, `__ldg(&A[i])`, `p->f`): its form (a Load), or null.

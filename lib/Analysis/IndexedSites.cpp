@@ -390,7 +390,7 @@ public:
       auto [It, New] = Copy.try_emplace(Key, S.Arrays.size());
       if (New) {
         S.Arrays.push_back(SiteArray{C.R->Array, {}, false, "", {}});
-        S.Indices.push_back({C.R->Mem.Index, C.R->Index});
+        S.Indices.push_back({C.R->Mem.Index, C.R->Index, C.R->Offsets});
       }
       S.Arrays[It->second].Reads.push_back(elementOf(C.R->Mem));
       for (const ArrayRef &A : C.Sources)

@@ -2,6 +2,8 @@
 #include "Analysis/AstUtil.h"
 #include "Analysis/WriteSet.h"
 
+#include "clang/AST/ParentMapContext.h"
+
 using namespace clang;
 
 namespace irregfix {
@@ -71,6 +73,33 @@ PointerInto pointerInto(const Expr *E, const WriteSet &W) {
     return R;
   }
   return PointerInto();
+}
+
+bool startsFollowedPointer(const Expr *Subscript, const WriteSet &W, ASTContext &Ctx) {
+  // Up through parentheses and casts to the `&`, then to the declaration it initialises.
+  auto Up = [&](const Stmt *S) -> DynTypedNode {
+    DynTypedNode N = DynTypedNode::create(*S);
+    for (int Steps = 0; Steps < 8; ++Steps) {
+      auto Parents = Ctx.getParents(N);
+      if (Parents.empty())
+        return DynTypedNode();
+      N = Parents[0];
+      const auto *E = N.get<Expr>();
+      if (!E || !(isa<ParenExpr>(E) || isa<CastExpr>(E)))
+        return N;
+    }
+    return DynTypedNode();
+  };
+  const auto *Addr = Up(Subscript).get<UnaryOperator>();
+  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+    return false;
+  const auto *V = Up(Addr).get<VarDecl>();
+  if (!V || !V->isLocalVarDecl() || !V->getType()->isPointerType() || !V->hasInit() ||
+      !W.locals().howChanged(V).empty())
+    return false;
+  const PointerInto Into = pointerInto(V->getInit(), W);
+  return Into.Array && V->getType()->getPointeeType().getCanonicalType().getUnqualifiedType() ==
+                           Into.Array.elementType().getCanonicalType().getUnqualifiedType();
 }
 
 } // namespace irregfix

@@ -8,6 +8,7 @@
 
 #include "Analysis/ArrayRef.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -33,5 +34,10 @@ struct PointerInto {
 // struct parameter, with an offset (`P + e`, `e + P`, `&P[e]`). Every pointer
 // on the way must have the array's element type: an offset counts elements.
 PointerInto pointerInto(const clang::Expr *E, const WriteSet &W);
+
+// Whether Subscript (`P[e]`) is what `&P[e]` takes the address of to
+// initialise a local pointer that reads are followed through: the accesses
+// are the reads through the pointer, not the subscript itself.
+bool startsFollowedPointer(const clang::Expr *Subscript, const WriteSet &W, clang::ASTContext &Ctx);
 
 } // namespace irregfix

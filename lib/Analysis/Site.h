@@ -144,6 +144,9 @@ struct Site {
   struct IndexedCopy {
     const clang::Expr *Index = nullptr; // the index as the first read writes it
     FormRef Form;
+    // Added to Index where the read is through a local pointer into the array
+    // (`p[0]` with `p = &A[B[t]]`: PointerAliases.h).
+    llvm::SmallVector<const clang::Expr *, 2> Offsets;
   };
   std::vector<IndexedCopy> Indices;
   LoopShape IndexedLoop;                // Loop set: a loop site (copies over its iterations)

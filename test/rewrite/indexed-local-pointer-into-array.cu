@@ -2,9 +2,11 @@
 // `v = tets + 4 * e` is tets[4 * e + c], and the reads it indexes are gathers
 // like any other. The index kernels read the array at the sum of the offsets
 // (`&at[base]` and a pointer into a pointer count too); a loop over a row
-// reached through such a pointer is a loop site.
+// reached through such a pointer is a loop site, and `&corners[first[g]]`
+// that starts the pointer is no read of its own. A pointer into the data
+// array at a gathered element (`&val[at[t]]`) reads it at at[t] + c.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
-// RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err
+// RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err --implicit-check-not="not transformed" --implicit-check-not="not rewritten"
 
 #include <cuda_runtime.h>
 
@@ -40,7 +42,7 @@ __global__ void corner_sum(const int *first, const int *corners, const float *f,
   if (g >= nodes)
     return;
   const int count = first[g + 1] - first[g];
-  const int *list = corners + first[g];
+  const int *list = &corners[first[g]];
   float s = 0;
   for (int i = 0; i < count; ++i)
     s += f[list[i]];
@@ -49,9 +51,21 @@ __global__ void corner_sum(const int *first, const int *corners, const float *f,
 // WHY: remark: indexed site in 'corner_sum' transformed: 'f' at 'list[i]'
 // CHECK: irregfix::checked_load(corners, (long long)((long long)(irregfix::checked_load(first, (long long)(((int)__irregfix_t)), __irregfix_x, 1, __irregfix_ok)) + (long long)(((int)(__irregfix_first + __irregfix_iter)))), __irregfix_x, 0, __irregfix_ok)
 
+// A pointer to a gathered element: its reads are the array's at B[t] + c.
+__global__ void neighbour_pair(const int *at, const float *val, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    const float *p = &val[at[t]];
+    out[t] = p[0] - p[1];
+  }
+}
+// WHY: remark: indexed site in 'neighbour_pair' transformed: 'val' at 'at[t] + 0', 'val' at 'at[t] + 1'
+// CHECK: (long long)((long long)(irregfix::checked_load(at, (long long)(((int)__irregfix_t)), __irregfix_x, 0, __irregfix_ok)) + (long long)(1))
+
 void run(const int *tets, const double *px, const double *py, double *vol, int elements, const int *edges,
          const float *h, float *drop, int n, const int *first, const int *corners, const float *f, float *out) {
   tet_volume<<<(elements + 127) / 128, 128>>>(tets, px, py, vol, elements);
   edge_ends<<<(n + 127) / 128, 128>>>(edges, h, drop, n);
   corner_sum<<<(n + 127) / 128, 128>>>(first, corners, f, out, n);
+  neighbour_pair<<<(n + 127) / 128, 128>>>(first, f, out, n);
 }

@@ -246,8 +246,12 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
       End = "(" + End + ") + 1";
   }
   std::vector<std::string> Indices;
-  for (const Site::IndexedCopy &C : S.Indices)
-    Indices.push_back(Text.of(C.Index));
+  for (const Site::IndexedCopy &C : S.Indices) {
+    std::string Index = Text.of(C.Index);
+    for (const Expr *Offset : C.Offsets) // a read through a local pointer into the array
+      Index = "(long long)(" + Text.of(Offset) + ") + (long long)(" + Index + ")";
+    Indices.push_back(Index);
+  }
   if (!Text.Why.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "indexed site: " + Text.Why);
 
