@@ -4,6 +4,8 @@
 
 #include "clang/AST/ParentMapContext.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace irregfix {
@@ -98,8 +100,36 @@ bool startsFollowedPointer(const Expr *Subscript, const WriteSet &W, ASTContext 
       !W.locals().howChanged(V).empty())
     return false;
   const PointerInto Into = pointerInto(V->getInit(), W);
-  return Into.Array && V->getType()->getPointeeType().getCanonicalType().getUnqualifiedType() ==
-                           Into.Array.elementType().getCanonicalType().getUnqualifiedType();
+  if (!Into.Array || V->getType()->getPointeeType().getCanonicalType().getUnqualifiedType() !=
+                         Into.Array.elementType().getCanonicalType().getUnqualifiedType())
+    return false;
+  // Every use subscripts it (`p[c]`): a read through a cast or a dereference
+  // would not be followed, and the subscript stays the read reported.
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  bool OnlySubscripted = F && F->getBody();
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !OnlySubscripted)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V) {
+      DynTypedNode N = DynTypedNode::create(*DR);
+      const Expr *Child = DR;
+      for (;;) {
+        auto Parents = Ctx.getParents(N);
+        const auto *Cast = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
+        if (!Cast)
+          break;
+        Child = Cast;
+        N = Parents[0];
+      }
+      auto Parents = Ctx.getParents(N);
+      const auto *AS = Parents.empty() ? nullptr : Parents[0].get<ArraySubscriptExpr>();
+      OnlySubscripted = AS && AS->getBase() == Child;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(F ? F->getBody() : nullptr);
+  return OnlySubscripted;
 }
 
 } // namespace irregfix

@@ -66,6 +66,20 @@ __global__ void relinked(int *cells, const float *w, float *out, int n) {
 }
 // CHECK: remark: indirect read of 'w' in 'relinked' not rewritten: its index reads 'cells', which the kernel writes
 
+// Written through a second pointer into the first, and by a function given it.
+__device__ void unlink(int *p) { p[1] = -1; }
+__global__ void unlinked(int *cells, const float *w, float *out, int n) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n)
+    return;
+  int *link = cells + 3 * c;
+  int *last = link + 2;
+  out[c] = w[link[0]];
+  *last = 0;
+  unlink(link);
+}
+// CHECK: remark: indirect read of 'w' in 'unlinked' not rewritten: its index reads 'cells', which the kernel writes
+
 // A gathered array written through a pointer into it.
 __global__ void cleared(const int *idx, float *w, float *out, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -84,5 +98,6 @@ void run(const int *quads, const int *items, const short *pairs, int *cells, con
   moved<<<(n + 127) / 128, 128>>>(quads, w, out, n);
   retyped<<<(n + 127) / 128, 128>>>(pairs, w, out, n);
   relinked<<<(n + 127) / 128, 128>>>(cells, w, out, n);
+  unlinked<<<(n + 127) / 128, 128>>>(cells, w, out, n);
   cleared<<<(n + 127) / 128, 128>>>(items, wc, out, n);
 }
