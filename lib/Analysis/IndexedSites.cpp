@@ -463,6 +463,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     ReadVerdict &V = Verdicts[I];
     V.Read = R.Mem.Read;
     V.Array = R.Array ? R.Array.spelling() : textOf(R.Mem.Base, Ctx);
+    V.Offsets = R.Offsets;
     V.Shape = shapeOf(R);
     if (R.In != Info.Kernel)
       V.In = R.In->getNameAsString();

@@ -235,6 +235,8 @@ struct ReadVerdict {
   };
   const clang::Expr *Read = nullptr;
   std::string Array;   // as written: 'x', 'g.col', or the base expression
+  // A read through a local pointer into Array: the offsets its subscript is at.
+  llvm::SmallVector<const clang::Expr *, 2> Offsets;
   // The pattern of the site (or scatter update) that holds the read ...
   std::optional<irregfix::Pattern> Pattern;
   // ... or, where none does, what the read looks like ("gather in a loop").

@@ -7,6 +7,7 @@
 // array at a gathered element (`&val[at[t]]`) reads it at at[t] + c.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err --implicit-check-not="not transformed" --implicit-check-not="not rewritten"
+// RUN: %irregfix --report %s -- %stub 2>/dev/null | FileCheck %s --check-prefix=REPORT
 
 #include <cuda_runtime.h>
 
@@ -61,6 +62,9 @@ __global__ void neighbour_pair(const int *at, const float *val, float *out, int 
 }
 // WHY: remark: indexed site in 'neighbour_pair' transformed: 'val' at 'at[t] + 0', 'val' at 'at[t] + 1'
 // CHECK: (long long)((long long)(irregfix::checked_load(at, (long long)(((int)__irregfix_t)), __irregfix_x, 0, __irregfix_ok)) + (long long)(1))
+// The report gives each read's element in the array: the pointer's offset and its subscript.
+// REPORT: read kernel=neighbour_pair array=val index="at[t] + 0" pattern=indexed verdict=rewritten
+// REPORT: read kernel=neighbour_pair array=val index="at[t] + 1" pattern=indexed verdict=rewritten
 
 void run(const int *tets, const double *px, const double *py, double *vol, int elements, const int *edges,
          const float *h, float *drop, int n, const int *first, const int *corners, const float *f, float *out) {
