@@ -358,10 +358,12 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
     if (Known != Spreads.end()) {
       Sp = Known->second;
     } else {
+      // A value chosen by a loaded one (a probe stepped until it finds its
+      // key) is what to say even where the values themselves load too.
       for (const Expr *D : Values.definitions(V)) {
         if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
           Sp.MayLoad = true;
-        else if (chosenByLoad(D, Depth))
+        if (!Sp.ChosenByLoad && chosenByLoad(D, Depth))
           Sp.MayLoad = Sp.ChosenByLoad = true;
       }
       if (Frames.empty())

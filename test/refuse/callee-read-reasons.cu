@@ -22,7 +22,7 @@ __global__ void probe(const int *wanted, const int *keys, const int *vals, int *
   if (t < n)
     found[t] = lookup(keys, vals, wanted[t], cap);
 }
-// CHECK: remark: indirect read of 'vals' in 'probe' (in 'lookup') not rewritten: its index cannot be computed outside the kernel: local 'slot' is assigned in the kernel
+// CHECK: remark: indirect read of 'vals' in 'probe' (in 'lookup') not rewritten: its index cannot be computed outside the kernel: local 'slot' is set under a condition on values loaded from memory
 
 // Which bucket a thread reads is found by a search in the kernel.
 __device__ float weight_of(const float *w, int bucket) { return w[bucket]; }
