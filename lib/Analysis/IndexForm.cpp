@@ -1,6 +1,7 @@
 #include "Analysis/IndexForm.h"
 #include "Analysis/AnalysisBudget.h"
 #include "Analysis/LibraryCalls.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
@@ -270,6 +271,8 @@ void FormBuilder::setLoadedParams(std::set<const ParmVarDecl *> Params) {
 
 FormRef FormBuilder::of(const Expr *E) { return build(E, 0); }
 
+FormRef FormBuilder::sum(const Expr *Offset, FormRef Index) { return op("+", {build(Offset, 0), std::move(Index)}, Offset); }
+
 FormRef FormBuilder::readOf(const Expr *E) {
   MemoryRead R;
   if (!asMemoryRead(E, &R))
@@ -286,11 +289,20 @@ FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index,
   F.Array = Frames.empty() ? WriteSet::exactPointer(Base, Writes) : namedMemory(Base, Writes, &Frames.back().Scope);
   if (F.Array && !F.Array.type()->isPointerType() && !F.Array.type()->isArrayType())
     F.Array = ArrayRef(); // an object, not an array
-  F.Ops.push_back(Index ? build(Index, Depth + 1) : make([] {
+  FormRef Element = Index ? build(Index, Depth + 1) : make([] {
     Form Zero;
     Zero.K = Form::Const;
     return Zero;
-  }()));
+  }());
+  // Through a local pointer into an array (`nodes[c]`, nodes = P + 8 * e): P at the sum.
+  if (!F.Array && Frames.empty()) {
+    PointerInto Into = pointerInto(Base, Writes);
+    F.Array = Into.Array;
+    F.Why = Into.Why;
+    for (const Expr *Offset : Into.Offsets)
+      Element = op("+", {build(Offset, Depth + 1), Element}, Offset);
+  }
+  F.Ops.push_back(std::move(Element));
   return make(std::move(F));
 }
 
@@ -346,10 +358,12 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
     if (Known != Spreads.end()) {
       Sp = Known->second;
     } else {
+      // A value chosen by a loaded one (a probe stepped until it finds its
+      // key) is what to say even where the values themselves load too.
       for (const Expr *D : Values.definitions(V)) {
         if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
           Sp.MayLoad = true;
-        else if (chosenByLoad(D, Depth))
+        if (!Sp.ChosenByLoad && chosenByLoad(D, Depth))
           Sp.MayLoad = Sp.ChosenByLoad = true;
       }
       if (Frames.empty())

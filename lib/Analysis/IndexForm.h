@@ -36,8 +36,9 @@ struct Form {
     Thread,    // the thread's 1-D global index (or a grid-stride loop's variable)
     LoopVar,   // the variable Var of a loop around the expression
     Invariant, // the same value for every thread of the launch: a parameter, a constant
-    Load,      // a value read from memory: Array (when a parameter or struct field names it)
-               // at Ops[0]; Field: the struct member read, if any
+    Load,      // a value read from memory: Array (when a parameter or struct field names it,
+               // directly or through a local pointer into it: PointerAliases.h) at Ops[0];
+               // Field: the struct member read, if any
     Op,        // an operation Name over Ops ("+", "*", "/", "?:", "call f"...)
     Unknown,   // what the analysis cannot follow: Why
   };
@@ -48,7 +49,7 @@ struct Form {
   const clang::FieldDecl *Field = nullptr; // Load of p[i].f or p->f
   std::string Name;                        // Op
   std::vector<FormRef> Ops;
-  std::string Why;                     // Unknown
+  std::string Why;                     // Unknown; a Load of no Array: why its local pointer is not followed
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
 
@@ -92,6 +93,8 @@ public:
   void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
 
   FormRef of(const clang::Expr *E);
+  // Offset + Index: an element reached through a local pointer at Offset.
+  FormRef sum(const clang::Expr *Offset, FormRef Index);
 
   // The array and element a read expression reads, when it is a read of memory
   // (`A[i]`, `*(A + i)`, `__ldg(&A[i])`, `p->f`): its form (a Load), or null.

@@ -57,35 +57,116 @@ std::string shapeOf(const IndirectRead &R) {
   return Depth <= 1 ? pattern_name(kPatternGather) : "chain of " + std::to_string(Depth + 1) + " loads";
 }
 
+// Where a read is judged: in the kernel, or in a function the kernel calls,
+// through the chain of calls that reaches it (its arrays and thread-index
+// parameters bound to the kernel's, its writes with the kernel's: CallChains.h).
+struct Place {
+  const clang::FunctionDecl *In; // the function the read is in
+  const WriteSet &W;             // the writes it sees
+  const BoundChain *Chain;       // null: the kernel
+};
+
+// "'A' of 'f'" and "is not an array the kernel passes unchanged (the call passes 'x')".
+std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChain &B, ASTContext &Ctx) {
+  const Expr *Arg = B.argumentFor(A.param());
+  return {A.quoted() + " of " + quoted(B.Chain.callee()),
+          "is not an array the kernel passes unchanged" +
+              (Arg ? " (the call passes '" + textOf(Arg, Ctx) + "')" : std::string())};
+}
+
+// The parameter of a called function an invariant form stands for (`n`, `p.n`), or null.
+const ParmVarDecl *calleeParam(const Form &F, const Place &At) {
+  if (!At.Chain || F.K != Form::Invariant)
+    return nullptr;
+  const Expr *Root = F.Source;
+  while (const auto *M = dyn_cast_or_null<MemberExpr>(Root ? strip(Root) : nullptr))
+    Root = M->getBase();
+  const auto *DR = Root ? dyn_cast<DeclRefExpr>(strip(Root)) : nullptr;
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  return P && P->getDeclContext() == At.In ? P : nullptr;
+}
+
+// The first part of a form the analysis cannot follow, or null.
+const Form *unknownPart(const Form &F) {
+  if (F.K == Form::Unknown)
+    return &F;
+  for (const FormRef &O : F.Ops)
+    if (!O->known())
+      return unknownPart(*O);
+  return nullptr;
+}
+
+// Why a called function's index cannot be computed outside the kernel. A
+// parameter given a loaded value (`bucket` of `weight(w, b)`) is as good as
+// the argument the kernel passes: when the kernel cannot follow that one
+// either (a local its search loop sets), the argument's reason is the read's.
+std::string unknownIndex(const Form &F, const Place &At, const FunctionDecl *Kernel, const WriteSet &KernelW,
+                         ASTContext &Ctx) {
+  const Form *U = unknownPart(F);
+  const auto *DR = U && U->Source ? dyn_cast<DeclRefExpr>(strip(U->Source)) : nullptr;
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  if (At.Chain && At.Chain->Chain.Calls.size() == 1 && P && P->getDeclContext() == At.In)
+    if (const Expr *Arg = At.Chain->argumentFor(P)) {
+      FormBuilder InKernel(Kernel, KernelW, Ctx);
+      std::vector<const VarDecl *> LoopVars; // of the loops around the call, outermost first
+      for (const Stmt *S = parentStmt(At.Chain->Chain.Calls.front(), Ctx); S; S = parentStmt(S, Ctx))
+        if (isa<ForStmt>(S) || isa<WhileStmt>(S))
+          if (const VarDecl *V = loopShape(S).Var)
+            LoopVars.insert(LoopVars.begin(), V);
+      InKernel.setLoopVars(LoopVars);
+      if (FormRef A = InKernel.of(Arg); !A->known())
+        return "its index cannot be computed outside the kernel: " + quoted(P) + " of " + quoted(At.In) +
+               " is given '" + textOf(Arg, Ctx) + "': " + A->unknownWhy();
+    }
+  return "its index cannot be computed outside the kernel: " + F.unknownWhy();
+}
+
 // Why the loads of a form cannot be made outside the kernel, or "".
-std::string loadsProblem(const Form &F, const WriteSet &W, ASTContext &Ctx, std::vector<ArrayRef> &Sources) {
+std::string loadsProblem(const Form &F, const Place &At, ASTContext &Ctx, std::vector<ArrayRef> &Sources) {
   std::vector<const Form *> Loads;
   F.loads(Loads);
   for (const Form *L : Loads) {
     if (!L->Array) {
-      const Expr *At = L->Source;
+      const Expr *Base = L->Source;
       MemoryRead M;
-      if (At && asMemoryRead(At, &M) && M.Base)
-        At = M.Base;
-      return "its index reads memory through '" + (At ? textOf(At, Ctx) : std::string("?")) +
-             "', which the launch cannot name";
+      if (Base && asMemoryRead(Base, &M) && M.Base)
+        Base = M.Base;
+      return "its index reads memory through '" + (Base ? textOf(Base, Ctx) : std::string("?")) + "', " +
+             (L->Why.empty() ? "which the launch cannot name" : L->Why);
     }
-    if (W.writesThrough(L->Array))
+    ArrayRef Named = L->Array;
+    if (At.Chain && !(Named = At.Chain->kernelArray(L->Array))) {
+      auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
+      return "its index reads " + Array + ", which " + Why;
+    }
+    if (At.W.writesThrough(L->Array))
       return "its index reads " + L->Array.quoted() + ", which the kernel writes";
     if (L->Field) {
       const CXXRecordDecl *RD = L->Array.elementType()->getAsCXXRecordDecl();
       if (RD && (!RD->hasDefinition() || !RD->isTriviallyCopyable()))
         return "its index reads a field of " + L->Array.quoted() + ", whose elements are not trivially copyable";
     }
-    if (std::find(Sources.begin(), Sources.end(), L->Array) == Sources.end())
-      Sources.push_back(L->Array);
+    if (std::find(Sources.begin(), Sources.end(), Named) == Sources.end())
+      Sources.push_back(Named);
   }
   return "";
 }
 
 // Invariant integers of a form, by their expressions (for the cache key), or
-// why one cannot be a key (a __device__ variable, a floating-point value).
-std::string keyScalars(const Form &F, std::vector<const Expr *> &Out, ASTContext &Ctx) {
+// why one cannot be a key (a __device__ variable, a floating-point value, a
+// called function's parameter that the call gives something else than a
+// value of the launch). KernelW: the kernel's writes.
+std::string keyScalars(const Form &F, const Place &At, const WriteSet &KernelW, std::vector<const Expr *> &Out,
+                       ASTContext &Ctx) {
+  if (const ParmVarDecl *P = calleeParam(F, At)) {
+    if (At.Chain->ThreadParams.count(P))
+      return ""; // the kernel's thread index
+    const Expr *Arg = At.Chain->Chain.Calls.size() == 1 ? At.Chain->argumentFor(P) : nullptr;
+    if (!Arg || !isLaunchEvaluable(Arg, KernelW))
+      return "its index depends on " + quoted(P) + " of " + quoted(At.In) +
+             ", which the kernel's call does not give the thread index nor a value of the launch" +
+             (Arg ? " (it passes '" + textOf(Arg, Ctx) + "')" : std::string());
+  }
   if (F.K == Form::Invariant) {
     if (F.Var && !isa<ParmVarDecl>(F.Var))
       return "its index reads __device__ variable " + quoted(F.Var);
@@ -96,17 +177,20 @@ std::string keyScalars(const Form &F, std::vector<const Expr *> &Out, ASTContext
       Out.push_back(F.Source);
   }
   for (const FormRef &O : F.Ops)
-    if (std::string Why = keyScalars(*O, Out, Ctx); !Why.empty())
+    if (std::string Why = keyScalars(*O, At, KernelW, Out, Ctx); !Why.empty())
       return Why;
   return "";
 }
 
-// The first Thread form's expression, or null.
-const Expr *threadExpr(const Form &F) {
+// The first thread index's expression in a form (a called function's
+// parameter that holds it, too), or null.
+const Expr *threadExpr(const Form &F, const Place &At) {
   if (F.K == Form::Thread)
     return F.Source;
+  if (const ParmVarDecl *P = calleeParam(F, At); P && At.Chain->ThreadParams.count(P))
+    return F.Source;
   for (const FormRef &O : F.Ops)
-    if (const Expr *E = threadExpr(*O))
+    if (const Expr *E = threadExpr(*O, At))
       return E;
   return nullptr;
 }
@@ -145,36 +229,87 @@ struct Candidate {
 
 class Analysis {
 public:
-  Analysis(KernelInfo &Info, const WriteSet &W, ASTContext &Ctx) : Info(Info), W(W), Ctx(Ctx) {}
+  Analysis(KernelInfo &Info, const WriteSet &W, const std::vector<BoundChain> &Chains, ASTContext &Ctx)
+      : Info(Info), W(W), Chains(Chains), Ctx(Ctx) {}
 
-  // "" and C filled, or why R cannot be in an indexed site.
+  // "" and C filled, or why R cannot be in an indexed site. A read in a
+  // function the kernel calls is judged as the kernel's own are, through its
+  // chain of calls, so that its reason names what stands in the way; one that
+  // passes every check is still not taken (indexed sites are the kernel's).
   std::string candidate(const IndirectRead &R, Candidate &C) {
-    const FunctionDecl *K = Info.Kernel;
     C.R = &R;
-    if (R.In != K)
-      return "it is in " + quoted(R.In) +
-             ", a function the kernel calls, where only range and gather sites are rewritten";
     if (R.InLambda)
       return "it is in a lambda (reads there are reported, not rewritten)";
     if (!Info.RefusedBecause.empty())
       return Info.RefusedBecause;
-    if (!R.Plain)
-      return "the element is written or its address is taken";
+    const std::string InCallee = "it is in " + quoted(R.In) +
+                                 ", a function the kernel calls, where only range and gather sites are rewritten";
+    if (R.In == Info.Kernel)
+      return check(R, C, Place{R.In, W, nullptr});
+    const BoundChain *B = chainTo(R.In);
+    if (!B)
+      return InCallee;
+    if (std::string Why = check(R, C, Place{R.In, B->Writes, B}); !Why.empty())
+      return Why;
+    return B->RefusedBecause.empty() ? InCallee : B->RefusedBecause;
+  }
+
+private:
+  // Why a called function's array reached through its object or a struct it
+  // is given by reference is none the call binds to the kernel's, or "".
+  std::string unboundMember(const Expr *Base, const Place &At) {
+    const Expr *Root = strip(Base);
+    while (const auto *M = dyn_cast<MemberExpr>(Root)) {
+      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        return At.Chain->RefusedBecause; // a method: the function itself is in the way
+      if (M->isArrow())
+        return "";
+      Root = strip(M->getBase());
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(Root);
+    const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (Root == strip(Base) || !P || P->getDeclContext() != At.In || !P->getType()->isReferenceType())
+      return "";
+    return "the array it reads ('" + textOf(Base, Ctx) + "') is in " + quoted(P) + ", a struct " + quoted(At.In) +
+           " is given by reference (a called function's arrays are bound through pointers and structs passed "
+           "by value)";
+  }
+
+  const BoundChain *chainTo(const FunctionDecl *F) const {
+    for (const BoundChain &B : Chains)
+      if (B.Chain.callee() == F)
+        return &B;
+    return nullptr;
+  }
+
+  std::string check(const IndirectRead &R, Candidate &C, const Place &At) {
+    const WriteSet &RW = At.W;
+    // Which array it reads first: memory the launch cannot name is in the way
+    // whatever the read does with it.
+    if (!R.Array && At.Chain)
+      if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
+        return Why;
     if (!R.Array)
       return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
              "') is not a parameter or a pointer field of a struct parameter";
-    if (W.hasUntracedWrite())
-      return "the kernel may write memory the analysis cannot name: " + W.untracedWhy();
-    if (W.writesThrough(R.Array))
+    if (At.Chain && !At.Chain->kernelArray(R.Array)) {
+      auto [Array, Why] = notPassed(R.Array, *At.Chain, Ctx);
+      return Array + " " + Why;
+    }
+    if (!R.Plain)
+      return "the element is written or its address is taken";
+    if (RW.hasUntracedWrite())
+      return "the kernel may write memory the analysis cannot name: " + RW.untracedWhy();
+    if (RW.writesThrough(R.Array))
       return R.Array.quoted() + " is written in the kernel";
     QualType Elem = R.Array.elementType();
     if (Elem.isVolatileQualified() || Elem->isIncompleteType())
       return R.Array.quoted() + " has a volatile or incomplete element type";
     if (!R.Index->known())
-      return "its index cannot be computed outside the kernel: " + R.Index->unknownWhy();
-    if (std::string Why = loadsProblem(*R.Index, W, Ctx, C.Sources); !Why.empty())
+      return unknownIndex(*R.Index, At, Info.Kernel, W, Ctx);
+    if (std::string Why = loadsProblem(*R.Index, At, Ctx, C.Sources); !Why.empty())
       return Why;
-    if (std::string Why = keyScalars(*R.Index, C.Scalars, Ctx); !Why.empty())
+    if (std::string Why = keyScalars(*R.Index, At, W, C.Scalars, Ctx); !Why.empty())
       return Why;
 
     std::set<const VarDecl *> Vars;
@@ -185,7 +320,7 @@ public:
         Names += (Names.empty() ? "" : ", ") + quoted(V);
       return "its index depends on the variables of nested loops (" + Names + ")";
     }
-    C.Thread = threadExpr(*R.Index);
+    C.Thread = threadExpr(*R.Index, At);
     if (Vars.size() == 1) {
       for (const LoopShape &L : R.Loops)
         if (L.Var == *Vars.begin())
@@ -197,7 +332,7 @@ public:
       if (!isa<ForStmt>(C.Loop->Loop) || isAnyMacro(C.Loop->Loop))
         return "its loop is written through a macro";
       // The bounds: known, of the thread alone (no loop variable), arrays unwritten.
-      FormBuilder B(K, W, Ctx);
+      FormBuilder B(At.In, RW, Ctx);
       C.First = B.of(C.Loop->First);
       C.End = B.of(C.Loop->End);
       for (const FormRef &F : {C.First, C.End}) {
@@ -207,25 +342,34 @@ public:
         F->loopVars(BoundVars);
         if (!BoundVars.empty())
           return "the bounds of its loop depend on the variable of a loop around it";
-        if (std::string Why = loadsProblem(*F, W, Ctx, C.Sources); !Why.empty())
+        if (std::string Why = loadsProblem(*F, At, Ctx, C.Sources); !Why.empty())
           return Why;
-        if (std::string Why = keyScalars(*F, C.Scalars, Ctx); !Why.empty())
+        if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
           return Why;
         if (!C.Thread)
-          C.Thread = threadExpr(*F);
+          C.Thread = threadExpr(*F, At);
       }
     }
     if (!C.Thread)
       return "its index does not depend on the thread (every thread reads the same element)";
     if (C.Sources.size() > 16)
       return "its index reads more than 16 arrays";
-    const Stmt *Anchor = C.Loop ? C.Loop->Loop : static_cast<const Stmt *>(R.Mem.Read);
-    C.Active = findActiveThreads(Anchor, Ctx, W);
+    if (At.Chain) { // the guard holds where the kernel makes the call
+      const CallExpr *Call = At.Chain->Chain.Calls.front();
+      C.Active = findActiveThreads(Call, Ctx, W);
+      if (!C.Active)
+        return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index where the kernel calls " +
+               quoted(At.Chain->Chain.Functions.front());
+    } else {
+      const Stmt *Anchor = C.Loop ? C.Loop->Loop : static_cast<const Stmt *>(R.Mem.Read);
+      C.Active = findActiveThreads(Anchor, Ctx, W);
+    }
     if (C.Active && !isLaunchEvaluable(C.Active, W))
       return "the guard bound is not computable from the kernel's arguments";
     return "";
   }
 
+public:
   void addSite(std::vector<Candidate> Group) {
     Site S;
     const Candidate &First = Group.front();
@@ -246,7 +390,7 @@ public:
       auto [It, New] = Copy.try_emplace(Key, S.Arrays.size());
       if (New) {
         S.Arrays.push_back(SiteArray{C.R->Array, {}, false, "", {}});
-        S.Indices.push_back({C.R->Mem.Index, C.R->Index});
+        S.Indices.push_back({C.R->Mem.Index, C.R->Index, C.R->Offsets});
       }
       S.Arrays[It->second].Reads.push_back(elementOf(C.R->Mem));
       for (const ArrayRef &A : C.Sources)
@@ -268,12 +412,14 @@ public:
 private:
   KernelInfo &Info;
   const WriteSet &W;
+  const std::vector<BoundChain> &Chains;
   ASTContext &Ctx;
 };
 
 } // namespace
 
-void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, const WriteSet &W, ASTContext &Ctx) {
+void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, const WriteSet &W,
+                     const std::vector<BoundChain> &Chains, ASTContext &Ctx) {
   // Which pattern site holds each subscript, and which loops a transformed
   // pattern site rewrites.
   std::map<const Expr *, size_t> Holder;
@@ -305,7 +451,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     }
   const EnclosingRanges InPatternRead(PatternReads, SM);
 
-  Analysis A(Info, W, Ctx);
+  Analysis A(Info, W, Chains, Ctx);
   std::vector<ReadVerdict> Verdicts(Reads.size());
   std::vector<Candidate> Gathers;
   std::map<const Stmt *, std::vector<Candidate>> ByLoop;
@@ -317,6 +463,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     ReadVerdict &V = Verdicts[I];
     V.Read = R.Mem.Read;
     V.Array = R.Array ? R.Array.spelling() : textOf(R.Mem.Base, Ctx);
+    V.Offsets = R.Offsets;
     V.Shape = shapeOf(R);
     if (R.In != Info.Kernel)
       V.In = R.In->getNameAsString();

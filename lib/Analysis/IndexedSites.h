@@ -18,7 +18,9 @@ namespace irregfix {
 
 // Adds Info's indexed sites (after its pattern sites) and fills Info.Reads.
 // Pattern sites refused whose reads an indexed site takes are dropped.
+// Chains: the device functions the kernel calls (CallChains.h), through which
+// the reads in them are judged.
 void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, const WriteSet &Writes,
-                     clang::ASTContext &Ctx);
+                     const std::vector<BoundChain> &Chains, clang::ASTContext &Ctx);
 
 } // namespace irregfix

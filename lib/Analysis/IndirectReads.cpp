@@ -1,6 +1,7 @@
 #include "Analysis/IndirectReads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
+#include "Analysis/PointerAliases.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -106,20 +107,29 @@ private:
       }
     }
     MemoryRead M;
-    if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read) || storedTo(M.Read))
+    if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read) || storedTo(M.Read) ||
+        startsFollowedPointer(M.Read, *InWrites, Ctx))
       return;
     // p[i].f and its element p[i]: one read.
     if (M.Field)
       if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
         Done.insert(ME->getBase()->IgnoreParens());
     FormRef Index = B.of(M.Index);
+    ArrayRef Array = WriteSet::exactPointer(M.Base, *InWrites);
+    PointerInto Into;
+    if (!Array && (Into = pointerInto(M.Base, *InWrites)).Array) {
+      Array = Into.Array; // `p[c]` with `p = &A[B[t]]`: A at B[t] + c
+      for (const Expr *Offset : Into.Offsets)
+        Index = B.sum(Offset, Index);
+    }
     if (!Index->dependsOnLoad() && !usesLoadBoundLoop(*Index))
       return;
     Done.insert(M.Read);
     IndirectRead R;
     R.Mem = M;
     R.Index = Index;
-    R.Array = WriteSet::exactPointer(M.Base, *InWrites);
+    R.Array = Array;
+    R.Offsets = Into.Offsets;
     R.Loops = Loops;
     R.In = In;
     R.Plain = onlyRead(M.Read, Ctx);

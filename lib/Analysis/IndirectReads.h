@@ -33,6 +33,9 @@ struct IndirectRead {
   MemoryRead Mem;          // where the element lies
   FormRef Index;           // the element index's form (a load somewhere inside)
   ArrayRef Array;          // the array read, when a parameter or struct field names it
+  // Through a local pointer into Array (PointerAliases.h): its offsets, which
+  // Index includes and the read's own subscript does not.
+  llvm::SmallVector<const clang::Expr *, 2> Offsets;
   std::vector<LoopShape> Loops; // the loops around the read, outermost first
   const clang::FunctionDecl *In = nullptr; // the kernel, or the device function the read is in
   bool Plain = true;       // only read (not written, its address not taken)

@@ -36,10 +36,12 @@ KernelInfo analyzeOne(const FunctionDecl *Kernel, ASTContext &Ctx, const DeviceO
   if (Info.RequiredBlockX == ~0u)
     Info.RefusedBecause = "its thread index is written with two different block sizes";
   findPatternSites(Info, Ctx, W);
-  findCalleeSites(Info, Ctx, W, DeviceOnly);
+  const std::vector<BoundChain> Chains = boundCallChains(Kernel, W, Ctx, DeviceOnly);
+  findCalleeSites(Info, Ctx, W, Chains);
   // Every indirect read: those no pattern site takes go to indexed sites where
-  // their indices can be computed outside the kernel, and all get a verdict.
-  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx, DeviceOnly), W, Ctx);
+  // their indices can be computed outside the kernel, and all get a verdict
+  // (a called function's through its chain of calls).
+  addIndexedSites(Info, findIndirectReads(Kernel, W, Ctx, DeviceOnly), W, Chains, Ctx);
   Info.Writes = std::move(W);
   return Info;
 }

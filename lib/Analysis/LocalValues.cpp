@@ -125,6 +125,22 @@ bool FunctionLocals::modified(const VarDecl *V) const {
   return !F || !F->getBody() || of(F).modified(V);
 }
 
+std::string FunctionLocals::howChanged(const VarDecl *V) const {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!F || !F->getBody())
+    return "is in no function body the analysis sees";
+  return of(F).howChanged(V);
+}
+
+std::string LocalValues::howChanged(const VarDecl *V) const {
+  auto It = Of.find(V);
+  if (It == Of.end())
+    return "";
+  if (It->second.Other)
+    return "is stepped, or its address or a reference to it is taken";
+  return "is assigned again";
+}
+
 std::vector<const Expr *> LocalValues::definitions(const VarDecl *V) const {
   std::vector<const Expr *> Out;
   if (V->hasInit())

@@ -45,6 +45,9 @@ public:
 
   // Whether F changes V after its declaration (assigns it, increments it, takes its address...).
   bool modified(const clang::VarDecl *V) const { return Of.count(V) != 0; }
+  // How F changes V, as the end of "a local that ...": "is assigned again",
+  // "is stepped, or its address or a reference to it is taken"; "" when it does not.
+  std::string howChanged(const clang::VarDecl *V) const;
 
   // Every value V is given: its initialiser and the right-hand sides of its assignments.
   std::vector<const clang::Expr *> definitions(const clang::VarDecl *V) const;
@@ -85,6 +88,9 @@ public:
   // Whether V's function changes V after its declaration (true when the
   // function, or its body, is not known).
   bool modified(const clang::VarDecl *V) const;
+  // LocalValues::howChanged for V's function ("is in no function body" when
+  // that is not known).
+  std::string howChanged(const clang::VarDecl *V) const;
 
 private:
   mutable std::map<const clang::FunctionDecl *, std::unique_ptr<LocalValues>> Known;

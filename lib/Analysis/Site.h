@@ -144,6 +144,9 @@ struct Site {
   struct IndexedCopy {
     const clang::Expr *Index = nullptr; // the index as the first read writes it
     FormRef Form;
+    // Added to Index where the read is through a local pointer into the array
+    // (`p[0]` with `p = &A[B[t]]`: PointerAliases.h).
+    llvm::SmallVector<const clang::Expr *, 2> Offsets;
   };
   std::vector<IndexedCopy> Indices;
   LoopShape IndexedLoop;                // Loop set: a loop site (copies over its iterations)
@@ -232,6 +235,8 @@ struct ReadVerdict {
   };
   const clang::Expr *Read = nullptr;
   std::string Array;   // as written: 'x', 'g.col', or the base expression
+  // A read through a local pointer into Array: the offsets its subscript is at.
+  llvm::SmallVector<const clang::Expr *, 2> Offsets;
   // The pattern of the site (or scatter update) that holds the read ...
   std::optional<irregfix::Pattern> Pattern;
   // ... or, where none does, what the read looks like ("gather in a loop").

@@ -1,5 +1,6 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ActiveThreads.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 #include "Analysis/AstUtil.h"
@@ -544,7 +545,7 @@ private:
   // A[B[t]] and A[B[C[t]]]: grouped by (A, B, C) into one site.
   void matchGather(const ArraySubscriptExpr *AS) {
     auto Inner = asParamSubscript(AS->getIdx(), W);
-    if (!Inner)
+    if (!Inner || startsFollowedPointer(AS, W, Ctx)) // `&A[B[t]]` a pointer starts at: its reads are the reads
       return;
     ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
     if (!A)
@@ -690,8 +691,8 @@ void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, 
 } // namespace
 
 void findCalleeSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &KernelWrites,
-                     const DeviceOnlyCode *DeviceOnly) {
-  for (const BoundChain &B : boundCallChains(Info.Kernel, KernelWrites, Ctx, DeviceOnly)) {
+                     const std::vector<BoundChain> &Chains) {
+  for (const BoundChain &B : Chains) {
     const Stmt *Body = B.Chain.callee()->getBody();
     KernelInfo Found;
     Found.Kernel = Info.Kernel;

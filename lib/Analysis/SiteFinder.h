@@ -22,7 +22,7 @@ void findPatternSites(KernelInfo &Info, clang::ASTContext &Ctx, const WriteSet &
 // kernel arrays the calls pass on, its thread index the kernel's, its guard the
 // kernel's at the call. Added to Info.Sites in the kernel's terms (Site::Callee).
 void findCalleeSites(KernelInfo &Info, clang::ASTContext &Ctx, const WriteSet &KernelWrites,
-                     const DeviceOnlyCode *DeviceOnly);
+                     const std::vector<BoundChain> &Chains);
 
 // The launch-time checks before S's copies of Sources are served: each array
 // the kernel writes against each source (unless both are __restrict__), each

@@ -45,9 +45,14 @@ void VerdictRemarks::transformed(const Site &S, const SiteReport &Row, const std
   if (S.Pattern == kPatternIndexed) {
     // Each copy with the index it is read at, as the kernel writes it.
     std::string Copies;
-    for (size_t I = 0; I < S.Arrays.size() && I < S.Indices.size(); ++I)
-      Copies += (Copies.empty() ? "'" : ", '") + S.Arrays[I].Array.spelling() + "' at '" +
-                sourceText(S.Indices[I].Index->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + "'";
+    auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()); };
+    for (size_t I = 0; I < S.Arrays.size() && I < S.Indices.size(); ++I) {
+      const Site::IndexedCopy &C = S.Indices[I];
+      std::string At = Text(C.Index);
+      for (const Expr *Offset : C.Offsets) // read through a local pointer into the array
+        At = Text(Offset) + " + " + At;
+      Copies += (Copies.empty() ? "'" : ", '") + S.Arrays[I].Array.spelling() + "' at '" + At + "'";
+    }
     Msg.remark(S.Loc, What + " transformed: " + Copies + " read through coalesced copies" +
                           (S.IndexedLoop.Loop ? " over the loop's iterations" : "") +
                           ", their indices computed by generated kernels");

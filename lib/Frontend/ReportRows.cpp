@@ -78,6 +78,8 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
   R.Array = V.Array;
   MemoryRead M;
   R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
+  for (const clang::Expr *Offset : V.Offsets) // through a local pointer into the array
+    R.Index = sourceText(Offset->getSourceRange(), SM, Ctx.getLangOpts()) + " + " + R.Index;
   R.Pattern = V.shape();
   R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
               : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"

@@ -144,6 +144,30 @@ __global__ void edge_products(Factors vars, const int *edge_var, const int *edge
   }
 }
 
+// Four corners an element, read through a local pointer to the element's
+// first (as finite-element codes write it), and the elements around each
+// corner through a pointer to its row of a CSR list.
+__global__ void corner_gather(const int *corners, const float *cx, const float *cy, float *out, int elements) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= elements)
+    return;
+  const int *const c = corners + 4 * e;
+  int c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+  out[e] = (cx[c1] - cx[c0]) * (cy[c3] - cy[c2]) + cx[c2] * cy[c1];
+}
+
+__global__ void around_corner(const int *first, const int *elems, const float *val, float *out, int n) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n)
+    return;
+  const int count = first[v + 1] - first[v];
+  const int *list = &elems[first[v]];
+  float s = 0;
+  for (int i = 0; i < count; ++i)
+    s += val[list[i]];
+  out[v] = s;
+}
+
 namespace {
 
 unsigned seed = 2024;
@@ -423,6 +447,42 @@ void run_edge_products(std::vector<float> &out) {
   }
 }
 
+void run_corners(std::vector<float> &out) {
+  std::vector<int> corners(4 * kN);
+  for (int &c : corners)
+    c = rnd(kN);
+  std::vector<float> cx(kN), cy(kN);
+  for (int v = 0; v < kN; ++v) {
+    cx[v] = rndf();
+    cy[v] = rndf();
+  }
+  std::vector<int> first, elems;
+  csr(first, elems, kN);
+  int *d_corners = upload(corners), *d_first = upload(first), *d_elems = upload(elems);
+  float *d_cx = upload(cx), *d_cy = upload(cy), *d_out = nullptr, *d_sum = nullptr;
+  CHECK(cudaMalloc(&d_out, kN * sizeof(float)));
+  CHECK(cudaMalloc(&d_sum, kN * sizeof(float)));
+  for (int it = 0; it < kRuns; ++it) {
+    corner_gather<<<(kN + 127) / 128, 128>>>(d_corners, d_cx, d_cy, d_out, kN);
+    around_corner<<<(kN + 127) / 128, 128>>>(d_first, d_elems, d_cx, d_sum, kN);
+    CHECK(cudaGetLastError());
+    append(out, d_out, kN);
+    append(out, d_sum, kN);
+    if (it % 2 == 0) {
+      for (float &v : cx)
+        v *= 1.25f;
+      update(d_cx, cx);
+    } else { // the corners and the lists change
+      for (int &c : corners)
+        c = (c + 13) % kN;
+      update(d_corners, corners);
+      for (int &e : elems)
+        e = (e + 5) % kN;
+      update(d_elems, elems);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -437,7 +497,8 @@ int main(int argc, char **argv) {
                                 {"unguarded", run_unguarded},
                                 {"stencil", run_stencil},
                                 {"strided_pairs", run_strided_pairs},
-                                {"edge_products", run_edge_products}};
+                                {"edge_products", run_edge_products},
+                                {"corners", run_corners}};
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
     for (const Case &c : kCases)
       std::printf("%s\n", c.name);

@@ -8,9 +8,10 @@
 // RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err
 // RUN: %irregfix --report %s -- %stub 2>/dev/null | FileCheck %s --check-prefix=REPORT
 // The reads in the small functions themselves are indirect where a call gives
-// them a loaded value (`g.degree(dst[t])`): reported, in the callee.
-// REPORT: :21:47: read kernel=by_member function=degree array=off index="v + 1" pattern=gather verdict=not-rewritten reason="it is in 'degree', a function the kernel calls, where only range and gather sites are rewritten"
-// REPORT: :24:55: read kernel=by_reference function=end_of array=g.off index="v + 1" pattern=gather verdict=not-rewritten
+// them a loaded value (`g.degree(dst[t])`): reported, in the callee, with what
+// keeps them from being rewritten there (a member function is not copied).
+// REPORT: :22:47: read kernel=by_member function=degree array=off index="v + 1" pattern=gather verdict=not-rewritten reason="'degree' is a member function"
+// REPORT: :25:55: read kernel=by_reference function=end_of array=g.off index="v + 1" pattern=gather verdict=not-rewritten
 
 #include <cuda_runtime.h>
 

@@ -2,6 +2,7 @@
 #include "Analysis/AstUtil.h"
 #include "Analysis/IndexForm.h"
 #include "Analysis/LocalValues.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/InKernel/Naming.h"
@@ -107,10 +108,16 @@ private:
     MemoryRead M;
     if (asMemoryRead(X, &M)) {
       ArrayRef A = Scope ? namedMemory(M.Base, W, Scope) : WriteSet::exactPointer(M.Base, W);
+      std::string Index = M.Index ? gen(M.Index, Depth + 1) : "0";
+      if (!A && !Scope) { // through a local pointer into the array: at the offset's sum
+        PointerInto Into = pointerInto(M.Base, W);
+        A = Into.Array;
+        for (const Expr *Offset : Into.Offsets)
+          Index = "(long long)(" + gen(Offset, Depth + 1) + ") + (long long)(" + Index + ")";
+      }
       auto It = std::find(S.IndexSources.begin(), S.IndexSources.end(), A);
       if (!A || It == S.IndexSources.end())
         return fail("a load of an array the site does not name");
-      std::string Index = M.Index ? gen(M.Index, Depth + 1) : "0";
       return "irregfix::checked_load(" + A.spelling() + ", (long long)(" + Index + "), __irregfix_x, " +
              std::to_string(It - S.IndexSources.begin()) + ", __irregfix_ok)" +
              (M.Field ? "." + M.Field->getNameAsString() : "");
@@ -239,8 +246,12 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
       End = "(" + End + ") + 1";
   }
   std::vector<std::string> Indices;
-  for (const Site::IndexedCopy &C : S.Indices)
-    Indices.push_back(Text.of(C.Index));
+  for (const Site::IndexedCopy &C : S.Indices) {
+    std::string Index = Text.of(C.Index);
+    for (const Expr *Offset : C.Offsets) // a read through a local pointer into the array
+      Index = "(long long)(" + Text.of(Offset) + ") + (long long)(" + Index + ")";
+    Indices.push_back(Index);
+  }
   if (!Text.Why.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "indexed site: " + Text.Why);
 
