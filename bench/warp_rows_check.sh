@@ -14,20 +14,8 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${1:-/tmp/irregfix-warp-rows}
 scale=${2:-8}
-arch=${CUDA_ARCH:-90}
-config="-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$arch -DIRREGFIX_BUILD_TIDY_PLUGIN=OFF"
-if ! command -v clang++-19 >/dev/null 2>&1; then
-  config="$config -DIRREGFIX_BUILD_TOOL=OFF -DIRREGFIX_REWRITTEN_DIR=$PWD/.devgen"
-  if [ -d .devgen/googletest ] && [ ! -e /usr/lib/x86_64-linux-gnu/libgtest.a ]; then
-    cmake -S .devgen/googletest -B "$build/googletest-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DBUILD_GMOCK=OFF -DCMAKE_INSTALL_PREFIX="$build/googletest-install" >/dev/null
-    cmake --build "$build/googletest-build" --target install >/dev/null
-    config="$config -DCMAKE_PREFIX_PATH=$build/googletest-install"
-  fi
-fi
-# shellcheck disable=SC2086
-cmake -S . -B "$build" -G Ninja $config >/dev/null
-cmake --build "$build" --target irregfix_domain_gpu_tests cg cg_original
+. bench/gpu_build.sh
+gpu_build "$build" irregfix_domain_gpu_tests cg cg_original
 
 echo "== 1. domain GPU tests"
 "$build/test/gpu/irregfix_domain_gpu_tests"

@@ -226,44 +226,69 @@ const unsigned char kCombineRoles[] = {1, 129};
 const unsigned short kCombineSizes[] = {4, 4};
 const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1, 1};
 
-// A 2-D grid's five-point stencil, side x side rows of 3 to 5 entries (values
-// from the row and column, so that a misplaced entry shows), numbered at
-// random or in order; `wide`: columns up to twice the rows (not square).
-struct Stencil {
+// A square sparse matrix for the rows' tests: entries' values from their row
+// and column (so that a misplaced entry shows), rows numbered at random or in
+// order (`at[r]`: the point row r stands for).
+struct Matrix {
   int n = 0;
-  std::vector<int> starts, columns;
+  std::vector<int> starts{0}, columns;
   std::vector<float> values, x;
-  Stencil(int side, bool shuffled, bool wide = false) : n(side * side), starts(1, 0), x(n) {
-    std::vector<int> id(n);
+  std::vector<int> id, at; // point -> row, row -> point
+  Matrix(int rows, bool shuffled, unsigned seed) : n(rows), x(rows), id(rows), at(rows) {
     std::iota(id.begin(), id.end(), 0);
     if (shuffled)
-      std::shuffle(id.begin(), id.end(), std::mt19937(11));
-    std::vector<int> at(n); // the grid point of each row
+      std::shuffle(id.begin(), id.end(), std::mt19937(seed));
     for (int g = 0; g < n; ++g)
       at[id[g]] = g;
+  }
+  void add(int r, int c, int column) {
+    columns.push_back(column);
+    values.push_back(1.0f + 0.001f * static_cast<float>((r * 7 + c * 13) % 1000));
+  }
+  void end_row(int r) {
+    starts.push_back(static_cast<int>(columns.size()));
+    x[r] = 0.01f * static_cast<float>(r % 101);
+  }
+};
+
+// A 2-D grid's five-point stencil, side x side rows of 3 to 5 entries;
+// `wide`: columns up to twice the rows (not square).
+struct Stencil : Matrix {
+  Stencil(int side, bool shuffled, bool wide = false) : Matrix(side * side, shuffled, 11) {
     for (int r = 0; r < n; ++r) {
       const int g = at[r], gx = g % side, gy = g / side;
       const int near[5][2] = {{gx, gy - 1}, {gx - 1, gy}, {gx, gy}, {gx + 1, gy}, {gx, gy + 1}};
       for (const auto &p : near)
         if (p[0] >= 0 && p[0] < side && p[1] >= 0 && p[1] < side) {
           const int c = id[p[1] * side + p[0]];
-          columns.push_back(wide && c == r ? n + r % n : c);
-          values.push_back(1.0f + 0.001f * static_cast<float>((r * 7 + c * 13) % 1000));
+          add(r, c, wide && c == r ? n + r % n : c);
         }
-      starts.push_back(static_cast<int>(columns.size()));
-      x[r] = 0.01f * static_cast<float>(r % 101);
+      end_row(r);
     }
   }
 };
 
-class RowsDomainTest : public DeviceTest {
+// The rows' fixtures: what a program reads back after `steps` of p = A p
+// scaled back (product into q, then p = q + 0.5 p): p, the values and the columns.
+class MatrixDomainTest : public DeviceTest {
 protected:
-  // `steps` of p = A p scaled back (product into q, then p = q + 0.5 p), and
-  // the program's reads back: p, the values and the columns.
   struct Out {
     std::vector<float> p, values;
     std::vector<int> columns;
   };
+  Out read_back(const Matrix &m, const float *p, const float *values, const int *columns, bool hooked) {
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (hooked) {
+      irregfix_host_access(p);
+      irregfix_host_access(values);
+      irregfix_host_access(columns);
+    }
+    return {download(p, m.n), download(values, m.values.size()), download(columns, m.columns.size())};
+  }
+};
+
+class RowsDomainTest : public MatrixDomainTest {
+protected:
   Out run(const Stencil &m, int steps, bool hooked) {
     const int *starts = upload(m.starts), *columns = upload(m.columns);
     const float *values = upload(m.values);
@@ -279,13 +304,7 @@ protected:
         irregfix::numbered_launch(kCombine, m.n, 0, {q, p});
       combine<<<blocks, 256>>>(m.n, 0.5f, q, p);
     }
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    if (hooked) {
-      irregfix_host_access(p);
-      irregfix_host_access(values);
-      irregfix_host_access(columns);
-    }
-    return {download(p, m.n), download(values, m.values.size()), download(columns, m.columns.size())};
+    return read_back(m, p, values, columns, hooked);
   }
 };
 
@@ -411,38 +430,22 @@ const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProd
 
 // n rows of a band of 2 * half + 1 entries around the diagonal of a ring,
 // numbered at random or in order (values from the row and column).
-struct Band {
-  int n = 0;
-  std::vector<int> starts, columns;
-  std::vector<float> values, x;
-  Band(int rows, int half, bool shuffled) : n(rows), starts(1, 0), x(rows) {
-    std::vector<int> id(n);
-    std::iota(id.begin(), id.end(), 0);
-    if (shuffled)
-      std::shuffle(id.begin(), id.end(), std::mt19937(5));
-    std::vector<int> at(n);
-    for (int g = 0; g < n; ++g)
-      at[id[g]] = g;
+struct Band : Matrix {
+  Band(int rows, int half, bool shuffled) : Matrix(rows, shuffled, 5) {
     for (int r = 0; r < n; ++r) {
       for (int d = -half; d <= half; ++d) {
         const int c = id[(at[r] + d + n) % n];
-        columns.push_back(c);
-        values.push_back(1.0f + 0.001f * static_cast<float>((r * 7 + c * 13) % 1000));
+        add(r, c, c);
       }
-      starts.push_back(static_cast<int>(columns.size()));
-      x[r] = 0.01f * static_cast<float>(r % 101);
+      end_row(r);
     }
   }
 };
 
-class LaneRowsDomainTest : public DeviceTest {
+class LaneRowsDomainTest : public MatrixDomainTest {
 protected:
-  struct Out {
-    std::vector<float> p, values;
-    std::vector<int> columns;
-  };
   // `steps` of p = A p scaled back, the product run `lanes` threads a row.
-  template <class Matrix> Out run(const Matrix &m, int lanes, int steps, bool hooked) {
+  Out run(const Matrix &m, int lanes, int steps, bool hooked) {
     const int *starts = upload(m.starts), *columns = upload(m.columns);
     const float *values = upload(m.values);
     float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
@@ -461,15 +464,9 @@ protected:
         irregfix::numbered_launch(kCombine, m.n, 0, {q, p});
       combine<<<(m.n + 255) / 256, 256>>>(m.n, 0.5f, q, p);
     }
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    if (hooked) {
-      irregfix_host_access(p);
-      irregfix_host_access(values);
-      irregfix_host_access(columns);
-    }
-    return {download(p, m.n), download(values, m.values.size()), download(columns, m.columns.size())};
+    return read_back(m, p, values, columns, hooked);
   }
-  template <class Matrix> void expectBitForBit(const Matrix &m, int lanes, int domain, int steps) {
+  void expectBitForBit(const Matrix &m, int lanes, int domain, int steps) {
     irregfix::testing::set_domain(-1);
     const Out original = run(m, lanes, steps, false);
     irregfix::testing::reset();
