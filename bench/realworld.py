@@ -138,9 +138,12 @@ IN_KERNEL_ONLY = re.compile(r"cannot be computed outside the kernel: (?!the thre
 
 
 def refusal_kind(reason):
-    """'hazard', 'in-kernel' (its index is known only inside the kernel) or 'shape'."""
+    """'hazard', 'on-chip' (it reads shared memory), 'in-kernel' (its index is known only inside the kernel)
+    or 'shape'."""
     if HAZARD.search(reason):
         return "hazard"
+    if reason.startswith("it reads shared memory"):
+        return "on-chip"
     return "in-kernel" if IN_KERNEL_ONLY.search(reason) else "shape"
 
 
@@ -156,7 +159,7 @@ def reach_of(report):
         if refusal_kind(k) == "shape":
             shape[k] = v
     return {"reads": report.get("reads", 0), "rewritten": done, "hazard": kinds["hazard"],
-            "in_kernel": kinds["in-kernel"], "shape": shape}
+            "in_kernel": kinds["in-kernel"] + kinds["on-chip"], "shape": shape}
 
 
 def reach(args):
@@ -172,8 +175,9 @@ def reach(args):
         r = reach_of(tool_report(os.path.abspath(args.tool), m["cwd"], census.program_files(m["cwd"], 60)))
         rows.append((m["name"], r))
         shapes.update(r["shape"])
-    out = ["| program | indirect reads | rewritten | refused: hazard | refused: index known in the kernel only | "
-           "refused: shape | top shape reason |", "|---|---:|---:|---:|---:|---:|---|"]
+    out = ["| program | indirect reads | rewritten | refused: hazard | "
+           "refused: index known in the kernel only, or shared memory | refused: shape | top shape reason |",
+           "|---|---:|---:|---:|---:|---:|---|"]
     total = collections.Counter()
     for name, r in rows:
         top = max(r["shape"].items(), key=lambda kv: kv[1]) if r["shape"] else None
@@ -186,7 +190,7 @@ def reach(args):
     out.append("| all | %d | %d | %d | %d | %d | |" % (total["reads"], total["rewritten"], total["hazard"],
                                                        total["in_kernel"], total["shape"]))
     out.append("")
-    out.append("Reads with neither a hazard nor an index known only in the kernel: %d, of them rewritten %d "
+    out.append("Reads of device memory with neither a hazard nor an index known only in the kernel: %d, of them rewritten %d "
                "(%.0f%%)." % (safe, total["rewritten"], 100.0 * total["rewritten"] / safe if safe else 0.0))
     out.append("")
     out.append("| refused for its shape, by reason | reads |")

@@ -578,6 +578,8 @@ class RealworldTest(unittest.TestCase):
         self.assertEqual((r["reads"], r["rewritten"], r["hazard"], r["in_kernel"]), (10, 4, 2, 2))
         self.assertEqual(sorted(r["shape"].values()), [1, 1])
         self.assertEqual(realworld.refusal_kind("the element is written or its address is taken"), "hazard")
+        self.assertEqual(realworld.refusal_kind("it reads shared memory ('r0'), which is on the chip: there is "
+                                                "nothing to coalesce"), "on-chip")
 
 if __name__ == "__main__":
     unittest.main()
