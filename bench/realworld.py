@@ -155,8 +155,9 @@ def reach_of(report):
     kinds = collections.Counter()
     shape = {}
     for k, v in report.get("refused", {}).items():
-        kinds[refusal_kind(k)] += v
-        if refusal_kind(k) == "shape":
+        kind = refusal_kind(k)
+        kinds[kind] += v
+        if kind == "shape":
             shape[k] = v
     return {"reads": report.get("reads", 0), "rewritten": done, "hazard": kinds["hazard"],
             "in_kernel": kinds["in-kernel"] + kinds["on-chip"], "shape": shape}

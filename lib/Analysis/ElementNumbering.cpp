@@ -327,6 +327,10 @@ private:
     std::optional<llvm::APSInt> V = strip(E)->getIntegerConstantExpr(Ctx);
     return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 ? V->getZExtValue() : 0;
   }
+  // G when it is a lane group's size (a power of two from 2 to 32), else 0.
+  static unsigned groupSize(uint64_t G) {
+    return G >= 2 && G <= 32 && (G & (G - 1)) == 0 ? static_cast<unsigned>(G) : 0;
+  }
   // Whether E is the global thread index: the arithmetic, or Global.
   bool isThread(const Expr *E, const VarDecl *Global) const {
     const VarDecl *V = refToVar(strip(E));
@@ -338,8 +342,7 @@ private:
     if (!B || !isThread(B->getLHS(), Global))
       return 0;
     const uint64_t C = constant(B->getRHS());
-    const uint64_t G = B->getOpcode() == BO_Div ? C : B->getOpcode() == BO_Shr && C > 0 && C <= 5 ? 1u << C : 0;
-    return G >= 2 && G <= 32 && (G & (G - 1)) == 0 ? static_cast<unsigned>(G) : 0;
+    return groupSize(B->getOpcode() == BO_Div ? C : B->getOpcode() == BO_Shr && C > 0 && C <= 5 ? 1u << C : 0);
   }
   // G when E is `x % G` or `x & (G - 1)` for the global thread index x or
   // threadIdx.x (the same lane when the launch's blocks are a multiple of G
@@ -349,8 +352,7 @@ private:
     if (!B || !(isThread(B->getLHS(), Global) || isBuiltinIndexRead(strip(B->getLHS()), "threadIdx", 'x')))
       return 0;
     const uint64_t C = constant(B->getRHS());
-    const uint64_t G = B->getOpcode() == BO_Rem ? C : B->getOpcode() == BO_And ? C + 1 : 0;
-    return G >= 2 && G <= 32 && (G & (G - 1)) == 0 ? static_cast<unsigned>(G) : 0;
+    return groupSize(B->getOpcode() == BO_Rem ? C : B->getOpcode() == BO_And ? C + 1 : 0);
   }
 
   // A group of G lanes an element: `row = t / G` (or `t >> s`) is the

@@ -3,9 +3,9 @@
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/EnclosingRanges.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/SiteFinder.h"
 
-#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -29,31 +29,6 @@ std::string textOf(const Expr *E, ASTContext &Ctx) {
   if (T.size() > 48)
     T = T.substr(0, 45) + "...";
   return T;
-}
-
-// Whether pointer expression E points into a __shared__ array: the array
-// itself, `&S[e]`, `S + e`, or a local pointer set so where it is declared
-// and never assigned again.
-bool pointsIntoShared(const Expr *E, const WriteSet &W, int Depth = 0) {
-  if (Depth > 4)
-    return false;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-    if (!V)
-      return false;
-    if (V->hasAttr<CUDASharedAttr>())
-      return true;
-    return V->isLocalVarDecl() && !isa<ParmVarDecl>(V) && V->getType()->isPointerType() && V->hasInit() &&
-           !W.writesScalar(V) && pointsIntoShared(V->getInit(), W, Depth + 1);
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-      return pointsIntoShared(AS->getBase(), W, Depth + 1);
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub))
-    return (BO->getLHS()->getType()->isPointerType() && pointsIntoShared(BO->getLHS(), W, Depth + 1)) ||
-           (BO->getRHS()->getType()->isPointerType() && pointsIntoShared(BO->getRHS(), W, Depth + 1));
-  return false;
 }
 
 // The element expression of a read: the part the copy replaces (A[i] of A[i].f).
@@ -315,7 +290,7 @@ private:
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
         return Why;
-    if (!R.Array && pointsIntoShared(R.Mem.Base, RW))
+    if (!R.Array && pointerInto(R.Mem.Base, RW).Shared)
       return "it reads shared memory ('" + textOf(R.Mem.Base, Ctx) +
              "'), which is on the chip: there is nothing to coalesce";
     if (!R.Array)

@@ -2,6 +2,7 @@
 #include "Analysis/AstUtil.h"
 #include "Analysis/WriteSet.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 
 #include <functional>
@@ -59,6 +60,12 @@ PointerInto pointerInto(const Expr *E, const WriteSet &W) {
       ThroughLocal = true;
       E = V->getInit();
       continue;
+    }
+    // Shared memory: on the chip, nothing for a copy to gather.
+    if (V && V->hasAttr<CUDASharedAttr>()) {
+      R.Offsets.clear();
+      R.Shared = true;
+      return R;
     }
     // The end: the array itself (a parameter, a struct parameter's field).
     ArrayRef A = WriteSet::exactPointer(S, W);

@@ -27,6 +27,8 @@ struct PointerInto {
   // When E is a local pointer that is not followed: why, as the end of "reads
   // memory through 'p', ..." ("a local pointer that is assigned again").
   std::string Why;
+  // E points into a __shared__ array (through such locals, at any offset).
+  bool Shared = false;
 };
 
 // What the pointer expression E (the base of a read) points into, through

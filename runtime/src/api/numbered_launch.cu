@@ -318,9 +318,10 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
   if (!graph_of(d, k, p, count, n, &a))
     return; // no graph here: another launch may have one
   if (st.cfg.domain != 0) {
-    if (worth_forming(st, k, a, sector_elements(element_bytes(k, count)))) {
+    const int per_sector = sector_elements(element_bytes(k, count));
+    if (worth_forming(st, k, a, per_sector)) {
       d.device = dev;
-      form(st, k, p, a, sector_elements(element_bytes(k, count)));
+      form(st, k, p, a, per_sector);
     }
     return;
   }

@@ -60,8 +60,8 @@ struct DomainStats {
 };
 
 struct Domain {
-  // kObserving: the graph reads far apart; over the rounds between its first
-  // launches the runtime watches whether anything reads the graph launch's
+  // kObserving: over the rounds between the graph's first launches the
+  // runtime watches whether anything reads the graph launch's
   // arrays as numbered (which would move them back at every round), and
   // forms the domain unless that happened in every round watched (a start-up
   // step alone, say an energy printed once, does not count).
