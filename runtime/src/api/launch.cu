@@ -266,6 +266,8 @@ LaunchShape launch_shape(const Launch *l) {
   if (l->selected && l->candidate != 0)
     s.wish = l->record->selector.label(l->candidate);
   s.profiling = l->selected && l->record && l->record->selector.profiling();
+  if (s.profiling)
+    s.launched_ms = l->record->selector.warmed_ms();
   return s;
 }
 
@@ -365,6 +367,10 @@ void resolve_launch_timings(State &st, bool wait) {
 void note_build(Launch *l, const Built &built) {
   if (l && l->selected && !built.ruled_out.empty()) {
     l->record->selector.rule_out(built.ruled_out);
+    note_selector(*l->record);
+  }
+  if (l && l->selected && built.put_off_ms > 0) {
+    l->record->selector.put_off(built.put_off_ms, built.put_off_why);
     note_selector(*l->record);
   }
   if (l && l->selected && built.proposals > 0) {

@@ -185,6 +185,11 @@ std::string build_auto_range(BuildContext &cx, Orders &orders, SiteStats &ss, co
       built->ruled_out = p.why;
       return p.why;
     }
+    if (p.put_off_ms > 0) {
+      built->put_off_ms = p.put_off_ms;
+      built->put_off_why = p.why;
+      return p.why;
+    }
   }
   return build_range(cx, orders, ss, site, e, dev, r, B, b_kind, n, count, arrays, elem_sizes, stream, built);
 }

@@ -85,6 +85,10 @@ struct Built {
   // Under auto: the range model expects every layout to lose to the original
   // (range_precheck), and why; the launcher's selector settles on the original.
   std::string ruled_out;
+  // Under auto: the launches so far do not pay for the copy (range_precheck):
+  // the launcher warms up until they have taken put_off_ms (0: built), and why.
+  double put_off_ms = 0;
+  std::string put_off_why;
 };
 
 // The copy of an entry as a builder returns it: copy_one(i, rows, stream)

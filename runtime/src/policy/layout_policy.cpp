@@ -44,6 +44,7 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   r.sigma = cfg.sigma;
   r.wish = launch.wish;
   r.profiling = launch.profiling;
+  r.launched_ms = launch.launched_ms;
   r.may_lanes = pattern == kPatternRange && may_run_lanes(site, launch);
   r.lanes = cfg.lanes;
   if (pattern == kPatternNeighbors) {
@@ -199,6 +200,18 @@ RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long 
                   "over %lld rows, a thread a row: %.0f vs %.0f us)%s",
                   kExpectedLoss, s.mean(), n, padded_ns(s, nnz) * 1e-3, original_ns(s) * 1e-3,
                   r.may_lanes ? "" : "; the kernel has no lanes variant here");
+    p.why = why;
+    return p;
+  }
+  const unsigned long long bytes = nnz * s.element_bytes;
+  if (p.padded && r.launched_ms >= 0 && r.launched_ms < probe_paid_after_ms(bytes)) {
+    p.put_off_ms = probe_paid_after_ms(bytes);
+    char why[256];
+    std::snprintf(why, sizeof why,
+                  "probing put off: a copy of %.0f MB is expected to cost %.1f ms, more than %.0f%% of the "
+                  "%.0f ms the launches have taken; the original until they have taken %.0f ms",
+                  static_cast<double>(bytes) / 1e6, expected_probe_ms(bytes), kProbeShare * 100, r.launched_ms,
+                  p.put_off_ms);
     p.why = why;
   }
   return p;

@@ -39,6 +39,9 @@ struct LaunchShape {
   int wish = kLayoutKeyAuto;
   // The selector profiles this launch: what a build proposes for timing is taken.
   bool profiling = false;
+  // The GPU time the launcher's launches have taken so far, when its warm-up
+  // budgets probing (range_model.h, kProbeShare); -1: it profiles at once.
+  double launched_ms = -1;
 };
 
 // Whether the runtime may permute the threads of a launch (SELL-32-sigma): the
@@ -75,6 +78,7 @@ struct LayoutRequest {
   int sigma = 256;            // SELL-32-sigma's window (IRREGFIX_SIGMA)
   int wish = kLayoutKeyAuto;  // the launch's wish under auto (LaunchShape::wish)
   bool profiling = false;     // the launch is profiled (LaunchShape::profiling)
+  double launched_ms = -1;    // LaunchShape::launched_ms
   bool may_lanes = false;     // the launch may run the lanes variant (may_run_lanes)
   int lanes = 0;              // IRREGFIX_LANES: the lanes a row (0: chosen from the rows)
   // What the range model (range_model.h) needs besides the rows, filled by
@@ -215,9 +219,13 @@ bool proposes_lanes(const LayoutRequest &r, const RangeShape &s);
 // from n and the non-zeros alone: whether the padded layouts may be worth a
 // copy (the model does not expect even one without padding to lose), and
 // whether the lanes layout is proposed. Neither: the original runs, `why`.
+// A padded copy the launcher's launches so far do not pay for (at least
+// n x the non-zeros' bytes: probe_paid_after_ms) is put off: put_off_ms,
+// the launcher's GPU time after which it is built, and `why`.
 struct RangePrecheck {
   bool padded = true;
   bool lanes = false;
+  double put_off_ms = 0;
   std::string why;
 };
 RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long long nnz);

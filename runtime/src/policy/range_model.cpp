@@ -54,5 +54,11 @@ bool expected_to_lose(const RangeShape &s, double candidate_ns) {
 
 bool padding_expected_to_lose(const RangeShape &s) { return expected_to_lose(s, padded_ns(s, s.nnz)); }
 
+double expected_probe_ms(unsigned long long bytes) {
+  return kProbeFixedMs + static_cast<double>(bytes) / kProbeBytesPerMs;
+}
+
+double probe_paid_after_ms(unsigned long long bytes) { return expected_probe_ms(bytes) / kProbeShare; }
+
 } // namespace detail
 } // namespace irregfix

@@ -40,6 +40,18 @@ constexpr double kBytesPerNs = 3000;       // device memory bandwidth (3 TB/s)
 constexpr double kExpectedLoss = 1.5;      // predicted this much slower: not copied nor timed
 constexpr double kModelMinMeanRow = 128;   // the model prunes only rows this long on average
 
+// Probing's budget. A candidate's first copy costs more than its remap: on a
+// whole CG run (8M rows, a 320 MB copy, H200) about 4 ms, of which the remap
+// kernel 0.38 ms, allocating and freeing 0.2 ms (H100), loading the remap
+// kernels' modules about 1.8 ms the first time (H100), the rest the survey's
+// counts and the candidate's timed launches. Modelled as 2 ms plus 1 ms per
+// 160 MB. A launcher builds no candidate copy before its own launches have
+// taken 1 / kProbeShare times that, so that a run ending soon after spends at
+// most that share of its GPU time probing.
+constexpr double kProbeShare = 0.02;
+constexpr double kProbeFixedMs = 2.0;
+constexpr double kProbeBytesPerMs = 1.6e8;
+
 // What the model knows of one range site's launch.
 struct RangeShape {
   long long rows = 0;               // threads with a row (the launch's n)
@@ -65,6 +77,11 @@ bool expected_to_lose(const RangeShape &s, double candidate_ns);
 // Whether every padded layout is (its cells at least the non-zeros): checked
 // before the lengths are counted, so that no copy is surveyed nor built.
 bool padding_expected_to_lose(const RangeShape &s);
+
+// Expected cost (ms) of building, and freeing, a candidate copy of `bytes`;
+// the launcher's GPU time that pays for it (expected cost / kProbeShare).
+double expected_probe_ms(unsigned long long bytes);
+double probe_paid_after_ms(unsigned long long bytes);
 
 } // namespace detail
 } // namespace irregfix

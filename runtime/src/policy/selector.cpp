@@ -237,6 +237,20 @@ void Selector::set_warm_up(double ms) {
   }
 }
 
+double Selector::warmed_ms() const {
+  if (warm_up_ms_ <= 0)
+    return -1;
+  return original_.count > 0 ? original_.median() * static_cast<double>(warm_up_launches_) : 0;
+}
+
+void Selector::put_off(double ms, const std::string &why) {
+  if (!profiling_ || ms <= warm_up_target())
+    return;
+  put_off_ms_ = ms;
+  warm_ = false;
+  why_ = why;
+}
+
 // Before profiling: the original, its first kProbes launches timed (the
 // samples profiling then starts from), until median x launches reaches the
 // warm-up time.
@@ -252,12 +266,12 @@ Selector::Decision Selector::warm_up() {
 }
 
 long long Selector::warm_up_untimed() const {
-  if (!warming_up() || warm_up_ms_ <= 0 || original_outstanding_ > 0 || original_.count < kProbes)
+  if (!warming_up() || warm_up_target() <= 0 || original_outstanding_ > 0 || original_.count < kProbes)
     return 0;
   const double m = original_.median();
   if (!(m > 0))
     return 0;
-  const double left = std::ceil(warm_up_ms_ / m) - static_cast<double>(warm_up_launches_) - 1;
+  const double left = std::ceil(warm_up_target() / m) - static_cast<double>(warm_up_launches_) - 1;
   return left > 0 ? static_cast<long long>(std::min(left, 1e12)) : 0;
 }
 
@@ -265,8 +279,9 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
   last_original_ = false;
   // (Warm-up launches are not counted for reuse: no copy exists to see a write.)
   if (profiling_ && !warm_) {
-    warm_ = warm_up_ms_ <= 0 ||
-            (original_.count > 0 && original_.median() * static_cast<double>(warm_up_launches_) >= warm_up_ms_);
+    const double target = warm_up_target();
+    warm_ = target <= 0 ||
+            (original_.count > 0 && original_.median() * static_cast<double>(warm_up_launches_) >= target);
     if (!warm_)
       return warm_up();
   }

@@ -5,6 +5,7 @@
 // drives it with synthetic ones.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 namespace irregfix {
@@ -44,6 +45,13 @@ public:
   // their count), and only then builds and times the candidates (0: at once).
   void set_warm_up(double ms);
   bool warming_up() const { return profiling_ && !warm_; }
+  // The GPU time the original's launches took while warming up (the median of
+  // its timed launches times their count); -1 without a warm-up (profiling at
+  // once), when nothing budgets probing.
+  double warmed_ms() const;
+  // A candidate's copy that the launches so far do not pay for (range_model.h,
+  // kProbeShare): back to warming up, until they have taken `ms`, `why` saying so.
+  void put_off(double ms, const std::string &why);
 
   // The next launch. copy_valid: every copy the launch reads is cached and
   // valid (nothing to remap); data_changed: a source of the copies was written
@@ -150,7 +158,10 @@ private:
   // decided (no source written since the first launch).
   double settled_reuse_ = 0;
   std::string why_ = "profiling";
+  double warm_up_target() const { return std::max(warm_up_ms_, put_off_ms_); }
+
   double warm_up_ms_ = 0;
+  double put_off_ms_ = 0; // put_off: the warm-up lengthened to this
   bool warm_ = false;
   long long warm_up_launches_ = 0; // launches of the original while warming up
   bool ruled_out_ = false;          // rule_out: the original, without profiling

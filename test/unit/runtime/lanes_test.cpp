@@ -257,6 +257,26 @@ TEST(RangePrecheck, ShortRowsKeepThePaddedLayoutsAndProposeLanesFromEight) {
   EXPECT_FALSE(range_precheck(auto_request(kNoLanes, 100000), 100000, 100000ULL * 8).lanes);
 }
 
+// Probing's budget: a copy of 320 MB (8M rows of 5 elements of 8 bytes) is
+// expected to cost 4 ms, which 50 ms of launches do not pay for at 2%; 200 ms do.
+TEST(RangePrecheck, PutsOffACopyTheLaunchesSoFarDoNotPayFor) {
+  LayoutRequest r = auto_request(kNoLanes, 8000000);
+  r.element_bytes = 8;
+  const unsigned long long nnz = 40000000ULL;
+  EXPECT_NEAR(expected_probe_ms(nnz * 8), 4.0, 1e-9);
+  r.launched_ms = 50;
+  const RangePrecheck early = range_precheck(r, 8000000, nnz);
+  EXPECT_TRUE(early.padded);
+  EXPECT_NEAR(early.put_off_ms, 200.0, 1e-9);
+  EXPECT_NE(early.why.find("probing put off"), std::string::npos) << early.why;
+  r.launched_ms = 200;
+  const RangePrecheck later = range_precheck(r, 8000000, nnz);
+  EXPECT_EQ(later.put_off_ms, 0);
+  EXPECT_TRUE(later.why.empty());
+  r.launched_ms = -1; // no warm-up (IRREGFIX_PROFILE_AFTER_MS=0): nothing budgets probing
+  EXPECT_EQ(range_precheck(r, 8000000, nnz).put_off_ms, 0);
+}
+
 TEST(RangeLayout, ProposesTheLanesAfterThePaddedCandidates) {
   LayoutRequest r = auto_request(kLanes, 100000);
   LayoutCells c;

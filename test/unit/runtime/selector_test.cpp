@@ -516,6 +516,38 @@ TEST(SelectorWarmUp, AShortRunNeverBuildsACopy) {
   EXPECT_EQ(p.transformeds, 0);
 }
 
+// A copy put off (its launches so far do not pay for it): the launcher warms
+// up again, on the fast path, until they have taken the time asked; then the
+// candidate is built and timed.
+TEST(SelectorWarmUp, ACopyPutOffLengthensTheWarmUp) {
+  Program p{1.0, 0.5, 0.1};
+  p.sel.set_warm_up(5.0);
+  EXPECT_EQ(p.sel.warmed_ms(), 0);
+  for (int i = 0; i < 5; ++i)
+    p.launch(i == 0);
+  EXPECT_NEAR(p.sel.warmed_ms(), 5.0, 1e-12);
+  Selector::Decision d = p.sel.decide(false, false); // warm: candidate 0 asked
+  ASSERT_EQ(d.run, Selector::kRunTransformed);
+  p.sel.put_off(20.0, "probing put off: test");
+  p.sel.cancel(d.run, d.candidate); // the launch ran the original instead
+  EXPECT_TRUE(p.sel.warming_up());
+  EXPECT_EQ(p.sel.why(), "probing put off: test");
+  EXPECT_TRUE(p.sel.runs_original());
+  EXPECT_EQ(p.sel.untimed_launches(), 14); // 20 launches in all: five ran, the twentieth asks
+  p.sel.skipped(14, 0);
+  EXPECT_EQ(p.launch(false), Selector::kRunOriginal); // the twentieth
+  EXPECT_EQ(p.launch(false), Selector::kRunTransformed);
+  EXPECT_FALSE(p.sel.warming_up());
+  p.sel.put_off(10.0, "shorter: ignored");
+  EXPECT_FALSE(p.sel.warming_up());
+}
+
+TEST(SelectorWarmUp, WithoutAWarmUpNothingBudgetsProbing) {
+  Program p{1.0, 0.5, 0.1};
+  p.sel.set_warm_up(0);
+  EXPECT_EQ(p.sel.warmed_ms(), -1);
+}
+
 // No warm-up: the first launch builds and times the candidate, as before.
 TEST(SelectorWarmUp, ZeroProfilesAtOnce) {
   Program p{1.0, 0.5, 0.1};
