@@ -317,6 +317,7 @@ TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
   const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
   EXPECT_TRUE(c.formed) << irregfix::testing::stats_report();
   EXPECT_EQ(c.renumbered_launches, 16); // auto watches the first two rounds
+  EXPECT_EQ(c.row_passes, 1);           // the sample is no band: one pass checks the matrix is square
   EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
   // The matrix as the program wrote it, after a round trip through the order.
   EXPECT_EQ(renumbered.values, m.values);
@@ -324,7 +325,7 @@ TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
 }
 
 // A grid numbered row by row reads a row of the grid apart at most: auto
-// leaves it as numbered, from the pass over its rows, without the measure.
+// leaves it as numbered, from a sample of its rows, without the measure.
 TEST_F(RowsDomainTest, AutoLeavesABandMatrixAloneWithoutMeasuringIt) {
   const Stencil m(256, false);
   irregfix::testing::set_domain(-1);
@@ -334,6 +335,7 @@ TEST_F(RowsDomainTest, AutoLeavesABandMatrixAloneWithoutMeasuringIt) {
   const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
   EXPECT_FALSE(c.formed);
   EXPECT_EQ(c.renumbered_launches, 0);
+  EXPECT_EQ(c.row_passes, 0); // told from a sample read to the host: no kernel over the rows
   EXPECT_NE(irregfix::testing::stats_report().find("100% of 'product''s columns lie within 1024 of their row"),
             std::string::npos)
       << irregfix::testing::stats_report();

@@ -129,6 +129,7 @@ void set_domain(int choice);
 struct DomainCounters {
   bool formed = false;
   long long launches = 0, renumbered_launches = 0, renumbers = 0, restores = 0;
+  long long row_passes = 0; // passes over a matrix's rows on the device (the check that it is square)
 };
 DomainCounters domain_counters();
 // As IRREGFIX_LANES: the lanes a row of the lanes layout (2, 4, 8, 16 or 32; 0: chosen from the rows).

@@ -40,6 +40,13 @@ constexpr long long kDomainNearRow = 32768;
 constexpr long long kDomainNearRowsShare = 64;
 constexpr double kDomainNearShare = 0.95;
 long long near_row(long long n) { return std::min(kDomainNearRow, n / kDomainNearRowsShare); }
+// The band is told apart on a sample read to the host, kNearSampleRuns runs of
+// kNearSampleRows rows spread over the matrix (at most kNearSampleColumns
+// columns a run): no kernel, since the first launch of one loads its module
+// (about 2 ms on an H100, 3% of a whole CG solve on a well-numbered grid).
+constexpr long long kNearSampleRuns = 8;
+constexpr long long kNearSampleRows = 128;
+constexpr long long kNearSampleColumns = 4096;
 // Launches over the domain before its moves are weighed against them.
 constexpr long long kDomainChurnLaunches = 64;
 
@@ -187,9 +194,53 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
 }
 
 // Whether the rows may form the domain: rows short enough, and every column
+// The share of the sampled columns (i32) within near_row(n) of their row; -1
+// when the sample holds none.
+cudaError_t sampled_near_share(const AccessList &a, double *share) {
+  *share = -1;
+  const long long runs = std::min(kNearSampleRuns, (a.n + kNearSampleRows - 1) / kNearSampleRows);
+  long long starts[kNearSampleRows + 1];
+  int columns[kNearSampleColumns];
+  long long near = 0, sampled = 0;
+  for (long long r = 0; r < runs; ++r) {
+    const long long first = r * (a.n / runs), rows = std::min(kNearSampleRows, a.n - first);
+    if (rows <= 0)
+      continue;
+    cudaError_t e;
+    if (a.b_kind == kIndexI64) {
+      e = cudaMemcpy(starts, static_cast<const long long *>(a.B) + first, (rows + 1) * sizeof(long long),
+                     cudaMemcpyDeviceToHost);
+    } else {
+      int narrow[kNearSampleRows + 1];
+      e = cudaMemcpy(narrow, static_cast<const int *>(a.B) + first, (rows + 1) * sizeof(int), cudaMemcpyDeviceToHost);
+      for (long long i = 0; i <= rows; ++i)
+        starts[i] = narrow[i];
+    }
+    if (e != cudaSuccess)
+      return e;
+    const long long from = starts[0], to = std::min(starts[rows], from + kNearSampleColumns);
+    if (from < 0 || to <= from) // not row starts this sample can read: the pass over the rows will tell
+      continue;
+    if ((e = cudaMemcpy(columns, static_cast<const int *>(a.idx) + from, (to - from) * sizeof(int),
+                        cudaMemcpyDeviceToHost)) != cudaSuccess)
+      return e;
+    for (long long i = 0; i < rows; ++i)
+      for (long long k = std::max(starts[i], from); k < std::min(starts[i + 1], to); ++k) {
+        const long long d = columns[k - from] - (first + i);
+        near += d >= -near_row(a.n) && d <= near_row(a.n);
+        ++sampled;
+      }
+  }
+  if (sampled > 0)
+    *share = static_cast<double>(near) / static_cast<double>(sampled);
+  return cudaSuccess;
+}
+
 // numbering one of the n elements (a square matrix: renumbering rows and
 // columns by one order is then a relabelling). *near: the share of the
-// columns within near_row(n) of their own row.
+// columns within near_row(n) of their own row. Under auto, a band matrix as
+// sampled (sampled_near_share) is left to the caller to decline without the
+// pass over the rows that checks it is square.
 // False with *why empty: a CUDA call failed (the domain is off).
 bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, double *near, std::string *why) {
   long long ends[2] = {0, 0}; // B[0] and B[n]
@@ -227,10 +278,20 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, doubl
     *why = std::string("'") + k.kernel + "''s columns are 8-byte numbers (not measured)";
     return false;
   }
+  // A band matrix, from the sample: left alone (the caller declines it), with
+  // no pass over the rows, whether it is square or not.
+  if (e == cudaSuccess && st.cfg.domain == 0 && last > first) {
+    double share = -1;
+    if ((e = sampled_near_share(a, &share)) == cudaSuccess && share >= kDomainNearShare) {
+      *near = share;
+      return true;
+    }
+  }
   long long h[4] = {0, 0, 0, 0};
   static_assert(sizeof h <= kDomainCounts * sizeof(unsigned long long), "the extent fits the domain's counts");
   if (e == cudaSuccess && last > first && (e = domain_counts(st.domain)) == cudaSuccess) {
     auto *extent = reinterpret_cast<long long *>(st.domain.counts);
+    ++st.domain.stats.row_passes;
     if ((e = rows_extent(a, near_row(a.n), extent, 0)) == cudaSuccess)
       e = cudaMemcpy(h, extent, sizeof h, cudaMemcpyDeviceToHost);
   }

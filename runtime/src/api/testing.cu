@@ -129,6 +129,7 @@ DomainCounters domain_counters() {
     c.renumbered_launches = st.domain.stats.renumbered_launches;
     c.renumbers = st.domain.stats.renumbers;
     c.restores = st.domain.stats.restores;
+    c.row_passes = st.domain.stats.row_passes;
     return c;
   });
 }

@@ -53,6 +53,7 @@ struct DomainStats {
   long long renumbers = 0, restores = 0; // array passes each way
   double moved_mb = 0;                   // bytes the passes read and wrote
   long long orders = 0, sweeps = 0;      // orders computed, and their sweeps
+  long long row_passes = 0;              // passes over a matrix's rows checking it is square
   double order_ms = 0;                   // their time (host clock, synchronised)
   double move_ms = 0;                    // the moves' GPU time (summed when reported: they are asynchronous)
   double launch_ms = 0;                  // host time in these launches' hooks (order, moves, waits for the device)
