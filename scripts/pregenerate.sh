@@ -17,6 +17,7 @@ done
 # CG with its float row sums allowed to run with several lanes a row (cg_reassociated).
 "$tool" --quiet --reassociate samples/cg/cg.cu -o "$out/reassociate/cg.irregfix.cu" -- -Isamples/cg
 "$tool" --quiet --reassociate test/gpu/lanes_kernels.cu -o "$out/lanes_kernels.irregfix.cu" -- -Itest/gpu
+"$tool" --quiet test/gpu/lanes_in_order_kernels.cu -o "$out/lanes_in_order_kernels.irregfix.cu" -- -Itest/gpu
 "$tool" --quiet test/e2e/spmv-main.cu -o "$out/spmv-main.irregfix.cu"
 "$tool" --quiet test/e2e/scatter-main.cu -o "$out/scatter-main.irregfix.cu"
 "$tool" --quiet test/channels/channels.cu -o "$out/channels.irregfix.cu" -- -Itest/channels

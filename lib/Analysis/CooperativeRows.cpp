@@ -205,6 +205,7 @@ private:
     std::optional<rowshape::LoopHead> Head = rowshape::loopHead(For);
     if (!Head || !rowshape::isIncrementOf(For->getInc(), Head->Var) || !rowshape::upperBound(For, Head->Var))
       return "its loop's header is not 'k = start; k < end; ++k'";
+    LoopVar = Head->Var;
     if (writtenInside(Head->Var, For->getBody()))
       return "the loop's body writes its variable";
     if (!Head->Declared && countRefs(Head->Var, Info.Kernel->getBody()) != countRefs(Head->Var, For))
@@ -447,17 +448,86 @@ private:
       A.StartsFromValue = A.Op == Accumulator::Min || A.Op == Accumulator::Max || A.Op == Accumulator::BitAnd ||
                           A.Op == Accumulator::BitOr || A.Op == Accumulator::LogicalAnd ||
                           A.Op == Accumulator::LogicalOr;
-      if (A.Reassociated && !Reassociate)
-        return A.Op == Accumulator::Sum
-                   ? "floating-point sum: several lanes would reorder it (--reassociate allows it)"
-                   : "floating-point min/max: several lanes may keep another of equal values (--reassociate "
-                     "allows it)";
-      R.Reassociates |= A.Reassociated;
+      if (A.Reassociated && !Reassociate) {
+        R.InOrder = true;
+        if (NotInOrder.empty())
+          NotInOrder = A.Op == Accumulator::Sum
+                           ? "floating-point sum: several lanes would reorder it (--reassociate allows it)"
+                           : "floating-point min/max: several lanes may keep another of equal values "
+                             "(--reassociate allows it)";
+      }
+    }
+    if (R.InOrder) { // every lane adds the row's elements in order: worth it only for loads to share
+      stagedReads(R.Loop->getBody());
+      if (R.Staged.empty())
+        return NotInOrder + "; and the loop makes no read at its variable that the lanes could load together";
+    } else {
+      for (const Accumulator &A : R.Accumulators)
+        R.Reassociates |= A.Reassociated;
     }
     llvm::sort(R.Accumulators, [&](const Accumulator &A, const Accumulator &B) {
       return SM.isBeforeInTranslationUnit(A.Var->getLocation(), B.Var->getLocation());
     });
     return "";
+  }
+
+  // A read the lanes may load together: a pointer parameter's element at the
+  // loop's variable or at another such read, of an arithmetic type that
+  // crosses lanes in one shuffle.
+  bool stageable(const ArraySubscriptExpr *E) {
+    const QualType T = E->getType();
+    if (T.isVolatileQualified() || !(T->isIntegerType() || T->isRealFloatingType()) || T->isEnumeralType() ||
+        Ctx.getTypeSize(T) > 64)
+      return false;
+    const auto *Base = dyn_cast_or_null<ParmVarDecl>(refToVar(E->getBase()->IgnoreParenImpCasts()));
+    if (!Base || !Base->getType()->isPointerType())
+      return false;
+    const Expr *Idx = E->getIdx()->IgnoreParenImpCasts();
+    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Idx))
+      return stageable(Inner);
+    return refToVar(Idx) == LoopVar;
+  }
+
+  // The reads every iteration makes, outermost first: not in a branch, the
+  // right of && or ||, another loop, or after a statement that may `continue`.
+  void stagedReads(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<ArraySubscriptExpr>(S); E && stageable(E)) {
+      if (llvm::none_of(R.Staged, [&](const ArraySubscriptExpr *Seen) { return Seen == E; }))
+        R.Staged.push_back(E);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return stagedReads(If->getCond());
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(S))
+      return stagedReads(C->getCond());
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isLogicalOp())
+      return stagedReads(B->getLHS());
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
+      return;
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      return stagedReads(Sw->getCond());
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr, StmtExpr>(S))
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Part : CS->body()) {
+        stagedReads(Part);
+        if (containsContinue(Part))
+          return;
+      }
+      return;
+    }
+    for (const Stmt *C : S->children())
+      stagedReads(C);
+  }
+
+  static bool containsContinue(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<ContinueStmt>(S))
+      return true;
+    return llvm::any_of(S->children(), [](const Stmt *C) { return containsContinue(C); });
   }
 
   // Whether V may be changed other than by name.
@@ -515,6 +585,8 @@ private:
   bool Reassociate;
   CooperativeRows &R;
   const VarDecl *Thread = nullptr;
+  const VarDecl *LoopVar = nullptr;
+  std::string NotInOrder; // why the lanes may not combine parts (an in-order variant may still qualify)
   std::vector<const Stmt *> Prefix; // statements and conditions run before the loop
 };
 
@@ -529,6 +601,8 @@ CooperativeRows analyzeCooperativeRows(const KernelInfo &Info, ASTContext &Ctx, 
     R.Accumulators.clear();
     R.Enclosing.clear();
     R.StoredAtThread.clear();
+    R.Staged.clear();
+    R.InOrder = false;
   }
   return R;
 }

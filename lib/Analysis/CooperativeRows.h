@@ -28,7 +28,10 @@ namespace irregfix {
 //    writes is an accumulator (RowReduction.h) that the loop reads only in
 //    its own updates, each a statement of its own; integer sums, products,
 //    min, max, bitwise and logical operators and flags are exact in any order;
-//    floating-point sums, min and max only when `Reassociate` (--reassociate);
+//    floating-point sums, min and max when `Reassociate` (--reassociate), else
+//    in order (RowReduction.h, InOrder): the loop's unconditional reads of
+//    parameters at its variable loaded together, its body run by every lane
+//    over the row's elements one by one;
 //  - the loop stores nothing else, calls no atomic, no function that may
 //    write (printf included) and no library function with a pointer it may
 //    write through, and contains no break, return or goto (continue is fine);

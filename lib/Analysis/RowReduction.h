@@ -59,6 +59,17 @@ struct CooperativeRows {
   // A floating-point accumulator: allowed by --reassociate, results may differ
   // from the original's in the last bits.
   bool Reassociates = false;
+  // A floating-point accumulator without --reassociate: the lanes load the
+  // row's elements together (the loop's reads in Staged, each lane its own
+  // element of every L), and every lane then runs the loop's body over the
+  // row's elements in the original's order, reading them from the lane that
+  // loaded each: the original's bits, with the loads no longer a chain.
+  bool InOrder = false;
+  // In order: the loop's reads the lanes load together, outermost first
+  // (`x[col[k]]`, not also its `col[k]`): reads of a pointer parameter at the
+  // loop's variable, or at such a read, that every iteration makes (not under
+  // a condition, nor after a `continue`), of arithmetic values of 8 bytes or less.
+  std::vector<const clang::ArraySubscriptExpr *> Staged;
   // Compound statements around the loop, innermost first, with the statement
   // of each that holds it: lanes other than the row's first leave after it.
   std::vector<std::pair<const clang::CompoundStmt *, const clang::Stmt *>> Enclosing;

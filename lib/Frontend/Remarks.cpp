@@ -160,6 +160,13 @@ void VerdictRemarks::lanes(const KernelInfo &Info) {
   }
   static const char *const Names[] = {"sum",     "product", "min",     "max",      "and",
                                       "or",      "xor",     "logical and", "logical or", "flag"};
+  if (Rows.InOrder) {
+    Msg.remark(Rows.Loop->getBeginLoc(),
+               "rows of " + quoted(Info.Kernel) + " may run with several lanes each (warp-cooperative rows: the "
+               "lanes load the row's elements together, and each lane runs the loop over them in the original's "
+               "order; exact)");
+    return;
+  }
   std::string Combined;
   for (const RowAccumulator &A : Rows.Accumulators)
     Combined += (Combined.empty() ? "" : ", ") + std::string(Names[A.Op]) + " of " + quoted(A.Var);

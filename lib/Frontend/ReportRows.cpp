@@ -45,7 +45,7 @@ SiteReport siteReport(const Site &S, const KernelInfo &Info, ASTContext &Ctx) {
     R.Reason = S.Arrays.front().RefusedBecause;
   R.AliasChecks = aliasCheckNames(S.AliasChecks);
   if (R.Transformed && &S == &Info.Sites[Info.Lanes.SiteIndex] && Info.Lanes.Qualifies)
-    R.Lanes = Info.Lanes.Reassociates ? "reassociated" : "exact";
+    R.Lanes = Info.Lanes.Reassociates ? "reassociated" : Info.Lanes.InOrder ? "in order" : "exact";
   else if (R.Transformed && S.Pattern == kPatternRange && !Info.Lanes.NotBecause.empty())
     R.Lanes = "no: " + Info.Lanes.NotBecause;
   if (S.Renumbered)

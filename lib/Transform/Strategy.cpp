@@ -55,7 +55,9 @@ llvm::Expected<RewrittenKernel> rewriteKernel(const KernelInfo &Info, const std:
     llvm::Expected<std::string> Lanes = lanes::rewriteKernel(Info, Ctx);
     if (!Lanes)
       return failure("cannot write the lanes variant of kernel '" + Name + "': " + llvm::toString(Lanes.takeError()));
-    Out.Text += "// irregfix: '" + Name + "' with several lanes a row, combined by shuffles" +
+    Out.Text += "// irregfix: '" + Name + "' with several lanes a row, " +
+                (Info.Lanes.InOrder ? std::string("each running the loop over the row's elements in the original's order")
+                                    : std::string("combined by shuffles")) +
                 (Info.Lanes.Reassociates ? " (--reassociate: its floating-point sums in another order)" : "") +
                 "; the kernels above are its fallbacks.\n" + *Lanes + "\n\n" +
                 printLauncher(lanes::launcher(Info, Ctx)) + "\n";

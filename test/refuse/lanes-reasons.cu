@@ -7,30 +7,19 @@
 // RUN: %irregfix --quiet --report %s -- %stub | FileCheck %s --check-prefix=REPORT
 #include <cuda_runtime.h>
 
-// A float sum: several lanes would add in another order.
-__global__ void float_sum(int n, const int *B, const float *A, float *y) {
+// A float sum over elements of a struct type: several lanes would add in
+// another order, and no element crosses lanes in one shuffle to keep it.
+__global__ void float_sum(int n, const int *B, const float2 *A, float *y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
     float s = 0;
     for (int k = B[t]; k < B[t + 1]; ++k)
-      s += A[k];
+      s += A[k].x * A[k].y;
     y[t] = s;
   }
 }
-// CHECK: note: rows of 'float_sum' run one thread each (no warp-cooperative rows): floating-point sum: several lanes would reorder it (--reassociate allows it)
-// REPORT: kernel=float_sum pattern=range {{.*}} lanes="no: floating-point sum: several lanes would reorder it (--reassociate allows it)"
-
-// A float min: which of two equal values (+0 and -0) is kept depends on the order.
-__global__ void float_min(int n, const int *B, const float *A, float *y) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < n) {
-    float m = 1e30f;
-    for (int k = B[t]; k < B[t + 1]; ++k)
-      if (A[k] < m) m = A[k];
-    y[t] = m;
-  }
-}
-// CHECK: note: rows of 'float_min' run one thread each (no warp-cooperative rows): floating-point min/max: several lanes may keep another of equal values (--reassociate allows it)
+// CHECK: note: rows of 'float_sum' run one thread each (no warp-cooperative rows): floating-point sum: several lanes would reorder it (--reassociate allows it); and the loop makes no read at its variable that the lanes could load together
+// REPORT: kernel=float_sum pattern=range {{.*}} lanes="no: floating-point sum: several lanes would reorder it (--reassociate allows it); and the loop makes no read at its variable that the lanes could load together"
 
 // A store in the loop.
 __global__ void store_in_loop(int n, const int *B, const int *A, int *y, int *seen) {

@@ -46,7 +46,7 @@ __global__ void both(int n, const int *B, const float *A, float *y) {
 // CHECK-LABEL: __global__ void both_irregfix(
 // CHECK-NEXT:    const long long __irregfix_p = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
 // CHECK-NEXT:    int t = static_cast<int>(irregfix::logical_thread(__irregfix_v0, __irregfix_p));
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_both_0 = {"chunkable.cu:{{[0-9]+}}:5", "both", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "A,B"};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_both_0 = {"chunkable.cu:{{[0-9]+}}:5", "both", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable | irregfix::kSiteLanes | irregfix::kSiteLanesInOrder, nullptr, "A,B"};
 // WHY-NOT: launches of 'both'
 
 __device__ bool first_block() { return blockIdx.x == 0; }

@@ -1,4 +1,5 @@
-// The paper's CG pattern: one thread per row, CSR range loop, nested gather x[col[k]].
+// The paper's CG pattern: one thread per row, CSR range loop, nested gather x[col[k]]. The launcher
+// runs the copies' kernel, or the lanes variant (test/rewrite/lanes-in-order.cu) when the runtime chooses it.
 // RUN: %irregfix --quiet %s -- %stub | sed 's,// CHECK.*,,' | FileCheck %s --match-full-lines
 
 #include <cuda_runtime.h>
@@ -28,7 +29,7 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:        sum += __irregfix_v0_val[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)] * __irregfix_v0_x_renumbered[__irregfix_v0_col[irregfix::slot(__irregfix_v0, __irregfix_p, __irregfix_iter0)]];
 // CHECK-NEXT:      y[row] = sum;
 
-// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:12:5", "spmv", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "val,col,row_ptr", 1};
+// CHECK:       static const irregfix::SiteInfo __irregfix_site_spmv_0 = {"csr-basic.cu:{{[0-9]+}}:5", "spmv", "range", irregfix::kSitePermutable | irregfix::kSiteChunkable | irregfix::kSiteLanes | irregfix::kSiteLanesInOrder, nullptr, "val,col,row_ptr", 1};
 // CHECK:       static void spmv_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
 // CHECK-NEXT:    irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[2];
@@ -36,6 +37,7 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:    const size_t __irregfix_v0_size[2] = {sizeof(*val), sizeof(*col)};
 // CHECK-NEXT:    const void *__irregfix_v0_x_renumbered = nullptr;
 // CHECK-NEXT:    int __irregfix_chunks = 0;
+// CHECK-NEXT:    void *__irregfix_reference0 = nullptr;
 // CHECK-NEXT:    if (irregfix::begin_launch(__irregfix_site_spmv_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, row_ptr) &&
 // CHECK-NEXT:        irregfix::disjoint(__irregfix_site_spmv_0, y, val) &&
@@ -44,11 +46,21 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 // CHECK-NEXT:        irregfix::prepare_range(__irregfix_site_spmv_0, row_ptr, irregfix::index_kind(row_ptr), (long long)(n), 2, __irregfix_v0_src, __irregfix_v0_size, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::prepare_renumbered(__irregfix_site_spmv_0, 0, x, sizeof(*x), &__irregfix_v0_x_renumbered, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_spmv_0, __irregfix_stream, &__irregfix_chunks)) {
-// CHECK-NEXT:      for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {
-// CHECK-NEXT:        const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(__irregfix_site_spmv_0, __irregfix_c, __irregfix_grid, __irregfix_stream);
-// CHECK-NEXT:      spmv_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y, __irregfix_v0, static_cast<const float *>(__irregfix_v0_out[0]), static_cast<const int *>(__irregfix_v0_out[1]), static_cast<const float *>(__irregfix_v0_x_renumbered), __irregfix_chunk.block_offset);
+// CHECK-NEXT:      if (irregfix::runs_lanes(__irregfix_v0)) {
+// CHECK-NEXT:        const irregfix::LanesLaunch __irregfix_lanes_launch = irregfix::lanes_launch(__irregfix_v0, __irregfix_grid, __irregfix_block);
+// CHECK-NEXT:        irregfix::lanes_reference(__irregfix_site_spmv_0, 0, y, sizeof(*y), irregfix::value_kind(y), irregfix::lanes_rows(__irregfix_lanes_launch, (long long)(n)), &__irregfix_reference0, __irregfix_stream);
+// CHECK-NEXT:        spmv_irregfix_lanes<<<__irregfix_lanes_launch.grid, __irregfix_lanes_launch.block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y, __irregfix_lanes_launch.lanes);
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        for (int __irregfix_c = 0; __irregfix_c < __irregfix_chunks; ++__irregfix_c) {
+// CHECK-NEXT:          const irregfix::Chunk __irregfix_chunk = irregfix::launch_chunk(__irregfix_site_spmv_0, __irregfix_c, __irregfix_grid, __irregfix_stream);
+// CHECK-NEXT:          spmv_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y, __irregfix_v0, static_cast<const float *>(__irregfix_v0_out[0]), static_cast<const int *>(__irregfix_v0_out[1]), static_cast<const float *>(__irregfix_v0_x_renumbered), __irregfix_chunk.block_offset);
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      irregfix::end_transformed_launch(__irregfix_site_spmv_0, __irregfix_stream);
+// CHECK-NEXT:      if (__irregfix_reference0) {
+// CHECK-NEXT:        spmv<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, static_cast<float *>(__irregfix_reference0));
+// CHECK-NEXT:        irregfix::lanes_compare(__irregfix_site_spmv_0, __irregfix_stream);
+// CHECK-NEXT:      }
 // CHECK-NEXT:      return;
 // CHECK-NEXT:    }
 // CHECK-NEXT:    spmv<<<__irregfix_grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, row_ptr, col, val, x, y);
@@ -59,7 +71,7 @@ void multiply(int n, const int *rp, const int *c, const float *v, const float *x
   spmv<<<(n + 255) / 256, 256>>>(n, rp, c, v, x, y);
 }
 // CHECK-LABEL: void multiply(int n, const int *rp, const int *c, const float *v, const float *x, float *y) {
-// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("csr-basic.cu:58");
+// CHECK-NEXT:    irregfix::EntryGuard __irregfix_entry("csr-basic.cu:{{[0-9]+}}");
 // CHECK-NEXT:    irregfix_invalidate(y);
 // CHECK-NEXT:    spmv_irregfix_launch((n + 255) / 256, 256, 0, 0, n, rp, c, v, x, y);
 // CHECK-NEXT:  }

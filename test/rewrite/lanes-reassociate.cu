@@ -2,7 +2,7 @@
 // scalar CSR SpMV): the site says kSiteReassociates, so that IRREGFIX_VERIFY
 // reports the largest relative difference from the original, and the remark
 // says the results may differ in the last bits. Without it, the same kernel
-// keeps one thread a row (test/refuse/lanes-reasons.cu).
+// gets the variant that keeps the original's order (test/rewrite/lanes-in-order.cu).
 // RUN: %irregfix --reassociate %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
 // RUN: %irregfix --reassociate --quiet --report %s -- %stub | FileCheck %s --check-prefix=REPORT
@@ -32,7 +32,9 @@ __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val
 
 // REMARK: remark: rows of 'spmv' may run with several lanes each (warp-cooperative rows: sum of 'sum' combined by shuffles; floating-point results may differ from the original's in the last bits, as --reassociate allows)
 // REPORT: kernel=spmv pattern=range {{.*}} lanes=reassociated
-// DEFAULT-NOT: irregfix_lanes
+// DEFAULT: irregfix::kSiteLanes
+// DEFAULT-NOT: kSiteReassociates
+// DEFAULT-NOT: lanes_combine
 
 void multiply(int n, const int *rp, const int *c, const float *v, const float *x, float *y) {
   spmv<<<(n + 255) / 256, 256>>>(n, rp, c, v, x, y);

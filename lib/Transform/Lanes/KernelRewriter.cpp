@@ -52,7 +52,7 @@ public:
     Editor.replace(K->getLocation(), lanesKernelName(K));
     if (std::string Why = threadIndex(); !Why.empty())
       return fail(Why);
-    if (std::string Why = loop(); !Why.empty())
+    if (std::string Why = Rows.InOrder ? inOrderLoop() : loop(); !Why.empty())
       return fail(Why);
     leaveAfterHolders();
     inkernel::dropDefaultArgumentsOf(inkernel::sourceDecl(Info), Editor, SM, LO);
@@ -169,6 +169,96 @@ private:
     Close += Indent + leave() + "\n" + Indent + "}";
     Editor.insertBefore(afterStatement(For, SM, LO), Close);
     return "";
+  }
+
+  // In order: the loop runs over the row in steps of L elements; at each, the
+  // lanes load the step's elements of the loop's reads (one each), and every
+  // lane runs the loop's body over the step's elements one by one, reading
+  // each element from the lane that loaded it. The loop stores nothing, so its
+  // end, read once, is the end every iteration of the original read:
+  //   const T end = <end>;
+  //   for (T base = start; base < end; base += L) {
+  //     const T k_lane = base + lane; const bool in = k_lane < end;
+  //     const V loaded0 = in ? val[k_lane] : V(); ...
+  //     const T stop = end - base < L ? end : base + L;
+  //     for (T k = base; k < stop; ++k) <body, val[k] read as lanes_get(loaded0, k - base)>
+  //   }
+  std::string inOrderLoop() {
+    const ForStmt *For = Rows.Loop;
+    std::optional<rowshape::LoopHead> Head = rowshape::loopHead(For);
+    const Expr *End = Head ? rowshape::upperBound(For, Head->Var) : nullptr;
+    if (!Head || !End || !For->getInc())
+      return "the loop's header is not 'k = start; k < end; ++k'";
+    Indent = indentationAt(For->getBeginLoc(), SM);
+    const VarDecl *K = Head->Var;
+    const std::string Type = K->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+    const std::string Start = text(Head->Start), EndText = text(End), L = lanesParamName() + ".lanes";
+    if (Start.empty() || EndText.empty())
+      return "the loop's bounds are not spelled in one piece of the file";
+    const std::string Base = "__irregfix_base", Mine = "__irregfix_k", In = "__irregfix_in",
+                      Stop = "__irregfix_stop", EndName = "__irregfix_end";
+    const std::string Inner = Indent + "  ";
+    std::string Head2 = "const " + Type + " " + EndName + " = " + EndText + ";\n" + Indent + "for (" + Type + " " +
+                        Base + " = " + Start + "; " + Base + " < " + EndName + "; " + Base + " += " + L + ") {\n";
+    Head2 += Inner + "const " + Type + " " + Mine + " = " + Base + " + " + laneName() + ";\n";
+    Head2 += Inner + "const bool " + In + " = " + Mine + " < " + EndName + ";\n";
+    for (unsigned I = 0; I < Rows.Staged.size(); ++I) {
+      const ArraySubscriptExpr *Read = Rows.Staged[I];
+      std::string Load = textWithVariable(Read, K, Mine);
+      if (Load.empty())
+        return "a read of the loop is not spelled in one piece of the file";
+      const std::string V = Read->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+      Head2 += Inner + "const " + V + " " + stagedName(I) + " = " + In + " ? static_cast<" + V + ">(" + Load +
+               ") : " + V + "();\n";
+      if (!Editor.replace(Read->getSourceRange(), "irregfix::lanes_get(" + stagedName(I) + ", " +
+                                                      K->getNameAsString() + " - " + Base + ", " + lanesParamName() +
+                                                      ")"))
+        return "a read of the loop overlaps another edit";
+    }
+    const std::string KName = K->getNameAsString();
+    Head2 += Inner + "const " + Type + " " + Stop + " = " + EndName + " - " + Base + " < " + L + " ? " + EndName +
+             " : " + Base + " + " + L + ";\n";
+    Head2 += Inner + "for (" + std::string(Head->Declared ? Type + " " : "") + KName + " = " + Base + "; " + KName +
+             " < " + Stop + "; ++" + KName + ")";
+    const std::string Why = "// several lanes a row load its elements together; each lane runs the loop over them in "
+                            "the original's order\n";
+    if (auto Above = pragmaLinesAbove(For->getBeginLoc(), SM))
+      Editor.insertBefore(Above->first, Above->second + "{ " + Why);
+    else
+      Editor.insertBefore(For->getBeginLoc(), "{ " + Why + Indent);
+    if (!Editor.replace(SourceRange(For->getBeginLoc(), For->getRParenLoc()), Head2))
+      return "the loop's header overlaps another edit";
+    Editor.insertBefore(afterStatement(For, SM, LO), "\n" + Indent + "}\n" + Indent + leave() + "\n" + Indent + "}");
+    return "";
+  }
+
+  // E's text with every reference to V spelled Name instead; empty when E is
+  // not one piece of the file.
+  std::string textWithVariable(const Expr *E, const VarDecl *V, const std::string &Name) {
+    const CharSourceRange R = fileRange(E->getSourceRange(), SM, LO);
+    if (R.isInvalid())
+      return "";
+    SnippetEditor Piece(R, SM, LO);
+    std::vector<const DeclRefExpr *> Refs;
+    collectRefs(E, V, Refs);
+    for (const DeclRefExpr *Ref : Refs)
+      if (!Piece.replace(Ref->getSourceRange(), Name))
+        return "";
+    llvm::Expected<std::string> Out = Piece.result();
+    if (!Out) {
+      llvm::consumeError(Out.takeError());
+      return "";
+    }
+    return *Out;
+  }
+
+  static void collectRefs(const Stmt *S, const VarDecl *V, std::vector<const DeclRefExpr *> &Out) {
+    if (!S)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
+      Out.push_back(Ref);
+    for (const Stmt *C : S->children())
+      collectRefs(C, V, Out);
   }
 
   static std::string leave() { return "if (" + laneName() + " != 0) return; // lane 0 goes on"; }

@@ -3,6 +3,7 @@
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Lanes/Naming.h"
 #include "Transform/SourceText.h"
+#include "Transform/ThreadCount.h"
 
 using namespace clang;
 
@@ -17,6 +18,8 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx) {
     R.Flags.push_back("irregfix::kSiteLanes");
     if (Rows.Reassociates)
       R.Flags.push_back("irregfix::kSiteReassociates");
+    if (Rows.InOrder)
+      R.Flags.push_back("irregfix::kSiteLanesInOrder");
   }
   L.Comment = "// irregfix: launches " + lanesKernelName(K) + " (several lanes a row) or " +
               inkernel::transformedKernelName(K) +
@@ -33,9 +36,7 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx) {
   // IRREGFIX_VERIFY: copies of what the kernel stores at its thread index,
   // taken before the variant writes it, for the original to write instead.
   const std::vector<ArrayRef> &Stored = Rows.StoredAtThread;
-  const std::string Rows0 = "irregfix::lanes_rows(" + Launch + ", (long long)(" +
-                            sourceText(S.ActiveThreads->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) +
-                            "))";
+  const std::string Rows0 = "irregfix::lanes_rows(" + Launch + ", " + activeThreadsText(S, Ctx) + ")";
   KernelLaunch Reference = L.Original;
   Reference.Args.clear();
   std::string Ready;

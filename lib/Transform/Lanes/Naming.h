@@ -20,6 +20,8 @@ inline std::string laneName() { return "__irregfix_lane"; }
 inline std::string partialName(unsigned I, const RowAccumulator &A) {
   return "__irregfix_part" + std::to_string(I) + "_" + A.Var->getNameAsString();
 }
+// In order: the value lane l loaded of staged read I (RowReduction.h, Staged).
+inline std::string stagedName(unsigned I) { return "__irregfix_loaded" + std::to_string(I); }
 // In the launcher: the variant's configuration, and the copy the original
 // writes in place of stored array I under IRREGFIX_VERIFY.
 inline std::string launchName() { return "__irregfix_lanes_launch"; }

@@ -211,6 +211,11 @@ enum SiteFlags : int {
   // ... and that variant reorders a floating-point sum, min or max
   // (--reassociate): its results may differ from the original's in the last bits.
   kSiteReassociates = 32,
+  // ... or that variant keeps the original's order: the lanes load the row's
+  // elements together and each runs the loop over them one by one (a float
+  // sum without --reassociate). Every lane does the row's work, so it pays only
+  // with one row a warp over long rows.
+  kSiteLanesInOrder = 64,
 };
 
 // One chunk of a pipelined launch: the transformed kernel runs with this grid
@@ -335,6 +340,13 @@ template <int Op, class T> __device__ __forceinline__ T lanes_combine(T v, const
   for (int offset = l.lanes >> 1; offset > 0; offset >>= 1)
     v = LanesOperator<Op>::apply(v, static_cast<T>(__shfl_xor_sync(mask, static_cast<Word>(v), offset, l.lanes)));
   return v;
+}
+
+// In order (a variant that keeps the original's sums): lane `from`'s value of
+// v, for every lane of the row (the element the lane loaded for the others).
+template <class T> __device__ __forceinline__ T lanes_get(T v, long long from, const Lanes &l) {
+  using Word = typename LaneWord<T>::type;
+  return static_cast<T>(__shfl_sync(lanes_mask(l), static_cast<Word>(v), static_cast<int>(from), l.lanes));
 }
 #endif
 

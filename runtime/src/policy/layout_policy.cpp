@@ -47,6 +47,7 @@ LayoutRequest layout_request(const Config &cfg, int pattern, const SiteInfo &sit
   r.launched_ms = launch.launched_ms;
   r.may_lanes = pattern == kPatternRange && may_run_lanes(site, launch);
   r.lanes = cfg.lanes;
+  r.lanes_in_order = (site.flags & kSiteLanesInOrder) != 0;
   if (pattern == kPatternNeighbors) {
     const int asked = cfg.layout > 0 ? cfg.layout : launch.wish;
     r.key = r.share_block > 0 && asked == kLayoutSharing   ? kLayoutSharing
@@ -183,9 +184,18 @@ RangeShape range_shape(const LayoutRequest &r, long long n, unsigned long long n
   return s;
 }
 
+int request_lanes(const LayoutRequest &r, const RangeShape &s) {
+  return r.lanes_in_order && r.lanes < 2 ? in_order_lanes(s) : choose_lanes(s.mean(), r.lanes);
+}
+
 bool proposes_lanes(const LayoutRequest &r, const RangeShape &s) {
-  return r.may_lanes && s.mean() >= kLanesMinMeanRow &&
-         !expected_to_lose(s, lanes_ns(s, choose_lanes(s.mean(), r.lanes)));
+  if (!r.may_lanes || s.mean() < kLanesMinMeanRow)
+    return false;
+  // In order, every lane runs the row's loop: only where the model applies
+  // (long rows) and expects the variant not to lose.
+  if (r.lanes_in_order)
+    return model_applies(s) && !expected_to_lose(s, lanes_in_order_ns(s, request_lanes(r, s)));
+  return !expected_to_lose(s, lanes_ns(s, choose_lanes(s.mean(), r.lanes)));
 }
 
 RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long long nnz) {

@@ -81,6 +81,7 @@ struct LayoutRequest {
   double launched_ms = -1;    // LaunchShape::launched_ms
   bool may_lanes = false;     // the launch may run the lanes variant (may_run_lanes)
   int lanes = 0;              // IRREGFIX_LANES: the lanes a row (0: chosen from the rows)
+  bool lanes_in_order = false; // the variant keeps the original's order (kSiteLanesInOrder)
   // What the range model (range_model.h) needs besides the rows, filled by
   // the API: bytes a row element reads over the site's arrays, and the
   // threads the device holds at once (0: unknown).
@@ -205,6 +206,10 @@ constexpr double kLanesMinMeanRow = 8;
 // (`forced`), else the power of two at or below the mean, 2 to 32 (every lane
 // has an element of an average row; 32, a warp, for rows of 32 and longer).
 int choose_lanes(double mean, int forced);
+// The lanes a request's variant runs with over rows of shape s: IRREGFIX_LANES
+// when set; an in-order variant as many as the model finds fastest
+// (in_order_lanes); else choose_lanes.
+int request_lanes(const LayoutRequest &r, const RangeShape &s);
 
 // The range model's view of a request over n rows of nnz elements (max_len:
 // the longest row, -1 when not counted yet).

@@ -46,6 +46,22 @@ double lanes_ns(const RangeShape &s, int lanes) {
   return std::max(kStepCopyNs * steps + tree, traffic_ns(s.nnz, s.element_bytes));
 }
 
+double lanes_in_order_ns(const RangeShape &s, int lanes) {
+  const int l = std::max(1, lanes);
+  const double steps = chain_steps(std::ceil(longest_row(s) / l), std::ceil(s.mean() / l),
+                                   waves(s.rows * l, s.resident_threads));
+  const double issued = static_cast<double>(s.nnz) * l / 32.0 * kInOrderElementNs;
+  return std::max(kStepCopyNs * steps + issued, traffic_ns(s.nnz, s.element_bytes));
+}
+
+int in_order_lanes(const RangeShape &s) {
+  int best = 32;
+  for (int l = 16; l >= 2; l /= 2)
+    if (lanes_in_order_ns(s, l) < lanes_in_order_ns(s, best))
+      best = l;
+  return best;
+}
+
 bool model_applies(const RangeShape &s) { return s.rows > 0 && s.mean() >= kModelMinMeanRow; }
 
 bool expected_to_lose(const RangeShape &s, double candidate_ns) {

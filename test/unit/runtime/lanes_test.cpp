@@ -22,6 +22,7 @@ namespace {
 
 const SiteInfo kLanes{"l.cu:1:1", "k", "range", kSitePermutable | kSiteChunkable | kSiteLanes};
 const SiteInfo kNoLanes{"l.cu:2:1", "k", "range", kSitePermutable | kSiteChunkable};
+const SiteInfo kInOrder{"l.cu:3:1", "k", "range", kSitePermutable | kSiteChunkable | kSiteLanes | kSiteLanesInOrder};
 
 // An H100's resident threads: 132 multiprocessors of 2048.
 constexpr long long kH100Threads = 132LL * 2048;
@@ -188,6 +189,30 @@ TEST(RangeModel, PredictsTheCopyLosesAndTheLanesWinOnFewLongRows) {
   EXPECT_TRUE(padding_expected_to_lose(s));
   EXPECT_LT(lanes_ns(s, 32), original_ns(s) / 3); // the target: 3x
   EXPECT_FALSE(expected_to_lose(s, lanes_ns(s, 32)));
+}
+
+// The in-order variant (every lane runs the row's loop): on few long rows the
+// model's times follow the H100's (8 lanes 183 us, 16 188, 32 285 against the
+// original's 264), it takes 8 lanes and is proposed; on rows of 16
+// (offshore) the model does not apply and it is not.
+TEST(RangeModel, ProposesTheInOrderLanesOnLongRowsOnly) {
+  const RangeShape s = long_rows();
+  EXPECT_NEAR(lanes_in_order_ns(s, 8) * 1e-3, 183, 35);
+  EXPECT_NEAR(lanes_in_order_ns(s, 16) * 1e-3, 188, 35);
+  EXPECT_NEAR(lanes_in_order_ns(s, 32) * 1e-3, 285, 65); // the model adds steps it overlaps: above
+  EXPECT_EQ(in_order_lanes(s), 8);
+  LayoutRequest r = auto_request(kInOrder, 10240);
+  EXPECT_TRUE(r.lanes_in_order);
+  EXPECT_EQ(request_lanes(r, s), 8);
+  EXPECT_TRUE(proposes_lanes(r, s));
+  const RangePrecheck p = range_precheck(r, 10240, s.nnz);
+  EXPECT_FALSE(p.padded);
+  EXPECT_TRUE(p.lanes);
+  r.lanes = 16; // IRREGFIX_LANES
+  EXPECT_EQ(request_lanes(r, s), 16);
+  const LayoutRequest offshore = auto_request(kInOrder, 2078312);
+  EXPECT_FALSE(range_precheck(offshore, 2078312, 2078312ULL * 16).lanes);
+  EXPECT_TRUE(range_precheck(auto_request(kLanes, 2078312), 2078312, 2078312ULL * 16).lanes);
 }
 
 // Many threads: the launch is bound by its traffic, and a copy without

@@ -84,7 +84,7 @@ std::string build_lanes_range(SiteStats &ss, const SiteInfo &site, Entry &e,
   e.buf_bytes.clear();
   LanesPayload &p = payload<LanesPayload>(e);
   p.mean = n > 0 ? static_cast<double>(x.nnz()) / static_cast<double>(n) : 0.0;
-  p.lanes = choose_lanes(p.mean, r.lanes);
+  p.lanes = request_lanes(r, range_shape(r, n, x.nnz(), -1));
   e.sources = std::move(sources);
   e.index_sources = 1;
   e.layout = kLayoutLanes;
