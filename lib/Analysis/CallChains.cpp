@@ -143,24 +143,41 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const 
 
 std::string quotedName(const FunctionDecl *F) { return "'" + F->getNameAsString() + "'"; }
 
-// Whether the chain's call of F is the one that binds its pointer and
-// reference parameters: every other call is F's own, passing them on unchanged
-// (a recursion over the same arrays).
-bool bindsAlone(const FunctionDecl *F, const CallExpr *ChainCall,
-                const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &Calls) {
+// Whether the memory F's pointer and reference parameters point into is the
+// same at every call of F as at the chain's (whose binding is Bound): each
+// other call is F's own passing them on unchanged (a recursion over the same
+// arrays), or one in the same caller (at level Caller, null: the kernel
+// CallerFn) that binds them alike, at offsets written alike.
+bool bindsAlike(const FunctionDecl *F, const CallExpr *ChainCall, const FunctionDecl *CallerFn, const Level *Caller,
+                const Level &Bound, const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &Calls,
+                const WriteSet &KernelWrites, const DeviceOnlyCode *DeviceOnly, const ASTContext &Ctx) {
   for (const auto &[C, In] : Calls) {
     if (C == ChainCall)
       continue;
-    if (In != F)
+    if (In == F) {
+      const std::vector<const Expr *> Args = callArguments(C, F);
+      for (unsigned I = 0; I < F->getNumParams(); ++I) {
+        const ParmVarDecl *P = F->getParamDecl(I);
+        if (!P->getType()->isPointerType() && !P->getType()->isReferenceType())
+          continue;
+        const auto *DR = I < Args.size() ? dyn_cast<DeclRefExpr>(strip(Args[I])) : nullptr;
+        if (!DR || DR->getDecl() != P)
+          return false;
+      }
+      continue;
+    }
+    if (In != CallerFn)
       return false;
-    const std::vector<const Expr *> Args = callArguments(C, F);
-    for (unsigned I = 0; I < F->getNumParams(); ++I) {
-      const ParmVarDecl *P = F->getParamDecl(I);
-      if (!P->getType()->isPointerType() && !P->getType()->isReferenceType())
-        continue;
-      const auto *DR = I < Args.size() ? dyn_cast<DeclRefExpr>(strip(Args[I])) : nullptr;
-      if (!DR || DR->getDecl() != P)
+    const Level Other = bind(C, F, Caller, KernelWrites, DeviceOnly);
+    if (Other.Spaces != Bound.Spaces || Other.Offsets.size() != Bound.Offsets.size())
+      return false;
+    for (const auto &[P, O] : Bound.Offsets) {
+      auto It = Other.Offsets.find(P);
+      if (It == Other.Offsets.end() || It->second.Array != O.Array || It->second.Offsets.size() != O.Offsets.size())
         return false;
+      for (size_t I = 0; I < O.Offsets.size(); ++I)
+        if (spelledText(O.Offsets[I], Ctx) != spelledText(It->second.Offsets[I], Ctx))
+          return false;
     }
   }
   return true;
@@ -318,12 +335,14 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     BoundChain B;
     Level L;
     const Level *Caller = nullptr;
-    bool Alone = true; // each function's parameters bound by the chain's call alone
+    bool Alike = true; // each function's parameters bound alike at all its calls
     for (size_t I = 0; I < Chain.Calls.size(); ++I) {
       const FunctionDecl *F = Chain.Functions[I];
-      L = bind(Chain.Calls[I], F, Caller, KernelWrites, DeviceOnly);
+      Level Next = bind(Chain.Calls[I], F, Caller, KernelWrites, DeviceOnly);
+      Alike = Alike && bindsAlike(F, Chain.Calls[I], I ? Chain.Functions[I - 1] : Kernel, Caller, Next,
+                                  Finder.CallsOf[F], KernelWrites, DeviceOnly, Ctx);
+      L = std::move(Next);
       Caller = &L;
-      Alone = Alone && bindsAlone(F, Chain.Calls[I], Finder.CallsOf[F]);
       if (!B.RefusedBecause.empty())
         continue;
       if (Finder.Recursive.count(F))
@@ -341,7 +360,7 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     B.ThreadParams = std::move(L.Thread);
     // What memory a parameter points into holds for every call only when the
     // chain's calls are the only ones.
-    if (Alone) {
+    if (Alike) {
       B.Spaces = std::move(L.Spaces);
       B.Offsets = std::move(L.Offsets);
     }

@@ -37,8 +37,10 @@ MemorySpace objectSpaceAt(const Expr *E, const WriteSet &W, const ParamSpaces *P
     const QualType T = V->getType();
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       if (T->isReferenceType()) {
-        auto It = Params ? Params->find(P) : ParamSpaces::const_iterator();
-        return Params && It != Params->end() ? It->second : MemorySpace::Device;
+        if (!Params)
+          return MemorySpace::Device;
+        auto It = Params->find(P);
+        return It != Params->end() ? It->second : MemorySpace::Device;
       }
       if (!T->isRecordType() && !T->isArrayType())
         return MemorySpace::Device;
@@ -68,7 +70,7 @@ MemorySpace endSpace(const Expr *S, const WriteSet &W, const ParamSpaces *Params
   if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
     return objectSpaceAt(U->getSubExpr(), W, Params, Nesting + 1);
   if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && Params)
+    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && Params && !W.writesScalar(P))
       if (auto It = Params->find(P); It != Params->end())
         return It->second;
   if (const auto *C = dyn_cast<ConditionalOperator>(S)) {

@@ -57,6 +57,37 @@ __global__ void staged(const float *w, const int *from, float *out, int n) {
 // CHECK-DAG: remark: indirect read of 'w' in 'staged' not rewritten: its index cannot be computed outside the kernel
 // CHECK-DAG: remark: indirect read of 'w' in 'staged' (in 'through') not rewritten: its index cannot be computed outside the kernel: it reads memory local to the thread ('slots'), an array of its own: no copy can be laid out for it before the launch
 
+// Called twice, each time with an array of the thread's own.
+__device__ int lookup(const int *table, int at) { return table[at]; }
+
+__global__ void twice_own(const int *at, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lo[8], hi[8];
+  for (int i = 0; i < 8; ++i)
+    lo[i] = hi[i] = i;
+  if (t < n)
+    out[t] = lookup(lo, at[t]) + lookup(hi, at[t]);
+}
+// CHECK-DAG: remark: indirect read of 'table' in 'twice_own' (in 'lookup') not rewritten: it reads memory local to the thread ('table'), an array of its own: no copy can be laid out for it before the launch
+
+// A parameter given the thread's own array but set again in the function may
+// point anywhere.
+__device__ int hop(const int *p, const int *dev, int k) {
+  if (k > 4)
+    p = dev;
+  return p[k];
+}
+
+__global__ void reseated(const int *dev, const int *at, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int own[8];
+  for (int i = 0; i < 8; ++i)
+    own[i] = i;
+  if (t < n)
+    out[t] = hop(own, dev, at[t]);
+}
+// CHECK-DAG: remark: indirect read of 'p' in 'reseated' (in 'hop') not rewritten: the array it reads ('p') is not a parameter or a pointer field of a struct parameter
+
 // Called with the thread's own array and with device memory: neither call
 // decides what its parameter is.
 __device__ int either(const int *table, const int *at) { return table[at[0]]; }
@@ -75,4 +106,6 @@ void run(const int *kind, const int *fanin, int *out, const float *w, const int 
   cones<<<(n + 127) / 128, 128>>>(kind, fanin, out, n);
   staged<<<(n + 127) / 128, 128>>>(w, from, fout, n);
   mixed<<<(n + 127) / 128, 128>>>(kind, fanin, out, n);
+  twice_own<<<(n + 127) / 128, 128>>>(kind, out, n);
+  reseated<<<(n + 127) / 128, 128>>>(kind, fanin, out, n);
 }
