@@ -58,6 +58,10 @@ MemorySpace objectSpaceAt(const Expr *E, const WriteSet &W, const ParamSpaces *P
     return pointerIntoAt(AS->getBase(), W, Params, Nesting + 1).Space;
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
     return pointerIntoAt(U->getSubExpr(), W, Params, Nesting + 1).Space;
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) { // `f ? a : b` of two arrays
+    const MemorySpace True = objectSpaceAt(C->getTrueExpr(), W, Params, Nesting + 1);
+    return True == objectSpaceAt(C->getFalseExpr(), W, Params, Nesting + 1) ? True : MemorySpace::Device;
+  }
   return MemorySpace::Device;
 }
 
