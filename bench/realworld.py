@@ -137,19 +137,26 @@ HAZARD = re.compile(r"is written in the kernel|the element is written|which the 
 IN_KERNEL_ONLY = re.compile(r"cannot be computed outside the kernel: (?!the thread's position)")
 
 
+# Refusals of reads of memory that is not device memory: shared memory (on the chip), memory local to the
+# thread (its own arrays and structs), kernel arguments (arrays inside a struct passed by value). There is no
+# copy of them to build; they are counted apart from the reads of device memory.
+NOT_DEVICE = re.compile(r"^it reads (?:shared memory|memory local to the thread|kernel arguments)")
+
+
 def refusal_kind(reason):
-    """'hazard', 'on-chip' (it reads shared memory), 'in-kernel' (its index is known only inside the kernel)
-    or 'shape'."""
+    """'hazard', 'not-device' (it reads shared memory, memory local to the thread or kernel arguments),
+    'in-kernel' (its index is known only inside the kernel) or 'shape'."""
     if HAZARD.search(reason):
         return "hazard"
-    if reason.startswith("it reads shared memory"):
-        return "on-chip"
+    if NOT_DEVICE.search(reason):
+        return "not-device"
     return "in-kernel" if IN_KERNEL_ONLY.search(reason) else "shape"
 
 
 def reach_of(report):
     """A program's reads: rewritten (or index-remapped, or renumbered), refused for a hazard, refused because
-    their index is known only in the kernel, refused for their shape (by reason)."""
+    their index is known only in the kernel, refused because they read no device memory, refused for their
+    shape (by reason)."""
     verdicts = report.get("verdicts", {})
     done = sum(v for k, v in verdicts.items() if not k.startswith("not"))
     kinds = collections.Counter()
@@ -160,7 +167,7 @@ def reach_of(report):
         if kind == "shape":
             shape[k] = v
     return {"reads": report.get("reads", 0), "rewritten": done, "hazard": kinds["hazard"],
-            "in_kernel": kinds["in-kernel"] + kinds["on-chip"], "shape": shape}
+            "in_kernel": kinds["in-kernel"], "not_device": kinds["not-device"], "shape": shape}
 
 
 def reach(args):
@@ -176,20 +183,21 @@ def reach(args):
         r = reach_of(tool_report(os.path.abspath(args.tool), m["cwd"], census.program_files(m["cwd"], 60)))
         rows.append((m["name"], r))
         shapes.update(r["shape"])
-    out = ["| program | indirect reads | rewritten | refused: hazard | "
-           "refused: index known in the kernel only, or shared memory | refused: shape | top shape reason |",
-           "|---|---:|---:|---:|---:|---:|---|"]
+    out = ["| program | indirect reads | rewritten | refused: hazard | refused: index known in the kernel only | "
+           "refused: not device memory (shared, local to the thread, kernel arguments) | refused: shape | "
+           "top shape reason |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
     total = collections.Counter()
     for name, r in rows:
         top = max(r["shape"].items(), key=lambda kv: kv[1]) if r["shape"] else None
-        out.append("| %s | %d | %d | %d | %d | %d | %s |" % (
-            name, r["reads"], r["rewritten"], r["hazard"], r["in_kernel"], sum(r["shape"].values()),
-            ("%s (%d)" % (top[0], top[1])).replace("|", "\\|") if top else "–"))
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %s |" % (
+            name, r["reads"], r["rewritten"], r["hazard"], r["in_kernel"], r["not_device"],
+            sum(r["shape"].values()), ("%s (%d)" % (top[0], top[1])).replace("|", "\\|") if top else "–"))
         total.update({"reads": r["reads"], "rewritten": r["rewritten"], "hazard": r["hazard"],
-                      "in_kernel": r["in_kernel"], "shape": sum(r["shape"].values())})
+                      "in_kernel": r["in_kernel"], "not_device": r["not_device"], "shape": sum(r["shape"].values())})
     safe = total["rewritten"] + total["shape"]
-    out.append("| all | %d | %d | %d | %d | %d | |" % (total["reads"], total["rewritten"], total["hazard"],
-                                                       total["in_kernel"], total["shape"]))
+    out.append("| all | %d | %d | %d | %d | %d | %d | |" % (total["reads"], total["rewritten"], total["hazard"],
+                                                            total["in_kernel"], total["not_device"], total["shape"]))
     out.append("")
     out.append("Reads of device memory with neither a hazard nor an index known only in the kernel: %d, of them rewritten %d "
                "(%.0f%%)." % (safe, total["rewritten"], 100.0 * total["rewritten"] / safe if safe else 0.0))

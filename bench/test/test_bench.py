@@ -574,12 +574,24 @@ class RealworldTest(unittest.TestCase):
                               "its index cannot be computed outside the kernel: the thread's position other than "
                               "its global index": 1,
                               "its index depends on the variables of nested loops ('X', 'X')": 1}}
+        report["reads"] += 2
+        report["verdicts"]["not-rewritten"] += 2
+        report["refused"]["it reads memory local to the thread ('X'), an array of its own: no copy can be laid "
+                          "out for it before the launch"] = 1
+        report["refused"]["its index cannot be computed outside the kernel: it reads memory local to the thread "
+                          "('X'), an array of its own: no copy can be laid out for it before the launch"] = 1
         r = realworld.reach_of(report)
-        self.assertEqual((r["reads"], r["rewritten"], r["hazard"], r["in_kernel"]), (10, 4, 2, 2))
+        self.assertEqual((r["reads"], r["rewritten"], r["hazard"], r["in_kernel"], r["not_device"]),
+                         (12, 4, 2, 3, 1))
         self.assertEqual(sorted(r["shape"].values()), [1, 1])
         self.assertEqual(realworld.refusal_kind("the element is written or its address is taken"), "hazard")
         self.assertEqual(realworld.refusal_kind("it reads shared memory ('r0'), which is on the chip: there is "
-                                                "nothing to coalesce"), "on-chip")
+                                                "nothing to coalesce"), "not-device")
+        self.assertEqual(realworld.refusal_kind("it reads kernel arguments ('p.w', an array inside a struct the "
+                                                "kernel takes by value), which the launch passes with the call: "
+                                                "there is no device memory to copy"), "not-device")
+        self.assertEqual(realworld.refusal_kind("the array it reads ('lib->pMap') is not a parameter or a pointer "
+                                                "field of a struct parameter"), "shape")
 
 if __name__ == "__main__":
     unittest.main()

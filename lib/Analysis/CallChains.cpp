@@ -8,8 +8,10 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 #include <functional>
+#include <optional>
 
 using namespace clang;
 
@@ -56,8 +58,40 @@ ArrayRef structArgument(const Expr *E, const WriteSet &W) {
 struct Level {
   ParamMap Params;
   std::set<const ParmVarDecl *> Thread;
+  ParamSpaces Spaces;
+  std::map<const ParmVarDecl *, OffsetBinding> Offsets;
   WriteSet Writes;
 };
+
+// How pointer argument Arg, written in a function whose level is Caller (null:
+// the kernel), points into a kernel array at an offset, if it does.
+std::optional<OffsetBinding> offsetArgument(const Expr *Arg, const Level *Caller, const WriteSet &CallerWrites) {
+  const PointerInto Into = pointerInto(Arg, CallerWrites, Caller ? &Caller->Spaces : nullptr);
+  if (Into.Array && !Into.Offsets.empty()) {
+    ArrayRef K = throughParams(Caller ? &Caller->Params : nullptr, Into.Array);
+    if (!K && Caller && Into.Array.fields().empty())
+      if (auto It = Caller->Offsets.find(Into.Array.param()); It != Caller->Offsets.end())
+        K = It->second.Array; // an offset added to an offset
+    if (!K)
+      return std::nullopt;
+    OffsetBinding B;
+    B.Array = K;
+    B.InKernel = !Caller;
+    if (B.InKernel)
+      B.Offsets = Into.Offsets;
+    return B;
+  }
+  // The caller's own offset parameter, passed on.
+  ArrayRef A = WriteSet::exactPointer(Arg, CallerWrites);
+  if (Caller && A && A.fields().empty())
+    if (auto It = Caller->Offsets.find(A.param()); It != Caller->Offsets.end()) {
+      OffsetBinding B = It->second;
+      B.Offsets.clear();
+      B.InKernel = false;
+      return B;
+    }
+  return std::nullopt;
+}
 
 // How F's parameters stand for the kernel's values at call C, written in a
 // function whose level is Caller (null: the kernel).
@@ -77,8 +111,21 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const 
     else if (T->isIntegerType() && isGlobalThreadIndex(Args[I], CallerWrites))
       L.Thread.insert(P);
     if (A)
-      if (ArrayRef K = throughParams(Caller ? &Caller->Params : nullptr, A))
+      if (ArrayRef K = throughParams(Caller ? &Caller->Params : nullptr, A)) {
         L.Params[P] = K;
+        continue;
+      }
+    const ParamSpaces *CallerSpaces = Caller ? &Caller->Spaces : nullptr;
+    MemorySpace Space = MemorySpace::Device;
+    if (T->isPointerType())
+      Space = pointerInto(Args[I], CallerWrites, CallerSpaces).Space;
+    else if (T->isReferenceType())
+      Space = objectSpace(Args[I], CallerWrites, CallerSpaces);
+    if (Space != MemorySpace::Device)
+      L.Spaces[P] = Space;
+    else if (T->isPointerType())
+      if (std::optional<OffsetBinding> B = offsetArgument(Args[I], Caller, CallerWrites))
+        L.Offsets[P] = *B;
   }
   // The kernel's writes of the arrays F's parameters stand for are F's writes too.
   std::set<ArrayRef> Written;
@@ -95,6 +142,46 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const 
 }
 
 std::string quotedName(const FunctionDecl *F) { return "'" + F->getNameAsString() + "'"; }
+
+// Whether the memory F's pointer and reference parameters point into is the
+// same at every call of F as at the chain's (whose binding is Bound): each
+// other call is F's own passing them on unchanged (a recursion over the same
+// arrays), or one in the same caller (at level Caller, null: the kernel
+// CallerFn) that binds them alike, at offsets written alike.
+bool bindsAlike(const FunctionDecl *F, const CallExpr *ChainCall, const FunctionDecl *CallerFn, const Level *Caller,
+                const Level &Bound, const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &Calls,
+                const WriteSet &KernelWrites, const DeviceOnlyCode *DeviceOnly, const ASTContext &Ctx) {
+  for (const auto &[C, In] : Calls) {
+    if (C == ChainCall)
+      continue;
+    if (In == F) {
+      const std::vector<const Expr *> Args = callArguments(C, F);
+      for (unsigned I = 0; I < F->getNumParams(); ++I) {
+        const ParmVarDecl *P = F->getParamDecl(I);
+        if (!P->getType()->isPointerType() && !P->getType()->isReferenceType())
+          continue;
+        const auto *DR = I < Args.size() ? dyn_cast<DeclRefExpr>(strip(Args[I])) : nullptr;
+        if (!DR || DR->getDecl() != P)
+          return false;
+      }
+      continue;
+    }
+    if (In != CallerFn)
+      return false;
+    const Level Other = bind(C, F, Caller, KernelWrites, DeviceOnly);
+    if (Other.Spaces != Bound.Spaces || Other.Offsets.size() != Bound.Offsets.size())
+      return false;
+    for (const auto &[P, O] : Bound.Offsets) {
+      auto It = Other.Offsets.find(P);
+      if (It == Other.Offsets.end() || It->second.Array != O.Array || It->second.Offsets.size() != O.Offsets.size())
+        return false;
+      for (size_t I = 0; I < O.Offsets.size(); ++I)
+        if (spelledText(O.Offsets[I], Ctx) != spelledText(It->second.Offsets[I], Ctx))
+          return false;
+    }
+  }
+  return true;
+}
 
 // Why F, reached by call C from Kernel, cannot have a copy written beside the kernel.
 std::string cannotCopy(const FunctionDecl *F, const CallExpr *C, const FunctionDecl *Kernel, ASTContext &Ctx,
@@ -136,6 +223,8 @@ public:
 
   std::vector<CallChain> Chains;           // one a function, the first that reaches it
   std::map<const FunctionDecl *, unsigned> Calls; // call sites of each, over the functions visited
+  // The calls of each, with the function each is written in.
+  std::map<const FunctionDecl *, std::vector<std::pair<const CallExpr *, const FunctionDecl *>>> CallsOf;
   std::set<const FunctionDecl *> Recursive;
 
 private:
@@ -160,6 +249,7 @@ private:
       if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isLambda())
         continue;
       ++Calls[Def];
+      CallsOf[Def].push_back({C, F});
       if (llvm::is_contained(OnPath, Def)) {
         Recursive.insert(Def);
         continue;
@@ -197,6 +287,44 @@ const Expr *BoundChain::argumentFor(const ParmVarDecl *P) const {
   return I < Args.size() ? Args[I] : nullptr;
 }
 
+namespace {
+
+// An argument as written (within a macro's arguments too), shortened.
+std::string argumentText(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  std::string T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+  if (T.empty()) {
+    llvm::raw_string_ostream OS(T);
+    E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  }
+  return T.size() > 48 ? T.substr(0, 45) + "..." : T;
+}
+
+} // namespace
+
+const OffsetBinding *BoundChain::offsetBinding(const ArrayRef &A) const {
+  if (!A || !A.fields().empty())
+    return nullptr;
+  auto It = Offsets.find(A.param());
+  return It == Offsets.end() ? nullptr : &It->second;
+}
+
+std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const ASTContext &Ctx) const {
+  const Expr *Arg = A ? argumentFor(A.param()) : nullptr;
+  const std::string Passes = Arg ? " (the call passes '" + argumentText(Arg, Ctx) + "')" : std::string();
+  if (A && A.fields().empty())
+    if (auto It = Spaces.find(A.param()); It != Spaces.end())
+      return readOfSpace(It->second, A.spelling());
+  const std::string Named = A.quoted() + " of " + quotedName(Chain.callee());
+  if (const OffsetBinding *O = offsetBinding(A)) {
+    if (KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
+      return O->Array.quoted() + " is written in the kernel: " + Named + " points into it" + Passes;
+    return Named + " points into " + O->Array.quoted() + " at an offset" + Passes +
+           ": a called function's sites are rewritten over arrays the kernel passes unchanged";
+  }
+  return Named + " is not an array the kernel passes unchanged" + Passes;
+}
+
 std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteSet &KernelWrites, ASTContext &Ctx,
                                         const DeviceOnlyCode *DeviceOnly) {
   ChainFinder Finder(Kernel, Ctx);
@@ -207,9 +335,13 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     BoundChain B;
     Level L;
     const Level *Caller = nullptr;
+    bool Alike = true; // each function's parameters bound alike at all its calls
     for (size_t I = 0; I < Chain.Calls.size(); ++I) {
       const FunctionDecl *F = Chain.Functions[I];
-      L = bind(Chain.Calls[I], F, Caller, KernelWrites, DeviceOnly);
+      Level Next = bind(Chain.Calls[I], F, Caller, KernelWrites, DeviceOnly);
+      Alike = Alike && bindsAlike(F, Chain.Calls[I], I ? Chain.Functions[I - 1] : Kernel, Caller, Next,
+                                  Finder.CallsOf[F], KernelWrites, DeviceOnly, Ctx);
+      L = std::move(Next);
       Caller = &L;
       if (!B.RefusedBecause.empty())
         continue;
@@ -226,6 +358,12 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
       B.RefusedBecause = "the kernel is a template (sites in called functions are rewritten in plain kernels)";
     B.Params = std::move(L.Params);
     B.ThreadParams = std::move(L.Thread);
+    // What memory a parameter points into holds for every call only when the
+    // chain's calls are the only ones.
+    if (Alike) {
+      B.Spaces = std::move(L.Spaces);
+      B.Offsets = std::move(L.Offsets);
+    }
     B.Writes = std::move(L.Writes);
     B.Chain = std::move(Chain);
     Out.push_back(std::move(B));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "Analysis/ArrayRef.h"
+#include "Analysis/PointerAliases.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,6 +32,16 @@ struct CallChain {
   const clang::FunctionDecl *callee() const { return Functions.back(); }
 };
 
+// A pointer parameter the calls bind into a kernel array at an offset
+// (`f(P + e)`, `f(&P[e])`): a read `p[i]` reads `P[e + i]`.
+struct OffsetBinding {
+  ArrayRef Array; // the kernel's array
+  // The offsets whose sum is e, written in the kernel (the chain's first
+  // call); empty when a function between adds them.
+  llvm::SmallVector<const clang::Expr *, 2> Offsets;
+  bool InKernel = false; // Offsets are the kernel's (the first call's argument)
+};
+
 // A chain seen from the kernel: the arrays and thread-index parameters of its
 // last function in the kernel's terms.
 struct BoundChain {
@@ -40,6 +51,11 @@ struct BoundChain {
   std::map<const clang::ParmVarDecl *, ArrayRef> Params;
   // Its integer parameters that hold the kernel's thread index.
   std::set<const clang::ParmVarDecl *> ThreadParams;
+  // Its pointer and reference parameters bound to memory other than device
+  // memory (on the chip, the thread's own, the kernel's arguments).
+  ParamSpaces Spaces;
+  // Its pointer parameters bound into a kernel array at an offset.
+  std::map<const clang::ParmVarDecl *, OffsetBinding> Offsets;
   // Its write set with the kernel's writes bound in (WriteSet::throughCall).
   WriteSet Writes;
   // Why its code cannot be rewritten at the call, whatever it reads ("" when it can).
@@ -49,6 +65,13 @@ struct BoundChain {
   ArrayRef kernelArray(const ArrayRef &A) const;
   // The argument the last call passes for P, as written.
   const clang::Expr *argumentFor(const clang::ParmVarDecl *P) const;
+  // How the last function's array A (a parameter, no field) is bound at an offset, or null.
+  const OffsetBinding *offsetBinding(const ArrayRef &A) const;
+  // Why A of the last function is no kernel array its code can be rewritten
+  // over: memory other than device memory, a kernel array the kernel writes
+  // (KernelWrites) read at an offset, or an argument the kernel does not pass
+  // unchanged. A has no kernelArray.
+  std::string unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const clang::ASTContext &Ctx) const;
 };
 
 // Every defined device function Kernel calls, directly or through up to

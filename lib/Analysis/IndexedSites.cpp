@@ -132,11 +132,20 @@ std::string loadsProblem(const Form &F, const Place &At, ASTContext &Ctx, std::v
       MemoryRead M;
       if (Base && asMemoryRead(Base, &M) && M.Base)
         Base = M.Base;
+      // An index kept in the thread's own memory or on the chip is the kernel's to compute.
+      const MemorySpace Space =
+          Base ? pointerInto(Base, At.W, At.Chain ? &At.Chain->Spaces : nullptr).Space : MemorySpace::Device;
+      if (Space == MemorySpace::ThreadLocal || Space == MemorySpace::Shared)
+        return "its index cannot be computed outside the kernel: " + readOfSpace(Space, textOf(Base, Ctx));
       return "its index reads memory through '" + (Base ? textOf(Base, Ctx) : std::string("?")) + "', " +
              (L->Why.empty() ? "which the launch cannot name" : L->Why);
     }
     ArrayRef Named = L->Array;
     if (At.Chain && !(Named = At.Chain->kernelArray(L->Array))) {
+      if (auto It = At.Chain->Spaces.find(L->Array.param()); L->Array.fields().empty() &&
+                                                            It != At.Chain->Spaces.end() &&
+                                                            It->second != MemorySpace::KernelParameter)
+        return "its index cannot be computed outside the kernel: " + readOfSpace(It->second, L->Array.spelling());
       auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
       return "its index reads " + Array + ", which " + Why;
     }
@@ -285,25 +294,28 @@ private:
 
   std::string check(const IndirectRead &R, Candidate &C, const Place &At) {
     const WriteSet &RW = At.W;
-    // Which array it reads first: memory the launch cannot name is in the way
-    // whatever the read does with it.
+    // Which memory it reads first: memory that is not device memory, or that
+    // the launch cannot name, is in the way whatever the read does with it.
+    if (MemorySpace Space = pointerInto(R.Mem.Base, RW, At.Chain ? &At.Chain->Spaces : nullptr).Space;
+        Space != MemorySpace::Device)
+      return readOfSpace(Space, textOf(R.Mem.Base, Ctx));
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
         return Why;
-    if (!R.Array && pointerInto(R.Mem.Base, RW).Shared)
-      return "it reads shared memory ('" + textOf(R.Mem.Base, Ctx) +
-             "'), which is on the chip: there is nothing to coalesce";
     if (!R.Array)
       return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
              "') is not a parameter or a pointer field of a struct parameter";
-    if (At.Chain && !At.Chain->kernelArray(R.Array)) {
-      auto [Array, Why] = notPassed(R.Array, *At.Chain, Ctx);
-      return Array + " " + Why;
-    }
+    // A called function's parameter given a kernel array at an offset: its
+    // reads are that array's, judged as such; the offset is checked last.
+    const OffsetBinding *Offset = At.Chain ? At.Chain->offsetBinding(R.Array) : nullptr;
+    if (At.Chain && !At.Chain->kernelArray(R.Array) && !Offset)
+      return At.Chain->unboundWhy(R.Array, W, Ctx);
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (RW.hasUntracedWrite())
       return "the kernel may write memory the analysis cannot name: " + RW.untracedWhy();
+    if (Offset && (RW.writesThrough(R.Array) || W.writesThrough(Offset->Array)))
+      return At.Chain->unboundWhy(R.Array, W, Ctx);
     if (RW.writesThrough(R.Array))
       return R.Array.quoted() + " is written in the kernel";
     QualType Elem = R.Array.elementType();
@@ -315,6 +327,9 @@ private:
       return Why;
     if (std::string Why = keyScalars(*R.Index, At, W, C.Scalars, Ctx); !Why.empty())
       return Why;
+    if (Offset)
+      if (std::string Why = offsetProblem(R.Array, *Offset, *At.Chain); !Why.empty())
+        return Why;
 
     std::set<const VarDecl *> Vars;
     R.Index->loopVars(Vars);
@@ -354,7 +369,7 @@ private:
           C.Thread = threadExpr(*F, At);
       }
     }
-    if (!C.Thread)
+    if (!C.Thread && !Offset) // an offset the kernel computes may be the thread's
       return "its index does not depend on the thread (every thread reads the same element)";
     if (C.Sources.size() > 16)
       return "its index reads more than 16 arrays";
@@ -370,6 +385,27 @@ private:
     }
     if (C.Active && !isLaunchEvaluable(C.Active, W))
       return "the guard bound is not computable from the kernel's arguments";
+    return "";
+  }
+
+  // Why the offset at which a called function's parameter points into a
+  // kernel array cannot be computed before the launch, or "".
+  std::string offsetProblem(const ArrayRef &Param, const OffsetBinding &O, const BoundChain &B) {
+    const std::string Given = Param.quoted() + " of " + quoted(B.Chain.callee()) + " is given '" +
+                              textOf(B.argumentFor(Param.param()), Ctx) + "'";
+    if (!O.InKernel)
+      return "its index cannot be computed outside the kernel: " + Given +
+             ", an offset a function between the kernel and it adds";
+    FormBuilder InKernel(Info.Kernel, W, Ctx);
+    std::vector<const VarDecl *> LoopVars; // of the loops around the call, outermost first
+    for (const Stmt *S = parentStmt(B.Chain.Calls.front(), Ctx); S; S = parentStmt(S, Ctx))
+      if (isa<ForStmt>(S) || isa<WhileStmt>(S))
+        if (const VarDecl *V = loopShape(S).Var)
+          LoopVars.insert(LoopVars.begin(), V);
+    InKernel.setLoopVars(LoopVars);
+    for (const Expr *E : O.Offsets)
+      if (FormRef F = InKernel.of(E); !F->known())
+        return "its index cannot be computed outside the kernel: " + Given + ": " + F->unknownWhy();
     return "";
   }
 

@@ -13,11 +13,29 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
 #include <string>
 
 namespace irregfix {
 
 class WriteSet;
+
+// Where memory a kernel reads lives, when it is not device memory a copy
+// could gather: on the chip, the thread's own, or the launch's arguments.
+enum class MemorySpace {
+  Device,          // device memory, or not known to be one of the others
+  Shared,          // a __shared__ array: on the chip
+  ThreadLocal,     // an array or struct the thread declares (or a called function's by-value copy)
+  KernelParameter, // inside a struct the kernel takes by value: the launch's parameter space
+};
+
+// A called function's pointer and reference parameters that the calls
+// reaching it bind to memory other than device memory.
+using ParamSpaces = std::map<const clang::ParmVarDecl *, MemorySpace>;
+
+// The end of "... not rewritten: <reason>" for a read of Read (as written)
+// in space S other than device memory.
+std::string readOfSpace(MemorySpace S, const std::string &Read);
 
 struct PointerInto {
   ArrayRef Array; // none: E is not such a pointer
@@ -27,15 +45,21 @@ struct PointerInto {
   // When E is a local pointer that is not followed: why, as the end of "reads
   // memory through 'p', ..." ("a local pointer that is assigned again").
   std::string Why;
-  // E points into a __shared__ array (through such locals, at any offset).
-  bool Shared = false;
+  // The memory E points into, when it is not device memory (through such
+  // locals, at any offset; then Array is none).
+  MemorySpace Space = MemorySpace::Device;
 };
 
 // What the pointer expression E (the base of a read) points into, through
 // local pointers initialised from a parameter array or a pointer field of a
 // struct parameter, with an offset (`P + e`, `e + P`, `&P[e]`). Every pointer
 // on the way must have the array's element type: an offset counts elements.
-PointerInto pointerInto(const clang::Expr *E, const WriteSet &W);
+// Params: what the parameters of E's function (a called one) are bound to.
+PointerInto pointerInto(const clang::Expr *E, const WriteSet &W, const ParamSpaces *Params = nullptr);
+
+// The space the object E (an lvalue: a variable, its field, an element, `*p`)
+// lives in.
+MemorySpace objectSpace(const clang::Expr *E, const WriteSet &W, const ParamSpaces *Params = nullptr);
 
 // Whether Subscript (`P[e]`) is what `&P[e]` takes the address of to
 // initialise a local pointer that reads are followed through: the accesses

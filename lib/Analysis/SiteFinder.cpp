@@ -648,16 +648,7 @@ void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, 
   In.RowMap = S.RowMap;
   In.ThreadParams = B.ThreadParams;
   const std::string Function = quoted(B.Chain.callee());
-  auto NotKernelArray = [&](const ArrayRef &A) {
-    const Expr *Arg = B.argumentFor(A.param());
-    std::string Spelled =
-        Arg ? Lexer::getSourceText(CharSourceRange::getTokenRange(Arg->getSourceRange()), Ctx.getSourceManager(),
-                                   Ctx.getLangOpts())
-                  .str()
-            : "";
-    return A.quoted() + " of " + Function + " is not an array the kernel passes unchanged" +
-           (Spelled.empty() ? "" : " (the call passes '" + Spelled + "')");
-  };
+  auto NotKernelArray = [&](const ArrayRef &A) { return B.unboundWhy(A, KernelWrites, Ctx); };
   auto Bind = [&](ArrayRef &A, std::string &Why) {
     if (!A)
       return;

@@ -54,6 +54,10 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
     E = strip(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // An array field is inside the struct itself: the launch's arguments
+      // or the thread's own copy, no device memory a copy could be built of.
+      if (E->getType()->isArrayType())
+        return ArrayRef();
       ArrayRef F = fieldOfParam(ME);
       return F && !Writes.writesScalar(F.param()) ? F : ArrayRef();
     }

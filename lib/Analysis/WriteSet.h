@@ -70,6 +70,7 @@ public:
 
   // The array E is exactly (P or g.f itself, or an unwritten local copy `T *a = P;`),
   // or none. For reads that will be redirected: an offset would change the element.
+  // A field of array type (`g.a` with `float a[8]`) is none: it is no device memory.
   static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
 
   // A callee's write set as a kernel that calls it sees it (CallChains.h): its

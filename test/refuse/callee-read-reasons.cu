@@ -52,6 +52,8 @@ __global__ void smoothed(float *a, const int *idx, float *out, int n) {
 // CHECK: remark: indirect read of 'a' in 'smoothed' (in 'pair_sum') not rewritten: 'a' is written in the kernel
 
 // The call passes a pointer into the array, and an index array at an offset.
+// The first is read as the kernel's array at that offset, judged as such: an
+// indexed read in a called function is not rewritten.
 __device__ float shifted_pair(const float *a, const int *idx, int i) { return a[idx[2 * i]]; }
 __device__ float offset_index(const float *a, const int *idx, int i) { return a[idx[2 * i]]; }
 __global__ void offsets(const float *a, const int *idx, float *out, int n) {
@@ -59,7 +61,7 @@ __global__ void offsets(const float *a, const int *idx, float *out, int n) {
   if (t < n)
     out[t] = shifted_pair(a + n, idx, t) + offset_index(a, idx + n, t);
 }
-// CHECK: remark: indirect read of 'a' in 'offsets' (in 'shifted_pair') not rewritten: 'a' of 'shifted_pair' is not an array the kernel passes unchanged (the call passes 'a + n')
+// CHECK: remark: indirect read of 'a' in 'offsets' (in 'shifted_pair') not rewritten: it is in 'shifted_pair', a function the kernel calls, where only range and gather sites are rewritten
 // CHECK: remark: indirect read of 'a' in 'offsets' (in 'offset_index') not rewritten: its index reads 'idx' of 'offset_index', which is not an array the kernel passes unchanged (the call passes 'idx + n')
 
 // The call gives the function another value than the thread index.
@@ -89,7 +91,8 @@ __global__ void next_twice(const float *a, const int *idx, float *out, int n) {
 }
 // CHECK: remark: indirect read of 'a' in 'next_twice' (in 'next_again') not rewritten: 'next_again' is called at 2 places in the kernel and the functions it calls (sites in a called function are rewritten where it is called once)
 
-// A table inside a struct the function is given by reference.
+// A table inside a struct the function is given by reference: the kernel's
+// own argument, which the launch passes with the call, in no device memory.
 struct Palette {
   float shade[16];
   int count;
@@ -100,7 +103,7 @@ __global__ void shaded(Palette p, const int *which, float *out, int n) {
   if (t < n)
     out[t] = shade_of(p, which[t]);
 }
-// CHECK: remark: indirect read of 'p.shade' in 'shaded' (in 'shade_of') not rewritten: the array it reads ('p.shade') is in 'p', a struct 'shade_of' is given by reference (a called function's arrays are bound through pointers and structs passed by value)
+// CHECK: remark: indirect read of 'p.shade' in 'shaded' (in 'shade_of') not rewritten: it reads kernel arguments ('p.shade', an array inside a struct the kernel takes by value), which the launch passes with the call: there is no device memory to copy
 
 void run(const int *wanted, const int *keys, const int *vals, int *found, const int *limits, float *a, const int *idx,
          float *out, int n, int cap, int buckets) {

@@ -19,7 +19,7 @@ __global__ void called_twice(int n, const float *a, const int *idx, float *out) 
 }
 
 __device__ float shifted(const float *a, const int *idx, int i) { return a[idx[i]]; }
-// CHECK: callee-reasons.cu:[[@LINE-1]]:74: remark: gather site in 'offset_array' not transformed: 'a' of 'shifted' is not an array the kernel passes unchanged (the call passes 'a + 1')
+// CHECK: callee-reasons.cu:[[@LINE-1]]:74: remark: gather site in 'offset_array' not transformed: 'a' of 'shifted' points into 'a' at an offset (the call passes 'a + 1'): a called function's sites are rewritten over arrays the kernel passes unchanged
 __global__ void offset_array(int n, const float *a, const int *idx, float *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)

@@ -22,7 +22,7 @@ __global__ void spmv(int n, const int *rowptr, const int *col, const float *val,
 }
 
 __device__ float pick(const float *a, const int *idx, int i) { return a[idx[i]]; }
-// CHECK: callee.cu:[[@LINE-1]]:71: warning: indirect read of 'a' in kernel 'shifted': irregfix cannot rewrite it (pattern gather): 'a' of 'pick' is not an array the kernel passes unchanged (the call passes 'a + 1') [irregfix-indirect-read]
+// CHECK: callee.cu:[[@LINE-1]]:71: warning: indirect read of 'a' in kernel 'shifted': irregfix cannot rewrite it (pattern gather): 'a' of 'pick' points into 'a' at an offset (the call passes 'a + 1'): a called function's sites are rewritten over arrays the kernel passes unchanged [irregfix-indirect-read]
 
 __global__ void shifted(int n, const float *a, const int *idx, float *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

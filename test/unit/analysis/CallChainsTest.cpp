@@ -16,6 +16,8 @@ struct ChainSummary {
   std::string Arrays;    // "a=x,idx=j" (the last function's parameters as the kernel's arrays)
   std::string Thread;    // "i" (its parameters holding the thread index)
   std::string Refused;
+  std::string Local;   // "m" (its parameters bound to memory local to the thread)
+  std::string Offsets; // "w@x" (its parameters bound into a kernel array at an offset)
 };
 
 std::vector<ChainSummary> chainsOf(const std::string &Code) {
@@ -32,6 +34,10 @@ std::vector<ChainSummary> chainsOf(const std::string &Code) {
           S.Arrays += (S.Arrays.empty() ? "" : ",") + P->getNameAsString() + "=" + It->second.spelling();
         if (B.ThreadParams.count(P))
           S.Thread += (S.Thread.empty() ? "" : ",") + P->getNameAsString();
+        if (auto Sp = B.Spaces.find(P); Sp != B.Spaces.end() && Sp->second == MemorySpace::ThreadLocal)
+          S.Local += (S.Local.empty() ? "" : ",") + P->getNameAsString();
+        if (auto O = B.Offsets.find(P); O != B.Offsets.end())
+          S.Offsets += (S.Offsets.empty() ? "" : ",") + P->getNameAsString() + "@" + O->second.Array.spelling();
       }
       S.Refused = B.RefusedBecause;
       Out.push_back(S);
@@ -103,6 +109,40 @@ TEST(CallChains, RecursionIsRefused) {
   )");
   ASSERT_EQ(Chains.size(), 1u);
   EXPECT_EQ(Chains[0].Refused, "'r' is recursive");
+}
+
+TEST(CallChains, ParametersBoundToTheThreadsOwnMemoryOrAnOffset) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *m, const float *w, int i) { return m[i] + (int)w[i]; }
+    __device__ int f(const int *m, const float *w, int i) { return i ? f(m, w, i - 1) : g(m, w + 2, i); }
+    __global__ void k(int n, const float *x, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      int own[4];
+      for (int i = 0; i < 4; ++i) own[i] = i;
+      if (t < n) out[t] = f(own, x + 8 * t, 3);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  // f calls itself with the same arrays: bound as at the kernel's call.
+  EXPECT_EQ(Chains[0].Local, "m");
+  EXPECT_EQ(Chains[0].Offsets, "w@x");
+  EXPECT_EQ(Chains[1].Local, "m");
+  EXPECT_EQ(Chains[1].Offsets, "w@x"); // an offset added to an offset
+}
+
+TEST(CallChains, CallsThatBindDifferentlyBindNothing) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *m, int i) { return m[i]; }
+    __global__ void k(int n, const int *dev, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      int own[4], other[4];
+      for (int i = 0; i < 4; ++i) own[i] = other[i] = i;
+      if (t < n) out[t] = g(own, t) + g(other, t) + g(dev + 1, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 1u);
+  EXPECT_EQ(Chains[0].Local, "");
+  EXPECT_EQ(Chains[0].Offsets, "");
 }
 
 } // namespace

@@ -15,6 +15,7 @@ namespace {
 
 struct Into {
   std::string Array, Offsets, Why;
+  MemorySpace Space = MemorySpace::Device;
 };
 
 // pointerInto for the base of the first subscript of a local named `p` in the kernel.
@@ -45,6 +46,7 @@ Into intoOf(const std::string &Code) {
       Out.Offsets += (Out.Offsets.empty() ? "" : ", ") + S;
     }
     Out.Why = P.Why;
+    Out.Space = P.Space;
   });
   return Out;
 }
@@ -72,6 +74,49 @@ TEST(PointerAliases, AnAddressAndAPointerIntoAPointer) {
     })");
   EXPECT_EQ(I.Array, "m.corner");
   EXPECT_EQ(I.Offsets, "1, 2 * t");
+}
+
+TEST(PointerAliases, TheThreadsOwnMemory) {
+  // A local array, a member array of a local struct through a pointer to it,
+  // either of two local arrays.
+  for (const char *Init : {"own + 1", "q->arr", "flip ? own : g.arr"}) {
+    Into I = intoOf(std::string(R"(
+      struct Group { int arr[8]; };
+      __global__ void k(const float *x, float *out, int n, int flip) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        int own[8];
+        Group g;
+        const Group *q = &g;
+        const int *p = )") + Init + R"(;
+        if (t < n) out[t] = x[p[t & 7]];
+      })");
+    EXPECT_EQ(I.Space, MemorySpace::ThreadLocal) << Init;
+    EXPECT_EQ(I.Array, "") << Init;
+  }
+}
+
+TEST(PointerAliases, KernelArgumentsAndDeviceMemory) {
+  const std::string Kernel = R"(
+    struct Table { int arr[8]; const int *dev; };
+    __global__ void k(Table s, const int *idx, const float *x, float *out, int n, int flip) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      int own[8];
+      const int *p = INIT;
+      if (t < n) out[t] = x[p[t & 7]];
+    })";
+  auto With = [&](const std::string &Init) {
+    std::string Code = Kernel;
+    Code.replace(Code.find("INIT"), 4, Init);
+    return intoOf(Code);
+  };
+  EXPECT_EQ(With("s.arr").Space, MemorySpace::KernelParameter);
+  EXPECT_EQ(With("&s.arr[2]").Space, MemorySpace::KernelParameter);
+  // A pointer field of the struct points into device memory; so does a parameter array.
+  EXPECT_EQ(With("s.dev + 1").Space, MemorySpace::Device);
+  EXPECT_EQ(With("s.dev + 1").Array, "s.dev");
+  EXPECT_EQ(With("idx + t").Space, MemorySpace::Device);
+  // Arms in different memory: neither.
+  EXPECT_EQ(With("flip ? own : idx").Space, MemorySpace::Device);
 }
 
 TEST(PointerAliases, ChangedPointersAreNotFollowed) {
