@@ -364,15 +364,20 @@ void resolve_launch_timings(State &st, bool wait) {
   }
 }
 
+void put_off_profiling(Launch *l, double ms, const std::string &why) {
+  if (!l || !l->selected || !l->record)
+    return;
+  l->record->selector.put_off(ms, why);
+  note_selector(*l->record);
+}
+
 void note_build(Launch *l, const Built &built) {
   if (l && l->selected && !built.ruled_out.empty()) {
     l->record->selector.rule_out(built.ruled_out);
     note_selector(*l->record);
   }
-  if (l && l->selected && built.put_off_ms > 0) {
-    l->record->selector.put_off(built.put_off_ms, built.put_off_why);
-    note_selector(*l->record);
-  }
+  if (built.put_off_ms > 0)
+    put_off_profiling(l, built.put_off_ms, built.put_off_why);
   if (l && l->selected && built.proposals > 0) {
     l->record->selector.set_candidates(built.proposed, built.proposals);
     l->record->stats->selector_candidates = l->record->selector.candidates();

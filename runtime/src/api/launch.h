@@ -74,6 +74,9 @@ void launch_prepared(State &st, Launch *l, SiteRecord &site, bool built, cudaStr
 // profiles; ignored otherwise), and the GPU time of its one-time work (a
 // locality order computed) is left out of the launch's remap sample.
 void note_build(Launch *l, const Built &built);
+// The launch's launcher warms up again until its launches have taken `ms`
+// (Selector::put_off), `why` in its statistics; nothing outside a selected launch.
+void put_off_profiling(Launch *l, double ms, const std::string &why);
 // IRREGFIX_VERIFY in launch l (null: none open): the check of entry e (its
 // fingerprints taken when built, compared when found) waits for the end of the
 // launch, past the events the selector times it by. False: no launch is open;

@@ -292,6 +292,23 @@ bool prepare_gather(const SiteInfo &site, const void *B, IndexKind b_kind, long 
                  });
 }
 
+namespace detail {
+namespace {
+// No order to run in yet (nothing over as many threads computed one): asking
+// again at every launch costs a timed launch and the selector's lock each
+// time. Under a warm-up, the launcher warms up again until its launches have
+// taken twice what they had: asked again after 2, 4, 8... times the launches.
+void put_off_order(Launch *l, const std::string &why) {
+  const double spent = l && l->selected && l->record ? l->record->selector.warmed_ms() : -1;
+  if (spent <= 0)
+    return;
+  char line[96];
+  std::snprintf(line, sizeof line, "; asked again once the launches have taken %.0f ms", 2 * spent);
+  put_off_profiling(l, 2 * spent, why + line);
+}
+} // namespace
+} // namespace detail
+
 bool prepare_order(const SiteInfo &site, View *view, cudaStream_t stream) {
   using namespace detail;
   int dev = 0;
@@ -306,10 +323,11 @@ bool prepare_order(const SiteInfo &site, View *view, cudaStream_t stream) {
     State &st = state();
     std::lock_guard<std::mutex> lock(st.mu);
     ensure_loaded(st);
-    if (const std::string why =
-            pick_order(st.cfg, st.orders, dev, launch_shape(this_thread_launch(st)), &perm, &n, &computed);
+    Launch *launch = this_thread_launch(st);
+    if (const std::string why = pick_order(st.cfg, st.orders, dev, launch_shape(launch), &perm, &n, &computed);
         !why.empty()) {
       record_fallback(site_stats(st, site), why);
+      put_off_order(launch, why);
       return false;
     }
   }
