@@ -1,12 +1,12 @@
 #include "Analysis/IndirectReads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
+#include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include <set>
 
@@ -37,7 +37,7 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
     return isPlainRead(AS, Ctx);
   if (isa<CallExpr>(Read->IgnoreParens()))
     return true; // __ldg
-  auto Parents = Ctx.getParents(*Read);
+  auto Parents = parentsOf(*Read, Ctx);
   const auto *P = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
   return P && P->getCastKind() == CK_LValueToRValue;
 }
@@ -152,7 +152,7 @@ private:
 
   // A plain store (`A[i] = x`) is not a read.
   bool storedTo(const Expr *Access) {
-    auto Parents = Ctx.getParents(*Access);
+    auto Parents = parentsOf(*Access, Ctx);
     const auto *BO = Parents.empty() ? nullptr : Parents[0].get<BinaryOperator>();
     return BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Access;
   }

@@ -1,0 +1,246 @@
+#include "Analysis/Parents.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PointerUnion.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// A node's address mixed through all its bits: AST nodes lie a few bytes
+// apart, and a hash of a few of the address's bits alone sends runs of them
+// to runs of neighbouring buckets.
+struct AddressKey {
+  static const void *getEmptyKey() { return llvm::DenseMapInfo<const void *>::getEmptyKey(); }
+  static const void *getTombstoneKey() { return llvm::DenseMapInfo<const void *>::getTombstoneKey(); }
+  static unsigned getHashValue(const void *P) {
+    uint64_t X = reinterpret_cast<uintptr_t>(P);
+    X ^= X >> 33;
+    X *= 0xff51afd7ed558ccdULL;
+    X ^= X >> 33;
+    return static_cast<unsigned>(X);
+  }
+  static bool isEqual(const void *A, const void *B) { return A == B; }
+};
+
+using ParentList = llvm::SmallVector<DynTypedNode, 2>;
+// One parent stored as itself (a declaration or a statement, the common
+// case), or a node of another kind, or several parents.
+using Stored = llvm::PointerUnion<const Decl *, const Stmt *, DynTypedNode *, ParentList *>;
+
+DynTypedNode single(Stored U) {
+  if (const auto *D = dyn_cast<const Decl *>(U))
+    return DynTypedNode::create(*D);
+  if (const auto *S = dyn_cast<const Stmt *>(U))
+    return DynTypedNode::create(*S);
+  return *cast<DynTypedNode *>(U);
+}
+
+// Every node's parents as a RecursiveASTVisitor visits them (template
+// instantiations and implicit code included): what Clang's parent map records.
+class ParentIndex {
+public:
+  ParentIndex() = default;
+  ParentIndex(const ParentIndex &) = delete;
+  ParentIndex &operator=(const ParentIndex &) = delete;
+  ~ParentIndex() {
+    for (auto &E : Pointers)
+      release(E.second);
+    for (auto &E : Others)
+      release(E.second);
+  }
+
+  void build(ASTContext &Ctx);
+  bool built() const { return Built; }
+
+  DynTypedNodeList of(const DynTypedNode &N) const {
+    if (N.getNodeKind().hasPointerIdentity())
+      return lookUp(Pointers, N.getMemoizationData());
+    return lookUp(Others, N);
+  }
+
+private:
+  friend class Recorder;
+
+  static void release(Stored U) {
+    if (auto *N = dyn_cast<DynTypedNode *>(U))
+      delete N;
+    else if (auto *V = dyn_cast<ParentList *>(U))
+      delete V;
+  }
+
+  template <typename MapT, typename KeyT> static DynTypedNodeList lookUp(const MapT &Map, const KeyT &Key) {
+    auto It = Map.find(Key);
+    if (It == Map.end())
+      return llvm::ArrayRef<DynTypedNode>();
+    if (const auto *V = dyn_cast<ParentList *>(It->second))
+      return llvm::ArrayRef<DynTypedNode>(*V);
+    return single(It->second);
+  }
+
+  llvm::DenseMap<const void *, Stored, AddressKey> Pointers;
+  llvm::DenseMap<DynTypedNode, Stored> Others;
+  bool Built = false;
+};
+
+template <typename T> DynTypedNode nodeOf(const T &N) { return DynTypedNode::create(*N); }
+template <> DynTypedNode nodeOf(const TypeLoc &N) { return DynTypedNode::create(N); }
+template <> DynTypedNode nodeOf(const NestedNameSpecifierLoc &N) { return DynTypedNode::create(N); }
+template <> DynTypedNode nodeOf(const ObjCProtocolLoc &N) { return DynTypedNode::create(N); }
+
+// Records each node's parent as the visitor enters the node: the node on top
+// of the stack of nodes being visited.
+class Recorder : public RecursiveASTVisitor<Recorder> {
+public:
+  explicit Recorder(ParentIndex &Index) : Index(Index) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    return enter(D, static_cast<const void *>(D), Index.Pointers, [&] { return Base::TraverseDecl(D); });
+  }
+  bool TraverseTypeLoc(TypeLoc TL) {
+    return enter(TL, DynTypedNode::create(TL), Index.Others, [&] { return Base::TraverseTypeLoc(TL); });
+  }
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
+    return enter(NNS, DynTypedNode::create(NNS), Index.Others,
+                 [&] { return Base::TraverseNestedNameSpecifierLoc(NNS); });
+  }
+  bool TraverseAttr(Attr *A) {
+    return enter(A, static_cast<const void *>(A), Index.Pointers, [&] { return Base::TraverseAttr(A); });
+  }
+  bool TraverseObjCProtocolLoc(ObjCProtocolLoc L) {
+    return enter(L, DynTypedNode::create(L), Index.Others, [&] { return Base::TraverseObjCProtocolLoc(L); });
+  }
+  // Statements through the visitor's own stack (no recursion per statement).
+  bool dataTraverseStmtPre(Stmt *S) {
+    record(static_cast<const void *>(S), Index.Pointers);
+    Stack.push_back(DynTypedNode::create(*S));
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
+    Stack.pop_back();
+    return true;
+  }
+
+private:
+  using Base = RecursiveASTVisitor<Recorder>;
+
+  template <typename T> static bool isNull(const T &N) { return !N; }
+  static bool isNull(const ObjCProtocolLoc &) { return false; }
+
+  template <typename T, typename KeyT, typename MapT, typename Fn>
+  bool enter(const T &N, const KeyT &Key, MapT &Map, Fn Traverse) {
+    if (isNull(N))
+      return true;
+    record(Key, Map);
+    Stack.push_back(nodeOf(N));
+    const bool Result = Traverse();
+    Stack.pop_back();
+    return Result;
+  }
+
+  template <typename KeyT, typename MapT> void record(const KeyT &Key, MapT &Map) {
+    if (Stack.empty())
+      return;
+    const DynTypedNode &Parent = Stack.back();
+    Stored &Slot = Map[Key];
+    if (Slot.isNull()) {
+      if (const auto *D = Parent.get<Decl>())
+        Slot = D;
+      else if (const auto *S = Parent.get<Stmt>())
+        Slot = S;
+      else
+        Slot = new DynTypedNode(Parent);
+      return;
+    }
+    if (!isa<ParentList *>(Slot)) {
+      auto *List = new ParentList(1, single(Slot));
+      delete dyn_cast<DynTypedNode *>(Slot);
+      Slot = List;
+    }
+    ParentList *List = cast<ParentList *>(Slot);
+    // A parent met again (a node visited twice from one parent) is kept once;
+    // nodes without identity cannot be compared, and are kept each time.
+    if (!Parent.getMemoizationData() || !llvm::is_contained(*List, Parent))
+      List->push_back(Parent);
+  }
+
+  ParentIndex &Index;
+  llvm::SmallVector<DynTypedNode, 16> Stack;
+};
+
+void ParentIndex::build(ASTContext &Ctx) {
+  Recorder(*this).TraverseAST(Ctx);
+  Built = true;
+}
+
+// The maps of the contexts alive, each dropped with its context. A thread
+// keeps the one it used last, valid while no map is dropped anywhere.
+struct Registry {
+  std::mutex Lock;
+  llvm::DenseMap<const ASTContext *, std::unique_ptr<ParentIndex>> Of;
+  std::atomic<uint64_t> Drops{0};
+};
+
+Registry &registry() {
+  static Registry R;
+  return R;
+}
+
+void dropWithContext(void *Ctx) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Of.erase(static_cast<const ASTContext *>(Ctx));
+  ++R.Drops;
+}
+
+struct LastUsed {
+  const ASTContext *Ctx = nullptr;
+  ParentIndex *Index = nullptr;
+  uint64_t Drops = 0;
+};
+thread_local LastUsed Last;
+
+ParentIndex &indexOf(ASTContext &Ctx) {
+  Registry &R = registry();
+  if (Last.Ctx != &Ctx || Last.Drops != R.Drops.load()) {
+    std::lock_guard<std::mutex> Guard(R.Lock);
+    std::unique_ptr<ParentIndex> &Slot = R.Of[&Ctx];
+    if (!Slot) {
+      Slot = std::make_unique<ParentIndex>();
+      Ctx.AddDeallocation(dropWithContext, &Ctx);
+    }
+    Last = {&Ctx, Slot.get(), R.Drops.load()};
+  }
+  // A context is read by one thread at a time: its map is built outside the lock.
+  if (!Last.Index->built())
+    Last.Index->build(Ctx);
+  return *Last.Index;
+}
+
+} // namespace
+
+DynTypedNodeList parentsOf(const DynTypedNode &N, ASTContext &Ctx) { return indexOf(Ctx).of(N); }
+
+void forgetParents(ASTContext &Ctx) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto It = R.Of.find(&Ctx);
+  if (It == R.Of.end())
+    return;
+  It->second = std::make_unique<ParentIndex>();
+  ++R.Drops;
+}
+
+} // namespace irregfix
