@@ -64,13 +64,7 @@ FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
 // function outside the library: what a value computed by S may depend on.
 bool isBuiltinRead(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
-  if (!E)
-    return false;
-  for (const char *Var : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
-    for (char F : {'x', 'y', 'z'})
-      if (isBuiltinIndexRead(E, Var, F))
-        return true;
-  return false;
+  return E && isAnyBuiltinIndexRead(E);
 }
 
 bool readsMemory(const Stmt *S) {
@@ -587,6 +581,30 @@ llvm::SmallVector<const Expr *, 2> evaluatedOperands(const Expr *E) {
   return {};
 }
 
+// Leaves whose folding is known without asking Clang's evaluator (which sets
+// up a whole evaluation for each): an integer literal is its value; a
+// parameter's value is unknown outside a call (Clang never folds one); a
+// builtin index read (threadIdx.x in Clang's CUDA headers) calls a getter that
+// is not constexpr.
+enum class Leaf { Other, Literal, NeverFolds };
+
+Leaf leafKind(const Expr *E) {
+  if (isa<IntegerLiteral>(E))
+    return Leaf::Literal;
+  const Expr *Inner = E->IgnoreParens();
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(Inner); C && C->getCastKind() == CK_LValueToRValue)
+    Inner = C->getSubExpr()->IgnoreParens();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Inner); DR && isa<ParmVarDecl>(DR->getDecl()))
+    return Leaf::NeverFolds;
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E); PO && isa<MSPropertyRefExpr>(PO->getSyntacticForm()))
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(PO->getResultExpr() ? PO->getResultExpr()->IgnoreParenImpCasts()
+                                                                         : nullptr))
+      if (const FunctionDecl *Getter = Call->getDirectCallee(); Getter && !Getter->isConstexpr() &&
+                                                              !Getter->getBuiltinID())
+        return Leaf::NeverFolds;
+  return Leaf::Other;
+}
+
 bool evaluable(const Expr *E) {
   return !E->isValueDependent() && !E->isTypeDependent() && E->getType()->isIntegralOrEnumerationType();
 }
@@ -605,8 +623,11 @@ std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
       OperandFails = true;
       break;
     }
+  const Leaf Kind = leafKind(E);
   Expr::EvalResult R;
-  if (!OperandFails && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+  if (Kind == Leaf::Literal)
+    Value = llvm::APSInt(cast<IntegerLiteral>(E)->getValue(), E->getType()->isUnsignedIntegerOrEnumerationType());
+  else if (!OperandFails && Kind != Leaf::NeverFolds && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
     Value = R.Val.getInt();
   Constants.try_emplace(E, Value);
   return Value;

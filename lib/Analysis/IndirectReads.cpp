@@ -45,7 +45,8 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
 class Walker {
 public:
   Walker(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), DeviceOnly(DeviceOnly), Forms(Kernel, Writes, Ctx) {}
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), DeviceOnly(DeviceOnly), Forms(Kernel, Writes, Ctx),
+        Classifier(Ctx.getSourceManager()) {}
 
   void run() {
     walk(Kernel->getBody(), Kernel, Forms);
@@ -98,7 +99,7 @@ private:
     B.setLoopVars(Vars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
-      if (classifyCall(C, Ctx.getSourceManager(), &Callee) == CallKind::Defined && Callee->getDefinition() &&
+      if (Classifier.classify(C, &Callee) == CallKind::Defined && Callee->getDefinition() &&
           !Callee->hasAttr<CUDAGlobalAttr>()) {
         const FunctionDecl *Def = Callee->getDefinition();
         noteLoadedArguments(C, Def, B);
@@ -186,6 +187,7 @@ private:
   ASTContext &Ctx;
   const DeviceOnlyCode *DeviceOnly;
   FormBuilder Forms;
+  CallClassifier Classifier;
   const WriteSet *InWrites = &Writes; // the writes of the function being walked
   std::vector<LoopShape> Loops;
   std::vector<const FunctionDecl *> Callees;

@@ -4,6 +4,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PointerUnion.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <atomic>
@@ -16,18 +17,22 @@ namespace irregfix {
 
 namespace {
 
-// A node's address mixed through all its bits: AST nodes lie a few bytes
-// apart, and a hash of a few of the address's bits alone sends runs of them
-// to runs of neighbouring buckets.
+// Where a node goes in the map: nodes of one 4 KiB page of the AST's memory
+// go to neighbouring buckets (the map is filled and read in the order the
+// nodes were made, so one page's nodes are met together: few cache misses),
+// pages to buckets mixed from all their address bits (Clang's hash, a few
+// bits of the address alone, sends the runs of a large AST's nodes to runs of
+// taken buckets, and its look-ups probe long).
 struct AddressKey {
   static const void *getEmptyKey() { return llvm::DenseMapInfo<const void *>::getEmptyKey(); }
   static const void *getTombstoneKey() { return llvm::DenseMapInfo<const void *>::getTombstoneKey(); }
   static unsigned getHashValue(const void *P) {
-    uint64_t X = reinterpret_cast<uintptr_t>(P);
-    X ^= X >> 33;
-    X *= 0xff51afd7ed558ccdULL;
-    X ^= X >> 33;
-    return static_cast<unsigned>(X);
+    const uint64_t A = reinterpret_cast<uintptr_t>(P);
+    uint64_t Page = A >> 12;
+    Page ^= Page >> 33;
+    Page *= 0xff51afd7ed558ccdULL;
+    Page ^= Page >> 33;
+    return static_cast<unsigned>(Page << 8) | static_cast<unsigned>((A >> 4) & 0xff);
   }
   static bool isEqual(const void *A, const void *B) { return A == B; }
 };
@@ -52,12 +57,6 @@ public:
   ParentIndex() = default;
   ParentIndex(const ParentIndex &) = delete;
   ParentIndex &operator=(const ParentIndex &) = delete;
-  ~ParentIndex() {
-    for (auto &E : Pointers)
-      release(E.second);
-    for (auto &E : Others)
-      release(E.second);
-  }
 
   void build(ASTContext &Ctx);
   bool built() const { return Built; }
@@ -71,13 +70,6 @@ public:
 private:
   friend class Recorder;
 
-  static void release(Stored U) {
-    if (auto *N = dyn_cast<DynTypedNode *>(U))
-      delete N;
-    else if (auto *V = dyn_cast<ParentList *>(U))
-      delete V;
-  }
-
   template <typename MapT, typename KeyT> static DynTypedNodeList lookUp(const MapT &Map, const KeyT &Key) {
     auto It = Map.find(Key);
     if (It == Map.end())
@@ -87,8 +79,15 @@ private:
     return single(It->second);
   }
 
+  // Parent as a node's parent (Itself when it is a declaration or a statement).
+  void add(Stored &Slot, Stored Itself, const DynTypedNode &Parent);
+
   llvm::DenseMap<const void *, Stored, AddressKey> Pointers;
   llvm::DenseMap<DynTypedNode, Stored> Others;
+  // What the maps point to, freed with them in one sweep (not entry by entry
+  // over the map's buckets).
+  llvm::SpecificBumpPtrAllocator<DynTypedNode> Nodes;
+  llvm::SpecificBumpPtrAllocator<ParentList> Lists;
   bool Built = false;
 };
 
@@ -107,25 +106,24 @@ public:
   bool shouldVisitImplicitCode() const { return true; }
 
   bool TraverseDecl(Decl *D) {
-    return enter(D, static_cast<const void *>(D), Index.Pointers, [&] { return Base::TraverseDecl(D); });
+    return enter(D, static_cast<const void *>(D), [&] { return Base::TraverseDecl(D); }, D);
   }
   bool TraverseTypeLoc(TypeLoc TL) {
-    return enter(TL, DynTypedNode::create(TL), Index.Others, [&] { return Base::TraverseTypeLoc(TL); });
+    return enter(TL, DynTypedNode::create(TL), [&] { return Base::TraverseTypeLoc(TL); });
   }
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
-    return enter(NNS, DynTypedNode::create(NNS), Index.Others,
-                 [&] { return Base::TraverseNestedNameSpecifierLoc(NNS); });
+    return enter(NNS, DynTypedNode::create(NNS), [&] { return Base::TraverseNestedNameSpecifierLoc(NNS); });
   }
   bool TraverseAttr(Attr *A) {
-    return enter(A, static_cast<const void *>(A), Index.Pointers, [&] { return Base::TraverseAttr(A); });
+    return enter(A, static_cast<const void *>(A), [&] { return Base::TraverseAttr(A); });
   }
   bool TraverseObjCProtocolLoc(ObjCProtocolLoc L) {
-    return enter(L, DynTypedNode::create(L), Index.Others, [&] { return Base::TraverseObjCProtocolLoc(L); });
+    return enter(L, DynTypedNode::create(L), [&] { return Base::TraverseObjCProtocolLoc(L); });
   }
   // Statements through the visitor's own stack (no recursion per statement).
   bool dataTraverseStmtPre(Stmt *S) {
-    record(static_cast<const void *>(S), Index.Pointers);
-    Stack.push_back(DynTypedNode::create(*S));
+    record(static_cast<const void *>(S));
+    Stack.push_back({DynTypedNode::create(*S), static_cast<const Stmt *>(S)});
     return true;
   }
   bool dataTraverseStmtPost(Stmt *) {
@@ -139,49 +137,69 @@ private:
   template <typename T> static bool isNull(const T &N) { return !N; }
   static bool isNull(const ObjCProtocolLoc &) { return false; }
 
-  template <typename T, typename KeyT, typename MapT, typename Fn>
-  bool enter(const T &N, const KeyT &Key, MapT &Map, Fn Traverse) {
+  template <typename T, typename KeyT, typename Fn>
+  bool enter(const T &N, const KeyT &Key, Fn Traverse, Stored Itself = nullptr) {
     if (isNull(N))
       return true;
-    record(Key, Map);
-    Stack.push_back(nodeOf(N));
+    record(Key);
+    Stack.push_back({nodeOf(N), Itself});
     const bool Result = Traverse();
     Stack.pop_back();
     return Result;
   }
 
-  template <typename KeyT, typename MapT> void record(const KeyT &Key, MapT &Map) {
+  // A node with identity: kept in order, entered once they are all known
+  // (into a map made large enough for them at once).
+  void record(const void *Key) {
     if (Stack.empty())
       return;
-    const DynTypedNode &Parent = Stack.back();
-    Stored &Slot = Map[Key];
-    if (Slot.isNull()) {
-      if (const auto *D = Parent.get<Decl>())
-        Slot = D;
-      else if (const auto *S = Parent.get<Stmt>())
-        Slot = S;
-      else
-        Slot = new DynTypedNode(Parent);
-      return;
-    }
-    if (!isa<ParentList *>(Slot)) {
-      auto *List = new ParentList(1, single(Slot));
-      delete dyn_cast<DynTypedNode *>(Slot);
-      Slot = List;
-    }
-    ParentList *List = cast<ParentList *>(Slot);
-    // A parent met again (a node visited twice from one parent) is kept once;
-    // nodes without identity cannot be compared, and are kept each time.
-    if (!Parent.getMemoizationData() || !llvm::is_contained(*List, Parent))
-      List->push_back(Parent);
+    const Entered &Top = Stack.back();
+    Pending.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
+  }
+  void record(const DynTypedNode &Key) {
+    if (!Stack.empty())
+      Index.add(Index.Others[Key], Stack.back().Itself, Stack.back().Node);
   }
 
+public:
+  void enterPending() {
+    Index.Pointers.reserve(Pending.size());
+    for (const auto &[Key, Parent] : Pending)
+      Index.add(Index.Pointers[Key], Parent, single(Parent));
+    Pending.clear();
+  }
+
+private:
+  std::vector<std::pair<const void *, Stored>> Pending;
+
   ParentIndex &Index;
-  llvm::SmallVector<DynTypedNode, 16> Stack;
+  // The nodes being visited; a declaration or statement also as itself, as
+  // it is stored when it is a node's one parent.
+  struct Entered {
+    DynTypedNode Node;
+    Stored Itself;
+  };
+  llvm::SmallVector<Entered, 16> Stack;
 };
 
+void ParentIndex::add(Stored &Slot, Stored Itself, const DynTypedNode &Parent) {
+  if (Slot.isNull()) {
+    Slot = Itself ? Itself : new (Nodes.Allocate()) DynTypedNode(Parent);
+    return;
+  }
+  if (!isa<ParentList *>(Slot))
+    Slot = new (Lists.Allocate()) ParentList(1, single(Slot));
+  ParentList *List = cast<ParentList *>(Slot);
+  // A parent met again (a node visited twice from one parent) is kept once;
+  // nodes without identity cannot be compared, and are kept each time.
+  if (!Parent.getMemoizationData() || !llvm::is_contained(*List, Parent))
+    List->push_back(Parent);
+}
+
 void ParentIndex::build(ASTContext &Ctx) {
-  Recorder(*this).TraverseAST(Ctx);
+  Recorder R(*this);
+  R.TraverseAST(Ctx);
+  R.enterPending();
   Built = true;
 }
 

@@ -5,7 +5,6 @@
 
 #include "clang/AST/ExprCXX.h"
 
-#include <functional>
 
 using namespace clang;
 
@@ -13,7 +12,7 @@ namespace irregfix {
 
 // threadIdx.x is a MSProperty reference in Clang's CUDA headers; a plain member
 // of a struct variable in simple stubs. Accept both.
-bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
+BuiltinIndexRead builtinIndexRead(const Expr *E) {
   E = strip(E);
   const Expr *Base = nullptr;
   StringRef Member;
@@ -26,12 +25,23 @@ bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
     Base = ME->getBase();
     Member = ME->getMemberDecl()->getName();
   } else {
-    return false;
+    return {};
   }
-  if (Field && Member != StringRef(&Field, 1))
-    return false;
   const auto *DR = dyn_cast<DeclRefExpr>(strip(Base));
-  return DR && DR->getDecl()->getName() == Var;
+  if (!DR)
+    return {};
+  return {DR->getDecl()->getName(), Member};
+}
+
+bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
+  const BuiltinIndexRead R = builtinIndexRead(E);
+  return !R.Var.empty() && (!Field || R.Field == StringRef(&Field, 1)) && R.Var == Var;
+}
+
+bool isAnyBuiltinIndexRead(const Expr *E) {
+  const BuiltinIndexRead R = builtinIndexRead(E);
+  return (R.Field == "x" || R.Field == "y" || R.Field == "z") &&
+         (R.Var == "threadIdx" || R.Var == "blockIdx" || R.Var == "blockDim" || R.Var == "gridDim");
 }
 
 const Expr *throughUnchangedLocals(const Expr *E, const FunctionLocals &Locals) {
@@ -260,16 +270,18 @@ namespace irregfix {
 
 unsigned kernelBlockSize(const FunctionDecl *Kernel, const FunctionLocals &Locals) {
   unsigned Size = 0;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+  // Only the sums themselves: a cast or parentheses around one gives the same size.
+  llvm::SmallVector<const Stmt *, 64> Work{Kernel->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
     if (!S)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S))
-      if (unsigned C = threadIndexBlockSize(E, Locals))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Add)
+      if (unsigned C = threadIndexBlockSize(BO, Locals))
         Size = Size == 0 || Size == C ? C : ~0u;
     for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Kernel->getBody());
+      Work.push_back(Child);
+  }
   return Size;
 }
 

@@ -17,13 +17,23 @@ struct Tok {
 };
 
 // `<<` or `>>`, blanks, then `<` or `>`: what a split bracket looks like.
+// One pass over the text (every file the parse reads, the toolkit's headers
+// included): a pair is looked for again two characters after the last one.
 bool maySplit(llvm::StringRef Text) {
-  for (llvm::StringRef Pair : {"<<", ">>"})
-    for (size_t I = Text.find(Pair); I != llvm::StringRef::npos; I = Text.find(Pair, I + 2)) {
-      size_t J = Text.find_first_not_of(" \t\r\n", I + 2);
-      if (J != llvm::StringRef::npos && J > I + 2 && Text[J] == Pair[0])
-        return true;
+  const size_t N = Text.size();
+  for (size_t I = 0; I + 1 < N;) {
+    const char C = Text[I];
+    if ((C != '<' && C != '>') || Text[I + 1] != C) {
+      ++I;
+      continue;
     }
+    size_t J = I + 2;
+    while (J < N && (Text[J] == ' ' || Text[J] == '\t' || Text[J] == '\r' || Text[J] == '\n'))
+      ++J;
+    if (J < N && J > I + 2 && Text[J] == C)
+      return true;
+    I += 2;
+  }
   return false;
 }
 
