@@ -11,7 +11,7 @@
 # Exits 2 when a file's ratio passes $MAX_RATIO (default 3): the tool is meant
 # to cost about a parse, never a multiple of it.
 #
-# Uses hyperfine when installed (median of the runs), else a loop over date +%s.%N.
+# Times CPU seconds (user + system, by /usr/bin/time), the median of the runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tool=${1:-$root/build/tool/irregfix}
@@ -20,6 +20,7 @@ cuda=${CUDA_PATH:-/usr/local/cuda}
 clang=${CLANGXX:-clang++-19}
 [ -x "$tool" ] || { echo "tool_speed: no irregfix at $tool (pass its path)" >&2; exit 1; }
 [ -e "$cuda/include/cuda_runtime.h" ] || { echo "tool_speed: no CUDA at $cuda (set CUDA_PATH)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "tool_speed: needs /usr/bin/time (GNU time) for CPU seconds" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -40,20 +41,17 @@ cases=("samples/cg/cg.cu|$root/samples/cg/cg.cu|-I$root/samples/cg"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-time_cmd() { # prints the median seconds of $runs runs of "$@" (after one warm-up)
-  if command -v hyperfine > /dev/null; then
-    hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/h.json" -- "$(printf '%q ' "$@")" > /dev/null 2>&1
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/h.json"
-  else
-    "$@" > /dev/null 2>&1
-    for _ in $(seq "$runs"); do
-      s=$(date +%s.%N); "$@" > /dev/null 2>&1; e=$(date +%s.%N)
-      echo "$e - $s" | bc -l
-    done | median
-  fi
+# CPU seconds (user + system) of "$@", the median of $runs runs after one
+# warm-up: on a machine others are building on, wall seconds measure the load.
+time_cmd() {
+  "$@" > /dev/null 2>&1
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f '%U %S' -o "$work/cpu" "$@" > /dev/null 2>&1
+    awk '{print $1 + $2}' "$work/cpu"
+  done | median
 }
 
-echo "| file | lines | clang++-19 -fsyntax-only (s) | irregfix (s) | ratio |"
+echo "| file | lines | clang++-19 -fsyntax-only (CPU s) | irregfix (CPU s) | ratio |"
 echo "|---|---:|---:|---:|---:|"
 for c in "${cases[@]}"; do
   IFS='|' read -r name file extra <<< "$c"

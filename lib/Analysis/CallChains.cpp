@@ -126,7 +126,8 @@ std::string cannotCopy(const FunctionDecl *F, const CallExpr *C, const FunctionD
 
 class ChainFinder {
 public:
-  ChainFinder(const FunctionDecl *Kernel, ASTContext &Ctx) : Kernel(Kernel), Ctx(Ctx), Classifier(Ctx.getSourceManager()) {}
+  ChainFinder(const FunctionDecl *Kernel, ASTContext &Ctx)
+      : Kernel(Kernel), Ctx(Ctx), Classifier(Ctx.getSourceManager()) {}
 
   void run() {
     std::vector<const FunctionDecl *> OnPath{Kernel};

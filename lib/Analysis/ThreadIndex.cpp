@@ -81,8 +81,8 @@ static unsigned constantBlockOffset(const Expr *E, const FunctionLocals &Locals)
   if (!BO || BO->getOpcode() != BO_Mul)
     return 0;
   for (auto [X, C] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
-    if (isBuiltinIndexValue(X, "blockIdx", 'x', Locals))
-      if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
+    if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
+      if (isBuiltinIndexValue(X, "blockIdx", 'x', Locals))
         return static_cast<unsigned>(IL->getValue().getZExtValue());
   return 0;
 }
@@ -91,10 +91,14 @@ unsigned threadIndexBlockSize(const Expr *E, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
     return 0;
-  if (isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x', Locals))
-    return constantBlockOffset(BO->getLHS(), Locals);
-  if (isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x', Locals))
-    return constantBlockOffset(BO->getRHS(), Locals);
+  // The offset first: a product with a literal is rare, following locals to
+  // threadIdx.x is not cheap.
+  if (unsigned C = constantBlockOffset(BO->getLHS(), Locals);
+      C && isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x', Locals))
+    return C;
+  if (unsigned C = constantBlockOffset(BO->getRHS(), Locals);
+      C && isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x', Locals))
+    return C;
   return 0;
 }
 

@@ -18,23 +18,28 @@ struct Tok {
 
 // `<<` or `>>`, blanks, then `<` or `>`: what a split bracket looks like.
 // One pass over the text (every file the parse reads, the toolkit's headers
-// included): a pair is looked for again two characters after the last one.
+// included), from one `<` or `>` to the next (memchr's pace between them); a
+// pair is looked for again two characters after the last one.
 bool maySplit(llvm::StringRef Text) {
   const size_t N = Text.size();
-  for (size_t I = 0; I + 1 < N;) {
+  size_t Next[2] = {Text.find('<'), Text.find('>')};
+  while (true) {
+    const int Which = Next[0] < Next[1] ? 0 : 1;
+    const size_t I = Next[Which];
+    if (I == llvm::StringRef::npos || I + 1 >= N)
+      return false;
     const char C = Text[I];
-    if ((C != '<' && C != '>') || Text[I + 1] != C) {
-      ++I;
-      continue;
+    size_t After = I + 1;
+    if (Text[I + 1] == C) {
+      size_t J = I + 2;
+      while (J < N && (Text[J] == ' ' || Text[J] == '\t' || Text[J] == '\r' || Text[J] == '\n'))
+        ++J;
+      if (J < N && J > I + 2 && Text[J] == C)
+        return true;
+      After = I + 2;
     }
-    size_t J = I + 2;
-    while (J < N && (Text[J] == ' ' || Text[J] == '\t' || Text[J] == '\r' || Text[J] == '\n'))
-      ++J;
-    if (J < N && J > I + 2 && Text[J] == C)
-      return true;
-    I += 2;
+    Next[Which] = Text.find(C, After);
   }
-  return false;
 }
 
 std::vector<Tok> tokens(llvm::StringRef Text, std::vector<bool> &Operator) {
