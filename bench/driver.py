@@ -597,8 +597,8 @@ def part_tool(ctx):
     for row in parsers.markdown_table(run.output):
         case = row.get("file")
         ctx.results.add("tool", case, "clang++ -fsyntax-only", "seconds",
-                        parsers.number(row.get("clang++-19 -fsyntax-only (s)")), "s")
-        ctx.results.add("tool", case, "irregfix", "seconds", parsers.number(row.get("irregfix (s)")), "s")
+                        parsers.number(row.get("clang++-19 -fsyntax-only (CPU s)")), "s")
+        ctx.results.add("tool", case, "irregfix", "seconds", parsers.number(row.get("irregfix (CPU s)")), "s")
         ctx.results.add("tool", case, "file", "lines", parsers.number(row.get("lines")))
     if not run.ok and not ctx.run.dry:
         ctx.fail("tool_speed: exit %d" % run.rc)

@@ -144,6 +144,7 @@ class Parsers(unittest.TestCase):
         table = parsers.markdown_table(fixture("tool_speed.log"))
         self.assertEqual(table[1]["file"], "generated, 200 kernels")
         self.assertEqual(parsers.number(table[1]["ratio"]), 1.23)
+        self.assertEqual(parsers.number(table[1]["irregfix (CPU s)"]), 0.342)
 
 
 class Arguments(unittest.TestCase):

@@ -1,10 +1,10 @@
 #include "Analysis/ActiveThreads.h"
+#include "Analysis/Parents.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/LocalValues.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -73,7 +73,7 @@ static bool contains(const Stmt *Outer, const Stmt *Inner) {
 static const Expr *findBound(const Stmt *S, ASTContext &Ctx, const IsIndex &W) {
   const Stmt *Child = S;
   for (int Depth = 0; Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
+    auto Parents = parentsOf(*Child, Ctx);
     if (Parents.empty())
       return nullptr;
     const Stmt *Parent = Parents[0].get<Stmt>();
@@ -183,7 +183,7 @@ bool reachedByCondition(const Stmt *S, ASTContext &Ctx) {
   const FunctionDecl *Kernel = nullptr;
   const Stmt *Child = S;
   for (int Depth = 0; Depth < 256 && !Kernel; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
+    auto Parents = parentsOf(*Child, Ctx);
     if (Parents.empty())
       return true; // where S is cannot be told: as if a condition kept it
     Kernel = Parents[0].get<FunctionDecl>();

@@ -1,7 +1,7 @@
 #include "Analysis/AstUtil.h"
+#include "Analysis/Parents.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -55,7 +55,7 @@ const Expr *throughLdg(const Expr *E) {
 }
 
 const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
-  auto Parents = Ctx.getParents(*S);
+  auto Parents = parentsOf(*S, Ctx);
   return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
 }
 
@@ -71,7 +71,7 @@ const Stmt *enclosingStmt(const Stmt *S, ASTContext &Ctx) {
 bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
   const Stmt *Cur = AS;
   for (int Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(*Cur);
+    auto Parents = parentsOf(*Cur, Ctx);
     if (Parents.empty())
       return false;
     const Stmt *P = Parents[0].get<Stmt>();
@@ -122,10 +122,10 @@ bool isPlainRead(const ArraySubscriptExpr *AS, ASTContext &Ctx) {
       return CE->getConstructor()->isCopyOrMoveConstructor() &&
              CE->getConstructor()->getParamDecl(0)->getType()->getPointeeType().isConstQualified();
     if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf) {
-      auto GP = Ctx.getParents(*UO);
+      auto GP = parentsOf(*UO, Ctx);
       const Stmt *G = GP.empty() ? nullptr : GP[0].get<Stmt>();
       while (isa_and_nonnull<ImplicitCastExpr>(G) || isa_and_nonnull<ParenExpr>(G)) {
-        GP = Ctx.getParents(*G);
+        GP = parentsOf(*G, Ctx);
         G = GP.empty() ? nullptr : GP[0].get<Stmt>();
       }
       const auto *Call = dyn_cast_or_null<CallExpr>(G);

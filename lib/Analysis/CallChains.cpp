@@ -213,7 +213,8 @@ std::string cannotCopy(const FunctionDecl *F, const CallExpr *C, const FunctionD
 
 class ChainFinder {
 public:
-  ChainFinder(const FunctionDecl *Kernel, ASTContext &Ctx) : Kernel(Kernel), Ctx(Ctx) {}
+  ChainFinder(const FunctionDecl *Kernel, ASTContext &Ctx)
+      : Kernel(Kernel), Ctx(Ctx), Classifier(Ctx.getSourceManager()) {}
 
   void run() {
     std::vector<const FunctionDecl *> OnPath{Kernel};
@@ -241,7 +242,7 @@ private:
     Walk(F->getBody());
     for (const CallExpr *C : Found) {
       const FunctionDecl *Callee = nullptr;
-      if (classifyCall(C, Ctx.getSourceManager(), &Callee) != CallKind::Defined || !Callee->getDefinition() ||
+      if (Classifier.classify(C, &Callee) != CallKind::Defined || !Callee->getDefinition() ||
           Callee->hasAttr<CUDAGlobalAttr>())
         continue;
       const FunctionDecl *Def = Callee->getDefinition();
@@ -270,6 +271,7 @@ private:
 
   const FunctionDecl *Kernel;
   ASTContext &Ctx;
+  CallClassifier Classifier;
   std::set<const FunctionDecl *> Seen;
 };
 

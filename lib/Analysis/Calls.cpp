@@ -16,6 +16,17 @@ CallKind classifyCall(const CallExpr *C, const SourceManager &SM, const Function
   return F->isDefined() ? CallKind::Defined : CallKind::Unseen;
 }
 
+CallKind CallClassifier::classify(const CallExpr *C, const FunctionDecl **Callee) {
+  const FunctionDecl *F = C->getDirectCallee();
+  *Callee = F;
+  if (!F)
+    return CallKind::Indirect;
+  auto [It, New] = Known.try_emplace(F, CallKind::Indirect);
+  if (New)
+    It->second = classifyCall(C, SM, Callee);
+  return It->second;
+}
+
 std::string unfollowable(CallKind Kind, const FunctionDecl *Callee) {
   if (Kind == CallKind::Indirect)
     return "it makes an indirect call";

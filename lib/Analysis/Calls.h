@@ -6,6 +6,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
@@ -21,6 +22,19 @@ enum class CallKind {
 // How to treat call C; *Callee is its direct callee (null for Indirect).
 CallKind classifyCall(const clang::CallExpr *C, const clang::SourceManager &SM,
                       const clang::FunctionDecl **Callee);
+
+// classifyCall with its answers kept by callee: a walk over a kernel meets the
+// same few callees at thousands of calls, and each answer looks up the
+// callee's attributes and the file of its declaration.
+class CallClassifier {
+public:
+  explicit CallClassifier(const clang::SourceManager &SM) : SM(SM) {}
+  CallKind classify(const clang::CallExpr *C, const clang::FunctionDecl **Callee);
+
+private:
+  const clang::SourceManager &SM;
+  llvm::DenseMap<const clang::FunctionDecl *, CallKind> Known;
+};
 
 // Why a call of this kind cannot be followed ("it makes an indirect call", "it
 // calls 'f', whose body the analysis cannot see"); "" for Library and Defined.

@@ -392,18 +392,18 @@ namespace {
 // The functions a body calls whose bodies are visible (CallKind::Defined).
 class CalleeCollector : public RecursiveASTVisitor<CalleeCollector> {
 public:
-  explicit CalleeCollector(const SourceManager &SM) : SM(SM) {}
+  explicit CalleeCollector(const SourceManager &SM) : Calls(SM) {}
   std::vector<const FunctionDecl *> Found;
   bool shouldVisitLambdaBody() const { return true; }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = nullptr;
-    if (classifyCall(C, SM, &F) == CallKind::Defined && F && F->getDefinition())
+    if (Calls.classify(C, &F) == CallKind::Defined && F && F->getDefinition())
       Found.push_back(F->getDefinition());
     return true;
   }
 
 private:
-  const SourceManager &SM;
+  CallClassifier Calls;
 };
 
 } // namespace

@@ -1,9 +1,9 @@
 #include "Analysis/DomainLaunches.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/LibraryCalls.h"
+#include "Analysis/Parents.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <memory>
@@ -237,7 +237,7 @@ private:
   // loop's hidden range variable, and its element is only freed.
   bool onlyFreedInLoop(const VarDecl *Range) {
     const CXXForRangeStmt *Loop = nullptr;
-    for (auto Parents = Ctx.getParents(*Range); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    for (auto Parents = parentsOf(*Range, Ctx); !Parents.empty(); Parents = parentsOf(Parents[0], Ctx)) {
       if ((Loop = Parents[0].get<CXXForRangeStmt>()))
         break;
       if (!Parents[0].get<DeclStmt>())
@@ -329,7 +329,7 @@ private:
     for (int Depth = 0; Depth < 12; ++Depth) {
       const Stmt *P = parentStmt(Cur, Ctx);
       if (!P) {
-        auto Parents = Ctx.getParents(*Cur);
+        auto Parents = parentsOf(*Cur, Ctx);
         const auto *Into = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
         if (Into && isPointerArray(V) && onlyFreedInLoop(Into))
           return true;

@@ -1,12 +1,12 @@
 #include "Analysis/ElementNumbering.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
+#include "Analysis/Parents.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <map>
@@ -273,7 +273,7 @@ private:
   }
   // Whether V is declared in Outer (its declaration statement there).
   bool inside(const VarDecl *V, const Stmt *Outer) const {
-    auto Parents = Ctx.getParents(*V);
+    auto Parents = parentsOf(*V, Ctx);
     const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
     return DS && inside(DS, Outer);
   }

@@ -1,8 +1,8 @@
 #include "Analysis/FieldUse.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/Parents.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -19,7 +19,7 @@ namespace {
 const Stmt *parentOf(const Stmt *E, ASTContext &Ctx, const Decl **AsDecl = nullptr) {
   const Stmt *Cur = E;
   while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    DynTypedNodeList Parents = parentsOf(*Cur, Ctx);
     if (Parents.size() != 1)
       return nullptr;
     if (const auto *P = Parents[0].get<ParenExpr>()) {

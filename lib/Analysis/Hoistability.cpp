@@ -1,12 +1,12 @@
 #include "Analysis/Hoistability.h"
 #include "Analysis/Calls.h"
 #include "Analysis/KernelWalk.h"
+#include "Analysis/Parents.h"
 #include "Analysis/WriteSet.h"
 #include "Analysis/AstUtil.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <functional>
@@ -189,14 +189,14 @@ private:
 
   // The statement holding S, through the declaration an initialiser belongs to.
   const Stmt *parentStatement(const Stmt *S) {
-    DynTypedNodeList Parents = Ctx.getParents(*S);
+    DynTypedNodeList Parents = parentsOf(*S, Ctx);
     while (Parents.size() == 1) {
       if (const Stmt *P = Parents[0].get<Stmt>())
         return P;
       const Decl *D = Parents[0].get<Decl>();
       if (!D || !isa<VarDecl>(D))
         return nullptr;
-      Parents = Ctx.getParents(*D);
+      Parents = parentsOf(*D, Ctx);
     }
     return nullptr;
   }
@@ -207,7 +207,7 @@ private:
     const Stmt *Child = Loop;
     const Stmt *Body = Info.Kernel->getBody();
     while (Child != Body) {
-      auto Parents = Ctx.getParents(*Child);
+      auto Parents = parentsOf(*Child, Ctx);
       const Stmt *P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
       if (!P)
         return "the loop's place in the kernel cannot be followed";

@@ -64,13 +64,7 @@ FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
 // function outside the library: what a value computed by S may depend on.
 bool isBuiltinRead(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
-  if (!E)
-    return false;
-  for (const char *Var : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
-    for (char F : {'x', 'y', 'z'})
-      if (isBuiltinIndexRead(E, Var, F))
-        return true;
-  return false;
+  return E && isAnyBuiltinIndexRead(E);
 }
 
 bool readsMemory(const Stmt *S) {
@@ -431,15 +425,12 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
   if (Depth > 48)
     return unknown("the expression is nested too deeply", true, E);
   const Expr *S = strip(E);
-  if (!S->isValueDependent() && !S->isTypeDependent() && S->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult R;
-    if (S->EvaluateAsInt(R, Ctx) && R.Val.isInt() && R.Val.getInt().getSignificantBits() <= 64) {
-      Form F;
-      F.K = Form::Const;
-      F.Value = R.Val.getInt().getSExtValue();
-      F.Source = E;
-      return make(std::move(F));
-    }
+  if (const std::optional<llvm::APSInt> C = constantOf(S); C && C->getSignificantBits() <= 64) {
+    Form F;
+    F.K = Form::Const;
+    F.Value = C->getSExtValue();
+    F.Source = E;
+    return make(std::move(F));
   }
   if (isGlobalThreadIndex(S, Writes)) {
     Form F;
@@ -533,6 +524,113 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     return make(std::move(F));
   }
   return unknown("an expression the analysis does not follow", readsMemory(S), S);
+}
+
+namespace {
+
+// The operands an integer operation evaluates whatever their values (no
+// short circuit, no choice): when one of them does not fold, the operation
+// does not either.
+llvm::SmallVector<const Expr *, 2> evaluatedOperands(const Expr *E) {
+  if (const auto *P = dyn_cast<ParenExpr>(E))
+    return {P->getSubExpr()};
+  if (const auto *C = dyn_cast<CastExpr>(E)) {
+    switch (C->getCastKind()) {
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_NoOp:
+      return {C->getSubExpr()};
+    default:
+      return {};
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    switch (U->getOpcode()) {
+    case UO_Minus:
+    case UO_Plus:
+    case UO_Not:
+    case UO_LNot:
+      return {U->getSubExpr()};
+    default:
+      return {};
+    }
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    switch (B->getOpcode()) {
+    case BO_Mul:
+    case BO_Div:
+    case BO_Rem:
+    case BO_Add:
+    case BO_Sub:
+    case BO_Shl:
+    case BO_Shr:
+    case BO_LT:
+    case BO_GT:
+    case BO_LE:
+    case BO_GE:
+    case BO_EQ:
+    case BO_NE:
+    case BO_And:
+    case BO_Xor:
+    case BO_Or:
+      return {B->getLHS(), B->getRHS()};
+    default:
+      return {};
+    }
+  }
+  return {};
+}
+
+// Leaves whose folding is known without asking Clang's evaluator (which sets
+// up a whole evaluation for each): an integer literal is its value; a
+// parameter's value is unknown outside a call (Clang never folds one); a
+// builtin index read (threadIdx.x in Clang's CUDA headers) calls a getter that
+// is not constexpr.
+enum class Leaf { Other, Literal, NeverFolds };
+
+Leaf leafKind(const Expr *E) {
+  if (isa<IntegerLiteral>(E))
+    return Leaf::Literal;
+  const Expr *Inner = E->IgnoreParens();
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(Inner); C && C->getCastKind() == CK_LValueToRValue)
+    Inner = C->getSubExpr()->IgnoreParens();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Inner); DR && isa<ParmVarDecl>(DR->getDecl()))
+    return Leaf::NeverFolds;
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E); PO && isa<MSPropertyRefExpr>(PO->getSyntacticForm()))
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(PO->getResultExpr() ? PO->getResultExpr()->IgnoreParenImpCasts()
+                                                                         : nullptr))
+      if (const FunctionDecl *Getter = Call->getDirectCallee(); Getter && !Getter->isConstexpr() &&
+                                                              !Getter->getBuiltinID())
+        return Leaf::NeverFolds;
+  return Leaf::Other;
+}
+
+bool evaluable(const Expr *E) {
+  return !E->isValueDependent() && !E->isTypeDependent() && E->getType()->isIntegralOrEnumerationType();
+}
+
+} // namespace
+
+std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
+  if (!evaluable(E))
+    return std::nullopt;
+  if (auto It = Constants.find(E); It != Constants.end())
+    return It->second;
+  std::optional<llvm::APSInt> Value;
+  bool OperandFails = false;
+  for (const Expr *O : evaluatedOperands(E))
+    if (evaluable(O) && !constantOf(O)) {
+      OperandFails = true;
+      break;
+    }
+  const Leaf Kind = leafKind(E);
+  Expr::EvalResult R;
+  if (Kind == Leaf::Literal)
+    Value = llvm::APSInt(cast<IntegerLiteral>(E)->getValue(), E->getType()->isUnsignedIntegerOrEnumerationType());
+  else if (!OperandFails && Kind != Leaf::NeverFolds && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+    Value = R.Val.getInt();
+  Constants.try_emplace(E, Value);
+  return Value;
 }
 
 FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vector<FormRef> Args, int Depth) {

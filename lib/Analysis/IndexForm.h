@@ -16,10 +16,13 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <map>
 #include <tuple>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +113,10 @@ private:
   bool chosenByLoad(const clang::Expr *Def, int Depth);
   // A call of a small function (InlineCalls.h): the form of what it returns.
   FormRef inlined(const clang::CallExpr *C, const clang::Expr *Returned, std::vector<FormRef> Args, int Depth);
+  // What Expr::EvaluateAsInt folds E to (none when it does not), each
+  // expression evaluated once; not evaluated where an operand that the
+  // operation must evaluate does not fold (neither can the whole).
+  std::optional<llvm::APSInt> constantOf(const clang::Expr *E);
 
   const clang::FunctionDecl *Kernel;
   const WriteSet &Writes;
@@ -136,6 +143,9 @@ private:
     bool MayLoad = false, ChosenByLoad = false;
   };
   std::map<std::pair<const clang::VarDecl *, int>, Spread> Spreads;
+  // constantOf's results: the long sums of straight-line kernels are asked
+  // about at every level of their trees.
+  llvm::DenseMap<const clang::Expr *, std::optional<llvm::APSInt>> Constants;
 };
 
 // A read of memory in a kernel: its expression, and where the element lies:

@@ -1,12 +1,12 @@
 #include "Analysis/IndirectReads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
+#include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include <set>
 
@@ -37,7 +37,7 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
     return isPlainRead(AS, Ctx);
   if (isa<CallExpr>(Read->IgnoreParens()))
     return true; // __ldg
-  auto Parents = Ctx.getParents(*Read);
+  auto Parents = parentsOf(*Read, Ctx);
   const auto *P = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
   return P && P->getCastKind() == CK_LValueToRValue;
 }
@@ -45,7 +45,8 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
 class Walker {
 public:
   Walker(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx, const DeviceOnlyCode *DeviceOnly)
-      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), DeviceOnly(DeviceOnly), Forms(Kernel, Writes, Ctx) {}
+      : Kernel(Kernel), Writes(Writes), Ctx(Ctx), DeviceOnly(DeviceOnly), Forms(Kernel, Writes, Ctx),
+        Classifier(Ctx.getSourceManager()) {}
 
   void run() {
     walk(Kernel->getBody(), Kernel, Forms);
@@ -98,7 +99,7 @@ private:
     B.setLoopVars(Vars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
-      if (classifyCall(C, Ctx.getSourceManager(), &Callee) == CallKind::Defined && Callee->getDefinition() &&
+      if (Classifier.classify(C, &Callee) == CallKind::Defined && Callee->getDefinition() &&
           !Callee->hasAttr<CUDAGlobalAttr>()) {
         const FunctionDecl *Def = Callee->getDefinition();
         noteLoadedArguments(C, Def, B);
@@ -152,7 +153,7 @@ private:
 
   // A plain store (`A[i] = x`) is not a read.
   bool storedTo(const Expr *Access) {
-    auto Parents = Ctx.getParents(*Access);
+    auto Parents = parentsOf(*Access, Ctx);
     const auto *BO = Parents.empty() ? nullptr : Parents[0].get<BinaryOperator>();
     return BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Access;
   }
@@ -186,6 +187,7 @@ private:
   ASTContext &Ctx;
   const DeviceOnlyCode *DeviceOnly;
   FormBuilder Forms;
+  CallClassifier Classifier;
   const WriteSet *InWrites = &Writes; // the writes of the function being walked
   std::vector<LoopShape> Loops;
   std::vector<const FunctionDecl *> Callees;

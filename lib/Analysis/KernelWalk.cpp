@@ -12,7 +12,7 @@ namespace {
 
 class Walker : public RecursiveASTVisitor<Walker> {
 public:
-  Walker(KernelJudge &Judge, const SourceManager &SM) : Judge(Judge), SM(SM) {}
+  Walker(KernelJudge &Judge, const SourceManager &SM) : Judge(Judge), Calls(SM) {}
 
   std::string Why;
   std::set<const FunctionDecl *> Seen; // by canonical declaration
@@ -54,7 +54,7 @@ public:
 private:
   bool call(const CallExpr *C) {
     const FunctionDecl *F = nullptr;
-    const CallKind Kind = classifyCall(C, SM, &F);
+    const CallKind Kind = Calls.classify(C, &F);
     bool Follow = false;
     if (stop(Judge.call(C, Kind, F, At, Follow)))
       return false;
@@ -76,7 +76,7 @@ private:
   }
 
   KernelJudge &Judge;
-  const SourceManager &SM;
+  CallClassifier Calls;
   WalkPlace At;
 };
 

@@ -1,9 +1,9 @@
 #include "Analysis/LocalValues.h"
 #include "Analysis/AnalysisBudget.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/Parents.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -195,7 +195,7 @@ const LocalValues::Sequence &LocalValues::sequenceOf(const VarDecl *V, ASTContex
   auto Of = this->Of.find(V);
   if (Of == this->Of.end() || Of->second.Other)
     return Seq;
-  auto Parents = Ctx.getParents(*V);
+  auto Parents = parentsOf(*V, Ctx);
   const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
   const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(parentStmt(Decl, Ctx)) : nullptr;
   if (!Block)

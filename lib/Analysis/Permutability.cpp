@@ -1,10 +1,10 @@
 #include "Analysis/Permutability.h"
 #include "Analysis/Calls.h"
 #include "Analysis/KernelWalk.h"
+#include "Analysis/Parents.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -106,7 +106,7 @@ private:
 
   // The call is a statement of its own: its value is not used.
   bool discarded(const CallExpr *C) {
-    for (const DynTypedNode &N : Ctx.getParents(*C)) {
+    for (const DynTypedNode &N : parentsOf(*C, Ctx)) {
       if (const auto *S = N.get<Stmt>())
         return isa<CompoundStmt>(S) || isa<IfStmt>(S) || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
                isa<DoStmt>(S) || isa<SwitchCase>(S) || isa<LabelStmt>(S);
@@ -140,12 +140,12 @@ Permutability threadsOf(const KernelInfo &Info, const VarDecl *V, ASTContext &Ct
   if (V->getInit()->getBeginLoc().isMacroID() || V->getLocation().isMacroID())
     return No("its thread index is written through a macro");
   const DeclStmt *Decl = nullptr;
-  for (const DynTypedNode &N : Ctx.getParents(*V))
+  for (const DynTypedNode &N : parentsOf(*V, Ctx))
     Decl = N.get<DeclStmt>();
   if (!Decl || !Decl->isSingleDecl())
     return No("its thread index is not declared on its own");
   bool InBlock = false;
-  for (const DynTypedNode &N : Ctx.getParents(*Decl))
+  for (const DynTypedNode &N : parentsOf(*Decl, Ctx))
     InBlock |= N.get<CompoundStmt>() != nullptr;
   if (!InBlock)
     return No("its thread index is not declared directly in a block");

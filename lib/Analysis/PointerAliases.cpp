@@ -1,9 +1,9 @@
 #include "Analysis/PointerAliases.h"
 #include "Analysis/AstUtil.h"
+#include "Analysis/Parents.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include <functional>
 
@@ -184,7 +184,7 @@ bool startsFollowedPointer(const Expr *Subscript, const WriteSet &W, ASTContext 
   auto Up = [&](const Stmt *S) -> DynTypedNode {
     DynTypedNode N = DynTypedNode::create(*S);
     for (int Steps = 0; Steps < 8; ++Steps) {
-      auto Parents = Ctx.getParents(N);
+      auto Parents = parentsOf(N, Ctx);
       if (Parents.empty())
         return DynTypedNode();
       N = Parents[0];
@@ -216,14 +216,14 @@ bool startsFollowedPointer(const Expr *Subscript, const WriteSet &W, ASTContext 
       DynTypedNode N = DynTypedNode::create(*DR);
       const Expr *Child = DR;
       for (;;) {
-        auto Parents = Ctx.getParents(N);
+        auto Parents = parentsOf(N, Ctx);
         const auto *Cast = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
         if (!Cast)
           break;
         Child = Cast;
         N = Parents[0];
       }
-      auto Parents = Ctx.getParents(N);
+      auto Parents = parentsOf(N, Ctx);
       const auto *AS = Parents.empty() ? nullptr : Parents[0].get<ArraySubscriptExpr>();
       OnlySubscripted = AS && AS->getBase() == Child;
     }

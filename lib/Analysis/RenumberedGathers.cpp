@@ -1,6 +1,6 @@
 #include "Analysis/RenumberedGathers.h"
+#include "Analysis/Parents.h"
 
-#include "clang/AST/ParentMapContext.h"
 
 #include <functional>
 
@@ -15,7 +15,7 @@ namespace {
 DynTypedNode parentPastConversions(const Expr *E, ASTContext &Ctx, const Expr **Top) {
   *Top = E;
   while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(**Top);
+    DynTypedNodeList Parents = parentsOf(**Top, Ctx);
     if (Parents.size() != 1)
       return DynTypedNode();
     const Expr *P = Parents[0].get<Expr>();
@@ -30,7 +30,7 @@ DynTypedNode parentPastConversions(const Expr *E, ASTContext &Ctx, const Expr **
 bool readAsValue(const Expr *E, ASTContext &Ctx) {
   const Expr *Cur = E;
   while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    DynTypedNodeList Parents = parentsOf(*Cur, Ctx);
     if (Parents.size() != 1)
       return false;
     if (const auto *Paren = Parents[0].get<ParenExpr>()) {

@@ -103,11 +103,8 @@ bool sameRow(const RowBound &A, const RowBound &B, const WriteSet &W, const ASTC
 bool mentionsBuiltinIndex(const Stmt *S) {
   if (isa_and_nonnull<ArraySubscriptExpr>(S) || isa_and_nonnull<CallExpr>(S))
     return false;
-  if (const auto *E = dyn_cast_or_null<Expr>(S))
-    for (const char *Var : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
-      for (char F : {'x', 'y', 'z'})
-        if (isBuiltinIndexRead(E, Var, F))
-          return true;
+  if (const auto *E = dyn_cast_or_null<Expr>(S); E && isAnyBuiltinIndexRead(E))
+    return true;
   if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl() && V->hasInit())
       if (mentionsBuiltinIndex(V->getInit()))

@@ -1,4 +1,5 @@
 #include "Analysis/ScatterSites.h"
+#include "Analysis/Parents.h"
 #include "Analysis/RowShapes.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
@@ -7,7 +8,6 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -104,7 +104,7 @@ std::vector<const DeclRefExpr *> refsTo(const ParmVarDecl *P, const Stmt *Body) 
 const Stmt *parentBeyondCasts(const Expr *E, ASTContext &Ctx) {
   const Stmt *Child = E;
   for (int Depth = 0; Depth < 16; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
+    auto Parents = parentsOf(*Child, Ctx);
     if (Parents.empty())
       return nullptr;
     const Stmt *P = Parents[0].get<Stmt>();
@@ -119,7 +119,7 @@ const Stmt *parentBeyondCasts(const Expr *E, ASTContext &Ctx) {
 bool inLoop(const Stmt *S, const Stmt *Allowed, ASTContext &Ctx) {
   const Stmt *Child = S;
   for (int Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
+    auto Parents = parentsOf(*Child, Ctx);
     if (Parents.empty())
       return false;
     const Stmt *P = Parents[0].get<Stmt>();

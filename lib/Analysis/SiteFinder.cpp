@@ -1,5 +1,6 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ActiveThreads.h"
+#include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
@@ -7,7 +8,6 @@
 #include "Analysis/RowShapes.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 
@@ -444,7 +444,7 @@ private:
   }
 
   bool startsAtZeroBefore(const Stmt *Loop, const VarDecl *J) {
-    auto Parents = Ctx.getParents(*Loop);
+    auto Parents = parentsOf(*Loop, Ctx);
     const auto *Block = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
     if (!Block)
       return false;

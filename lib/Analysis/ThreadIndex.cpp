@@ -5,7 +5,6 @@
 
 #include "clang/AST/ExprCXX.h"
 
-#include <functional>
 
 using namespace clang;
 
@@ -13,7 +12,7 @@ namespace irregfix {
 
 // threadIdx.x is a MSProperty reference in Clang's CUDA headers; a plain member
 // of a struct variable in simple stubs. Accept both.
-bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
+BuiltinIndexRead builtinIndexRead(const Expr *E) {
   E = strip(E);
   const Expr *Base = nullptr;
   StringRef Member;
@@ -26,12 +25,23 @@ bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
     Base = ME->getBase();
     Member = ME->getMemberDecl()->getName();
   } else {
-    return false;
+    return {};
   }
-  if (Field && Member != StringRef(&Field, 1))
-    return false;
   const auto *DR = dyn_cast<DeclRefExpr>(strip(Base));
-  return DR && DR->getDecl()->getName() == Var;
+  if (!DR)
+    return {};
+  return {DR->getDecl()->getName(), Member};
+}
+
+bool isBuiltinIndexRead(const Expr *E, const char *Var, char Field) {
+  const BuiltinIndexRead R = builtinIndexRead(E);
+  return !R.Var.empty() && (!Field || R.Field == StringRef(&Field, 1)) && R.Var == Var;
+}
+
+bool isAnyBuiltinIndexRead(const Expr *E) {
+  const BuiltinIndexRead R = builtinIndexRead(E);
+  return (R.Field == "x" || R.Field == "y" || R.Field == "z") &&
+         (R.Var == "threadIdx" || R.Var == "blockIdx" || R.Var == "blockDim" || R.Var == "gridDim");
 }
 
 const Expr *throughUnchangedLocals(const Expr *E, const FunctionLocals &Locals) {
@@ -71,8 +81,8 @@ static unsigned constantBlockOffset(const Expr *E, const FunctionLocals &Locals)
   if (!BO || BO->getOpcode() != BO_Mul)
     return 0;
   for (auto [X, C] : {std::pair(BO->getLHS(), BO->getRHS()), std::pair(BO->getRHS(), BO->getLHS())})
-    if (isBuiltinIndexValue(X, "blockIdx", 'x', Locals))
-      if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
+    if (const auto *IL = dyn_cast<IntegerLiteral>(strip(C)); IL && IL->getValue().ule(1024) && IL->getValue() != 0)
+      if (isBuiltinIndexValue(X, "blockIdx", 'x', Locals))
         return static_cast<unsigned>(IL->getValue().getZExtValue());
   return 0;
 }
@@ -81,10 +91,14 @@ unsigned threadIndexBlockSize(const Expr *E, const FunctionLocals &Locals) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
   if (!BO || BO->getOpcode() != BO_Add)
     return 0;
-  if (isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x', Locals))
-    return constantBlockOffset(BO->getLHS(), Locals);
-  if (isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x', Locals))
-    return constantBlockOffset(BO->getRHS(), Locals);
+  // The offset first: a product with a literal is rare, following locals to
+  // threadIdx.x is not cheap.
+  if (unsigned C = constantBlockOffset(BO->getLHS(), Locals);
+      C && isBuiltinIndexValue(BO->getRHS(), "threadIdx", 'x', Locals))
+    return C;
+  if (unsigned C = constantBlockOffset(BO->getRHS(), Locals);
+      C && isBuiltinIndexValue(BO->getLHS(), "threadIdx", 'x', Locals))
+    return C;
   return 0;
 }
 
@@ -260,16 +274,18 @@ namespace irregfix {
 
 unsigned kernelBlockSize(const FunctionDecl *Kernel, const FunctionLocals &Locals) {
   unsigned Size = 0;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+  // Only the sums themselves: a cast or parentheses around one gives the same size.
+  llvm::SmallVector<const Stmt *, 64> Work{Kernel->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
     if (!S)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S))
-      if (unsigned C = threadIndexBlockSize(E, Locals))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Add)
+      if (unsigned C = threadIndexBlockSize(BO, Locals))
         Size = Size == 0 || Size == C ? C : ~0u;
     for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Kernel->getBody());
+      Work.push_back(Child);
+  }
   return Size;
 }
 

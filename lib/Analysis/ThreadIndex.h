@@ -79,9 +79,18 @@ std::vector<const clang::Expr *> productFactors(const clang::Expr *E, const Writ
 bool sameFactors(const std::vector<const clang::Expr *> &A, const std::vector<const clang::Expr *> &B,
                  const clang::ASTContext &Ctx);
 
-// The builtin variable and field read by E (threadIdx.x → "threadIdx", 'x'),
-// or false if E is not such a read.
+// Whether E reads the builtin variable Var's field Field (threadIdx.x:
+// "threadIdx", 'x'; Field 0: any field).
 bool isBuiltinIndexRead(const clang::Expr *E, const char *Var, char Field);
+// Whether E reads x, y or z of threadIdx, blockIdx, blockDim or gridDim.
+bool isAnyBuiltinIndexRead(const clang::Expr *E);
+
+// The variable and member E reads when it is `v.m` of a variable v (beneath
+// casts; threadIdx.x: "threadIdx", "x"), else empty.
+struct BuiltinIndexRead {
+  llvm::StringRef Var, Field;
+};
+BuiltinIndexRead builtinIndexRead(const clang::Expr *E);
 
 
 } // namespace irregfix

@@ -78,7 +78,8 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
 // Collects the stores of one function body.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
-  WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx) : W(W), Fn(Fn), Ctx(Ctx) {
+  WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx)
+      : W(W), Fn(Fn), Ctx(Ctx), Calls(Fn->getASTContext().getSourceManager()) {
     W.Locals = Ctx.Locals;
   }
 
@@ -112,9 +113,8 @@ public:
         O.Arrow ? notePointerWrite(O.E, C) : noteStore(O.E, C);
       return true;
     }
-    const SourceManager &SM = Fn->getASTContext().getSourceManager();
     const FunctionDecl *Callee = nullptr;
-    CallKind Kind = classifyCall(C, SM, &Callee);
+    CallKind Kind = Calls.classify(C, &Callee);
     if (Kind == CallKind::Indirect || Kind == CallKind::Unseen)
       return untraced(C, unfollowable(Kind, Callee)), true;
     if (Kind == CallKind::Library)
@@ -429,6 +429,7 @@ private:
   WriteSet &W;
   const FunctionDecl *Fn;
   SummaryContext &Ctx;
+  CallClassifier Calls;
   // (expression, through a pointer (else an lvalue), the store)
   std::vector<std::tuple<const Expr *, bool, const Stmt *>> Deferred;
 };

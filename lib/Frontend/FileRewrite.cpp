@@ -1,4 +1,5 @@
 #include "Frontend/FileRewrite.h"
+#include "Analysis/Parents.h"
 #include "Decide/DecideFile.h"
 #include "Frontend/CacheEdits.h"
 #include "Frontend/Diagnostics.h"
@@ -29,6 +30,7 @@ void limitTraversalToProgram(ASTContext &Ctx) {
     if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
       Program.push_back(D);
   Ctx.setTraversalScope(Program);
+  forgetParents(Ctx); // parent look-ups cover the new scope
 }
 
 // A declaration at global scope named `irregfix` that is no namespace: the

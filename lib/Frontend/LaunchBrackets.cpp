@@ -17,14 +17,29 @@ struct Tok {
 };
 
 // `<<` or `>>`, blanks, then `<` or `>`: what a split bracket looks like.
+// One pass over the text (every file the parse reads, the toolkit's headers
+// included), from one `<` or `>` to the next (memchr's pace between them); a
+// pair is looked for again two characters after the last one.
 bool maySplit(llvm::StringRef Text) {
-  for (llvm::StringRef Pair : {"<<", ">>"})
-    for (size_t I = Text.find(Pair); I != llvm::StringRef::npos; I = Text.find(Pair, I + 2)) {
-      size_t J = Text.find_first_not_of(" \t\r\n", I + 2);
-      if (J != llvm::StringRef::npos && J > I + 2 && Text[J] == Pair[0])
+  const size_t N = Text.size();
+  size_t Next[2] = {Text.find('<'), Text.find('>')};
+  while (true) {
+    const int Which = Next[0] < Next[1] ? 0 : 1;
+    const size_t I = Next[Which];
+    if (I == llvm::StringRef::npos || I + 1 >= N)
+      return false;
+    const char C = Text[I];
+    size_t After = I + 1;
+    if (Text[I + 1] == C) {
+      size_t J = I + 2;
+      while (J < N && (Text[J] == ' ' || Text[J] == '\t' || Text[J] == '\r' || Text[J] == '\n'))
+        ++J;
+      if (J < N && J > I + 2 && Text[J] == C)
         return true;
+      After = I + 2;
     }
-  return false;
+    Next[Which] = Text.find(C, After);
+  }
 }
 
 std::vector<Tok> tokens(llvm::StringRef Text, std::vector<bool> &Operator) {

@@ -91,12 +91,12 @@ public:
       Configs.insert(Launch->getConfig());
     if (Configs.count(Call))
       return true;
-    if (Files.contains(Call->getBeginLoc()) && inHostFunction())
+    if (inHostFunction() && Files.contains(Call->getBeginLoc())) // the cheaper test first
       note(Call);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (Files.contains(C->getBeginLoc()) && inHostFunction())
+    if (inHostFunction() && Files.contains(C->getBeginLoc()))
       note(C);
     return true;
   }

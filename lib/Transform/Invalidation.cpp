@@ -1,8 +1,8 @@
 #include "Transform/Invalidation.h"
+#include "Analysis/Parents.h"
 #include "Transform/SourceText.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include "llvm/Support/Path.h"
 
@@ -36,7 +36,7 @@ Placement placementOf(const Expr *E, ASTContext &Ctx) {
   const LangOptions &LO = Ctx.getLangOpts();
   DynTypedNode Cur = DynTypedNode::create(*E);
   for (int Depth = 0; Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(Cur);
+    auto Parents = parentsOf(Cur, Ctx);
     if (Parents.empty())
       return {nullptr, false, false, "no enclosing statement"};
     DynTypedNode ParentNode = Parents[0];
@@ -87,7 +87,7 @@ std::vector<const Stmt *> enclosingLoops(const Expr *E, ASTContext &Ctx) {
   std::vector<const Stmt *> Loops;
   DynTypedNode Cur = DynTypedNode::create(*E);
   for (int Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Cur);
+    auto Parents = parentsOf(Cur, Ctx);
     if (Parents.empty())
       break;
     const Stmt *P = Parents[0].get<Stmt>();

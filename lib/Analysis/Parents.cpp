@@ -1,0 +1,264 @@
+#include "Analysis/Parents.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PointerUnion.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+using namespace clang;
+
+namespace irregfix {
+
+namespace {
+
+// Where a node goes in the map: nodes of one 4 KiB page of the AST's memory
+// go to neighbouring buckets (the map is filled and read in the order the
+// nodes were made, so one page's nodes are met together: few cache misses),
+// pages to buckets mixed from all their address bits (Clang's hash, a few
+// bits of the address alone, sends the runs of a large AST's nodes to runs of
+// taken buckets, and its look-ups probe long).
+struct AddressKey {
+  static const void *getEmptyKey() { return llvm::DenseMapInfo<const void *>::getEmptyKey(); }
+  static const void *getTombstoneKey() { return llvm::DenseMapInfo<const void *>::getTombstoneKey(); }
+  static unsigned getHashValue(const void *P) {
+    const uint64_t A = reinterpret_cast<uintptr_t>(P);
+    uint64_t Page = A >> 12;
+    Page ^= Page >> 33;
+    Page *= 0xff51afd7ed558ccdULL;
+    Page ^= Page >> 33;
+    return static_cast<unsigned>(Page << 8) | static_cast<unsigned>((A >> 4) & 0xff);
+  }
+  static bool isEqual(const void *A, const void *B) { return A == B; }
+};
+
+using ParentList = llvm::SmallVector<DynTypedNode, 2>;
+// One parent stored as itself (a declaration or a statement, the common
+// case), or a node of another kind, or several parents.
+using Stored = llvm::PointerUnion<const Decl *, const Stmt *, DynTypedNode *, ParentList *>;
+
+DynTypedNode single(Stored U) {
+  if (const auto *D = dyn_cast<const Decl *>(U))
+    return DynTypedNode::create(*D);
+  if (const auto *S = dyn_cast<const Stmt *>(U))
+    return DynTypedNode::create(*S);
+  return *cast<DynTypedNode *>(U);
+}
+
+// Every node's parents as a RecursiveASTVisitor visits them (template
+// instantiations and implicit code included): what Clang's parent map records.
+class ParentIndex {
+public:
+  ParentIndex() = default;
+  ParentIndex(const ParentIndex &) = delete;
+  ParentIndex &operator=(const ParentIndex &) = delete;
+
+  void build(ASTContext &Ctx);
+  bool built() const { return Built; }
+
+  DynTypedNodeList of(const DynTypedNode &N) const {
+    if (N.getNodeKind().hasPointerIdentity())
+      return lookUp(Pointers, N.getMemoizationData());
+    return lookUp(Others, N);
+  }
+
+private:
+  friend class Recorder;
+
+  template <typename MapT, typename KeyT> static DynTypedNodeList lookUp(const MapT &Map, const KeyT &Key) {
+    auto It = Map.find(Key);
+    if (It == Map.end())
+      return llvm::ArrayRef<DynTypedNode>();
+    if (const auto *V = dyn_cast<ParentList *>(It->second))
+      return llvm::ArrayRef<DynTypedNode>(*V);
+    return single(It->second);
+  }
+
+  // Parent as a node's parent (Itself when it is a declaration or a statement).
+  void add(Stored &Slot, Stored Itself, const DynTypedNode &Parent);
+
+  llvm::DenseMap<const void *, Stored, AddressKey> Pointers;
+  llvm::DenseMap<DynTypedNode, Stored> Others;
+  // What the maps point to, freed with them in one sweep (not entry by entry
+  // over the map's buckets).
+  llvm::SpecificBumpPtrAllocator<DynTypedNode> Nodes;
+  llvm::SpecificBumpPtrAllocator<ParentList> Lists;
+  bool Built = false;
+};
+
+template <typename T> DynTypedNode nodeOf(const T &N) { return DynTypedNode::create(*N); }
+template <> DynTypedNode nodeOf(const TypeLoc &N) { return DynTypedNode::create(N); }
+template <> DynTypedNode nodeOf(const NestedNameSpecifierLoc &N) { return DynTypedNode::create(N); }
+template <> DynTypedNode nodeOf(const ObjCProtocolLoc &N) { return DynTypedNode::create(N); }
+
+// Records each node's parent as the visitor enters the node: the node on top
+// of the stack of nodes being visited.
+class Recorder : public RecursiveASTVisitor<Recorder> {
+public:
+  explicit Recorder(ParentIndex &Index) : Index(Index) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    return enter(D, static_cast<const void *>(D), [&] { return Base::TraverseDecl(D); }, D);
+  }
+  bool TraverseTypeLoc(TypeLoc TL) {
+    return enter(TL, DynTypedNode::create(TL), [&] { return Base::TraverseTypeLoc(TL); });
+  }
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
+    return enter(NNS, DynTypedNode::create(NNS), [&] { return Base::TraverseNestedNameSpecifierLoc(NNS); });
+  }
+  bool TraverseAttr(Attr *A) {
+    return enter(A, static_cast<const void *>(A), [&] { return Base::TraverseAttr(A); });
+  }
+  bool TraverseObjCProtocolLoc(ObjCProtocolLoc L) {
+    return enter(L, DynTypedNode::create(L), [&] { return Base::TraverseObjCProtocolLoc(L); });
+  }
+  // Statements through the visitor's own stack (no recursion per statement).
+  bool dataTraverseStmtPre(Stmt *S) {
+    record(static_cast<const void *>(S));
+    Stack.push_back({DynTypedNode::create(*S), static_cast<const Stmt *>(S)});
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
+    Stack.pop_back();
+    return true;
+  }
+
+private:
+  using Base = RecursiveASTVisitor<Recorder>;
+
+  template <typename T> static bool isNull(const T &N) { return !N; }
+  static bool isNull(const ObjCProtocolLoc &) { return false; }
+
+  template <typename T, typename KeyT, typename Fn>
+  bool enter(const T &N, const KeyT &Key, Fn Traverse, Stored Itself = nullptr) {
+    if (isNull(N))
+      return true;
+    record(Key);
+    Stack.push_back({nodeOf(N), Itself});
+    const bool Result = Traverse();
+    Stack.pop_back();
+    return Result;
+  }
+
+  // A node with identity: kept in order, entered once they are all known
+  // (into a map made large enough for them at once).
+  void record(const void *Key) {
+    if (Stack.empty())
+      return;
+    const Entered &Top = Stack.back();
+    Pending.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
+  }
+  void record(const DynTypedNode &Key) {
+    if (!Stack.empty())
+      Index.add(Index.Others[Key], Stack.back().Itself, Stack.back().Node);
+  }
+
+public:
+  void enterPending() {
+    Index.Pointers.reserve(Pending.size());
+    for (const auto &[Key, Parent] : Pending)
+      Index.add(Index.Pointers[Key], Parent, single(Parent));
+    Pending.clear();
+  }
+
+private:
+  std::vector<std::pair<const void *, Stored>> Pending;
+
+  ParentIndex &Index;
+  // The nodes being visited; a declaration or statement also as itself, as
+  // it is stored when it is a node's one parent.
+  struct Entered {
+    DynTypedNode Node;
+    Stored Itself;
+  };
+  llvm::SmallVector<Entered, 16> Stack;
+};
+
+void ParentIndex::add(Stored &Slot, Stored Itself, const DynTypedNode &Parent) {
+  if (Slot.isNull()) {
+    Slot = Itself ? Itself : new (Nodes.Allocate()) DynTypedNode(Parent);
+    return;
+  }
+  if (!isa<ParentList *>(Slot))
+    Slot = new (Lists.Allocate()) ParentList(1, single(Slot));
+  ParentList *List = cast<ParentList *>(Slot);
+  // A parent met again (a node visited twice from one parent) is kept once;
+  // nodes without identity cannot be compared, and are kept each time.
+  if (!Parent.getMemoizationData() || !llvm::is_contained(*List, Parent))
+    List->push_back(Parent);
+}
+
+void ParentIndex::build(ASTContext &Ctx) {
+  Recorder R(*this);
+  R.TraverseAST(Ctx);
+  R.enterPending();
+  Built = true;
+}
+
+// The maps of the contexts alive, each dropped with its context. A thread
+// keeps the one it used last, valid while no map is dropped anywhere.
+struct Registry {
+  std::mutex Lock;
+  llvm::DenseMap<const ASTContext *, std::unique_ptr<ParentIndex>> Of;
+  std::atomic<uint64_t> Drops{0};
+};
+
+Registry &registry() {
+  static Registry R;
+  return R;
+}
+
+void dropWithContext(void *Ctx) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Of.erase(static_cast<const ASTContext *>(Ctx));
+  ++R.Drops;
+}
+
+struct LastUsed {
+  const ASTContext *Ctx = nullptr;
+  ParentIndex *Index = nullptr;
+  uint64_t Drops = 0;
+};
+thread_local LastUsed Last;
+
+ParentIndex &indexOf(ASTContext &Ctx) {
+  Registry &R = registry();
+  if (Last.Ctx != &Ctx || Last.Drops != R.Drops.load()) {
+    std::lock_guard<std::mutex> Guard(R.Lock);
+    std::unique_ptr<ParentIndex> &Slot = R.Of[&Ctx];
+    if (!Slot) {
+      Slot = std::make_unique<ParentIndex>();
+      Ctx.AddDeallocation(dropWithContext, &Ctx);
+    }
+    Last = {&Ctx, Slot.get(), R.Drops.load()};
+  }
+  // A context is read by one thread at a time: its map is built outside the lock.
+  if (!Last.Index->built())
+    Last.Index->build(Ctx);
+  return *Last.Index;
+}
+
+} // namespace
+
+DynTypedNodeList parentsOf(const DynTypedNode &N, ASTContext &Ctx) { return indexOf(Ctx).of(N); }
+
+void forgetParents(ASTContext &Ctx) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto It = R.Of.find(&Ctx);
+  if (It == R.Of.end())
+    return;
+  It->second = std::make_unique<ParentIndex>();
+  ++R.Drops;
+}
+
+} // namespace irregfix
