@@ -20,6 +20,26 @@ inline std::vector<std::string> cudaArgs() {
           "-resource-dir", IRREGFIX_CLANG_RESOURCE_DIR, "-Wno-unknown-cuda-version"};
 }
 
+// Parses Code and calls Fn(ctx) with its translation unit.
+inline bool onTranslationUnit(const std::string &Code, std::function<void(clang::ASTContext &)> Fn) {
+  struct Consumer : clang::ASTConsumer {
+    std::function<void(clang::ASTContext &)> Fn;
+    void HandleTranslationUnit(clang::ASTContext &Ctx) override { Fn(Ctx); }
+  };
+  struct Action : clang::ASTFrontendAction {
+    std::function<void(clang::ASTContext &)> Fn;
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+      auto C = std::make_unique<Consumer>();
+      C->Fn = Fn;
+      return C;
+    }
+  };
+  auto A = std::make_unique<Action>();
+  A->Fn = std::move(Fn);
+  return clang::tooling::runToolOnCodeWithArgs(std::move(A), "#include <cuda_runtime.h>\n" + Code, cudaArgs(),
+                                               "input.cu");
+}
+
 // Calls Fn(kernel, ctx) for every __global__ function defined in Code.
 inline bool forEachKernel(const std::string &Code,
                           std::function<void(const clang::FunctionDecl *, clang::ASTContext &)> Fn) {
@@ -31,26 +51,11 @@ inline bool forEachKernel(const std::string &Code,
       return true;
     }
   };
-  struct Consumer : clang::ASTConsumer {
-    std::function<void(const clang::FunctionDecl *, clang::ASTContext &)> Fn;
-    void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-      Visitor V;
-      V.Each = [&](const clang::FunctionDecl *F) { Fn(F, Ctx); };
-      V.TraverseDecl(Ctx.getTranslationUnitDecl());
-    }
-  };
-  struct Action : clang::ASTFrontendAction {
-    std::function<void(const clang::FunctionDecl *, clang::ASTContext &)> Fn;
-    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-      auto C = std::make_unique<Consumer>();
-      C->Fn = Fn;
-      return C;
-    }
-  };
-  auto A = std::make_unique<Action>();
-  A->Fn = std::move(Fn);
-  return clang::tooling::runToolOnCodeWithArgs(std::move(A), "#include <cuda_runtime.h>\n" + Code, cudaArgs(),
-                                               "input.cu");
+  return onTranslationUnit(Code, [&](clang::ASTContext &Ctx) {
+    Visitor V;
+    V.Each = [&](const clang::FunctionDecl *F) { Fn(F, Ctx); };
+    V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  });
 }
 
 // A summary of one site that tests can compare.

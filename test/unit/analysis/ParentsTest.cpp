@@ -73,25 +73,6 @@ std::pair<size_t, size_t> compare(clang::ASTContext &Ctx) {
   return {Same, Different};
 }
 
-bool onTranslationUnit(const std::string &Code, std::function<void(clang::ASTContext &)> Fn) {
-  struct Consumer : clang::ASTConsumer {
-    std::function<void(clang::ASTContext &)> Fn;
-    void HandleTranslationUnit(clang::ASTContext &Ctx) override { Fn(Ctx); }
-  };
-  struct Action : clang::ASTFrontendAction {
-    std::function<void(clang::ASTContext &)> Fn;
-    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-      auto C = std::make_unique<Consumer>();
-      C->Fn = Fn;
-      return C;
-    }
-  };
-  auto A = std::make_unique<Action>();
-  A->Fn = std::move(Fn);
-  return clang::tooling::runToolOnCodeWithArgs(std::move(A), "#include <cuda_runtime.h>\n" + Code, cudaArgs(),
-                                               "input.cu");
-}
-
 TEST(Parents, SameAsClangsOverTheWholeTranslationUnit) {
   std::pair<size_t, size_t> Counts;
   ASSERT_TRUE(onTranslationUnit(Program, [&](clang::ASTContext &Ctx) { Counts = compare(Ctx); }));
