@@ -494,8 +494,14 @@ private:
     if (!S)
       return;
     if (const auto *E = dyn_cast<ArraySubscriptExpr>(S); E && stageable(E)) {
-      if (llvm::none_of(R.Staged, [&](const ArraySubscriptExpr *Seen) { return Seen == E; }))
+      auto Same = llvm::find_if(R.Staged, [&](const ArraySubscriptExpr *Seen) {
+        return Seen == E || sameExpression(Seen, E, Ctx);
+      });
+      const unsigned At = static_cast<unsigned>(Same - R.Staged.begin());
+      if (Same == R.Staged.end())
         R.Staged.push_back(E);
+      if (llvm::none_of(R.StagedUses, [&](const auto &U) { return U.first == E; }))
+        R.StagedUses.push_back({E, At});
       return;
     }
     if (const auto *If = dyn_cast<IfStmt>(S))
@@ -602,6 +608,7 @@ CooperativeRows analyzeCooperativeRows(const KernelInfo &Info, ASTContext &Ctx, 
     R.Enclosing.clear();
     R.StoredAtThread.clear();
     R.Staged.clear();
+    R.StagedUses.clear();
     R.InOrder = false;
   }
   return R;

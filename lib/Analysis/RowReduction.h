@@ -69,7 +69,10 @@ struct CooperativeRows {
   // (`x[col[k]]`, not also its `col[k]`): reads of a pointer parameter at the
   // loop's variable, or at such a read, that every iteration makes (not under
   // a condition, nor after a `continue`), of arithmetic values of 8 bytes or less.
+  // A read written more than once (`s += A[k]; if (A[k] > m)`) is loaded once:
+  // StagedUses maps every occurrence to its read in Staged.
   std::vector<const clang::ArraySubscriptExpr *> Staged;
+  std::vector<std::pair<const clang::ArraySubscriptExpr *, unsigned>> StagedUses;
   // Compound statements around the loop, innermost first, with the statement
   // of each that holds it: lanes other than the row's first leave after it.
   std::vector<std::pair<const clang::CompoundStmt *, const clang::Stmt *>> Enclosing;

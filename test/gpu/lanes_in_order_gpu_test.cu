@@ -34,7 +34,7 @@ template <class T> void expect_same_bits(const std::vector<T> &a, const std::vec
   EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << "L " << L;
 }
 
-TEST_F(InOrderLanes, FloatSumMinAndContinueMatchTheOriginalBitForBitForEveryL) {
+TEST_F(InOrderLanes, FloatSumMinContinueAndARepeatedReadMatchTheOriginalBitForBitForEveryL) {
   for (int L : {2, 4, 8, 16, 32}) {
     const Rows m = rows_of(3001, {0, 1, L - 1, L, L + 1, 3 * L + 2, 300}, L);
     const int n = m.n;
@@ -57,6 +57,8 @@ TEST_F(InOrderLanes, FloatSumMinAndContinueMatchTheOriginalBitForBitForEveryL) {
     original_and_lanes(L, [&] { lanes_in_order::row_mins(n, B, A, least, 96); }, least, n, &om, &lm);
     expect_same_bits(om, lm, L);
     original_and_lanes(L, [&] { lanes_in_order::row_sums_skipping(n, B, skip, val, y, 100); }, y, n, &o, &l);
+    expect_same_bits(o, l, L);
+    original_and_lanes(L, [&] { lanes_in_order::row_mix(n, B, val, y, 256); }, y, n, &o, &l);
     expect_same_bits(o, l, L);
   }
 }

@@ -35,6 +35,21 @@ __global__ void in_order_skipping_kernel(int n, const int *B, const int *col, co
   }
 }
 
+__global__ void in_order_mix_kernel(int n, const int *B, const float *A, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0.f, m = -1e30f;
+    int count = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k) {
+      s += A[k];
+      if (A[k] > m)
+        m = A[k];
+      count++;
+    }
+    y[t] = s * 0.5f + m + static_cast<float>(count);
+  }
+}
+
 namespace lanes_in_order {
 
 static unsigned blocks(int n, unsigned block) { return (static_cast<unsigned>(n) + block - 1) / block; }
@@ -45,6 +60,10 @@ void row_dots(int n, const int *B, const int *col, const float *val, const float
 
 void row_mins(int n, const int *B, const double *A, double *y, unsigned block) {
   in_order_mins_kernel<<<blocks(n, block), block>>>(n, B, A, y);
+}
+
+void row_mix(int n, const int *B, const float *A, float *y, unsigned block) {
+  in_order_mix_kernel<<<blocks(n, block), block>>>(n, B, A, y);
 }
 
 void row_sums_skipping(int n, const int *B, const int *col, const float *A, float *y, unsigned block) {

@@ -82,8 +82,31 @@ __global__ void skip_empty(int n, const int *B, const int *col, const float *A, 
 // CHECK-NEXT:            continue;
 // CHECK-NEXT:          s += A[k];
 
+// The same read written twice (the sum's and the comparison's A[k]) is loaded
+// once; the count needs no read.
+__global__ void sum_max_count(int n, const int *B, const float *A, float *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    float s = 0.f, m = -1e30f;
+    int count = 0;
+    for (int k = B[t]; k < B[t + 1]; ++k) {
+      s += A[k];
+      if (A[k] > m) m = A[k];
+      count++;
+    }
+    y[t] = s + m + count;
+  }
+}
+// CHECK-LABEL: __global__ void sum_max_count_irregfix_lanes(int n, const int *B, const float *A, float *y, const irregfix::Lanes __irregfix_lanes) {
+// CHECK:             const float __irregfix_loaded0 = __irregfix_in ? static_cast<float>(A[__irregfix_k]) : float();
+// CHECK-NOT:         __irregfix_loaded1
+// CHECK:               s += irregfix::lanes_get(__irregfix_loaded0, k - __irregfix_base, __irregfix_lanes);
+// CHECK-NEXT:          if (irregfix::lanes_get(__irregfix_loaded0, k - __irregfix_base, __irregfix_lanes) > m) m = A[k];
+// CHECK-NEXT:          count++;
+
 void multiply(int n, const int *rp, const int *c, const float *v, const float *x, float *y) {
   spmv<<<(n + 255) / 256, 256>>>(n, rp, c, v, x, y);
   row_min<<<(n + 255) / 256, 256>>>(n, rp, v, y);
   skip_empty<<<(n + 255) / 256, 256>>>(n, rp, c, v, y);
+  sum_max_count<<<(n + 255) / 256, 256>>>(n, rp, v, y);
 }

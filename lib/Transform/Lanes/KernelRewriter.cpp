@@ -210,11 +210,12 @@ private:
       const std::string V = Read->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
       Head2 += Inner + "const " + V + " " + stagedName(I) + " = " + In + " ? static_cast<" + V + ">(" + Load +
                ") : " + V + "();\n";
-      if (!Editor.replace(Read->getSourceRange(), "irregfix::lanes_get(" + stagedName(I) + ", " +
-                                                      K->getNameAsString() + " - " + Base + ", " + lanesParamName() +
-                                                      ")"))
-        return "a read of the loop overlaps another edit";
     }
+    for (const auto &[Use, I] : Rows.StagedUses)
+      if (!Editor.replace(Use->getSourceRange(), "irregfix::lanes_get(" + stagedName(I) + ", " +
+                                                     K->getNameAsString() + " - " + Base + ", " + lanesParamName() +
+                                                     ")"))
+        return "a read of the loop overlaps another edit";
     const std::string KName = K->getNameAsString();
     Head2 += Inner + "const " + Type + " " + Stop + " = " + EndName + " - " + Base + " < " + L + " ? " + EndName +
              " : " + Base + " + " + L + ";\n";
