@@ -151,6 +151,15 @@ size_t countRefs(const VarDecl *V, const Stmt *St) {
   return N;
 }
 
+void refsTo(const VarDecl *V, const Stmt *St, std::vector<const DeclRefExpr *> &Out) {
+  if (!St)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(St); DR && DR->getDecl() == V)
+    Out.push_back(DR);
+  for (const Stmt *C : St->children())
+    refsTo(V, C, Out);
+}
+
 static void countAllRefs(const Stmt *St, llvm::DenseMap<const ValueDecl *, size_t> &Out) {
   if (!St)
     return;

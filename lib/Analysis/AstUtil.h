@@ -51,6 +51,8 @@ bool isAnyMacro(const clang::Stmt *S);
 
 // How many times St refers to V.
 size_t countRefs(const clang::VarDecl *V, const clang::Stmt *St);
+// The references to V inside St, in the order of a walk of its children.
+void refsTo(const clang::VarDecl *V, const clang::Stmt *St, std::vector<const clang::DeclRefExpr *> &Out);
 // How many times St refers to each declaration it names (countRefs for all at once).
 llvm::DenseMap<const clang::ValueDecl *, size_t> countAllRefs(const clang::Stmt *St);
 

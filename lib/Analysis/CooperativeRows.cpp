@@ -109,12 +109,13 @@ std::string exits(const Stmt *S, bool Nested) {
   return "";
 }
 
-bool containsGoto(const Stmt *S) {
+// Whether S holds a statement of one of the kinds Ts.
+template <class... Ts> bool contains(const Stmt *S) {
   if (!S)
     return false;
-  if (isa<GotoStmt, IndirectGotoStmt>(S))
+  if (isa<Ts...>(S))
     return true;
-  return llvm::any_of(S->children(), containsGoto);
+  return llvm::any_of(S->children(), [](const Stmt *C) { return contains<Ts...>(C); });
 }
 
 // What reads blockDim or gridDim: the variant runs another grid.
@@ -145,16 +146,6 @@ bool sameType(QualType A, QualType B) {
   return A.getCanonicalType().getUnqualifiedType() == B.getCanonicalType().getUnqualifiedType();
 }
 
-// Collects the references to V inside S.
-void refsTo(const VarDecl *V, const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
-  if (!S)
-    return;
-  if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V)
-    Out.push_back(R);
-  for (const Stmt *C : S->children())
-    refsTo(V, C, Out);
-}
-
 class Analysis {
 public:
   Analysis(const KernelInfo &Info, ASTContext &Ctx, bool Reassociate, CooperativeRows &R)
@@ -180,7 +171,7 @@ public:
       return Why;
     if (std::string Why = header(*S); !Why.empty())
       return Why;
-    if (containsGoto(Info.Kernel->getBody()))
+    if (contains<GotoStmt, IndirectGotoStmt>(Info.Kernel->getBody()))
       return "the kernel contains 'goto'";
     if (std::string Why = enclosing(For); !Why.empty())
       return Why;
@@ -519,21 +510,13 @@ private:
     if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
       for (const Stmt *Part : CS->body()) {
         stagedReads(Part);
-        if (containsContinue(Part))
+        if (contains<ContinueStmt>(Part))
           return;
       }
       return;
     }
     for (const Stmt *C : S->children())
       stagedReads(C);
-  }
-
-  static bool containsContinue(const Stmt *S) {
-    if (!S)
-      return false;
-    if (isa<ContinueStmt>(S))
-      return true;
-    return llvm::any_of(S->children(), [](const Stmt *C) { return containsContinue(C); });
   }
 
   // Whether V may be changed other than by name.

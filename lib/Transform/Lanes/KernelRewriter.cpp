@@ -1,4 +1,5 @@
 #include "Transform/Lanes/KernelRewriter.h"
+#include "Analysis/AstUtil.h"
 #include "Analysis/RowShapes.h"
 #include "Transform/InKernel/KernelRewriter.h"
 #include "Transform/InKernel/Naming.h"
@@ -139,10 +140,7 @@ private:
     const std::string Why = "// " + std::string(Rows.Accumulators.empty() ? "several lanes a row" :
                                                 "several lanes a row, each with its part of the row's result") +
                             "\n";
-    if (auto Above = pragmaLinesAbove(For->getBeginLoc(), SM))
-      Editor.insertBefore(Above->first, Above->second + "{ " + Why + Declare);
-    else
-      Editor.insertBefore(For->getBeginLoc(), "{ " + Why + Declare + Indent);
+    openBlock(For, Why + Declare);
 
     // k = start + lane; k < end; k += lanes
     Editor.insertBefore(Head->Start->getBeginLoc(), "(");
@@ -223,10 +221,7 @@ private:
              " < " + Stop + "; ++" + KName + ")";
     const std::string Why = "// several lanes a row load its elements together; each lane runs the loop over them in "
                             "the original's order\n";
-    if (auto Above = pragmaLinesAbove(For->getBeginLoc(), SM))
-      Editor.insertBefore(Above->first, Above->second + "{ " + Why);
-    else
-      Editor.insertBefore(For->getBeginLoc(), "{ " + Why + Indent);
+    openBlock(For, Why);
     if (!Editor.replace(SourceRange(For->getBeginLoc(), For->getRParenLoc()), Head2))
       return "the loop's header overlaps another edit";
     Editor.insertBefore(afterStatement(For, SM, LO), "\n" + Indent + "}\n" + Indent + leave() + "\n" + Indent + "}");
@@ -241,7 +236,7 @@ private:
       return "";
     SnippetEditor Piece(R, SM, LO);
     std::vector<const DeclRefExpr *> Refs;
-    collectRefs(E, V, Refs);
+    refsTo(V, E, Refs);
     for (const DeclRefExpr *Ref : Refs)
       if (!Piece.replace(Ref->getSourceRange(), Name))
         return "";
@@ -253,13 +248,12 @@ private:
     return *Out;
   }
 
-  static void collectRefs(const Stmt *S, const VarDecl *V, std::vector<const DeclRefExpr *> &Out) {
-    if (!S)
-      return;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
-      Out.push_back(Ref);
-    for (const Stmt *C : S->children())
-      collectRefs(C, V, Out);
+  // `{ ` and Text (whole lines) before the loop, above its `#pragma` lines.
+  void openBlock(const ForStmt *For, const std::string &Text) {
+    if (auto Above = pragmaLinesAbove(For->getBeginLoc(), SM))
+      Editor.insertBefore(Above->first, Above->second + "{ " + Text);
+    else
+      Editor.insertBefore(For->getBeginLoc(), "{ " + Text + Indent);
   }
 
   static std::string leave() { return "if (" + laneName() + " != 0) return; // lane 0 goes on"; }

@@ -193,12 +193,30 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
   return esz ? esz : 4;
 }
 
-// Whether the rows may form the domain: rows short enough, and every column
+// Row starts B[first .. first + count) read to the host, of the graph's index kind.
+cudaError_t read_starts(const AccessList &a, long long first, long long count, long long *out) {
+  const std::size_t isz = index_size(a.b_kind);
+  unsigned char raw[(kNearSampleRows + 1) * 8];
+  for (long long done = 0; done < count;) { // in pieces of the buffer's size
+    const long long part = std::min<long long>(count - done, kNearSampleRows + 1);
+    if (const cudaError_t e = cudaMemcpy(raw, static_cast<const unsigned char *>(a.B) + (first + done) * isz,
+                                         part * isz, cudaMemcpyDeviceToHost);
+        e != cudaSuccess)
+      return e;
+    for (long long i = 0; i < part; ++i)
+      if (!index_value(raw + i * isz, a.b_kind, &out[done + i]))
+        out[done + i] = -1;
+    done += part;
+  }
+  return cudaSuccess;
+}
+
 // The share of the sampled columns (i32) within near_row(n) of their row; -1
 // when the sample holds none.
 cudaError_t sampled_near_share(const AccessList &a, double *share) {
   *share = -1;
   const long long runs = std::min(kNearSampleRuns, (a.n + kNearSampleRows - 1) / kNearSampleRows);
+  const long long band = near_row(a.n);
   long long starts[kNearSampleRows + 1];
   int columns[kNearSampleColumns];
   long long near = 0, sampled = 0;
@@ -206,28 +224,19 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
     const long long first = r * (a.n / runs), rows = std::min(kNearSampleRows, a.n - first);
     if (rows <= 0)
       continue;
-    cudaError_t e;
-    if (a.b_kind == kIndexI64) {
-      e = cudaMemcpy(starts, static_cast<const long long *>(a.B) + first, (rows + 1) * sizeof(long long),
-                     cudaMemcpyDeviceToHost);
-    } else {
-      int narrow[kNearSampleRows + 1];
-      e = cudaMemcpy(narrow, static_cast<const int *>(a.B) + first, (rows + 1) * sizeof(int), cudaMemcpyDeviceToHost);
-      for (long long i = 0; i <= rows; ++i)
-        starts[i] = narrow[i];
-    }
-    if (e != cudaSuccess)
+    if (const cudaError_t e = read_starts(a, first, rows + 1, starts); e != cudaSuccess)
       return e;
     const long long from = starts[0], to = std::min(starts[rows], from + kNearSampleColumns);
     if (from < 0 || to <= from) // not row starts this sample can read: the pass over the rows will tell
       continue;
-    if ((e = cudaMemcpy(columns, static_cast<const int *>(a.idx) + from, (to - from) * sizeof(int),
-                        cudaMemcpyDeviceToHost)) != cudaSuccess)
+    if (const cudaError_t e = cudaMemcpy(columns, static_cast<const int *>(a.idx) + from, (to - from) * sizeof(int),
+                                         cudaMemcpyDeviceToHost);
+        e != cudaSuccess)
       return e;
     for (long long i = 0; i < rows; ++i)
       for (long long k = std::max(starts[i], from); k < std::min(starts[i + 1], to); ++k) {
         const long long d = columns[k - from] - (first + i);
-        near += d >= -near_row(a.n) && d <= near_row(a.n);
+        near += d >= -band && d <= band;
         ++sampled;
       }
   }
@@ -236,6 +245,7 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
   return cudaSuccess;
 }
 
+// Whether the rows may form the domain: rows short enough, and every column
 // numbering one of the n elements (a square matrix: renumbering rows and
 // columns by one order is then a relabelling). *near: the share of the
 // columns within near_row(n) of their own row. Under auto, a band matrix as
@@ -246,15 +256,8 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, doubl
   long long ends[2] = {0, 0}; // B[0] and B[n]
   *near = 0;
   cudaError_t e = cudaDeviceSynchronize();
-  for (int i = 0; i < 2 && e == cudaSuccess; ++i) {
-    const long long at = i == 0 ? 0 : a.n;
-    int narrow = 0;
-    e = a.b_kind == kIndexI64
-            ? cudaMemcpy(&ends[i], static_cast<const long long *>(a.B) + at, sizeof(long long), cudaMemcpyDeviceToHost)
-            : cudaMemcpy(&narrow, static_cast<const int *>(a.B) + at, sizeof(int), cudaMemcpyDeviceToHost);
-    if (a.b_kind != kIndexI64)
-      ends[i] = narrow;
-  }
+  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
+    e = read_starts(a, a.n, 1, &ends[1]);
   const long long first = ends[0], last = ends[1];
   if (e == cudaSuccess && k.lanes <= 1 && last - first >= kDomainLongRows * a.n) {
     char line[200];

@@ -2,11 +2,38 @@
 #include "build.h"
 
 #include <climits>
+#include <cstring>
 #include <cstdint>
 
 namespace irregfix {
 namespace detail {
 std::size_t index_size(int kind) { return kind == kIndexI64 || kind == kIndexU64 ? 8 : 4; }
+
+bool index_value(const unsigned char *p, int kind, long long *out) {
+  switch (kind) {
+  case kIndexI32: {
+    int v;
+    std::memcpy(&v, p, sizeof v);
+    *out = v;
+    return true;
+  }
+  case kIndexU32: {
+    unsigned v;
+    std::memcpy(&v, p, sizeof v);
+    *out = v;
+    return true;
+  }
+  case kIndexI64:
+    std::memcpy(out, p, sizeof *out);
+    return true;
+  default: {
+    unsigned long long v;
+    std::memcpy(&v, p, sizeof v);
+    *out = static_cast<long long>(v);
+    return v <= static_cast<unsigned long long>(LLONG_MAX);
+  }
+  }
+}
 
 // Bytes of a copy of `cells` elements of `esz` bytes; "" or why it cannot be.
 std::string copy_bytes(unsigned long long cells, std::size_t esz, std::size_t *bytes) {

@@ -143,6 +143,9 @@ struct NeighborArgs {
 
 // Bytes of one element of an index array of this IndexKind.
 std::size_t index_size(int kind);
+// The index value of kind `kind` at p (index_size(kind) bytes, read to the
+// host) as a long long; false when it does not fit.
+bool index_value(const unsigned char *p, int kind, long long *out);
 
 // Bytes of a copy of `cells` elements of `esz` bytes; "" or why it cannot be.
 std::string copy_bytes(unsigned long long cells, std::size_t esz, std::size_t *bytes);

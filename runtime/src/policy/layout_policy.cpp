@@ -191,11 +191,12 @@ int request_lanes(const LayoutRequest &r, const RangeShape &s) {
 bool proposes_lanes(const LayoutRequest &r, const RangeShape &s) {
   if (!r.may_lanes || s.mean() < kLanesMinMeanRow)
     return false;
+  const int lanes = request_lanes(r, s);
   // In order, every lane runs the row's loop: only where the model applies
   // (long rows) and expects the variant not to lose.
   if (r.lanes_in_order)
-    return model_applies(s) && !expected_to_lose(s, lanes_in_order_ns(s, request_lanes(r, s)));
-  return !expected_to_lose(s, lanes_ns(s, choose_lanes(s.mean(), r.lanes)));
+    return model_applies(s) && !expected_to_lose(s, lanes_in_order_ns(s, lanes));
+  return !expected_to_lose(s, lanes_ns(s, lanes));
 }
 
 RangePrecheck range_precheck(const LayoutRequest &r, long long n, unsigned long long nnz) {

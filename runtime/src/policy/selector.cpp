@@ -237,11 +237,11 @@ void Selector::set_warm_up(double ms) {
   }
 }
 
-double Selector::warmed_ms() const {
-  if (warm_up_ms_ <= 0)
-    return -1;
+double Selector::warm_up_spent() const {
   return original_.count > 0 ? original_.median() * static_cast<double>(warm_up_launches_) : 0;
 }
+
+double Selector::warmed_ms() const { return warm_up_ms_ <= 0 ? -1 : warm_up_spent(); }
 
 void Selector::put_off(double ms, const std::string &why) {
   if (!profiling_ || ms <= warm_up_target())
@@ -280,8 +280,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
   // (Warm-up launches are not counted for reuse: no copy exists to see a write.)
   if (profiling_ && !warm_) {
     const double target = warm_up_target();
-    warm_ = target <= 0 ||
-            (original_.count > 0 && original_.median() * static_cast<double>(warm_up_launches_) >= target);
+    warm_ = target <= 0 || (original_.count > 0 && warm_up_spent() >= target);
     if (!warm_)
       return warm_up();
   }

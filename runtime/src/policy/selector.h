@@ -159,6 +159,7 @@ private:
   double settled_reuse_ = 0;
   std::string why_ = "profiling";
   double warm_up_target() const { return std::max(warm_up_ms_, put_off_ms_); }
+  double warm_up_spent() const; // the original's median times the warm-up's launches
 
   double warm_up_ms_ = 0;
   double put_off_ms_ = 0; // put_off: the warm-up lengthened to this

@@ -2,42 +2,8 @@
 #include "lanes.h"
 #include "lanes_payload.h"
 
-#include <cstring>
-
-#include <climits>
-
 namespace irregfix {
 namespace detail {
-namespace {
-
-// An index value of kind `kind` at p as a long long; false when it does not fit.
-bool index_value(const unsigned char *p, int kind, long long *out) {
-  switch (kind) {
-  case kIndexI32: {
-    int v;
-    std::memcpy(&v, p, sizeof v);
-    *out = v;
-    return true;
-  }
-  case kIndexU32: {
-    unsigned v;
-    std::memcpy(&v, p, sizeof v);
-    *out = v;
-    return true;
-  }
-  case kIndexI64:
-    std::memcpy(out, p, sizeof *out);
-    return true;
-  default: {
-    unsigned long long v;
-    std::memcpy(&v, p, sizeof v);
-    *out = static_cast<long long>(v);
-    return v <= static_cast<unsigned long long>(LLONG_MAX);
-  }
-  }
-}
-
-} // namespace
 
 std::string read_row_extent(const SiteInfo &site, const void *B, int b_kind, long long n, cudaStream_t stream,
                             RowExtent *out) {
