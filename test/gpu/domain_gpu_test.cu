@@ -40,6 +40,16 @@ __global__ void move(int n, float4 *pos, const float4 *force) {
     pos[i].x += 0.5f * force[i].x;
 }
 
+// Rebuilds the neighbour list from another one (a list built elsewhere).
+__global__ void relist(int n, const int *from_count, const int *from, int *count, int *list) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    count[t] = from_count[t];
+    for (int j = 0; j < kColumns; ++j)
+      list[j * n + t] = from[j * n + t];
+  }
+}
+
 // Reads one particle by its number in the program: its array must be as numbered.
 __global__ void first_x(const float4 *pos, float *out) {
   if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -52,6 +62,9 @@ const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kFor
 const unsigned char kMoveRoles[] = {129, 1};
 const unsigned short kMoveSizes[] = {16, 16};
 const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1, 1};
+const unsigned char kRelistRoles[] = {1, 3, 129, 131};
+const unsigned short kRelistSizes[] = {4, 4, 4, 4};
+const irregfix::NumberingKernel kRelist = {"relist", nullptr, kRelistRoles, kRelistSizes, -1, -1, -1, 1};
 const unsigned char kFirstRoles[] = {4, 132};
 const unsigned short kFirstSizes[] = {16, 4};
 const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1, 1};
@@ -62,11 +75,12 @@ struct Line {
   int n = 0;
   std::vector<float4> pos;
   std::vector<int> count, list;
-  Line(int n, bool shuffled) : n(n), pos(n), count(n, 0), list(static_cast<size_t>(n) * kColumns, -1) {
+  Line(int n, bool shuffled, unsigned seed = 7)
+      : n(n), pos(n), count(n, 0), list(static_cast<size_t>(n) * kColumns, -1) {
     std::vector<int> id(n);
     std::iota(id.begin(), id.end(), 0);
     if (shuffled)
-      std::shuffle(id.begin(), id.end(), std::mt19937(7));
+      std::shuffle(id.begin(), id.end(), std::mt19937(seed));
     for (int i = 0; i < n; ++i) {
       pos[id[i]] = make_float4(static_cast<float>(i), 0.f, 0.f, 0.f);
       for (int d = -kColumns / 2; d <= kColumns / 2; ++d)
@@ -148,6 +162,77 @@ TEST_F(DomainTest, ALibraryCallRestoresEveryArray) {
   // As numbered again: the positions as uploaded, the list's numbers too.
   EXPECT_TRUE(same_bits(download(pos, l.n), l.pos));
   EXPECT_EQ(download(list, l.list.size()), l.list);
+}
+
+// The sampled measure, computed here: kOrderSampleBlocks blocks of 256
+// threads spread evenly, each thread's first 128 neighbours, the distinct
+// sectors of `per_sector` elements a block reads over all reads.
+double sampled_sectors(const Line &l, int per_sector) {
+  const long long nblocks = (l.n + 255) / 256, blocks = std::min<long long>(nblocks, 32);
+  long long distinct = 0, reads = 0;
+  for (long long i = 0; i < blocks; ++i) {
+    std::vector<int> sectors;
+    for (long long p = i * nblocks / blocks * 256, end = std::min<long long>(p + 256, l.n); p < end; ++p)
+      for (int j = 0; j < std::min(l.count[p], 128); ++j)
+        sectors.push_back(l.list[static_cast<size_t>(j) * l.n + p] / per_sector);
+    reads += static_cast<long long>(sectors.size());
+    std::sort(sectors.begin(), sectors.end());
+    distinct += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+  }
+  return static_cast<double>(distinct) / static_cast<double>(reads);
+}
+
+TEST_F(DomainTest, TheGraphIsMeasuredAsTheSampleReadsIt) {
+  const Line l(1 << 14, true);
+  irregfix::testing::set_domain(1);
+  run(l, 1, true);
+  const double want = sampled_sectors(l, 2); // positions: float4, two a sector
+  EXPECT_GT(want, 0.3);
+  EXPECT_DOUBLE_EQ(irregfix::testing::domain_counters().sectors_as_numbered, want);
+}
+
+// A list rebuilt at every step (as MD rebuilds its neighbour list): the order
+// is measured on the new list at ever longer intervals while it stays good,
+// and computed again at the first check after it has decayed.
+TEST_F(DomainTest, ARebuiltGraphIsCheckedAtLongerIntervalsAndOrderedAgainWhenItDecays) {
+  const Line l(1 << 14, true), other(1 << 14, true, 99);
+  irregfix::testing::set_domain(1);
+  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
+  const int *same_count = upload(l.count), *same = upload(l.list);
+  const int *other_count = upload(other.count), *shuffled = upload(other.list);
+  int *count = upload(l.count), *list = upload(l.list);
+  const int blocks = (l.n + 255) / 256;
+  auto step = [&](const int *from_count, const int *from) {
+    irregfix::numbered_launch(kRelist, l.n, 0, {from_count, from, count, list});
+    relist<<<blocks, 256>>>(l.n, from_count, from, count, list);
+    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+    forces<<<blocks, 256>>>(l.n, count, list, pos, force);
+  };
+  irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+  forces<<<blocks, 256>>>(l.n, count, list, pos, force);
+  for (int s = 0; s < 40; ++s)
+    step(same_count, same);
+  irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  ASSERT_TRUE(c.formed) << irregfix::testing::stats_report();
+  EXPECT_EQ(c.orders, 1);
+  EXPECT_EQ(c.graph_changes, 40);
+  EXPECT_EQ(c.graph_checks, 5) << "measured at the 1st, 3rd, 7th, 15th and 31st change";
+  // Another graph altogether: the next check, at the 47th change, finds the
+  // order decayed and computes another.
+  for (int s = 0; s < 6; ++s)
+    step(other_count, shuffled);
+  EXPECT_EQ(irregfix::testing::domain_counters().orders, 1);
+  step(other_count, shuffled);
+  c = irregfix::testing::domain_counters();
+  EXPECT_EQ(c.graph_checks, 6);
+  EXPECT_EQ(c.orders, 2) << irregfix::testing::stats_report();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  // Every array as the program numbers it; the forces are the other list's.
+  irregfix_host_access(nullptr);
+  EXPECT_EQ(download(list, other.list.size()), other.list);
+  float4 *want = upload(std::vector<float4>(l.n));
+  forces<<<blocks, 256>>>(l.n, other_count, shuffled, pos, want);
+  EXPECT_TRUE(same_bits(download(force, l.n), download(want, l.n)));
 }
 
 // Under auto, `steps` of forces, each followed (in the steps `read_at`

@@ -130,6 +130,9 @@ struct DomainCounters {
   bool formed = false;
   long long launches = 0, renumbered_launches = 0, renumbers = 0, restores = 0;
   long long row_passes = 0; // passes over a matrix's rows on the device (the check that it is square)
+  long long orders = 0;     // orders computed
+  long long graph_changes = 0, graph_checks = 0; // writes of the graph seen, and those that measured the order
+  double sectors_as_numbered = -1; // the graph's sampled measure as the program numbers it (-1: not measured)
 };
 DomainCounters domain_counters();
 // As IRREGFIX_LANES: the lanes a row of the lanes layout (2, 4, 8, 16 or 32; 0: chosen from the rows).

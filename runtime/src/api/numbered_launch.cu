@@ -451,15 +451,17 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
 }
 
 
-// The graph changed since it was measured: when it reads worse in the order
-// than the order did when computed, every array goes back and the order is
-// computed again from the graph as it is now.
+// The graph changed since it was measured: when a check is due (OrderChecks)
+// and it reads worse in the order than the order did when computed, every
+// array goes back and the order is computed again from the graph as it is now.
 void check_decay(State &st, const NumberingKernel &k, const void *const *p, int count) {
   Domain &d = st.domain;
   AccessList a;
   if (!d.graph_changed || !graph_of(d, k, p, count, d.n, &a))
     return;
   d.graph_changed = false;
+  if (!d.checks.due())
+    return;
   const int per_sector = sector_elements(element_bytes(k, count));
   DomainArray *g = domain_array_at(d, p[k.graph]);
   // Measured in the order: as numbered, once renumbered.
@@ -469,6 +471,7 @@ void check_decay(State &st, const NumberingKernel &k, const void *const *p, int 
     switch_off(st, "a CUDA call failed while measuring the graph");
     return;
   }
+  d.checks.checked(d.fresh, d.last);
   if (d.last <= d.fresh * kDomainDecay)
     return;
   restore_all(st, "a new order (the old one decayed)");

@@ -130,6 +130,10 @@ DomainCounters domain_counters() {
     c.renumbers = st.domain.stats.renumbers;
     c.restores = st.domain.stats.restores;
     c.row_passes = st.domain.stats.row_passes;
+    c.orders = st.domain.stats.orders;
+    c.graph_changes = st.domain.checks.changes;
+    c.graph_checks = st.domain.checks.checks;
+    c.sectors_as_numbered = st.domain.identity;
     return c;
   });
 }

@@ -194,7 +194,7 @@ cudaError_t domain_counts(Domain &d) {
 
 cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors) {
   std::size_t need = 0;
-  cudaError_t e = sample_scratch_bytes(&need);
+  cudaError_t e = sample_scratch_bytes(a, per_sector, &need);
   if (e == cudaSuccess)
     e = domain_scratch(d, need);
   if (e == cudaSuccess)
@@ -238,6 +238,7 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
   ++d.stats.orders;
   e = domain_measure(d, a, d.perm, per_sector, &d.fresh);
   d.last = d.fresh;
+  d.checks.restart();
   return e;
 }
 
@@ -348,10 +349,12 @@ std::string format_domain(const Domain &d) {
   }
   std::snprintf(line, sizeof line,
                 "\nirregfix:   %lld of %lld launches over it ran renumbered; %lld arrays renumbered, %lld restored "
-                "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps); %.2f ms of host time in "
-                "these launches' hooks (waits for the device included)\n",
+                "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps), checked at %lld of %lld "
+                "changes of the graph; %.2f ms of host time in these launches' hooks (waits for the device "
+                "included)\n",
                 d.stats.renumbered_launches, d.stats.launches, d.stats.renumbers, d.stats.restores, d.stats.moved_mb,
-                d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps, d.stats.launch_ms);
+                d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps, d.checks.checks, d.checks.changes,
+                d.stats.launch_ms);
   out += line;
   for (const auto &kv : d.stats.boundaries)
     out += "irregfix:   restored for " + kv.first + ": " + std::to_string(kv.second) + "\n";

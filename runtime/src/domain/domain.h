@@ -89,6 +89,7 @@ struct Domain {
   long long *starts = nullptr, *starts_in_order = nullptr;
   long long nnz = -1;
   bool graph_changed = false; // something wrote the graph since it was last measured
+  OrderChecks checks;         // when a change of the graph is measured
   std::map<std::uintptr_t, DomainArray> arrays; // by allocation base
   // Pointers asked about: their whole device allocation, or empty (not one:
   // managed memory, an interior pointer). Forgotten at frees.

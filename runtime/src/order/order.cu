@@ -2,7 +2,9 @@
 // programs that order threads load it). See order.h.
 #include "order.h"
 
+#include "access_list.cuh"
 #include "remap_dispatch.cuh"
+#include "sector_marks.h"
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -20,32 +22,6 @@ constexpr unsigned kNoSector = ~0u;
 // Propagation keys: hops (high 32 bits), seed (see KeyLayout for the sort's).
 constexpr unsigned long long kHop = 1ULL << 32;
 
-// Thread t's reads: how many, and where its list starts (see AccessList).
-__device__ __forceinline__ long long access_count(const AccessList &a, long long t, long long *start) {
-  if (a.kind == AccessList::kRange) {
-    long long b0 = 0, b1 = 0;
-    if (!load_index(a.B, a.b_kind, t, &b0) || !load_index(a.B, a.b_kind, t + 1, &b1) || b1 < b0)
-      return 0;
-    *start = b0;
-    return b1 - b0;
-  }
-  long long c = a.jmax;
-  if (a.counts) {
-    long long v = 0;
-    if (!load_index(a.counts, a.counts_kind, t, &v))
-      v = a.jmax;
-    c = v < 0 ? 0 : v < a.jmax ? v : a.jmax;
-  }
-  *start = t * a.st;
-  return c;
-}
-
-// Its j-th element, when it is one (not a sentinel outside [lo, hi)).
-__device__ __forceinline__ bool access_elem(const AccessList &a, long long start, long long j, long long *e) {
-  const long long at = a.kind == AccessList::kRange ? start + j : start + j * a.sj;
-  return load_index(a.idx, a.idx_kind, at, e) && *e >= a.lo && *e < a.hi;
-}
-
 // ---- the sampled measure ----------------------------------------------------
 
 struct SampleLayout {
@@ -55,8 +31,7 @@ struct SampleLayout {
 
 SampleLayout sample_layout(long long n) {
   SampleLayout s;
-  const long long nblocks = (n + kOrderBlock - 1) / kOrderBlock;
-  s.blocks = nblocks < kOrderSampleBlocks ? nblocks : kOrderSampleBlocks;
+  s.blocks = sample_blocks(n);
   return s;
 }
 
@@ -430,7 +405,11 @@ cudaError_t order_parts(long long n, std::size_t *keys, std::size_t *ids, std::s
 
 } // namespace
 
-cudaError_t sample_scratch_bytes(std::size_t *bytes) {
+cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_t *bytes) {
+  if (per_sector < 1 || a.n <= 0)
+    return cudaErrorInvalidValue;
+  if (sector_marks_fit(a, per_sector, bytes))
+    return cudaSuccess;
   std::size_t keys = 0, temp = 0;
   const cudaError_t e = sample_parts(&keys, &temp);
   *bytes = 2 * keys + aligned(temp);
@@ -439,15 +418,21 @@ cudaError_t sample_scratch_bytes(std::size_t *bytes) {
 
 cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
                            std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream) {
-  std::size_t keys_bytes = 0, temp = 0, need = 0;
-  cudaError_t e = sample_parts(&keys_bytes, &temp);
-  if (e != cudaSuccess || (e = sample_scratch_bytes(&need)) != cudaSuccess)
+  std::size_t need = 0;
+  cudaError_t e = sample_scratch_bytes(a, per_sector, &need);
+  if (e != cudaSuccess)
     return e;
-  if (!scratch || scratch_bytes < need || per_sector < 1 || a.n <= 0)
+  if (!scratch || scratch_bytes < need)
     return cudaErrorInvalidValue;
   if ((e = cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream)) != cudaSuccess)
     return e;
+  std::size_t bits = 0;
+  if (sector_marks_fit(a, per_sector, &bits))
+    return mark_sectors(a, perm, per_sector, scratch, scratch_bytes, counts, stream);
   const SampleLayout s = sample_layout(a.n);
+  std::size_t keys_bytes = 0, temp = 0;
+  if ((e = sample_parts(&keys_bytes, &temp)) != cudaSuccess)
+    return e;
   auto *keys = static_cast<unsigned long long *>(scratch);
   auto *sorted = reinterpret_cast<unsigned long long *>(static_cast<char *>(scratch) + keys_bytes);
   void *cub_temp = static_cast<char *>(scratch) + 2 * keys_bytes;

@@ -56,8 +56,9 @@ constexpr int kOrderBlock = 256;
 constexpr int kOrderSampleBlocks = 32;
 constexpr int kOrderSampleReads = 128;
 
-// Device scratch sample_sectors needs.
-cudaError_t sample_scratch_bytes(std::size_t *bytes);
+// Device scratch sample_sectors needs for a at per_sector (by bitmaps,
+// sector_marks.h, where they fit; else a sort of the sample's reads).
+cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_t *bytes);
 // Enqueues the measure into counts[0] (distinct sectors) and counts[1] (reads),
 // device memory, which it sets first.
 cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
@@ -158,9 +159,10 @@ struct Order {
   double build_ms = 0;  // GPU time of its latest computation
   int region = 0, sweeps = 0;
   bool converged = true;
-  long long computed = 0, kept = 0; // computations; checks that kept it
-  // The sampled measure's scratch and its two counts (device), kept: a check
-  // runs at every change of the lists.
+  long long computed = 0, kept = 0; // computations; changes of its lists that kept it
+  OrderChecks checks;               // which of those changes measured it
+  // The sampled measure's scratch and its two counts (device), kept: checks
+  // run as the lists change.
   void *sample = nullptr;
   std::size_t sample_bytes = 0;
   unsigned long long *counts = nullptr;

@@ -34,16 +34,11 @@ OrderKey order_key(const AccessList &a, int dev, int region) {
 std::string order_record(BuildContext &cx, Orders &orders, const SiteInfo &site, int dev, const AccessList &a,
                          Order **out) {
   Order &o = orders[order_key(a, dev, cx.cfg.order_region)];
-  if (!o.sample) {
-    std::size_t bytes = 0;
-    IRREGFIX_TRY(sample_scratch_bytes(&bytes));
-    std::string why = ensure_buffer(cx.cfg, site, &o.sample, &o.sample_bytes, bytes);
-    if (why.empty()) {
-      std::size_t have = 0;
-      void *counts = nullptr;
-      why = ensure_buffer(cx.cfg, site, &counts, &have, 2 * sizeof(unsigned long long));
-      o.counts = static_cast<unsigned long long *>(counts);
-    }
+  if (!o.counts) {
+    std::size_t have = 0;
+    void *counts = nullptr;
+    const std::string why = ensure_buffer(cx.cfg, site, &counts, &have, 2 * sizeof(unsigned long long));
+    o.counts = static_cast<unsigned long long *>(counts);
     if (!why.empty())
       return why;
   }
@@ -52,9 +47,13 @@ std::string order_record(BuildContext &cx, Orders &orders, const SiteInfo &site,
 }
 
 // The sampled measure of order perm (null: the threads' own) over a, read back.
-std::string measure(const SiteInfo &site, const AccessList &a, const int *perm, int per_sector, Order &o,
-                    cudaStream_t stream, double *sectors) {
+std::string measure(const Config &cfg, const SiteInfo &site, const AccessList &a, const int *perm, int per_sector,
+                    Order &o, cudaStream_t stream, double *sectors) {
   unsigned long long h[2] = {0, 0};
+  std::size_t bytes = 0;
+  IRREGFIX_TRY(sample_scratch_bytes(a, per_sector, &bytes));
+  if (std::string why = ensure_buffer(cfg, site, &o.sample, &o.sample_bytes, bytes); !why.empty())
+    return why;
   IRREGFIX_TRY(sample_sectors(a, perm, per_sector, o.sample, o.sample_bytes, o.counts, stream));
   IRREGFIX_TRY(cudaMemcpyAsync(h, o.counts, sizeof h, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
@@ -69,9 +68,9 @@ std::string describe_order(const Order &o) {
   std::snprintf(line, sizeof line,
                 "sampled sectors per read %.3f in thread order, %.3f in this order when computed, %.3f at "
                 "its latest check; computed %lld times (latest %.3f ms, %d sweeps%s, regions of %d threads), "
-                "kept %lld times when its lists changed",
+                "kept %lld times when its lists changed (measured at %lld of those changes)",
                 o.identity, o.fresh, o.last, o.computed, o.build_ms, o.sweeps,
-                o.converged ? "" : ", stopped before converging", o.region, o.kept);
+                o.converged ? "" : ", stopped before converging", o.region, o.kept, o.checks.checks);
   return line;
 }
 
@@ -83,12 +82,15 @@ std::string locality_order(BuildContext &cx, Orders &orders, SiteStats &ss, cons
   if (!why.empty())
     return why;
   bool compute = !o->ready;
-  if (o->identity < 0 && (why = measure(site, a, nullptr, per_sector, *o, stream, &o->identity)) != "")
+  if (o->identity < 0 && (why = measure(cx.cfg, site, a, nullptr, per_sector, *o, stream, &o->identity)) != "")
     return why;
   if (!compute) {
-    if ((why = measure(site, a, static_cast<const int *>(o->perm), per_sector, *o, stream, &o->last)) != "")
-      return why;
-    compute = order_decayed(o->fresh, o->last);
+    if (o->checks.due()) {
+      if ((why = measure(cx.cfg, site, a, static_cast<const int *>(o->perm), per_sector, *o, stream, &o->last)) != "")
+        return why;
+      o->checks.checked(o->fresh, o->last);
+      compute = order_decayed(o->fresh, o->last);
+    }
     o->kept += !compute;
   }
   if (compute) {
@@ -134,9 +136,10 @@ std::string locality_order(BuildContext &cx, Orders &orders, SiteStats &ss, cons
     o->ready = true;
     o->region = order_region(a.n, cx.cfg.order_region);
     ++o->computed;
-    if ((why = measure(site, a, static_cast<const int *>(o->perm), per_sector, *o, stream, &o->fresh)) != "")
+    if ((why = measure(cx.cfg, site, a, static_cast<const int *>(o->perm), per_sector, *o, stream, &o->fresh)) != "")
       return why;
     o->last = o->fresh;
+    o->checks.restart();
   }
   ss.order = describe_order(*o);
   *out = o;
@@ -236,7 +239,7 @@ std::string range_order_sectors(BuildContext &cx, Orders &orders, const SiteInfo
   Order *o = nullptr;
   std::string why = order_record(cx, orders, site, dev, a, &o);
   if (why.empty() && o->identity < 0)
-    why = measure(site, a, nullptr, kRangeSectorElements, *o, stream, &o->identity);
+    why = measure(cx.cfg, site, a, nullptr, kRangeSectorElements, *o, stream, &o->identity);
   if (why.empty())
     *sectors = o->identity;
   return why;
@@ -250,7 +253,7 @@ std::string neighbor_order_sectors(BuildContext &cx, Orders &orders, const SiteI
   Order *o = nullptr;
   std::string why = order_record(cx, orders, site, dev, a, &o);
   if (why.empty() && o->identity < 0)
-    why = measure(site, a, nullptr, sector_elements(esz), *o, stream, &o->identity);
+    why = measure(cx.cfg, site, a, nullptr, sector_elements(esz), *o, stream, &o->identity);
   if (why.empty())
     *sectors = o->identity;
   return why;

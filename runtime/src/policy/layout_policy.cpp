@@ -288,6 +288,22 @@ bool order_decayed(double fresh_sectors, double now_sectors) {
   return now_sectors > fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack;
 }
 
+bool OrderChecks::due() {
+  ++changes;
+  if (++pending < interval)
+    return false;
+  pending = 0;
+  ++checks;
+  return true;
+}
+
+void OrderChecks::checked(double fresh_sectors, double now_sectors) {
+  const bool steady = now_sectors <= fresh_sectors * (1 + kOrderSteady);
+  interval = steady ? std::min(2 * interval, kOrderCheckMaxInterval) : 1;
+}
+
+void OrderChecks::restart() { interval = 1, pending = 0; }
+
 int order_region(long long n, int region) {
   long long r = region < 32 ? 32 : region;
   while ((n + r - 1) / r >= (1LL << kOrderSeedBits) - 1)

@@ -330,6 +330,27 @@ constexpr double kOrderDecay = 0.25;
 constexpr double kOrderDecaySlack = 0.02;
 bool order_decayed(double fresh_sectors, double now_sectors);
 
+// When an order's lists change, a check measures them in the order: a sampled
+// pass and a sort of its reads (MD at 262,144 atoms on an H200: 0.19 ms, where
+// a whole step takes 0.34 ms; at every rebuild of its neighbour list, 11% of
+// the run). An order a check finds steady (within kOrderSteady, relative, of
+// its measure when fresh) is checked again after twice as many changes as
+// before, up to kOrderCheckMaxInterval; one that drifts, at the next change.
+// A late check costs speed only: every order gives the original's results.
+constexpr double kOrderSteady = 0.1;
+constexpr int kOrderCheckMaxInterval = 16;
+struct OrderChecks {
+  int interval = 1;          // changes from one check to the next
+  int pending = 0;           // changes since the latest check
+  long long changes = 0, checks = 0;
+  // The lists changed: whether to check the order now.
+  bool due();
+  // What the check measured, against the order's measure when fresh.
+  void checked(double fresh_sectors, double now_sectors);
+  // A new order: checked at the next change.
+  void restart();
+};
+
 // The order's sort key holds a thread's region in kOrderSeedBits bits: the
 // region (threads a seed) the order uses for n threads when asked for
 // `region` (IRREGFIX_ORDER_REGION), raised so that the regions number fewer

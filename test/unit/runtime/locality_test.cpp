@@ -84,6 +84,35 @@ TEST(LocalityOrder, KeptUntilItDecays) {
   EXPECT_TRUE(order_decayed(0.0, 0.03));
 }
 
+// The changes (1-based) of the lists at which an order steady at every check is measured.
+std::vector<long long> measured_changes(OrderChecks &c, int changes, double fresh, double now) {
+  std::vector<long long> at;
+  for (int i = 0; i < changes; ++i)
+    if (c.due()) {
+      at.push_back(c.changes);
+      c.checked(fresh, now);
+    }
+  return at;
+}
+
+TEST(LocalityOrder, ASteadyOrderIsCheckedAtEverLongerIntervals) {
+  OrderChecks c;
+  EXPECT_EQ(measured_changes(c, 80, 0.10, 0.105), (std::vector<long long>{1, 3, 7, 15, 31, 47, 63, 79}));
+  EXPECT_EQ(c.changes, 80);
+  EXPECT_EQ(c.checks, 8);
+}
+
+TEST(LocalityOrder, ADriftingOrderIsCheckedAtTheNextChange) {
+  OrderChecks c;
+  EXPECT_EQ(measured_changes(c, 7, 0.10, 0.105).size(), 3u); // 1, 3, 7: steady
+  // More than a tenth worse than fresh (not yet decayed): checked at every change again.
+  EXPECT_EQ(measured_changes(c, 10, 0.10, 0.12), (std::vector<long long>{15, 16, 17}));
+  // A new order starts over.
+  measured_changes(c, 20, 0.10, 0.10);
+  c.restart();
+  EXPECT_TRUE(c.due());
+}
+
 TEST(LocalityPolicy, ForcedLocalityNeedsAPermutableLaunch) {
   Config cfg;
   cfg.layout = kLayoutLocality;
