@@ -169,7 +169,7 @@ int choose_lanes(double mean, int forced) {
   if (forced >= 2)
     return forced;
   int lanes = 2;
-  while (lanes < 32 && 2.0 * lanes <= mean)
+  while (lanes < kLanesMost && kLanesElementsEach * 2.0 * lanes <= mean)
     lanes *= 2;
   return lanes;
 }

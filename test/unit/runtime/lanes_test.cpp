@@ -112,17 +112,20 @@ TEST(LanesLayout, ALanesEntryServesOnlyLaunchesThatMayRunTheVariant) {
   EXPECT_NE(std::string(unserved_because(e)).find("lanes"), std::string::npos);
 }
 
-TEST(LanesLayout, LanesAreThePowerOfTwoAtOrBelowTheMeanRow) {
+TEST(LanesLayout, EachLaneHasEightElementsOfAnAverageRow) {
   EXPECT_EQ(choose_lanes(0, 0), 2);
   EXPECT_EQ(choose_lanes(3, 0), 2);
-  EXPECT_EQ(choose_lanes(4, 0), 4);
-  EXPECT_EQ(choose_lanes(8, 0), 8);
-  EXPECT_EQ(choose_lanes(12.5, 0), 8);
-  EXPECT_EQ(choose_lanes(16, 0), 16);
-  EXPECT_EQ(choose_lanes(31.9, 0), 16);
-  EXPECT_EQ(choose_lanes(32, 0), 32);
+  EXPECT_EQ(choose_lanes(16.2, 0), 2); // the offshore matrix
+  EXPECT_EQ(choose_lanes(31.9, 0), 2);
+  EXPECT_EQ(choose_lanes(32, 0), 4);
+  EXPECT_EQ(choose_lanes(64, 0), 8);
+  EXPECT_EQ(choose_lanes(127.9, 0), 8);
+  EXPECT_EQ(choose_lanes(128, 0), 16);
+  EXPECT_EQ(choose_lanes(255, 0), 16);
+  EXPECT_EQ(choose_lanes(256, 0), 32);
   EXPECT_EQ(choose_lanes(1640, 0), 32);
-  EXPECT_EQ(choose_lanes(1640, 4), 4); // IRREGFIX_LANES wins
+  EXPECT_EQ(choose_lanes(1640, 4), 4);  // IRREGFIX_LANES wins
+  EXPECT_EQ(choose_lanes(40, 32), 32);
 }
 
 TEST(LanesLayout, TheViewCarriesTheLanesAndTheArraysInPlace) {
