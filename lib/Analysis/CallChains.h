@@ -56,6 +56,9 @@ struct BoundChain {
   ParamSpaces Spaces;
   // Its pointer parameters bound into a kernel array at an offset.
   std::map<const clang::ParmVarDecl *, OffsetBinding> Offsets;
+  // Why each of its pointer parameters bound to none of the above is not: what
+  // the call passes, as the end of "... (the call passes 'p'): <why>".
+  std::map<const clang::ParmVarDecl *, std::string> UnboundBecause;
   // Its write set with the kernel's writes bound in (WriteSet::throughCall).
   WriteSet Writes;
   // Why its code cannot be rewritten at the call, whatever it reads ("" when it can).
@@ -69,8 +72,9 @@ struct BoundChain {
   const OffsetBinding *offsetBinding(const ArrayRef &A) const;
   // Why A of the last function is no kernel array its code can be rewritten
   // over: memory other than device memory, a kernel array the kernel writes
-  // (KernelWrites) read at an offset, or an argument the kernel does not pass
-  // unchanged. A has no kernelArray.
+  // (KernelWrites) read at an offset, memory the function itself writes, or an
+  // argument the kernel does not pass unchanged (and what it is instead, where
+  // known). A has no kernelArray.
   std::string unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const clang::ASTContext &Ctx) const;
 };
 

@@ -18,6 +18,7 @@ struct ChainSummary {
   std::string Refused;
   std::string Local;   // "m" (its parameters bound to memory local to the thread)
   std::string Offsets; // "w@x" (its parameters bound into a kernel array at an offset)
+  std::string Unbound; // "p: why; q: why" (its pointer parameters bound to none of these, and why)
 };
 
 std::vector<ChainSummary> chainsOf(const std::string &Code) {
@@ -38,6 +39,8 @@ std::vector<ChainSummary> chainsOf(const std::string &Code) {
           S.Local += (S.Local.empty() ? "" : ",") + P->getNameAsString();
         if (auto O = B.Offsets.find(P); O != B.Offsets.end())
           S.Offsets += (S.Offsets.empty() ? "" : ",") + P->getNameAsString() + "@" + O->second.Array.spelling();
+        if (auto U = B.UnboundBecause.find(P); U != B.UnboundBecause.end())
+          S.Unbound += (S.Unbound.empty() ? "" : "; ") + P->getNameAsString() + ": " + U->second;
       }
       S.Refused = B.RefusedBecause;
       Out.push_back(S);
@@ -143,6 +146,62 @@ TEST(CallChains, CallsThatBindDifferentlyBindNothing) {
   ASSERT_EQ(Chains.size(), 1u);
   EXPECT_EQ(Chains[0].Local, "");
   EXPECT_EQ(Chains[0].Offsets, "");
+}
+
+TEST(CallChains, WhyAPointerParameterIsBoundToNoKernelArray) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *a, const int *b, const int *c, const int *d, int i) {
+      return (a ? a[i] : 0) + b[i] + c[i] + d[i];
+    }
+    __device__ int f(const int *p, const int *q, const int *r, int i) {
+      const int *later;
+      later = q;
+      p = r + i;
+      return g(0, later, p, r == q ? p : later, i);
+    }
+    __global__ void k(int n, const int *x, const int *y, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(x, y, x, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Path, "f>g");
+  EXPECT_EQ(Chains[1].Unbound, "a: a null pointer; b: 'later' is a local pointer declared without a value; "
+                               "c: 'p' is a parameter 'f' assigns");
+}
+
+TEST(CallChains, AnUnboundParameterPassedOnKeepsItsReason) {
+  auto Chains = chainsOf(R"(
+    __device__ int h(const int *v, int i) { return v[i]; }
+    __device__ int g(const int *u, int i) { return h(u, i); }
+    __global__ void k(int n, int c, const int *x, const int *y, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      const int *pick = c ? x : y;
+      if (t < n) out[t] = g(pick, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[0].Unbound, "u: 'pick' is either of two pointers, chosen in 'k'");
+  EXPECT_EQ(Chains[1].Unbound, "v: 'pick' is either of two pointers, chosen in 'k'");
+}
+
+TEST(CallChains, BindingsDroppedForCallsNotAlikeSayWhich) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *m, int i) { return m[i]; }
+    __device__ int f(const int *m, int i) {
+      int own[2] = {1, 2};
+      return i > 1 ? f(own, i - 1) : g(m, i);
+    }
+    __global__ void k(int n, const int *dev, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(dev + 4, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Path, "f>g");
+  EXPECT_EQ(Chains[1].Offsets, "");
+  EXPECT_EQ(Chains[1].Unbound, "m: 'f' is called elsewhere with pointers not bound alike (what a parameter "
+                               "points into is followed only where every call binds it alike)");
 }
 
 } // namespace
