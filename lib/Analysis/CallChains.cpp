@@ -1,4 +1,5 @@
 #include "Analysis/CallChains.h"
+#include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
 #include "Analysis/DeviceOnlyCode.h"
@@ -343,6 +344,18 @@ const OffsetBinding *BoundChain::offsetBinding(const ArrayRef &A) const {
   return It == Offsets.end() ? nullptr : &It->second;
 }
 
+bool isLaunchOffset(const OffsetBinding &O, const WriteSet &KernelWrites) {
+  return O.InKernel && !O.Offsets.empty() &&
+         llvm::all_of(O.Offsets, [&](const Expr *E) { return isLaunchEvaluable(E, KernelWrites); });
+}
+
+const OffsetBinding *BoundChain::viewOf(const ArrayRef &A, const WriteSet &KernelWrites) const {
+  const OffsetBinding *O = offsetBinding(A);
+  if (!O || !isLaunchOffset(*O, KernelWrites) || KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
+    return nullptr;
+  return O;
+}
+
 std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const ASTContext &Ctx) const {
   const Expr *Arg = A ? argumentFor(A.param()) : nullptr;
   const std::string Passes = Arg ? " (the call passes '" + argumentText(Arg, Ctx) + "')" : std::string();
@@ -353,8 +366,13 @@ std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrit
   if (const OffsetBinding *O = offsetBinding(A)) {
     if (KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
       return O->Array.quoted() + " is written in the kernel: " + Named + " points into it" + Passes;
-    return Named + " points into " + O->Array.quoted() + " at an offset" + Passes +
-           ": a called function's sites are rewritten over arrays the kernel passes unchanged";
+    const std::string At = Named + " points into " + O->Array.quoted() + " at an offset" + Passes;
+    if (!O->InKernel)
+      return At + " that a function between the kernel and it adds (a view's offset is the kernel's call's)";
+    if (!isLaunchOffset(*O, KernelWrites))
+      return At + " that is not computable from the kernel's arguments (a view's offset is computed at the launch)";
+    return At + ": a called function's sites are rewritten over arrays the kernel passes unchanged or at an "
+                "offset the launch computes";
   }
   // Memory the function writes itself: no copy made before the launch holds
   // what it reads, whatever the call passes.
