@@ -67,12 +67,21 @@ struct Place {
   const BoundChain *Chain;       // null: the kernel
 };
 
-// "'A' of 'f'" and "is not an array the kernel passes unchanged (the call passes 'x')".
+// "'A' of 'f'" and "is not an array the kernel passes unchanged (the call
+// passes 'x')", or "points into 'P' at an offset (the call passes 'P + e')",
+// with what the call passes instead where the chain knows it.
 std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChain &B, ASTContext &Ctx) {
   const Expr *Arg = B.argumentFor(A.param());
-  return {A.quoted() + " of " + quoted(B.Chain.callee()),
-          "is not an array the kernel passes unchanged" +
-              (Arg ? " (the call passes '" + textOf(Arg, Ctx) + "')" : std::string())};
+  const std::string Passes = Arg ? " (the call passes '" + textOf(Arg, Ctx) + "')" : std::string();
+  const std::string Named = A.quoted() + " of " + quoted(B.Chain.callee());
+  if (const OffsetBinding *O = B.offsetBinding(A))
+    return {Named, "points into " + O->Array.quoted() + " at an offset" + Passes +
+                       ": an index array is followed only where the kernel passes it unchanged"};
+  std::string Instead;
+  if (A.fields().empty())
+    if (auto It = B.UnboundBecause.find(A.param()); It != B.UnboundBecause.end())
+      Instead = ": " + It->second;
+  return {Named, "is not an array the kernel passes unchanged" + Passes + Instead};
 }
 
 // The parameter of a called function an invariant form stands for (`n`, `p.n`), or null.

@@ -19,6 +19,7 @@ struct ChainSummary {
   std::string Local;   // "m" (its parameters bound to memory local to the thread)
   std::string Offsets; // "w@x" (its parameters bound into a kernel array at an offset)
   std::string Unbound; // "p: why; q: why" (its pointer parameters bound to none of these, and why)
+  std::string Views;   // "w@x" (its offset parameters a site can read as views of the kernel's arrays)
 };
 
 std::vector<ChainSummary> chainsOf(const std::string &Code) {
@@ -39,6 +40,8 @@ std::vector<ChainSummary> chainsOf(const std::string &Code) {
           S.Local += (S.Local.empty() ? "" : ",") + P->getNameAsString();
         if (auto O = B.Offsets.find(P); O != B.Offsets.end())
           S.Offsets += (S.Offsets.empty() ? "" : ",") + P->getNameAsString() + "@" + O->second.Array.spelling();
+        if (const OffsetBinding *V = B.viewOf(ArrayRef(P), W))
+          S.Views += (S.Views.empty() ? "" : ",") + P->getNameAsString() + "@" + V->Array.spelling();
         if (auto U = B.UnboundBecause.find(P); U != B.UnboundBecause.end())
           S.Unbound += (S.Unbound.empty() ? "" : "; ") + P->getNameAsString() + ": " + U->second;
       }
@@ -202,6 +205,26 @@ TEST(CallChains, BindingsDroppedForCallsNotAlikeSayWhich) {
   EXPECT_EQ(Chains[1].Offsets, "");
   EXPECT_EQ(Chains[1].Unbound, "m: 'f' is called elsewhere with pointers not bound alike (what a parameter "
                                "points into is followed only where every call binds it alike)");
+}
+
+TEST(CallChains, ViewsAreOffsetsTheLaunchComputesOfArraysNothingWrites) {
+  auto Chains = chainsOf(R"(
+    struct Shape { int skip; };
+    __device__ float f(const float *a, const float *b, const float *c, float *d, const float *e, int i) {
+      d[i] = 0.f;
+      return a[i] + b[i] + c[i] + d[i + 1] + e[i];
+    }
+    __global__ void k(int n, int shift, Shape s, const float *x, float *y, float *z, float *w) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      const float *later = x + 2 * shift;
+      if (t < n) w[t] = f(&x[shift + 1], later, x + t, z + shift, y + s.skip, t);
+      if (t == 0) y[0] = 1.f;
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 1u);
+  EXPECT_EQ(Chains[0].Offsets, "a@x,b@x,c@x,d@z,e@y");
+  // c: the thread's offset; d: written through the parameter; e: its array written by the kernel.
+  EXPECT_EQ(Chains[0].Views, "a@x,b@x");
 }
 
 } // namespace
