@@ -84,6 +84,20 @@ std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChai
   return {Named, "is not an array the kernel passes unchanged" + Passes + Instead};
 }
 
+// The pointer parameter P when Base is an array member of the struct P
+// points to (`p->a`, `p->a[i]` of a 2-D member): an array whose address the
+// pointer gives without a load, but which no copy names.
+const ParmVarDecl *arrayMemberHolder(const Expr *Base) {
+  const Expr *E = Base ? Base->IgnoreParenImpCasts() : nullptr;
+  while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) // the rows of a 2-D member
+    E = AS->getBase()->IgnoreParenImpCasts();
+  const auto *M = dyn_cast_or_null<MemberExpr>(E);
+  if (!M || !M->isArrow() || !M->getType()->isConstantArrayType())
+    return nullptr;
+  const auto *DR = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+  return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+}
+
 // The parameter of a called function an invariant form stands for (`n`, `p.n`), or null.
 const ParmVarDecl *calleeParam(const Form &F, const Place &At) {
   if (!At.Chain || F.K != Form::Invariant)
@@ -311,9 +325,14 @@ private:
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
         return Why;
-    if (!R.Array)
+    if (!R.Array) {
+      if (const ParmVarDecl *Holder = arrayMemberHolder(R.Mem.Base))
+        return "the array it reads ('" + textOf(R.Mem.Base, Ctx) + "') is an array inside the struct " +
+               quoted(Holder) + " points to (copies are made of arrays a pointer parameter or a pointer field of "
+               "a by-value struct parameter names)";
       return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
              "') is not a parameter or a pointer field of a struct parameter";
+    }
     // A called function's parameter given a kernel array at an offset: its
     // reads are that array's, judged as such; the offset is checked last.
     const OffsetBinding *Offset = At.Chain ? At.Chain->offsetBinding(R.Array) : nullptr;
