@@ -330,6 +330,12 @@ private:
         return "the array it reads ('" + textOf(R.Mem.Base, Ctx) + "') is an array inside the struct " +
                quoted(Holder) + " points to (copies are made of arrays a pointer parameter or a pointer field of "
                "a by-value struct parameter names)";
+      // A pointer parameter the function sets or steps: which memory it reads
+      // is the function's own computation.
+      if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && RW.writesScalar(P))
+          return "the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
+                 " assigns (reads through it are not followed)";
       return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
              "') is not a parameter or a pointer field of a struct parameter";
     }

@@ -4,7 +4,8 @@
 // named (a pointer declared without a value and set later, either of two
 // pointers, a parameter the caller assigns), and a binding given up because
 // another call of a function on the way binds its pointers differently names
-// that function. Nothing is rewritten; the output is the input.
+// that function. A pointer the function moves itself is no array it reads
+// from one place. Nothing is rewritten; the output is the input.
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: diff %s %t.out
@@ -61,10 +62,26 @@ __global__ void tree(const float *x, const int *at, float *out, int n) {
     out[t] = descend(x + 4, at, t, 2);
 }
 // CHECK-DAG: remark: indirect read of 'v' in 'tree' (in 'at_leaf') not rewritten: 'v' of 'at_leaf' is not an array the kernel passes unchanged (the call passes 'v'): 'descend' is called elsewhere with pointers not bound alike (what a parameter points into is followed only where every call binds it alike)
+// The function steps its own pointer: where it reads is its own computation.
+__device__ int pairs(const int *p, const int *at, int t, int steps) {
+  int s = 0;
+  for (int k = 0; k < steps; ++k) {
+    s += p[at[t] + k];
+    p += 2;
+  }
+  return s;
+}
+__global__ void stepped(const int *x, const int *at, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = pairs(x, at, t, 4);
+}
+// CHECK-DAG: remark: indirect read of 'p' in 'stepped' (in 'pairs') not rewritten: the array it reads ('p') is a parameter 'pairs' assigns (reads through it are not followed)
 // CHECK-NOT: transformed
 
 void run(const int *from, float *const *buffers, const float *x, const float *y, const int *at, float *out,
-         int width, int n) {
+         int *iout, int width, int n) {
+  stepped<<<(n + 127) / 128, 128>>>(from, at, iout, n);
   smooth_all<<<(n + 127) / 128, 128>>>(from, buffers, out, width, n);
   set_later<<<(n + 127) / 128, 128>>>(x, at, out, n);
   chosen<<<(n + 127) / 128, 128>>>(x, y, at, out, n, 1);
