@@ -190,7 +190,8 @@ def timed_cpu(cmd, cwd, timeout):
     return rc, secs, cpu, out, err
 
 
-QUOTED = re.compile(r"'[^']*'")
+# A quoted name: a quote that does not end a word ("the thread's" is no quote) to the next quote.
+QUOTED = re.compile(r"(?<!\w)'[^']*'")
 
 
 def reason_class(reason):

@@ -1,4 +1,5 @@
 #include "Analysis/CallChains.h"
+#include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Calls.h"
 #include "Analysis/DeviceOnlyCode.h"
@@ -60,8 +61,39 @@ struct Level {
   std::set<const ParmVarDecl *> Thread;
   ParamSpaces Spaces;
   std::map<const ParmVarDecl *, OffsetBinding> Offsets;
+  std::map<const ParmVarDecl *, std::string> Unbound; // BoundChain::UnboundBecause
   WriteSet Writes;
 };
+
+std::string quotedName(const FunctionDecl *F) { return "'" + F->getNameAsString() + "'"; }
+
+// What pointer argument Arg, written in CallerFn (whose level is Caller, null:
+// the kernel), is when it binds its parameter to no kernel array, or "".
+std::string unboundArgument(const Expr *Arg, const FunctionDecl *CallerFn, const Level *Caller,
+                            const WriteSet &CallerWrites) {
+  const Expr *S = strip(Arg);
+  if (S->isNullPointerConstant(CallerFn->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+    return "a null pointer";
+  const auto *DR = dyn_cast<DeclRefExpr>(S);
+  if (!DR)
+    return "";
+  if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
+    if (CallerWrites.writesScalar(P))
+      return "'" + P->getNameAsString() + "' is a parameter " + quotedName(CallerFn) + " assigns";
+    if (Caller) // the caller's own parameter, unbound for the same reason
+      if (auto It = Caller->Unbound.find(P); It != Caller->Unbound.end())
+        return It->second;
+    return "";
+  }
+  const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+  if (!V || !V->isLocalVarDecl())
+    return "";
+  if (std::string Why = pointerInto(S, CallerWrites, Caller ? &Caller->Spaces : nullptr).Why; !Why.empty())
+    return "'" + V->getNameAsString() + "' is " + Why;
+  if (V->hasInit() && isa<ConditionalOperator>(strip(V->getInit())))
+    return "'" + V->getNameAsString() + "' is either of two pointers, chosen in " + quotedName(CallerFn);
+  return "";
+}
 
 // How pointer argument Arg, written in a function whose level is Caller (null:
 // the kernel), points into a kernel array at an offset, if it does.
@@ -93,10 +125,10 @@ std::optional<OffsetBinding> offsetArgument(const Expr *Arg, const Level *Caller
   return std::nullopt;
 }
 
-// How F's parameters stand for the kernel's values at call C, written in a
-// function whose level is Caller (null: the kernel).
-Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const WriteSet &KernelWrites,
-           const DeviceOnlyCode *DeviceOnly) {
+// How F's parameters stand for the kernel's values at call C, written in
+// CallerFn, whose level is Caller (null: the kernel).
+Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerFn, const Level *Caller,
+           const WriteSet &KernelWrites, const DeviceOnlyCode *DeviceOnly) {
   Level L;
   const WriteSet &CallerWrites = Caller ? Caller->Writes : KernelWrites;
   const std::vector<const Expr *> Args = callArguments(C, F);
@@ -123,9 +155,12 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const 
       Space = objectSpace(Args[I], CallerWrites, CallerSpaces);
     if (Space != MemorySpace::Device)
       L.Spaces[P] = Space;
-    else if (T->isPointerType())
+    else if (T->isPointerType()) {
       if (std::optional<OffsetBinding> B = offsetArgument(Args[I], Caller, CallerWrites))
         L.Offsets[P] = *B;
+      else if (std::string Why = unboundArgument(Args[I], CallerFn, Caller, CallerWrites); !Why.empty())
+        L.Unbound[P] = Why;
+    }
   }
   // The kernel's writes of the arrays F's parameters stand for are F's writes too.
   std::set<ArrayRef> Written;
@@ -140,8 +175,6 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const Level *Caller, const 
   L.Writes = WriteSet::of(F, DeviceOnly).throughCall(KernelWrites, Written, L.Thread);
   return L;
 }
-
-std::string quotedName(const FunctionDecl *F) { return "'" + F->getNameAsString() + "'"; }
 
 // Whether the memory F's pointer and reference parameters point into is the
 // same at every call of F as at the chain's (whose binding is Bound): each
@@ -168,7 +201,7 @@ bool bindsAlike(const FunctionDecl *F, const CallExpr *ChainCall, const Function
     }
     if (In != CallerFn)
       return false;
-    const Level Other = bind(C, F, Caller, KernelWrites, DeviceOnly);
+    const Level Other = bind(C, F, CallerFn, Caller, KernelWrites, DeviceOnly);
     if (Other.Spaces != Bound.Spaces || Other.Offsets.size() != Bound.Offsets.size())
       return false;
     for (const auto &[P, O] : Bound.Offsets) {
@@ -311,6 +344,18 @@ const OffsetBinding *BoundChain::offsetBinding(const ArrayRef &A) const {
   return It == Offsets.end() ? nullptr : &It->second;
 }
 
+bool isLaunchOffset(const OffsetBinding &O, const WriteSet &KernelWrites) {
+  return O.InKernel && !O.Offsets.empty() &&
+         llvm::all_of(O.Offsets, [&](const Expr *E) { return isLaunchEvaluable(E, KernelWrites); });
+}
+
+const OffsetBinding *BoundChain::viewOf(const ArrayRef &A, const WriteSet &KernelWrites) const {
+  const OffsetBinding *O = offsetBinding(A);
+  if (!O || !isLaunchOffset(*O, KernelWrites) || KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
+    return nullptr;
+  return O;
+}
+
 std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const ASTContext &Ctx) const {
   const Expr *Arg = A ? argumentFor(A.param()) : nullptr;
   const std::string Passes = Arg ? " (the call passes '" + argumentText(Arg, Ctx) + "')" : std::string();
@@ -321,10 +366,23 @@ std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrit
   if (const OffsetBinding *O = offsetBinding(A)) {
     if (KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
       return O->Array.quoted() + " is written in the kernel: " + Named + " points into it" + Passes;
-    return Named + " points into " + O->Array.quoted() + " at an offset" + Passes +
-           ": a called function's sites are rewritten over arrays the kernel passes unchanged";
+    const std::string At = Named + " points into " + O->Array.quoted() + " at an offset" + Passes;
+    if (!O->InKernel)
+      return At + " that a function between the kernel and it adds (a view's offset is the kernel's call's)";
+    if (!isLaunchOffset(*O, KernelWrites))
+      return At + " that is not computable from the kernel's arguments (a view's offset is computed at the launch)";
+    return At + ": a called function's sites are rewritten over arrays the kernel passes unchanged or at an "
+                "offset the launch computes";
   }
-  return Named + " is not an array the kernel passes unchanged" + Passes;
+  // Memory the function writes itself: no copy made before the launch holds
+  // what it reads, whatever the call passes.
+  if (Writes.writesThrough(A))
+    return Named + " is written in the kernel: " + quotedName(Chain.callee()) + " writes it" + Passes;
+  std::string Instead;
+  if (A && A.fields().empty())
+    if (auto It = UnboundBecause.find(A.param()); It != UnboundBecause.end())
+      Instead = ": " + It->second;
+  return Named + " is not an array the kernel passes unchanged" + Passes + Instead;
 }
 
 std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteSet &KernelWrites, ASTContext &Ctx,
@@ -337,12 +395,14 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     BoundChain B;
     Level L;
     const Level *Caller = nullptr;
-    bool Alike = true; // each function's parameters bound alike at all its calls
+    const FunctionDecl *Unlike = nullptr; // the first function whose calls bind its parameters unlike the chain's
     for (size_t I = 0; I < Chain.Calls.size(); ++I) {
       const FunctionDecl *F = Chain.Functions[I];
-      Level Next = bind(Chain.Calls[I], F, Caller, KernelWrites, DeviceOnly);
-      Alike = Alike && bindsAlike(F, Chain.Calls[I], I ? Chain.Functions[I - 1] : Kernel, Caller, Next,
-                                  Finder.CallsOf[F], KernelWrites, DeviceOnly, Ctx);
+      const FunctionDecl *CallerFn = I ? Chain.Functions[I - 1] : Kernel;
+      Level Next = bind(Chain.Calls[I], F, CallerFn, Caller, KernelWrites, DeviceOnly);
+      if (!Unlike && !bindsAlike(F, Chain.Calls[I], CallerFn, Caller, Next, Finder.CallsOf[F], KernelWrites,
+                                 DeviceOnly, Ctx))
+        Unlike = F;
       L = std::move(Next);
       Caller = &L;
       if (!B.RefusedBecause.empty())
@@ -362,9 +422,18 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     B.ThreadParams = std::move(L.Thread);
     // What memory a parameter points into holds for every call only when the
     // chain's calls are the only ones.
-    if (Alike) {
+    B.UnboundBecause = std::move(L.Unbound);
+    if (!Unlike) {
       B.Spaces = std::move(L.Spaces);
       B.Offsets = std::move(L.Offsets);
+    } else {
+      const std::string Why = quotedName(Unlike) +
+                              " is called elsewhere with pointers not bound alike (what a parameter points into "
+                              "is followed only where every call binds it alike)";
+      for (const auto &[P, Space] : L.Spaces)
+        B.UnboundBecause[P] = Why;
+      for (const auto &[P, Offset] : L.Offsets)
+        B.UnboundBecause[P] = Why;
     }
     B.Writes = std::move(L.Writes);
     B.Chain = std::move(Chain);

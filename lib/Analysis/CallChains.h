@@ -56,6 +56,9 @@ struct BoundChain {
   ParamSpaces Spaces;
   // Its pointer parameters bound into a kernel array at an offset.
   std::map<const clang::ParmVarDecl *, OffsetBinding> Offsets;
+  // Why each of its pointer parameters bound to none of the above is not: what
+  // the call passes, as the end of "... (the call passes 'p'): <why>".
+  std::map<const clang::ParmVarDecl *, std::string> UnboundBecause;
   // Its write set with the kernel's writes bound in (WriteSet::throughCall).
   WriteSet Writes;
   // Why its code cannot be rewritten at the call, whatever it reads ("" when it can).
@@ -67,12 +70,22 @@ struct BoundChain {
   const clang::Expr *argumentFor(const clang::ParmVarDecl *P) const;
   // How the last function's array A (a parameter, no field) is bound at an offset, or null.
   const OffsetBinding *offsetBinding(const ArrayRef &A) const;
+  // A's binding at an offset when a site can read A as a view of the kernel
+  // array: an offset the launch computes (isLaunchOffset), the array written
+  // neither by the kernel (KernelWrites) nor through A; else null.
+  const OffsetBinding *viewOf(const ArrayRef &A, const WriteSet &KernelWrites) const;
   // Why A of the last function is no kernel array its code can be rewritten
   // over: memory other than device memory, a kernel array the kernel writes
-  // (KernelWrites) read at an offset, or an argument the kernel does not pass
-  // unchanged. A has no kernelArray.
+  // (KernelWrites) read at an offset, memory the function itself writes, or an
+  // argument the kernel does not pass unchanged (and what it is instead, where
+  // known). A has no kernelArray.
   std::string unboundWhy(const ArrayRef &A, const WriteSet &KernelWrites, const clang::ASTContext &Ctx) const;
 };
+
+// Whether O's offsets are the kernel's (the chain's first call adds them all)
+// and computable at the launch from the kernel's arguments: then `P + e`
+// points at the same element in every thread, and the launch can name it.
+bool isLaunchOffset(const OffsetBinding &O, const WriteSet &KernelWrites);
 
 // Every defined device function Kernel calls, directly or through up to
 // kMaxCallDepth calls, once each (the first chain that reaches it, in source

@@ -438,9 +438,16 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     F.Source = E;
     return make(std::move(F));
   }
-  // threadIdx.y, blockIdx.x alone...: the thread's position, but not its global index.
+  // The global index of a grid's y or z dimension, threadIdx.y, blockIdx.x
+  // alone...: the thread's position, but not its global index.
+  const std::string Position = "the thread's position other than its global index";
+  for (char D : {'y', 'z'})
+    if (isDimensionThreadIndex(S, D, Writes))
+      return unknown(Position + ": '" + spelledText(S, Ctx, 48) + "', its global index in " + D +
+                         " (indexed sites number the threads by the 1-D global index)",
+                     false, S);
   if (isBuiltinRead(S))
-    return unknown("the thread's position other than its global index", false, S);
+    return unknown(Position + " ('" + spelledText(S, Ctx, 48) + "')", false, S);
   MemoryRead R;
   if (asMemoryRead(S, &R))
     return load(S, R.Base, R.Index, R.Field, Depth);

@@ -67,12 +67,35 @@ struct Place {
   const BoundChain *Chain;       // null: the kernel
 };
 
-// "'A' of 'f'" and "is not an array the kernel passes unchanged (the call passes 'x')".
+// "'A' of 'f'" and "is not an array the kernel passes unchanged (the call
+// passes 'x')", or "points into 'P' at an offset (the call passes 'P + e')",
+// with what the call passes instead where the chain knows it.
 std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChain &B, ASTContext &Ctx) {
   const Expr *Arg = B.argumentFor(A.param());
-  return {A.quoted() + " of " + quoted(B.Chain.callee()),
-          "is not an array the kernel passes unchanged" +
-              (Arg ? " (the call passes '" + textOf(Arg, Ctx) + "')" : std::string())};
+  const std::string Passes = Arg ? " (the call passes '" + textOf(Arg, Ctx) + "')" : std::string();
+  const std::string Named = A.quoted() + " of " + quoted(B.Chain.callee());
+  if (const OffsetBinding *O = B.offsetBinding(A))
+    return {Named, "points into " + O->Array.quoted() + " at an offset" + Passes +
+                       ": an index array is followed only where the kernel passes it unchanged"};
+  std::string Instead;
+  if (A.fields().empty())
+    if (auto It = B.UnboundBecause.find(A.param()); It != B.UnboundBecause.end())
+      Instead = ": " + It->second;
+  return {Named, "is not an array the kernel passes unchanged" + Passes + Instead};
+}
+
+// The pointer parameter P when Base is an array member of the struct P
+// points to (`p->a`, `p->a[i]` of a 2-D member): an array whose address the
+// pointer gives without a load, but which no copy names.
+const ParmVarDecl *arrayMemberHolder(const Expr *Base) {
+  const Expr *E = Base ? Base->IgnoreParenImpCasts() : nullptr;
+  while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) // the rows of a 2-D member
+    E = AS->getBase()->IgnoreParenImpCasts();
+  const auto *M = dyn_cast_or_null<MemberExpr>(E);
+  if (!M || !M->isArrow() || !M->getType()->isConstantArrayType())
+    return nullptr;
+  const auto *DR = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+  return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
 }
 
 // The parameter of a called function an invariant form stands for (`n`, `p.n`), or null.
@@ -302,9 +325,20 @@ private:
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
         return Why;
-    if (!R.Array)
+    if (!R.Array) {
+      if (const ParmVarDecl *Holder = arrayMemberHolder(R.Mem.Base))
+        return "the array it reads ('" + textOf(R.Mem.Base, Ctx) + "') is an array inside the struct " +
+               quoted(Holder) + " points to (copies are made of arrays a pointer parameter or a pointer field of "
+               "a by-value struct parameter names)";
+      // A pointer parameter the function sets or steps: which memory it reads
+      // is the function's own computation.
+      if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && RW.writesScalar(P))
+          return "the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
+                 " assigns (reads through it are not followed)";
       return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
              "') is not a parameter or a pointer field of a struct parameter";
+    }
     // A called function's parameter given a kernel array at an offset: its
     // reads are that array's, judged as such; the offset is checked last.
     const OffsetBinding *Offset = At.Chain ? At.Chain->offsetBinding(R.Array) : nullptr;

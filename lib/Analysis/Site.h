@@ -163,6 +163,11 @@ struct Site {
   struct InCallee {
     CallChain Chain;
     std::map<ArrayRef, ArrayRef> KernelArrays; // the function's array -> the kernel's
+    // A kernel array the function's parameter is a view of (`f(P + e)`, e
+    // computable at the launch) -> the offsets whose sum is e, written in the
+    // kernel: the launch hands the runtime P + e, the element the function's
+    // index 0 reads.
+    std::map<ArrayRef, std::vector<const clang::Expr *>> KernelOffsets;
     ArrayRef Offsets, RowMap;                 // B and C as the function names them
     std::set<const clang::ParmVarDecl *> ThreadParams; // its parameters holding t
   };

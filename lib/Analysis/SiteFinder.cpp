@@ -653,12 +653,26 @@ void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, 
     if (!A)
       return;
     ArrayRef K = B.kernelArray(A);
+    const OffsetBinding *View = K ? nullptr : B.viewOf(A, KernelWrites);
+    if (View)
+      K = View->Array;
     if (!K) {
       if (Why.empty())
         Why = NotKernelArray(A);
       return;
     }
+    // The site's copies name each kernel array once, by where it starts: one
+    // read through two of the function's pointers, one a view, is not named.
+    for (const auto &[Named, Kernel] : In.KernelArrays)
+      if (Kernel == K && Named != A && (View || In.KernelOffsets.count(K))) {
+        if (Why.empty())
+          Why = A.quoted() + " and " + Named.quoted() + " of " + Function + " point into " + K.quoted() +
+                ", one at an offset (a site reads each kernel array from one start)";
+        return;
+      }
     In.KernelArrays[A] = K;
+    if (View)
+      In.KernelOffsets[K].assign(View->Offsets.begin(), View->Offsets.end());
     A = K;
   };
   if (S.RefusedBecause.empty() && S.Pattern == kPatternNeighbors)

@@ -53,7 +53,8 @@ __global__ void smoothed(float *a, const int *idx, float *out, int n) {
 
 // The call passes a pointer into the array, and an index array at an offset.
 // The first is read as the kernel's array at that offset, judged as such: an
-// indexed read in a called function is not rewritten.
+// indexed read in a called function is not rewritten. The index array at an
+// offset is not followed, and the remark says where it points.
 __device__ float shifted_pair(const float *a, const int *idx, int i) { return a[idx[2 * i]]; }
 __device__ float offset_index(const float *a, const int *idx, int i) { return a[idx[2 * i]]; }
 __global__ void offsets(const float *a, const int *idx, float *out, int n) {
@@ -62,7 +63,7 @@ __global__ void offsets(const float *a, const int *idx, float *out, int n) {
     out[t] = shifted_pair(a + n, idx, t) + offset_index(a, idx + n, t);
 }
 // CHECK: remark: indirect read of 'a' in 'offsets' (in 'shifted_pair') not rewritten: it is in 'shifted_pair', a function the kernel calls, where only range and gather sites are rewritten
-// CHECK: remark: indirect read of 'a' in 'offsets' (in 'offset_index') not rewritten: its index reads 'idx' of 'offset_index', which is not an array the kernel passes unchanged (the call passes 'idx + n')
+// CHECK: remark: indirect read of 'a' in 'offsets' (in 'offset_index') not rewritten: its index reads 'idx' of 'offset_index', which points into 'idx' at an offset (the call passes 'idx + n'): an index array is followed only where the kernel passes it unchanged
 
 // The call gives the function another value than the thread index.
 __device__ float halved(const float *a, const int *idx, int i) { return a[idx[i + 1]]; }

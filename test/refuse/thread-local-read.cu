@@ -86,7 +86,7 @@ __global__ void reseated(const int *dev, const int *at, int *out, int n) {
   if (t < n)
     out[t] = hop(own, dev, at[t]);
 }
-// CHECK-DAG: remark: indirect read of 'p' in 'reseated' (in 'hop') not rewritten: the array it reads ('p') is not a parameter or a pointer field of a struct parameter
+// CHECK-DAG: remark: indirect read of 'p' in 'reseated' (in 'hop') not rewritten: the array it reads ('p') is a parameter 'hop' assigns (reads through it are not followed)
 
 // Called with the thread's own array and with device memory: neither call
 // decides what its parameter is.

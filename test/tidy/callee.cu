@@ -22,10 +22,10 @@ __global__ void spmv(int n, const int *rowptr, const int *col, const float *val,
 }
 
 __device__ float pick(const float *a, const int *idx, int i) { return a[idx[i]]; }
-// CHECK: callee.cu:[[@LINE-1]]:71: warning: indirect read of 'a' in kernel 'shifted': irregfix cannot rewrite it (pattern gather): 'a' of 'pick' points into 'a' at an offset (the call passes 'a + 1'): a called function's sites are rewritten over arrays the kernel passes unchanged [irregfix-indirect-read]
+// CHECK: callee.cu:[[@LINE-1]]:71: warning: indirect read of 'a' in kernel 'shifted': irregfix cannot rewrite it (pattern gather): 'a' of 'pick' points into 'a' at an offset (the call passes 'a + t') that is not computable from the kernel's arguments (a view's offset is computed at the launch) [irregfix-indirect-read]
 
 __global__ void shifted(int n, const float *a, const int *idx, float *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
-    out[t] = pick(a + 1, idx, t);
+    out[t] = pick(a + t, idx, t);
 }

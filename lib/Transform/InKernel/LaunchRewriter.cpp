@@ -133,10 +133,22 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   const std::string N = std::to_string(Arrays.size());
   L.Locals.push_back("irregfix::View " + V + ";");
   L.Locals.push_back("const void *" + V + "_out[" + std::to_string(Copies) + "];");
+  // Where the runtime reads a kernel array from: the array, or where a called
+  // function's view of it starts (`(P + (e))`).
+  auto Pointer = [&](const ArrayRef &A) {
+    if (S.Callee)
+      if (auto It = S.Callee->KernelOffsets.find(A); It != S.Callee->KernelOffsets.end()) {
+        std::string P = "(" + A.spelling();
+        for (const Expr *E : It->second)
+          P += " + (" + Text(E) + ")";
+        return P + ")";
+      }
+    return A.spelling();
+  };
   std::string Sources, Sizes;
   for (size_t J = 0; J < Arrays.size(); ++J) {
     std::string A = Arrays[J]->Array.spelling();
-    Sources += (J ? ", " : "") + A;
+    Sources += (J ? ", " : "") + Pointer(Arrays[J]->Array);
     Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
   }
   if (isRangePattern(S.Pattern)) {
@@ -147,7 +159,7 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   for (auto &[Symbol, Read] : S.SymbolAliasChecks)
     L.Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
                            Read.spelling() + ")");
-  auto Index = [](const ArrayRef &P) { return P.spelling() + ", irregfix::index_kind(" + P.spelling() + ")"; };
+  auto Index = [&](const ArrayRef &P) { return Pointer(P) + ", irregfix::index_kind(" + P.spelling() + ")"; };
   const std::string NExpr = activeThreadsText(S, Ctx);
   const std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
   // A gather or neighbour-list site's one array, split into field pieces.

@@ -18,6 +18,8 @@ struct ChainSummary {
   std::string Refused;
   std::string Local;   // "m" (its parameters bound to memory local to the thread)
   std::string Offsets; // "w@x" (its parameters bound into a kernel array at an offset)
+  std::string Unbound; // "p: why; q: why" (its pointer parameters bound to none of these, and why)
+  std::string Views;   // "w@x" (its offset parameters a site can read as views of the kernel's arrays)
 };
 
 std::vector<ChainSummary> chainsOf(const std::string &Code) {
@@ -38,6 +40,10 @@ std::vector<ChainSummary> chainsOf(const std::string &Code) {
           S.Local += (S.Local.empty() ? "" : ",") + P->getNameAsString();
         if (auto O = B.Offsets.find(P); O != B.Offsets.end())
           S.Offsets += (S.Offsets.empty() ? "" : ",") + P->getNameAsString() + "@" + O->second.Array.spelling();
+        if (const OffsetBinding *V = B.viewOf(ArrayRef(P), W))
+          S.Views += (S.Views.empty() ? "" : ",") + P->getNameAsString() + "@" + V->Array.spelling();
+        if (auto U = B.UnboundBecause.find(P); U != B.UnboundBecause.end())
+          S.Unbound += (S.Unbound.empty() ? "" : "; ") + P->getNameAsString() + ": " + U->second;
       }
       S.Refused = B.RefusedBecause;
       Out.push_back(S);
@@ -143,6 +149,82 @@ TEST(CallChains, CallsThatBindDifferentlyBindNothing) {
   ASSERT_EQ(Chains.size(), 1u);
   EXPECT_EQ(Chains[0].Local, "");
   EXPECT_EQ(Chains[0].Offsets, "");
+}
+
+TEST(CallChains, WhyAPointerParameterIsBoundToNoKernelArray) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *a, const int *b, const int *c, const int *d, int i) {
+      return (a ? a[i] : 0) + b[i] + c[i] + d[i];
+    }
+    __device__ int f(const int *p, const int *q, const int *r, int i) {
+      const int *later;
+      later = q;
+      p = r + i;
+      return g(0, later, p, r == q ? p : later, i);
+    }
+    __global__ void k(int n, const int *x, const int *y, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(x, y, x, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Path, "f>g");
+  EXPECT_EQ(Chains[1].Unbound, "a: a null pointer; b: 'later' is a local pointer declared without a value; "
+                               "c: 'p' is a parameter 'f' assigns");
+}
+
+TEST(CallChains, AnUnboundParameterPassedOnKeepsItsReason) {
+  auto Chains = chainsOf(R"(
+    __device__ int h(const int *v, int i) { return v[i]; }
+    __device__ int g(const int *u, int i) { return h(u, i); }
+    __global__ void k(int n, int c, const int *x, const int *y, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      const int *pick = c ? x : y;
+      if (t < n) out[t] = g(pick, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[0].Unbound, "u: 'pick' is either of two pointers, chosen in 'k'");
+  EXPECT_EQ(Chains[1].Unbound, "v: 'pick' is either of two pointers, chosen in 'k'");
+}
+
+TEST(CallChains, BindingsDroppedForCallsNotAlikeSayWhich) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *m, int i) { return m[i]; }
+    __device__ int f(const int *m, int i) {
+      int own[2] = {1, 2};
+      return i > 1 ? f(own, i - 1) : g(m, i);
+    }
+    __global__ void k(int n, const int *dev, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(dev + 4, t);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Path, "f>g");
+  EXPECT_EQ(Chains[1].Offsets, "");
+  EXPECT_EQ(Chains[1].Unbound, "m: 'f' is called elsewhere with pointers not bound alike (what a parameter "
+                               "points into is followed only where every call binds it alike)");
+}
+
+TEST(CallChains, ViewsAreOffsetsTheLaunchComputesOfArraysNothingWrites) {
+  auto Chains = chainsOf(R"(
+    struct Shape { int skip; };
+    __device__ float f(const float *a, const float *b, const float *c, float *d, const float *e, int i) {
+      d[i] = 0.f;
+      return a[i] + b[i] + c[i] + d[i + 1] + e[i];
+    }
+    __global__ void k(int n, int shift, Shape s, const float *x, float *y, float *z, float *w) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      const float *later = x + 2 * shift;
+      if (t < n) w[t] = f(&x[shift + 1], later, x + t, z + shift, y + s.skip, t);
+      if (t == 0) y[0] = 1.f;
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 1u);
+  EXPECT_EQ(Chains[0].Offsets, "a@x,b@x,c@x,d@z,e@y");
+  // c: the thread's offset; d: written through the parameter; e: its array written by the kernel.
+  EXPECT_EQ(Chains[0].Views, "a@x,b@x");
 }
 
 } // namespace
