@@ -249,10 +249,10 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
 FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
     : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)) {}
 
-void FormBuilder::setLoopVars(std::vector<const VarDecl *> Vars) {
+void FormBuilder::setLoopVars(const std::vector<const VarDecl *> &Vars) {
   if (Vars == LoopVars)
     return;
-  LoopVars = std::move(Vars);
+  LoopVars = Vars;
   Spreads.clear();
 }
 
@@ -353,12 +353,16 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
       Sp = Known->second;
     } else {
       // A value chosen by a loaded one (a probe stepped until it finds its
-      // key) is what to say even where the values themselves load too.
+      // key) is what to say even where the values themselves load too. Once
+      // that is known there is nothing more to learn (a register of a sorting
+      // network has dozens of definitions, each followed in turn).
       for (const Expr *D : Values.definitions(V)) {
-        if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
+        if (!Sp.MayLoad && (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad()))
           Sp.MayLoad = true;
-        if (!Sp.ChosenByLoad && chosenByLoad(D, Depth))
+        if (chosenByLoad(D, Depth)) {
           Sp.MayLoad = Sp.ChosenByLoad = true;
+          break;
+        }
       }
       if (Frames.empty())
         Spreads.emplace(std::make_pair(V, Depth), Sp);

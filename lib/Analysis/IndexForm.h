@@ -90,7 +90,7 @@ public:
   FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx);
 
   // The loop variables in scope where the next expressions are (innermost last).
-  void setLoopVars(std::vector<const clang::VarDecl *> Vars);
+  void setLoopVars(const std::vector<const clang::VarDecl *> &Vars);
   // For a device function the kernel calls: its parameters that some call
   // gives a value loaded from memory (their forms are unknown, and may load).
   void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
