@@ -1,4 +1,5 @@
 #include "Analysis/Parents.h"
+#include "Analysis/PerContext.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -7,9 +8,6 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <atomic>
-#include <memory>
-#include <mutex>
 
 using namespace clang;
 
@@ -203,62 +201,18 @@ void ParentIndex::build(ASTContext &Ctx) {
   Built = true;
 }
 
-// The maps of the contexts alive, each dropped with its context. A thread
-// keeps the one it used last, valid while no map is dropped anywhere.
-struct Registry {
-  std::mutex Lock;
-  llvm::DenseMap<const ASTContext *, std::unique_ptr<ParentIndex>> Of;
-  std::atomic<uint64_t> Drops{0};
-};
-
-Registry &registry() {
-  static Registry R;
-  return R;
-}
-
-void dropWithContext(void *Ctx) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Of.erase(static_cast<const ASTContext *>(Ctx));
-  ++R.Drops;
-}
-
-struct LastUsed {
-  const ASTContext *Ctx = nullptr;
-  ParentIndex *Index = nullptr;
-  uint64_t Drops = 0;
-};
-thread_local LastUsed Last;
-
 ParentIndex &indexOf(ASTContext &Ctx) {
-  Registry &R = registry();
-  if (Last.Ctx != &Ctx || Last.Drops != R.Drops.load()) {
-    std::lock_guard<std::mutex> Guard(R.Lock);
-    std::unique_ptr<ParentIndex> &Slot = R.Of[&Ctx];
-    if (!Slot) {
-      Slot = std::make_unique<ParentIndex>();
-      Ctx.AddDeallocation(dropWithContext, &Ctx);
-    }
-    Last = {&Ctx, Slot.get(), R.Drops.load()};
-  }
-  // A context is read by one thread at a time: its map is built outside the lock.
-  if (!Last.Index->built())
-    Last.Index->build(Ctx);
-  return *Last.Index;
+  ParentIndex &Index = PerContext<ParentIndex>::of(Ctx);
+  // A context is read by one thread at a time: its map is built outside any lock.
+  if (!Index.built())
+    Index.build(Ctx);
+  return Index;
 }
 
 } // namespace
 
 DynTypedNodeList parentsOf(const DynTypedNode &N, ASTContext &Ctx) { return indexOf(Ctx).of(N); }
 
-void forgetParents(ASTContext &Ctx) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  auto It = R.Of.find(&Ctx);
-  if (It == R.Of.end())
-    return;
-  It->second = std::make_unique<ParentIndex>();
-  ++R.Drops;
-}
+void forgetParents(ASTContext &Ctx) { PerContext<ParentIndex>::reset(Ctx); }
 
 } // namespace irregfix
