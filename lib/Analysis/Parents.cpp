@@ -121,7 +121,7 @@ public:
   // Statements through the visitor's own stack (no recursion per statement).
   bool dataTraverseStmtPre(Stmt *S) {
     record(static_cast<const void *>(S));
-    Stack.push_back({DynTypedNode::create(*S), static_cast<const Stmt *>(S)});
+    Stack.emplace_back(static_cast<const Stmt *>(S));
     return true;
   }
   bool dataTraverseStmtPost(Stmt *) {
@@ -140,7 +140,10 @@ private:
     if (isNull(N))
       return true;
     record(Key);
-    Stack.push_back({nodeOf(N), Itself});
+    if (Itself)
+      Stack.emplace_back(Itself);
+    else
+      Stack.emplace_back(nodeOf(N));
     const bool Result = Traverse();
     Stack.pop_back();
     return Result;
@@ -155,15 +158,26 @@ private:
     Pending.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
   }
   void record(const DynTypedNode &Key) {
-    if (!Stack.empty())
-      Index.add(Index.Others[Key], Stack.back().Itself, Stack.back().Node);
+    if (Stack.empty())
+      return;
+    const Entered &Top = Stack.back();
+    Stored &Slot = Index.Others[Key];
+    if (Slot.isNull() && Top.Itself)
+      Slot = Top.Itself; // the first parent, a declaration or statement: what add stores
+    else
+      Index.add(Slot, Top.Itself, Top.Itself ? single(Top.Itself) : Top.Node);
   }
 
 public:
   void enterPending() {
     Index.Pointers.reserve(Pending.size());
-    for (const auto &[Key, Parent] : Pending)
-      Index.add(Index.Pointers[Key], Parent, single(Parent));
+    for (const auto &[Key, Parent] : Pending) {
+      Stored &Slot = Index.Pointers[Key];
+      if (Slot.isNull())
+        Slot = Parent; // the first parent (most nodes have one): what add stores
+      else
+        Index.add(Slot, Parent, single(Parent));
+    }
     Pending.clear();
   }
 
@@ -171,11 +185,14 @@ private:
   std::vector<std::pair<const void *, Stored>> Pending;
 
   ParentIndex &Index;
-  // The nodes being visited; a declaration or statement also as itself, as
-  // it is stored when it is a node's one parent.
+  // The nodes being visited: a declaration or statement as itself, as it is
+  // stored when it is a node's one parent (made a DynTypedNode only when
+  // needed), a node of another kind as a DynTypedNode.
   struct Entered {
+    explicit Entered(Stored Itself) : Itself(Itself) {}
+    explicit Entered(const DynTypedNode &Node) : Node(Node) {}
     DynTypedNode Node;
-    Stored Itself;
+    Stored Itself = nullptr;
   };
   llvm::SmallVector<Entered, 16> Stack;
 };
