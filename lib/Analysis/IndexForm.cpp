@@ -615,6 +615,25 @@ bool evaluable(const Expr *E) {
 
 } // namespace
 
+std::optional<llvm::APSInt> FormBuilder::passedThrough(const Expr *E) {
+  const Expr *Operand = nullptr;
+  const auto *Cast = dyn_cast<CastExpr>(E);
+  if (const auto *P = dyn_cast<ParenExpr>(E))
+    Operand = P->getSubExpr();
+  else if (Cast && Cast->getCastKind() == CK_IntegralCast && E->getType()->isIntegerType() &&
+           !E->getType()->isBooleanType() && !E->getType()->isEnumeralType())
+    Operand = Cast->getSubExpr();
+  auto It = Operand ? Constants.find(Operand) : Constants.end();
+  if (It == Constants.end() || !It->second)
+    return std::nullopt;
+  if (!Cast)
+    return It->second;
+  // What Clang's evaluator does to an integer converted to another integer type.
+  llvm::APSInt Converted = It->second->extOrTrunc(Ctx.getIntWidth(E->getType()));
+  Converted.setIsUnsigned(E->getType()->isUnsignedIntegerOrEnumerationType());
+  return Converted;
+}
+
 std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
   if (!evaluable(E))
     return std::nullopt;
@@ -631,7 +650,11 @@ std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
   Expr::EvalResult R;
   if (Kind == Leaf::Literal)
     Value = llvm::APSInt(cast<IntegerLiteral>(E)->getValue(), E->getType()->isUnsignedIntegerOrEnumerationType());
-  else if (!OperandFails && Kind != Leaf::NeverFolds && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+  else if (OperandFails || Kind == Leaf::NeverFolds)
+    ;
+  else if (std::optional<llvm::APSInt> Passed = passedThrough(E))
+    Value = std::move(Passed);
+  else if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
     Value = R.Val.getInt();
   Constants.try_emplace(E, Value);
   return Value;

@@ -117,6 +117,9 @@ private:
   // expression evaluated once; not evaluated where an operand that the
   // operation must evaluate does not fold (neither can the whole).
   std::optional<llvm::APSInt> constantOf(const clang::Expr *E);
+  // A parenthesised or integer-converted operand's folded value, as Clang's
+  // evaluator would give it for E (none when the operand's is not known).
+  std::optional<llvm::APSInt> passedThrough(const clang::Expr *E);
 
   const clang::FunctionDecl *Kernel;
   const WriteSet &Writes;
