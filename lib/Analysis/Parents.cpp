@@ -6,7 +6,16 @@
 #include "llvm/ADT/PointerUnion.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Allocator.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <cstdlib>
+#include <deque>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 
 using namespace clang;
@@ -40,6 +49,98 @@ using ParentList = llvm::SmallVector<DynTypedNode, 2>;
 // case), or a node of another kind, or several parents.
 using Stored = llvm::PointerUnion<const Decl *, const Stmt *, DynTypedNode *, ParentList *>;
 
+// Memory that comes zeroed from the system, in huge pages where it is large
+// and the system gives them on request: a table for a million nodes is 32 MiB,
+// each 4 KiB page of it a fault.
+class ZeroedBlock {
+public:
+  ZeroedBlock() = default;
+  ZeroedBlock(const ZeroedBlock &) = delete;
+  ZeroedBlock &operator=(const ZeroedBlock &) = delete;
+  ~ZeroedBlock() { release(); }
+
+  void *allocate(size_t Bytes) {
+    release();
+#ifdef __linux__
+    constexpr size_t Huge = size_t(2) << 20;
+    if (Bytes >= Huge) {
+      const size_t Len = Bytes + Huge; // room to start at a huge page's boundary
+      void *P = mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (P != MAP_FAILED) {
+        MapBase = P;
+        MapLen = Len;
+        auto *Start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(P) + Huge - 1) & ~(Huge - 1));
+        madvise(Start, Bytes, MADV_HUGEPAGE); // a request: without it, small pages
+        return Start;
+      }
+    }
+#endif
+    Heap = std::calloc(Bytes ? Bytes : 1, 1);
+    if (!Heap)
+      llvm::report_bad_alloc_error("parent map");
+    return Heap;
+  }
+
+private:
+  void release() {
+#ifdef __linux__
+    if (MapBase)
+      munmap(MapBase, MapLen);
+    MapBase = nullptr;
+#endif
+    std::free(Heap);
+    Heap = nullptr;
+  }
+
+  void *MapBase = nullptr;
+  size_t MapLen = 0;
+  void *Heap = nullptr;
+};
+
+// Node addresses to their parents, sized once for all its keys: open
+// addressing (probed as DenseMap probes, as many buckets as DenseMap makes
+// for them) in a zeroed block, where an empty bucket is all zeros (no node is
+// at address 0), so nothing is initialised.
+class AddressTable {
+public:
+  // Room for N keys; the table is empty.
+  void reserve(size_t N) {
+    Mask = llvm::NextPowerOf2(N * 4 / 3 + 1) - 1;
+    Buckets = static_cast<Bucket *>(Block.allocate((Mask + 1) * sizeof(Bucket)));
+  }
+  // Key's slot, null when it was not there (at most the N keys reserved).
+  Stored &operator[](const void *Key) {
+    Bucket &B = probe(Key);
+    B.Key = Key;
+    return B.Value;
+  }
+  const Stored *find(const void *Key) const {
+    if (!Buckets)
+      return nullptr;
+    const Bucket &B = probe(Key);
+    return B.Key ? &B.Value : nullptr;
+  }
+
+private:
+  struct Bucket {
+    const void *Key;
+    Stored Value;
+  };
+  Bucket &probe(const void *Key) const {
+    size_t I = AddressKey::getHashValue(Key) & Mask;
+    for (size_t Step = 1;; ++Step) {
+      Bucket &B = Buckets[I];
+      if (B.Key == Key || !B.Key)
+        return B;
+      I = (I + Step) & Mask;
+    }
+  }
+
+  ZeroedBlock Block;
+  Bucket *Buckets = nullptr;
+  size_t Mask = 0;
+};
+
 DynTypedNode single(Stored U) {
   if (const auto *D = dyn_cast<const Decl *>(U))
     return DynTypedNode::create(*D);
@@ -61,26 +162,26 @@ public:
 
   DynTypedNodeList of(const DynTypedNode &N) const {
     if (N.getNodeKind().hasPointerIdentity())
-      return lookUp(Pointers, N.getMemoizationData());
-    return lookUp(Others, N);
+      return listOf(Pointers.find(N.getMemoizationData()));
+    auto It = Others.find(N);
+    return listOf(It == Others.end() ? nullptr : &It->second);
   }
 
 private:
   friend class Recorder;
 
-  template <typename MapT, typename KeyT> static DynTypedNodeList lookUp(const MapT &Map, const KeyT &Key) {
-    auto It = Map.find(Key);
-    if (It == Map.end())
+  static DynTypedNodeList listOf(const Stored *Found) {
+    if (!Found)
       return llvm::ArrayRef<DynTypedNode>();
-    if (const auto *V = dyn_cast<ParentList *>(It->second))
+    if (const auto *V = dyn_cast<ParentList *>(*Found))
       return llvm::ArrayRef<DynTypedNode>(*V);
-    return single(It->second);
+    return single(*Found);
   }
 
   // Parent as a node's parent (Itself when it is a declaration or a statement).
   void add(Stored &Slot, Stored Itself, const DynTypedNode &Parent);
 
-  llvm::DenseMap<const void *, Stored, AddressKey> Pointers;
+  AddressTable Pointers;
   llvm::DenseMap<DynTypedNode, Stored> Others;
   // What the maps point to, freed with them in one sweep (not entry by entry
   // over the map's buckets).
@@ -182,7 +283,9 @@ public:
   }
 
 private:
-  std::vector<std::pair<const void *, Stored>> Pending;
+  // In blocks, not one array: a million nodes' worth grown by doubling would
+  // touch twice the memory, each page a fault.
+  std::deque<std::pair<const void *, Stored>> Pending;
 
   ParentIndex &Index;
   // The nodes being visited: a declaration or statement as itself, as it is
