@@ -258,34 +258,37 @@ private:
     const Entered &Top = Stack.back();
     Pending.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
   }
+  // A node without identity (a type location...): kept the same way.
   void record(const DynTypedNode &Key) {
     if (Stack.empty())
       return;
     const Entered &Top = Stack.back();
-    Stored &Slot = Index.Others[Key];
-    if (Slot.isNull() && Top.Itself)
-      Slot = Top.Itself; // the first parent, a declaration or statement: what add stores
-    else
-      Index.add(Slot, Top.Itself, Top.Itself ? single(Top.Itself) : Top.Node);
+    PendingOthers.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
   }
 
-public:
-  void enterPending() {
-    Index.Pointers.reserve(Pending.size());
-    for (const auto &[Key, Parent] : Pending) {
-      Stored &Slot = Index.Pointers[Key];
+  template <typename MapT, typename PendingT> void enterAll(MapT &Map, PendingT &Entries) {
+    Map.reserve(Entries.size());
+    for (const auto &[Key, Parent] : Entries) {
+      Stored &Slot = Map[Key];
       if (Slot.isNull())
         Slot = Parent; // the first parent (most nodes have one): what add stores
       else
         Index.add(Slot, Parent, single(Parent));
     }
-    Pending.clear();
+    Entries.clear();
+  }
+
+public:
+  void enterPending() {
+    enterAll(Index.Pointers, Pending);
+    enterAll(Index.Others, PendingOthers);
   }
 
 private:
   // In blocks, not one array: a million nodes' worth grown by doubling would
   // touch twice the memory, each page a fault.
   std::deque<std::pair<const void *, Stored>> Pending;
+  std::deque<std::pair<DynTypedNode, Stored>> PendingOthers;
 
   ParentIndex &Index;
   // The nodes being visited: a declaration or statement as itself, as it is
