@@ -249,10 +249,10 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
 FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
     : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)) {}
 
-void FormBuilder::setLoopVars(std::vector<const VarDecl *> Vars) {
+void FormBuilder::setLoopVars(const std::vector<const VarDecl *> &Vars) {
   if (Vars == LoopVars)
     return;
-  LoopVars = std::move(Vars);
+  LoopVars = Vars;
   Spreads.clear();
 }
 
@@ -353,12 +353,16 @@ FormRef FormBuilder::local(const VarDecl *V, const Stmt *Pos, const Expr *At, in
       Sp = Known->second;
     } else {
       // A value chosen by a loaded one (a probe stepped until it finds its
-      // key) is what to say even where the values themselves load too.
+      // key) is what to say even where the values themselves load too. Once
+      // that is known there is nothing more to learn (a register of a sorting
+      // network has dozens of definitions, each followed in turn).
       for (const Expr *D : Values.definitions(V)) {
-        if (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad())
+        if (!Sp.MayLoad && (readsMemory(D) || build(D, Depth + 8)->dependsOnLoad()))
           Sp.MayLoad = true;
-        if (!Sp.ChosenByLoad && chosenByLoad(D, Depth))
+        if (chosenByLoad(D, Depth)) {
           Sp.MayLoad = Sp.ChosenByLoad = true;
+          break;
+        }
       }
       if (Frames.empty())
         Spreads.emplace(std::make_pair(V, Depth), Sp);
@@ -618,6 +622,25 @@ bool evaluable(const Expr *E) {
 
 } // namespace
 
+std::optional<llvm::APSInt> FormBuilder::passedThrough(const Expr *E) {
+  const Expr *Operand = nullptr;
+  const auto *Cast = dyn_cast<CastExpr>(E);
+  if (const auto *P = dyn_cast<ParenExpr>(E))
+    Operand = P->getSubExpr();
+  else if (Cast && Cast->getCastKind() == CK_IntegralCast && E->getType()->isIntegerType() &&
+           !E->getType()->isBooleanType() && !E->getType()->isEnumeralType())
+    Operand = Cast->getSubExpr();
+  auto It = Operand ? Constants.find(Operand) : Constants.end();
+  if (It == Constants.end() || !It->second)
+    return std::nullopt;
+  if (!Cast)
+    return It->second;
+  // What Clang's evaluator does to an integer converted to another integer type.
+  llvm::APSInt Converted = It->second->extOrTrunc(Ctx.getIntWidth(E->getType()));
+  Converted.setIsUnsigned(E->getType()->isUnsignedIntegerOrEnumerationType());
+  return Converted;
+}
+
 std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
   if (!evaluable(E))
     return std::nullopt;
@@ -634,7 +657,11 @@ std::optional<llvm::APSInt> FormBuilder::constantOf(const Expr *E) {
   Expr::EvalResult R;
   if (Kind == Leaf::Literal)
     Value = llvm::APSInt(cast<IntegerLiteral>(E)->getValue(), E->getType()->isUnsignedIntegerOrEnumerationType());
-  else if (!OperandFails && Kind != Leaf::NeverFolds && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+  else if (OperandFails || Kind == Leaf::NeverFolds)
+    ;
+  else if (std::optional<llvm::APSInt> Passed = passedThrough(E))
+    Value = std::move(Passed);
+  else if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
     Value = R.Val.getInt();
   Constants.try_emplace(E, Value);
   return Value;

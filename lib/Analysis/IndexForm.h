@@ -90,7 +90,7 @@ public:
   FormBuilder(const clang::FunctionDecl *Kernel, const WriteSet &Writes, clang::ASTContext &Ctx);
 
   // The loop variables in scope where the next expressions are (innermost last).
-  void setLoopVars(std::vector<const clang::VarDecl *> Vars);
+  void setLoopVars(const std::vector<const clang::VarDecl *> &Vars);
   // For a device function the kernel calls: its parameters that some call
   // gives a value loaded from memory (their forms are unknown, and may load).
   void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
@@ -117,6 +117,9 @@ private:
   // expression evaluated once; not evaluated where an operand that the
   // operation must evaluate does not fold (neither can the whole).
   std::optional<llvm::APSInt> constantOf(const clang::Expr *E);
+  // A parenthesised or integer-converted operand's folded value, as Clang's
+  // evaluator would give it for E (none when the operand's is not known).
+  std::optional<llvm::APSInt> passedThrough(const clang::Expr *E);
 
   const clang::FunctionDecl *Kernel;
   const WriteSet &Writes;

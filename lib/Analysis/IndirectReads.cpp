@@ -57,6 +57,7 @@ public:
       FormBuilder CalleeForms(F, CalleeWrites, Ctx);
       CalleeForms.setLoadedParams(LoadedParams);
       Loops.clear();
+      LoopVars.clear();
       InWrites = &CalleeWrites;
       walk(F->getBody(), F, CalleeForms);
     }
@@ -73,14 +74,14 @@ private:
     if (IsLoop) {
       LoopShape L = loopShape(S);
       L.BoundsLoad = boundsLoad(L, B);
-      Loops.push_back(L);
+      enterLoop(L);
     }
     if (const auto *L = dyn_cast<LambdaExpr>(S)) {
       ++InLambda;
       walk(L->getBody(), In, B);
       --InLambda;
       if (IsLoop)
-        Loops.pop_back();
+        leaveLoop();
       return;
     }
     if (const auto *E = dyn_cast<Expr>(S))
@@ -88,15 +89,22 @@ private:
     for (const Stmt *C : S->children())
       walk(C, In, B);
     if (IsLoop)
-      Loops.pop_back();
+      leaveLoop();
+  }
+
+  void enterLoop(const LoopShape &L) {
+    Loops.push_back(L);
+    if (L.Var)
+      LoopVars.push_back(L.Var);
+  }
+  void leaveLoop() {
+    if (Loops.back().Var)
+      LoopVars.pop_back();
+    Loops.pop_back();
   }
 
   void visit(const Expr *E, const FunctionDecl *In, FormBuilder &B) {
-    std::vector<const VarDecl *> Vars;
-    for (const LoopShape &L : Loops)
-      if (L.Var)
-        Vars.push_back(L.Var);
-    B.setLoopVars(Vars);
+    B.setLoopVars(LoopVars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
       if (Classifier.classify(C, &Callee) == CallKind::Defined && Callee->getDefinition() &&
@@ -164,11 +172,7 @@ private:
   bool boundsLoad(const LoopShape &L, FormBuilder &B) {
     if (!L.First)
       return false;
-    std::vector<const VarDecl *> Outer;
-    for (const LoopShape &O : Loops)
-      if (O.Var)
-        Outer.push_back(O.Var);
-    B.setLoopVars(Outer);
+    B.setLoopVars(LoopVars);
     FormRef F = B.of(L.First);
     return F->dependsOnLoad() || usesLoadBoundLoop(*F);
   }
@@ -190,6 +194,7 @@ private:
   CallClassifier Classifier;
   const WriteSet *InWrites = &Writes; // the writes of the function being walked
   std::vector<LoopShape> Loops;
+  std::vector<const VarDecl *> LoopVars; // the variables of Loops that have one, outermost first
   std::vector<const FunctionDecl *> Callees;
   std::set<const FunctionDecl *> Seen;
   std::set<const ParmVarDecl *> LoadedParams;

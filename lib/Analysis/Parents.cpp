@@ -1,15 +1,22 @@
 #include "Analysis/Parents.h"
+#include "Analysis/PerContext.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PointerUnion.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Allocator.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <atomic>
-#include <memory>
-#include <mutex>
+#include <cstdlib>
+#include <deque>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 
 using namespace clang;
 
@@ -42,6 +49,98 @@ using ParentList = llvm::SmallVector<DynTypedNode, 2>;
 // case), or a node of another kind, or several parents.
 using Stored = llvm::PointerUnion<const Decl *, const Stmt *, DynTypedNode *, ParentList *>;
 
+// Memory that comes zeroed from the system, in huge pages where it is large
+// and the system gives them on request: a table for a million nodes is 32 MiB,
+// each 4 KiB page of it a fault.
+class ZeroedBlock {
+public:
+  ZeroedBlock() = default;
+  ZeroedBlock(const ZeroedBlock &) = delete;
+  ZeroedBlock &operator=(const ZeroedBlock &) = delete;
+  ~ZeroedBlock() { release(); }
+
+  void *allocate(size_t Bytes) {
+    release();
+#ifdef __linux__
+    constexpr size_t Huge = size_t(2) << 20;
+    if (Bytes >= Huge) {
+      const size_t Len = Bytes + Huge; // room to start at a huge page's boundary
+      void *P = mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (P != MAP_FAILED) {
+        MapBase = P;
+        MapLen = Len;
+        auto *Start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(P) + Huge - 1) & ~(Huge - 1));
+        madvise(Start, Bytes, MADV_HUGEPAGE); // a request: without it, small pages
+        return Start;
+      }
+    }
+#endif
+    Heap = std::calloc(Bytes ? Bytes : 1, 1);
+    if (!Heap)
+      llvm::report_bad_alloc_error("parent map");
+    return Heap;
+  }
+
+private:
+  void release() {
+#ifdef __linux__
+    if (MapBase)
+      munmap(MapBase, MapLen);
+    MapBase = nullptr;
+#endif
+    std::free(Heap);
+    Heap = nullptr;
+  }
+
+  void *MapBase = nullptr;
+  size_t MapLen = 0;
+  void *Heap = nullptr;
+};
+
+// Node addresses to their parents, sized once for all its keys: open
+// addressing (probed as DenseMap probes, as many buckets as DenseMap makes
+// for them) in a zeroed block, where an empty bucket is all zeros (no node is
+// at address 0), so nothing is initialised.
+class AddressTable {
+public:
+  // Room for N keys; the table is empty.
+  void reserve(size_t N) {
+    Mask = llvm::NextPowerOf2(N * 4 / 3 + 1) - 1;
+    Buckets = static_cast<Bucket *>(Block.allocate((Mask + 1) * sizeof(Bucket)));
+  }
+  // Key's slot, null when it was not there (at most the N keys reserved).
+  Stored &operator[](const void *Key) {
+    Bucket &B = probe(Key);
+    B.Key = Key;
+    return B.Value;
+  }
+  const Stored *find(const void *Key) const {
+    if (!Buckets)
+      return nullptr;
+    const Bucket &B = probe(Key);
+    return B.Key ? &B.Value : nullptr;
+  }
+
+private:
+  struct Bucket {
+    const void *Key;
+    Stored Value;
+  };
+  Bucket &probe(const void *Key) const {
+    size_t I = AddressKey::getHashValue(Key) & Mask;
+    for (size_t Step = 1;; ++Step) {
+      Bucket &B = Buckets[I];
+      if (B.Key == Key || !B.Key)
+        return B;
+      I = (I + Step) & Mask;
+    }
+  }
+
+  ZeroedBlock Block;
+  Bucket *Buckets = nullptr;
+  size_t Mask = 0;
+};
+
 DynTypedNode single(Stored U) {
   if (const auto *D = dyn_cast<const Decl *>(U))
     return DynTypedNode::create(*D);
@@ -63,26 +162,26 @@ public:
 
   DynTypedNodeList of(const DynTypedNode &N) const {
     if (N.getNodeKind().hasPointerIdentity())
-      return lookUp(Pointers, N.getMemoizationData());
-    return lookUp(Others, N);
+      return listOf(Pointers.find(N.getMemoizationData()));
+    auto It = Others.find(N);
+    return listOf(It == Others.end() ? nullptr : &It->second);
   }
 
 private:
   friend class Recorder;
 
-  template <typename MapT, typename KeyT> static DynTypedNodeList lookUp(const MapT &Map, const KeyT &Key) {
-    auto It = Map.find(Key);
-    if (It == Map.end())
+  static DynTypedNodeList listOf(const Stored *Found) {
+    if (!Found)
       return llvm::ArrayRef<DynTypedNode>();
-    if (const auto *V = dyn_cast<ParentList *>(It->second))
+    if (const auto *V = dyn_cast<ParentList *>(*Found))
       return llvm::ArrayRef<DynTypedNode>(*V);
-    return single(It->second);
+    return single(*Found);
   }
 
   // Parent as a node's parent (Itself when it is a declaration or a statement).
   void add(Stored &Slot, Stored Itself, const DynTypedNode &Parent);
 
-  llvm::DenseMap<const void *, Stored, AddressKey> Pointers;
+  AddressTable Pointers;
   llvm::DenseMap<DynTypedNode, Stored> Others;
   // What the maps point to, freed with them in one sweep (not entry by entry
   // over the map's buckets).
@@ -123,7 +222,7 @@ public:
   // Statements through the visitor's own stack (no recursion per statement).
   bool dataTraverseStmtPre(Stmt *S) {
     record(static_cast<const void *>(S));
-    Stack.push_back({DynTypedNode::create(*S), static_cast<const Stmt *>(S)});
+    Stack.emplace_back(static_cast<const Stmt *>(S));
     return true;
   }
   bool dataTraverseStmtPost(Stmt *) {
@@ -142,7 +241,10 @@ private:
     if (isNull(N))
       return true;
     record(Key);
-    Stack.push_back({nodeOf(N), Itself});
+    if (Itself)
+      Stack.emplace_back(Itself);
+    else
+      Stack.emplace_back(nodeOf(N));
     const bool Result = Traverse();
     Stack.pop_back();
     return Result;
@@ -156,28 +258,47 @@ private:
     const Entered &Top = Stack.back();
     Pending.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
   }
+  // A node without identity (a type location...): kept the same way.
   void record(const DynTypedNode &Key) {
-    if (!Stack.empty())
-      Index.add(Index.Others[Key], Stack.back().Itself, Stack.back().Node);
+    if (Stack.empty())
+      return;
+    const Entered &Top = Stack.back();
+    PendingOthers.push_back({Key, Top.Itself ? Top.Itself : new (Index.Nodes.Allocate()) DynTypedNode(Top.Node)});
+  }
+
+  template <typename MapT, typename PendingT> void enterAll(MapT &Map, PendingT &Entries) {
+    Map.reserve(Entries.size());
+    for (const auto &[Key, Parent] : Entries) {
+      Stored &Slot = Map[Key];
+      if (Slot.isNull())
+        Slot = Parent; // the first parent (most nodes have one): what add stores
+      else
+        Index.add(Slot, Parent, single(Parent));
+    }
+    Entries.clear();
   }
 
 public:
   void enterPending() {
-    Index.Pointers.reserve(Pending.size());
-    for (const auto &[Key, Parent] : Pending)
-      Index.add(Index.Pointers[Key], Parent, single(Parent));
-    Pending.clear();
+    enterAll(Index.Pointers, Pending);
+    enterAll(Index.Others, PendingOthers);
   }
 
 private:
-  std::vector<std::pair<const void *, Stored>> Pending;
+  // In blocks, not one array: a million nodes' worth grown by doubling would
+  // touch twice the memory, each page a fault.
+  std::deque<std::pair<const void *, Stored>> Pending;
+  std::deque<std::pair<DynTypedNode, Stored>> PendingOthers;
 
   ParentIndex &Index;
-  // The nodes being visited; a declaration or statement also as itself, as
-  // it is stored when it is a node's one parent.
+  // The nodes being visited: a declaration or statement as itself, as it is
+  // stored when it is a node's one parent (made a DynTypedNode only when
+  // needed), a node of another kind as a DynTypedNode.
   struct Entered {
+    explicit Entered(Stored Itself) : Itself(Itself) {}
+    explicit Entered(const DynTypedNode &Node) : Node(Node) {}
     DynTypedNode Node;
-    Stored Itself;
+    Stored Itself = nullptr;
   };
   llvm::SmallVector<Entered, 16> Stack;
 };
@@ -203,62 +324,18 @@ void ParentIndex::build(ASTContext &Ctx) {
   Built = true;
 }
 
-// The maps of the contexts alive, each dropped with its context. A thread
-// keeps the one it used last, valid while no map is dropped anywhere.
-struct Registry {
-  std::mutex Lock;
-  llvm::DenseMap<const ASTContext *, std::unique_ptr<ParentIndex>> Of;
-  std::atomic<uint64_t> Drops{0};
-};
-
-Registry &registry() {
-  static Registry R;
-  return R;
-}
-
-void dropWithContext(void *Ctx) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Of.erase(static_cast<const ASTContext *>(Ctx));
-  ++R.Drops;
-}
-
-struct LastUsed {
-  const ASTContext *Ctx = nullptr;
-  ParentIndex *Index = nullptr;
-  uint64_t Drops = 0;
-};
-thread_local LastUsed Last;
-
 ParentIndex &indexOf(ASTContext &Ctx) {
-  Registry &R = registry();
-  if (Last.Ctx != &Ctx || Last.Drops != R.Drops.load()) {
-    std::lock_guard<std::mutex> Guard(R.Lock);
-    std::unique_ptr<ParentIndex> &Slot = R.Of[&Ctx];
-    if (!Slot) {
-      Slot = std::make_unique<ParentIndex>();
-      Ctx.AddDeallocation(dropWithContext, &Ctx);
-    }
-    Last = {&Ctx, Slot.get(), R.Drops.load()};
-  }
-  // A context is read by one thread at a time: its map is built outside the lock.
-  if (!Last.Index->built())
-    Last.Index->build(Ctx);
-  return *Last.Index;
+  ParentIndex &Index = PerContext<ParentIndex>::of(Ctx);
+  // A context is read by one thread at a time: its map is built outside any lock.
+  if (!Index.built())
+    Index.build(Ctx);
+  return Index;
 }
 
 } // namespace
 
 DynTypedNodeList parentsOf(const DynTypedNode &N, ASTContext &Ctx) { return indexOf(Ctx).of(N); }
 
-void forgetParents(ASTContext &Ctx) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  auto It = R.Of.find(&Ctx);
-  if (It == R.Of.end())
-    return;
-  It->second = std::make_unique<ParentIndex>();
-  ++R.Drops;
-}
+void forgetParents(ASTContext &Ctx) { PerContext<ParentIndex>::reset(Ctx); }
 
 } // namespace irregfix

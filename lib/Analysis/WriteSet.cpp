@@ -1,6 +1,7 @@
 #include "Analysis/WriteSet.h"
 #include "Analysis/StoreTargets.h"
 #include "Analysis/DeviceOnlyCode.h"
+#include "Analysis/PerContext.h"
 #include "Analysis/Calls.h"
 #include "Analysis/ThreadIndex.h"
 
@@ -473,10 +474,28 @@ WriteSet WriteSet::throughCall(const WriteSet &Kernel, const std::set<ArrayRef> 
   return W;
 }
 
+namespace {
+
+// The write sets of one AST, by function and device-only code: a kernel's is
+// asked for by its analysis, its scatter updates and the host code that
+// launches it, a callee's by every kernel that calls it. The copies handed out
+// share their locals' values, each function's built once.
+struct KnownWriteSets {
+  std::map<std::pair<const FunctionDecl *, const DeviceOnlyCode *>, WriteSet> Of;
+};
+
+} // namespace
+
 WriteSet WriteSet::of(const FunctionDecl *Fn, const DeviceOnlyCode *DeviceOnly) {
   SummaryContext Ctx;
   Ctx.DeviceOnly = DeviceOnly;
-  return analyse(Fn, Ctx);
+  if (!Fn)
+    return analyse(Fn, Ctx);
+  auto &Known = PerContext<KnownWriteSets>::of(Fn->getASTContext()).Of;
+  const auto Key = std::make_pair(Fn, DeviceOnly);
+  if (auto It = Known.find(Key); It != Known.end())
+    return It->second;
+  return Known.emplace(Key, analyse(Fn, Ctx)).first->second;
 }
 
 } // namespace irregfix

@@ -1,6 +1,7 @@
 #include "Frontend/MainFile.h"
 #include "Analysis/ThreadIndex.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -53,7 +54,11 @@ public:
     Frame Saved = Cur;
     Cur.Fn = F;
     Cur.Instance = Cur.Instance || F->isTemplateInstantiation();
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    // A device function notes no call (none of its code runs on the host)
+    // unless a lambda or a class it defines may: its body, often most of the
+    // program's statements, is not walked.
+    bool R = !isHostCode(F) && !definesCode(F->getBody()) ? VisitFunctionDecl(F)
+                                                          : RecursiveASTVisitor::TraverseDecl(D);
     Cur = Saved;
     return R;
   }
@@ -116,6 +121,27 @@ private:
     if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
       Out.Launches.push_back({Launch, Cur.Fn});
     Out.Calls.push_back({Call, Cur.Fn});
+  }
+
+  // Whether S defines a function of its own (a lambda, a local class, a block),
+  // or has a type that may hold one: what may run where S's function does not.
+  static bool definesCode(const Stmt *Body) {
+    llvm::SmallVector<const Stmt *, 64> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (isa<LambdaExpr>(S) || isa<BlockExpr>(S) || isa<UnaryExprOrTypeTraitExpr>(S) || isa<CXXTypeidExpr>(S) ||
+          isa<CXXUuidofExpr>(S))
+        return true;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (!isa<VarDecl>(D))
+            return true;
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    return false;
   }
 
   // Inside a function body that runs on the host (an unannotated lambda runs

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using namespace irregfix;
 using namespace irregfix::test;
 
@@ -97,6 +99,21 @@ TEST(Parents, SameAsClangsOverTheProgramsOwnDeclarations) {
   EXPECT_GT(Program_.first, 200u);
   EXPECT_LT(Program_.first, Whole.first); // the map was built again, over fewer declarations
   EXPECT_EQ(Program_.second, 0u);
+}
+
+// A straight-line kernel long enough that the map's table is megabytes (the
+// tool's large kernels: its memory then comes from the system in huge pages
+// where it can).
+TEST(Parents, SameAsClangsOnALongStraightLineKernel) {
+  std::string Long = "__global__ void sum(const float *in, float *out, const int *idx) {\n"
+                     "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  float s = 0;\n";
+  for (int I = 0; I < 12000; ++I)
+    Long += "  s += in[idx[t + " + std::to_string(I) + "]] * " + std::to_string(I % 7) + ";\n";
+  Long += "  out[t] = s;\n}\n";
+  std::pair<size_t, size_t> Counts;
+  ASSERT_TRUE(onTranslationUnit(Long, [&](clang::ASTContext &Ctx) { Counts = compare(Ctx); }));
+  EXPECT_GT(Counts.first, 150000u);
+  EXPECT_EQ(Counts.second, 0u);
 }
 
 } // namespace
