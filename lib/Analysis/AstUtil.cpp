@@ -23,6 +23,49 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
+static bool narrowerThanInt(QualType T) {
+  const auto *BT = T->getAs<BuiltinType>();
+  if (!BT)
+    return false;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+  case BuiltinType::Char_U:
+  case BuiltinType::UChar:
+  case BuiltinType::Char_S:
+  case BuiltinType::SChar:
+  case BuiltinType::Char8:
+  case BuiltinType::Short:
+  case BuiltinType::UShort:
+  case BuiltinType::Char16:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool narrowsBelowInt(const Expr *E) {
+  for (const Expr *Stripped = strip(E); E && E != Stripped;) {
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      const CastKind K = C->getCastKind();
+      if ((K == CK_IntegralCast || K == CK_IntegralToBoolean) && narrowerThanInt(C->getType()) &&
+          !narrowerThanInt(C->getSubExpr()->getType()))
+        return true;
+      E = C->getSubExpr();
+    } else if (const auto *P = dyn_cast<ParenExpr>(E)) {
+      E = P->getSubExpr();
+    } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MT->getSubExpr();
+    } else if (const auto *OV = dyn_cast<OpaqueValueExpr>(E); OV && OV->getSourceExpr()) {
+      E = OV->getSourceExpr();
+    } else if (const auto *F = dyn_cast<FullExpr>(E)) {
+      E = F->getSubExpr();
+    } else {
+      break;
+    }
+  }
+  return false;
+}
+
 std::string quoted(const NamedDecl *D) { return "'" + D->getNameAsString() + "'"; }
 
 const VarDecl *refToVar(const Expr *E) {

@@ -16,6 +16,11 @@ namespace irregfix {
 
 // Strips parentheses and all casts (and temporaries' wrappers).
 const clang::Expr *strip(const clang::Expr *E);
+// Whether an integer conversion on the way from E to strip(E) goes to a type
+// narrower than int (char, short, bool): one that changes a thread's or an
+// element's index once there are more threads or elements than it holds, so
+// what strip() returns is not E's value.
+bool narrowsBelowInt(const clang::Expr *E);
 
 // 'name', for messages.
 std::string quoted(const clang::NamedDecl *D);

@@ -429,13 +429,19 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
   if (Depth > 48)
     return unknown("the expression is nested too deeply", true, E);
   const Expr *S = strip(E);
-  if (const std::optional<llvm::APSInt> C = constantOf(S); C && C->getSignificantBits() <= 64) {
+  // A conversion to char or short on the way: its value is E's, not S's.
+  const bool Narrowed = narrowsBelowInt(E);
+  if (const std::optional<llvm::APSInt> C = constantOf(Narrowed ? E : S); C && C->getSignificantBits() <= 64) {
     Form F;
     F.K = Form::Const;
-    F.Value = C->getSExtValue();
+    F.Value = Narrowed ? C->getExtValue() : C->getSExtValue();
     F.Source = E;
     return make(std::move(F));
   }
+  if (Narrowed)
+    return unknown("it converts '" + spelledText(S, Ctx, 48) +
+                       "' to a type narrower than int, which may change its value",
+                   readsMemory(S), E);
   if (isGlobalThreadIndex(S, Writes)) {
     Form F;
     F.K = Form::Thread;

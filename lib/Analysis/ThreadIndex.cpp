@@ -114,6 +114,8 @@ bool isGlobalThreadIndexArithmetic(const Expr *E, const FunctionLocals &Locals) 
 }
 
 bool isGlobalThreadIndex(const Expr *E, const WriteSet &Writes) {
+  if (narrowsBelowInt(E)) // (unsigned char)t, short i = t: not every thread's own index
+    return false;
   E = strip(E);
   if (isGlobalThreadIndexArithmetic(E, Writes.locals()))
     return true;
