@@ -7,7 +7,7 @@
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: grep -q '^__global__ void through_int_irregfix(' %t.out
-// RUN: not grep -E '(through_char|short_local|short_rows)_irregfix\(' %t.out
+// RUN: not grep -E '(through_char|short_local|short_rows|through_callee)_irregfix\(' %t.out
 
 #include <cuda_runtime.h>
 
@@ -36,6 +36,15 @@ __global__ void short_rows(int n, const int *row, const float *val, float *out) 
 }
 // CHECK-DAG: remark: {{.*}}'short_rows'{{.*}}not {{transformed|rewritten}}
 
+// A called function's parameter of type unsigned char, given the thread index.
+__device__ float pick(const float *A, const int *B, unsigned char i) { return A[B[i]]; }
+__global__ void through_callee(int n, const float *A, const int *B, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = pick(A, B, t);
+}
+// CHECK-DAG: remark: gather site in 'through_callee' not transformed: the index of 'B', 'i', is not the kernel's thread index
+
 // The same reads through the thread's own index are rewritten.
 __global__ void through_int(int n, const float *A, const int *B, float *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,5 +57,6 @@ void run(int n, const float *A, const int *B, const int *row, float *out) {
   through_char<<<(n + 255) / 256, 256>>>(n, A, B, out);
   short_local<<<(n + 255) / 256, 256>>>(n, A, B, out);
   short_rows<<<(n + 255) / 256, 256>>>(n, row, A, out);
+  through_callee<<<(n + 255) / 256, 256>>>(n, A, B, out);
   through_int<<<(n + 255) / 256, 256>>>(n, A, B, out);
 }
