@@ -5,7 +5,6 @@
 
 #include "clang/AST/ExprCXX.h"
 
-
 using namespace clang;
 
 namespace irregfix {

@@ -9,6 +9,7 @@
 #include <irregfix/testing.h>
 
 #include "device_test.cuh"
+#include "order_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -164,29 +165,23 @@ TEST_F(DomainTest, ALibraryCallRestoresEveryArray) {
   EXPECT_EQ(download(list, l.list.size()), l.list);
 }
 
-// The sampled measure, computed here: kOrderSampleBlocks blocks of 256
-// threads spread evenly, each thread's first 128 neighbours, the distinct
-// sectors of `per_sector` elements a block reads over all reads.
-double sampled_sectors(const Line &l, int per_sector) {
-  const long long nblocks = (l.n + 255) / 256, blocks = std::min<long long>(nblocks, 32);
-  long long distinct = 0, reads = 0;
-  for (long long i = 0; i < blocks; ++i) {
-    std::vector<int> sectors;
-    for (long long p = i * nblocks / blocks * 256, end = std::min<long long>(p + 256, l.n); p < end; ++p)
-      for (int j = 0; j < std::min(l.count[p], 128); ++j)
-        sectors.push_back(l.list[static_cast<size_t>(j) * l.n + p] / per_sector);
-    reads += static_cast<long long>(sectors.size());
-    std::sort(sectors.begin(), sectors.end());
-    distinct += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+// The line's neighbour lists as the host model of the sampled measure reads them.
+order_reference::Graph graph_of(const Line &l) {
+  order_reference::Graph g;
+  for (int t = 0; t < l.n; ++t) {
+    std::vector<long long> row;
+    for (int j = 0; j < l.count[t]; ++j)
+      row.push_back(l.list[static_cast<size_t>(j) * l.n + t]);
+    g.add(row);
   }
-  return static_cast<double>(distinct) / static_cast<double>(reads);
+  return g;
 }
 
 TEST_F(DomainTest, TheGraphIsMeasuredAsTheSampleReadsIt) {
   const Line l(1 << 14, true);
   irregfix::testing::set_domain(1);
   run(l, 1, true);
-  const double want = sampled_sectors(l, 2); // positions: float4, two a sector
+  const double want = order_reference::sampled_sectors(graph_of(l), {}, 2, 0, l.n); // float4: two a sector
   EXPECT_GT(want, 0.3);
   EXPECT_DOUBLE_EQ(irregfix::testing::domain_counters().sectors_as_numbered, want);
 }

@@ -418,21 +418,20 @@ cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_
 
 cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
                            std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream) {
-  std::size_t need = 0;
-  cudaError_t e = sample_scratch_bytes(a, per_sector, &need);
+  if (per_sector < 1 || a.n <= 0 || !scratch)
+    return cudaErrorInvalidValue;
+  cudaError_t e = cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream);
   if (e != cudaSuccess)
     return e;
-  if (!scratch || scratch_bytes < need)
-    return cudaErrorInvalidValue;
-  if ((e = cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream)) != cudaSuccess)
-    return e;
   std::size_t bits = 0;
-  if (sector_marks_fit(a, per_sector, &bits))
+  if (sector_marks_fit(a, per_sector, &bits)) // mark_sectors checks the scratch holds them
     return mark_sectors(a, perm, per_sector, scratch, scratch_bytes, counts, stream);
-  const SampleLayout s = sample_layout(a.n);
   std::size_t keys_bytes = 0, temp = 0;
   if ((e = sample_parts(&keys_bytes, &temp)) != cudaSuccess)
     return e;
+  if (scratch_bytes < 2 * keys_bytes + aligned(temp))
+    return cudaErrorInvalidValue;
+  const SampleLayout s = sample_layout(a.n);
   auto *keys = static_cast<unsigned long long *>(scratch);
   auto *sorted = reinterpret_cast<unsigned long long *>(static_cast<char *>(scratch) + keys_bytes);
   void *cub_temp = static_cast<char *>(scratch) + 2 * keys_bytes;

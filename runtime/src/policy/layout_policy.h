@@ -338,9 +338,9 @@ constexpr double kOrderDecaySlack = 0.02;
 bool order_decayed(double fresh_sectors, double now_sectors);
 
 // When an order's lists change, a check measures them in the order: a sampled
-// pass and a sort of its reads (MD at 262,144 atoms on an H200: 0.19 ms, where
-// a whole step takes 0.34 ms; at every rebuild of its neighbour list, 11% of
-// the run). An order a check finds steady (within kOrderSteady, relative, of
+// pass over them (MD at 262,144 atoms on an H200, when its reads were counted
+// by a sort: 0.19 ms, where a whole step takes 0.34 ms; at every rebuild of its
+// neighbour list, 11% of the run). An order a check finds steady (within kOrderSteady, relative, of
 // its measure when fresh) is checked again after twice as many changes as
 // before, up to kOrderCheckMaxInterval; one that drifts, at the next change.
 // A late check costs speed only: every order gives the original's results.
