@@ -280,6 +280,72 @@ TEST_F(DomainTest, AutoLeavesAWellNumberedGraphAlone) {
   EXPECT_NE(irregfix::testing::stats_report().find("not formed"), std::string::npos);
 }
 
+// The forces as the tool rewrites them for a neighbour site: pos read through
+// the site's copy.
+__global__ void forces_view(int n, const int *count, const float4 *pos, float4 *force, irregfix::View v,
+                            const float4 *pos_c) {
+  const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int t = static_cast<int>(irregfix::logical_thread(v, p));
+  if (t < n) {
+    float4 f = pos[t];
+    f.x = 0.f;
+    for (int j = 0; j < count[t]; ++j)
+      f.x += 0.001f * (pos_c[irregfix::slot(v, p, j)].x - pos[t].x);
+    force[t] = f;
+  }
+}
+
+// The launcher the tool writes for that site.
+void forces_launch(const irregfix::SiteInfo &site, int n, const int *count, const int *list, const float4 *pos,
+                   float4 *force) {
+  irregfix::View v;
+  const void *out[1];
+  const dim3 grid((n + 255) / 256), block(256);
+  if (irregfix::begin_launch(site, 0, grid, block) &&
+      irregfix::prepare_neighbors(site, list, irregfix::index_kind(list), n, 1, kColumns, count,
+                                  irregfix::index_kind(count), n, pos, sizeof(float4), &v, out, 0)) {
+    forces_view<<<grid, block>>>(n, count, pos, force, v, static_cast<const float4 *>(out[0]));
+    irregfix::end_transformed_launch(site, 0);
+    return;
+  }
+  forces<<<grid, block>>>(n, count, list, pos, force);
+  irregfix::end_original_launch(site, 0);
+}
+
+// A neighbour site whose launches profile after the program-wide renumbering
+// measured their graph as numbered and declined it takes that measure: no
+// second pass over the same list to learn that no copy can gather better.
+TEST_F(DomainTest, ANeighbourSiteTakesTheDeclinedGraphsMeasure) {
+  const Line l(1 << 14, false);
+  irregfix::testing::set_domain(0);
+  irregfix::testing::set_layout(0);
+  const irregfix::SiteInfo site{"domain:forces", "forces", "neighbors", irregfix::kSitePermutable};
+  float4 *pos = upload(l.pos), *force = upload(std::vector<float4>(l.n));
+  const int *count = upload(l.count), *list = upload(l.list);
+  const int blocks = (l.n + 255) / 256;
+  for (int s = 0; s < 6; ++s) {
+    irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
+    if (s < 3) // the site's launcher is reached once the domain has decided
+      forces<<<blocks, 256>>>(l.n, count, list, pos, force);
+    else
+      forces_launch(site, l.n, count, list, pos, force);
+    irregfix::numbered_launch(kMove, l.n, 0, {pos, force});
+    move<<<blocks, 256>>>(l.n, pos, force);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  irregfix_host_access(pos);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  ASSERT_FALSE(c.formed);
+  ASSERT_GE(c.sectors_as_numbered, 0.0);
+  ASSERT_LT(c.sectors_as_numbered, 0.1) << "a line numbered in order reads near elements";
+  const irregfix::testing::SiteCounters sc = irregfix::testing::site_counters("domain:forces");
+  EXPECT_EQ(sc.launches, 0);
+  EXPECT_EQ(sc.remaps, 0);
+  EXPECT_NE(sc.last_fallback.find("the program-wide renumbering's measure of its graph"), std::string::npos)
+      << irregfix::testing::stats_report();
+  EXPECT_TRUE(same_bits(download(pos, l.n), run(l, 6, false)));
+}
+
 // A sparse matrix's rows (CSR): the product reads each row in its order, and
 // a dot product sums its elements (roles as test/renumber/rows.cu writes them).
 __global__ void product(int n, const int *starts, const int *columns, const float *values, const float *x,

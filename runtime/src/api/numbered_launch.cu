@@ -9,6 +9,7 @@
 
 #include "device_memory.h"
 #include "layout_policy.h"
+#include "sector_marks.h"
 #include "state.h"
 
 #include <algorithm>
@@ -396,6 +397,10 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
   d.watched.clear();
   d.conflict.clear();
   d.rounds = d.conflicted = 0;
+  // The graph is measured after the rounds watched: its kernel loaded while
+  // the program starts, not in the middle of its run.
+  if (load_sector_marks() != cudaSuccess)
+    cudaGetLastError(); // loaded at the measure instead
   for (int i = 0; i < count; ++i) {
     Range r;
     if ((k.roles[i] & 0x7f) != kNumberingNone && (k.roles[i] & 0x7f) != kNumberingOther &&

@@ -108,6 +108,8 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   SiteStats &ss = *rec.stats;
   LayoutRequest request =
       layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n, args.piece_count > 0);
+  if (args.pattern == kPatternNeighbors)
+    request.numbered_sectors = declined_graph_sectors(st.domain, args.B);
   const int layout = request.key;
   args.nparams += layout_key_params(request, args.params + args.nparams);
   Entry *recent = rec.recent[layout_slot(layout)];

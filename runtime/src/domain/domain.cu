@@ -292,6 +292,12 @@ cudaError_t domain_restore(Domain &d, DomainArray &arr, cudaStream_t stream, boo
   return e;
 }
 
+double declined_graph_sectors(const Domain &d, const void *graph) {
+  return d.status == Domain::kDeclined && d.identity >= 0 && d.graph == reinterpret_cast<std::uintptr_t>(graph)
+             ? d.identity
+             : -1;
+}
+
 DomainArray *domain_array_at(Domain &d, const void *p) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   auto it = d.arrays.upper_bound(a);

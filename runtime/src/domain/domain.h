@@ -123,6 +123,10 @@ cudaError_t domain_restore(Domain &d, DomainArray &arr, cudaStream_t stream, boo
 // numbered, `elem` bytes each), and d.nnz; synchronises.
 cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem);
 
+// Sectors a read of `graph` as numbered where d measured that graph and
+// declined to form (its reads too near for an order to pay), else -1.
+double declined_graph_sectors(const Domain &d, const void *graph);
+
 // The array of d holding p, or null.
 DomainArray *domain_array_at(Domain &d, const void *p);
 

@@ -71,6 +71,11 @@ bool sector_marks_fit(const AccessList &a, int per_sector, std::size_t *bytes) {
   return true;
 }
 
+cudaError_t load_sector_marks() {
+  cudaFuncAttributes attributes;
+  return cudaFuncGetAttributes(&attributes, mark_kernel);
+}
+
 cudaError_t mark_sectors(const AccessList &a, const int *perm, int per_sector, void *bits, std::size_t bytes,
                          unsigned long long *counts, cudaStream_t stream) {
   std::size_t need = 0;

@@ -32,5 +32,9 @@ bool sector_marks_fit(const AccessList &a, int per_sector, std::size_t *bytes);
 cudaError_t mark_sectors(const AccessList &a, const int *perm, int per_sector, void *bits, std::size_t bytes,
                          unsigned long long *counts, cudaStream_t stream);
 
+// Loads the measure's kernel now (CUDA loads a module at its first use), so
+// that a measure expected a few launches later does not wait for the load.
+cudaError_t load_sector_marks();
+
 } // namespace detail
 } // namespace irregfix

@@ -87,6 +87,10 @@ struct LayoutRequest {
   // threads the device holds at once (0: unknown).
   std::size_t element_bytes = 0;
   long long resident_threads = 0;
+  // Sectors a read of the launch's graph as numbered, where the program-wide
+  // renumbering measured that same graph and declined it (-1: not measured):
+  // a neighbour site that would measure it again takes this instead.
+  double numbered_sectors = -1;
 };
 
 // The request of a prepare of `pattern` at `site` in `launch`: the configured

@@ -190,6 +190,19 @@ void set_neighbor_shape(Entry &e, NeighborPayload &p, NeighborShape &&s) {
   e.shape_valid = true;
 }
 
+namespace {
+// Why no copy is timed for threads that, as numbered, read `sectors` a read
+// (as the program-wide renumbering measured their graph, or as measured here).
+std::string neighbor_copy_ruled_out(double sectors, bool by_domain, Built *built) {
+  char why[200];
+  std::snprintf(why, sizeof why,
+                "its threads, as numbered, read %.3f sectors a read%s: a copy cannot gather better (no layout timed)",
+                sectors, by_domain ? " (the program-wide renumbering's measure of its graph)" : "");
+  built->ruled_out = why;
+  return why;
+}
+} // namespace
+
 std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, const SiteInfo &site, Entry &e,
                             int dev,
                             const NeighborArgs &a, long long n, const void *A, std::size_t esz,
@@ -197,6 +210,12 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
   NeighborPayload &p = payload<NeighborPayload>(e);
   if (e.shape_valid && e.bufs.size() == 1)
     return copy_neighbors(ss, site, e, p, a, n, A, esz, built);
+  // The program-wide renumbering measured this graph as numbered and declined
+  // it: measuring it again would cost a pass, a wait for the device and, the
+  // first time, loading the measure's kernels, to find what is known.
+  const bool measures = neighbor_measures_order(request, n);
+  if (measures && request.numbered_sectors >= 0 && !neighbor_copy_pays(request.numbered_sectors))
+    return neighbor_copy_ruled_out(request.numbered_sectors, true, built);
   NeighborShape shape;
   std::string why = neighbor_shape(cx, ss, site, dev, a, n, A, esz, stream, &shape);
   if (!why.empty())
@@ -207,18 +226,12 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
   // (Not where its scattered direct accesses would leave the L2: order_fits_cache;
   // a thread's own, its output, taken as wide as the element it gathers.)
   double sectors = 0;
-  if (neighbor_measures_order(request, n) && order_in_cache(cx, ss, dev, n, esz) &&
+  if (measures && order_in_cache(cx, ss, dev, n, esz) &&
       (why = neighbor_order_sectors(cx, orders, site, dev, a, n, shape.jmax, shape.lo, shape.hi, esz, stream,
                                     &sectors)) != "")
     return why;
-  if (sectors > 0 && !neighbor_copy_pays(sectors)) {
-    char why[160];
-    std::snprintf(why, sizeof why,
-                  "its threads, as numbered, read %.3f sectors a read: a copy cannot gather better (no layout timed)",
-                  sectors);
-    built->ruled_out = why;
-    return why;
-  }
+  if (sectors > 0 && !neighbor_copy_pays(sectors))
+    return neighbor_copy_ruled_out(sectors, false, built);
   built->proposals = neighbor_candidates(cx.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
