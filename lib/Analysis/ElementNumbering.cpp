@@ -214,14 +214,17 @@ private:
     for (const DeclRefExpr *R : Facts.Refs)
       if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && Sums.count(V) && !inside(R, Loop))
         Exact = Exact && toAtomicAdd(R);
-    if (!Exact && !Reassociate) {
-      refuse(Floating ? "its floating-point sum over the elements would be regrouped by another numbering "
-                        "(--reassociate allows it)"
-                      : "its threads' partial sums are combined in a way the tool does not follow "
-                        "(--reassociate takes them for sums)");
-      return true;
+    // Without --reassociate a sum another grouping changes reads its elements
+    // through the order instead: the same terms, summed by the same threads.
+    Out.ThroughOrder = !Exact && !Reassociate;
+    Out.Reassociates = !Exact && Reassociate;
+    if (Out.ThroughOrder) {
+      Out.ElementReads.assign(Reads.begin(), Reads.end());
+      Out.RegroupedBecause = Floating ? "its floating-point sum over the elements would be regrouped by another "
+                                        "numbering (--reassociate allows it)"
+                                      : "its threads' partial sums are combined in a way the tool does not follow "
+                                        "(--reassociate takes them for sums)";
     }
-    Out.Reassociates = !Exact;
     for (NumberingParam &NP : Out.Pointers) {
       if (Elements.count(NP.Param)) {
         NP.Role = kRoleElements;

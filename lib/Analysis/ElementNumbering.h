@@ -48,6 +48,16 @@ struct KernelNumbering {
   // any numbering as another grouping of its sums; Reassociates when that
   // changes the result (floating point, or partials combined unseen).
   bool Reduction = false, Reassociates = false;
+  // A reduction whose sum another grouping would change, without
+  // --reassociate: it qualifies by reading each element where the order put
+  // it (ElementReads, `a[i]` read as `a[position of i]`), so that every thread
+  // sums the same terms in the same order as numbered: a variant of the kernel
+  // does (Transform/Positions), launched in place of the original.
+  // Where no variant can be launched, RegroupedBecause is why it is not
+  // indifferent after all.
+  bool ThroughOrder = false;
+  std::vector<const clang::ArraySubscriptExpr *> ElementReads;
+  std::string RegroupedBecause;
   // Threads an element: a group of Lanes consecutive threads (a power of two
   // up to 32, `row = t / G`) shares each row, its lanes striding the row's
   // segment and combining their sums by warp shuffles within the group; 1: a

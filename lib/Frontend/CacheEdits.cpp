@@ -3,6 +3,9 @@
 #include "Analysis/HostWrites.h"
 #include "Transform/Invalidation.h"
 #include "Transform/NumberingHooks.h"
+#include "Transform/Positions/KernelRewriter.h"
+#include "Transform/Positions/LaunchRewriter.h"
+#include "Transform/SourceText.h"
 
 #include <irregfix/pattern.h>
 
@@ -38,6 +41,67 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
   return Guarded;
 }
 
+// A reduction that would read its elements through the order (its sums'
+// grouping kept) qualifies only where its variant can be written and every
+// launch of it can call the variant: else it is not indifferent after all.
+void settleThroughOrder(KernelNumbering &K, const MainFile &File, const RewritableFiles &Files, ASTContext &Ctx) {
+  if (!K.ThroughOrder)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Def = K.Kernel ? K.Kernel->getDefinition() : nullptr;
+  std::string Why;
+  if (!Def || !Files.contains(Def->getLocation()))
+    Why = "its definition is not in a file the tool rewrites";
+  else if (llvm::Expected<std::string> Variant = positions::rewriteKernel(K, Ctx); !Variant)
+    Why = llvm::toString(Variant.takeError());
+  for (auto [Call, Fn] : File.Launches) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Why.empty() || !Callee || Callee->getCanonicalDecl() != Def->getCanonicalDecl())
+      continue;
+    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Call->getBeginLoc()), SM.getExpansionLoc(Def->getBeginLoc())))
+      Why = "it is launched before its definition";
+    else if (auto Edits = positions::rewriteLaunch(Call, Ctx); !Edits)
+      Why = llvm::toString(Edits.takeError());
+  }
+  if (Why.empty())
+    return;
+  K.ThroughOrder = false;
+  K.ElementReads.clear();
+  K.NotBecause = K.RegroupedBecause + "; no variant reads it through the order: " + Why;
+}
+
+// The variants of the reductions read through the order, after their
+// kernels, and their launches calling them (settleThroughOrder made sure each
+// can be written).
+bool throughOrderEdits(const FileDomain &D, ASTContext &Ctx, FileEdits &Edits) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::set<const KernelNumbering *> Written;
+  for (const DomainLaunch &L : D.Launches) {
+    if (!L.Kernel->ThroughOrder || L.Pointers.empty())
+      continue;
+    llvm::Expected<std::vector<tooling::Replacement>> Launch = positions::rewriteLaunch(L.Call, Ctx);
+    if (!Launch) {
+      llvm::consumeError(Launch.takeError());
+      return false;
+    }
+    for (const tooling::Replacement &R : *Launch)
+      if (!Edits.add(R))
+        return false;
+    if (!Written.insert(L.Kernel).second)
+      continue;
+    llvm::Expected<std::string> Variant = positions::rewriteKernel(*L.Kernel, Ctx);
+    if (!Variant) {
+      llvm::consumeError(Variant.takeError());
+      return false;
+    }
+    const FunctionDecl *Def = L.Kernel->Kernel->getDefinition();
+    const CharSourceRange Whole = fileRange(Def->getSourceRange(), SM, Ctx.getLangOpts());
+    if (!Edits.add(tooling::Replacement(SM, Whole.getEnd(), 0, *Variant)))
+      return false;
+  }
+  return true;
+}
+
 // Program-wide renumbering: whether the file's launches may keep a domain
 // renumbered, remarked either way where a kernel could order one.
 FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
@@ -53,6 +117,7 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
       K.Kernel = File.Kernels[I];
       K.NotBecause = "its analysis ran past its budget";
     }
+    settleThroughOrder(K, File, Files, Ctx);
     In.Kernels.emplace(File.Kernels[I]->getCanonicalDecl(), std::move(K));
   }
   In.InFiles = [&Files](const FunctionDecl *F) {
@@ -78,7 +143,8 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
                "no program-wide renumbering by '" + Graph->getNameAsString() + "''s " + GraphIs + ": " + D.NoneBecause);
     return D;
   }
-  std::string Arrays, Restoring, Regrouping, Names;
+  std::string Arrays, Restoring, Regrouping, Through, Names;
+  int ThroughCount = 0;
   std::set<std::string> Named; // variables of one name in several functions, said once
   for (const VarDecl *V : D.Arrays)
     if (Named.insert(V->getNameAsString()).second) {
@@ -93,6 +159,8 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
     if (!L.Kernel->indifferent())
       Restoring += (Restoring.empty() ? "" : "; ") + L.Kernel->Kernel->getNameAsString() + " (" +
                    L.Kernel->NotBecause + ")";
+    else if (L.Kernel->ThroughOrder && ++ThroughCount)
+      Through += (Through.empty() ? "'" : ", '") + L.Kernel->Kernel->getNameAsString() + "'";
     else if (L.Kernel->Reassociates)
       Regrouping += (Regrouping.empty() ? "'" : ", '") + L.Kernel->Kernel->getNameAsString() + "'";
   }
@@ -101,6 +169,9 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
                  Graph->getNameAsString() + "''s " + GraphIs + " across the launches of the kernels indifferent to "
                  "the numbering" + (Regrouping.empty() ? "" : "; --reassociate: the sums of " + Regrouping + " then group the "
                  "elements otherwise, and may differ from the original's in the last bits") +
+                 (Through.empty() ? "" : "; " + Through + (ThroughCount > 1 ? " read" : " reads") +
+                 " each element where the order keeps it, " + (ThroughCount > 1 ? "their" : "its") + " sums grouped "
+                 "as the original's") +
                  (Restoring.empty() ? "" : "; these launches get them back as numbered: " + Restoring));
   return D;
 }
@@ -143,6 +214,8 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
       return false;
     Result.DomainArrays = Domain.Arrays.size();
+    if (!throughOrderEdits(Domain, Ctx, Edits))
+      return false;
   }
   std::vector<HostWrite> Writes;
   for (auto [Call, Fn] : File.Calls) {

@@ -32,7 +32,8 @@ std::string table(const KernelNumbering &K, unsigned Id) {
   Out += "static const irregfix::NumberingKernel __irregfix_numbering_" + N + " = {" +
          literal(K.Kernel->getNameAsString()) + ", " + (K.indifferent() ? "nullptr" : literal(K.NotBecause)) +
          ", __irregfix_roles_" + N + ", __irregfix_sizes_" + N + ", " + std::to_string(K.Graph) + ", " +
-         std::to_string(K.GraphCounts) + ", " + std::to_string(K.GraphRows) + ", " + std::to_string(K.Lanes) + "};\n";
+         std::to_string(K.GraphCounts) + ", " + std::to_string(K.GraphRows) + ", " + std::to_string(K.Lanes) + ", " +
+         (K.ThroughOrder ? "1" : "0") + "};\n";
   return Out;
 }
 

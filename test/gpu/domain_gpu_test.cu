@@ -59,16 +59,16 @@ __global__ void first_x(const float4 *pos, float *out) {
 
 const unsigned char kForcesRoles[] = {1, 3, 1, 129};
 const unsigned short kForcesSizes[] = {4, 4, 16, 16};
-const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1, 1};
+const irregfix::NumberingKernel kForces = {"forces", nullptr, kForcesRoles, kForcesSizes, 1, 0, -1, 1, 0};
 const unsigned char kMoveRoles[] = {129, 1};
 const unsigned short kMoveSizes[] = {16, 16};
-const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1, 1};
+const irregfix::NumberingKernel kMove = {"move", nullptr, kMoveRoles, kMoveSizes, -1, -1, -1, 1, 0};
 const unsigned char kRelistRoles[] = {1, 3, 129, 131};
 const unsigned short kRelistSizes[] = {4, 4, 4, 4};
-const irregfix::NumberingKernel kRelist = {"relist", nullptr, kRelistRoles, kRelistSizes, -1, -1, -1, 1};
+const irregfix::NumberingKernel kRelist = {"relist", nullptr, kRelistRoles, kRelistSizes, -1, -1, -1, 1, 0};
 const unsigned char kFirstRoles[] = {4, 132};
 const unsigned short kFirstSizes[] = {16, 4};
-const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1, 1};
+const irregfix::NumberingKernel kFirst = {"first_x", nullptr, kFirstRoles, kFirstSizes, -1, -1, -1, 1, 0};
 
 // n particles at x = i, each with the neighbours within 4 places, numbered at
 // random (shuffled) or in order.
@@ -240,7 +240,7 @@ void forces_then_read(const Line &l, int steps, bool (*read_at)(int), DeviceTest
   static const unsigned char roles[] = {4, 132};
   static const unsigned short sizes[] = {16, 4};
   static const irregfix::NumberingKernel first = {
-      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1, 1};
+      "first_x", "it compares element number 'i' with a value that is none", roles, sizes, -1, -1, -1, 1, 0};
   for (int s = 0; s < steps; ++s) {
     irregfix::numbered_launch(kForces, l.n, 0, {count, list, pos, force});
     forces<<<(l.n + 255) / 256, 256>>>(l.n, count, list, pos, force);
@@ -367,10 +367,10 @@ __global__ void combine(int n, float a, const float *x, float *y) {
 
 const unsigned char kProductRoles[] = {8, 18, 16, 1, 129};
 const unsigned short kProductSizes[] = {4, 4, 4, 4, 4};
-const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 1};
+const irregfix::NumberingKernel kProduct = {"product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 1, 0};
 const unsigned char kCombineRoles[] = {1, 129};
 const unsigned short kCombineSizes[] = {4, 4};
-const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1, 1};
+const irregfix::NumberingKernel kCombine = {"combine", nullptr, kCombineRoles, kCombineSizes, -1, -1, -1, 1, 0};
 
 // A square sparse matrix for the rows' tests: entries' values from their row
 // and column (so that a misplaced entry shows), rows numbered at random or in
@@ -472,6 +472,74 @@ TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
 
 // A grid numbered row by row reads a row of the grid apart at most: auto
 // leaves it as numbered, from a sample of its rows, without the measure.
+// A dot product in float, grid-stride: another numbering would regroup its
+// sums. The tool launches its variant (test/renumber/rows.cu), which reads
+// each element where the runtime keeps it: the same terms in the same order.
+__global__ void dot(int n, const float *u, const float *v, float *partial) {
+  float acc = 0.f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    acc += u[i] * v[i];
+  partial[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+__global__ void dot_irregfix_at(int n, const float *u, const float *v, float *partial,
+                                const int *__restrict__ __irregfix_at) {
+  float acc = 0.f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    acc += u[irregfix::element_at(__irregfix_at, i)] * v[irregfix::element_at(__irregfix_at, i)];
+  partial[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+const unsigned char kDotRoles[] = {1, 1, 132};
+const unsigned short kDotSizes[] = {4, 4, 4};
+const irregfix::NumberingKernel kDot = {"dot", nullptr, kDotRoles, kDotSizes, -1, -1, -1, 1, 1};
+
+// Every round's dot product of p and q while the domain keeps them in the
+// rows' order: bit for bit the original's, and no array moved back for it.
+TEST_F(RowsDomainTest, ADotProductReadThroughTheOrderSumsAsTheOriginal) {
+  const Stencil m(128, true);
+  const int rounds = 8, threads = 64 * 256;
+  auto sums = [&](bool hooked, int *positioned) {
+    const int *starts = upload(m.starts), *columns = upload(m.columns);
+    const float *values = upload(m.values);
+    float *p = upload(m.x), *q = upload(std::vector<float>(m.n)), *partial = upload(std::vector<float>(threads));
+    std::vector<float> all;
+    for (int s = 0; s < rounds; ++s) {
+      if (hooked)
+        irregfix::numbered_launch(kProduct, m.n, 0, {starts, columns, values, p, q});
+      product<<<(m.n + 255) / 256, 256>>>(m.n, starts, columns, values, p, q);
+      if (hooked) {
+        irregfix::numbered_launch(kDot, m.n, 0, {p, q, partial});
+        const int *at = irregfix::numbered_positions();
+        *positioned += at != nullptr;
+        dot_irregfix_at<<<64, 256>>>(m.n, p, q, partial, at);
+      } else {
+        dot<<<64, 256>>>(m.n, p, q, partial);
+      }
+      if (hooked)
+        irregfix::numbered_launch(kCombine, m.n, 0, {q, p});
+      combine<<<(m.n + 255) / 256, 256>>>(m.n, 0.5f, q, p);
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      if (hooked)
+        irregfix_host_access(partial);
+      const std::vector<float> round = download(partial, threads);
+      all.insert(all.end(), round.begin(), round.end());
+    }
+    return all;
+  };
+  int positioned = 0;
+  irregfix::testing::set_domain(-1);
+  const std::vector<float> original = sums(false, &positioned);
+  irregfix::testing::set_domain(0);
+  const std::vector<float> through = sums(true, &positioned);
+  const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
+  ASSERT_TRUE(c.formed) << irregfix::testing::stats_report();
+  EXPECT_EQ(positioned, rounds - 2); // auto watches the first two rounds
+  EXPECT_EQ(c.restores, 0) << irregfix::testing::stats_report();
+  ASSERT_EQ(original.size(), through.size());
+  EXPECT_EQ(0, std::memcmp(original.data(), through.data(), original.size() * sizeof(float)));
+}
+
 TEST_F(RowsDomainTest, AutoLeavesABandMatrixAloneWithoutMeasuringIt) {
   const Stencil m(256, false);
   irregfix::testing::set_domain(-1);
@@ -572,9 +640,9 @@ __global__ void octet_product(int n, const int *starts, const int *columns, cons
     y[row] = s;
 }
 
-const irregfix::NumberingKernel kWarpProduct = {"warp_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 32};
-const irregfix::NumberingKernel kQuadProduct = {"quad_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 4};
-const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 8};
+const irregfix::NumberingKernel kWarpProduct = {"warp_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 32, 0};
+const irregfix::NumberingKernel kQuadProduct = {"quad_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 4, 0};
+const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 8, 0};
 
 // n rows of a band of 2 * half + 1 entries around the diagonal of a ring,
 // numbered at random or in order (values from the row and column).

@@ -150,11 +150,11 @@ int main() {
 // CHECK:      // irregfix: what each kernel does with its pointers, for program-wide renumbering: the runtime
 // CHECK:      static const unsigned char __irregfix_roles_0[] = {1, 129, 132};
 // CHECK-NEXT: static const unsigned short __irregfix_sizes_0[] = {16, 4, 4};
-// CHECK-NEXT: static const irregfix::NumberingKernel __irregfix_numbering_0 = {"bin", nullptr, __irregfix_roles_0, __irregfix_sizes_0, -1, -1, -1, 1};
+// CHECK-NEXT: static const irregfix::NumberingKernel __irregfix_numbering_0 = {"bin", nullptr, __irregfix_roles_0, __irregfix_sizes_0, -1, -1, -1, 1, 0};
 // CHECK:      static const unsigned char __irregfix_roles_1[] = {1, 4, 2, 1, 129, 131};
 // CHECK:      __irregfix_numbering_1 = {"neighbours", nullptr,
 // CHECK:      static const unsigned char __irregfix_roles_2[] = {1, 3, 1, 129};
-// CHECK:      __irregfix_numbering_2 = {"forces", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, 0, -1, 1};
+// CHECK:      __irregfix_numbering_2 = {"forces", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, 0, -1, 1, 0};
 // CHECK:      __irregfix_numbering_3 = {"move", nullptr,
 // CHECK:      __irregfix_numbering_4 = {"pin_first", "it compares element number 'i' with a value that is none ('i == 0')",
 // CHECK:      __irregfix_numbering_5 = {"scale", "it is a template",

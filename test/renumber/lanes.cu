@@ -312,8 +312,8 @@ int main(int argc, char **argv) {
 // CHECK:      #include <irregfix/irregfix.cuh>
 // CHECK:      static const unsigned char __irregfix_roles_0[] = {8, 18, 16, 1, 129};
 // CHECK-NEXT: static const unsigned short __irregfix_sizes_0[] = {4, 4, 4, 4, 4};
-// CHECK-NEXT: __irregfix_numbering_0 = {"warp_product", nullptr, __irregfix_roles_0, __irregfix_sizes_0, 1, -1, 0, 32};
-// CHECK:      __irregfix_numbering_1 = {"axpy", nullptr, __irregfix_roles_1, __irregfix_sizes_1, -1, -1, -1, 1};
+// CHECK-NEXT: __irregfix_numbering_0 = {"warp_product", nullptr, __irregfix_roles_0, __irregfix_sizes_0, 1, -1, 0, 32, 0};
+// CHECK:      __irregfix_numbering_1 = {"axpy", nullptr, __irregfix_roles_1, __irregfix_sizes_1, -1, -1, -1, 1, 0};
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_0, (long long)(n), 0, {d_starts, d_columns, d_values, d_p, d_q});
 // CHECK-NEXT: warp_product<<<(n * 32 + 255) / 256, block>>>(n, d_starts, d_columns, d_values, d_p, d_q);
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_1, (long long)(n), 0, {d_q, d_p});
@@ -331,10 +331,10 @@ int main(int argc, char **argv) {
 // POSITION: position (it computes with 'k', a position in a row ('s += k'))
 // THREAD: by_thread (it uses its thread index 't' besides its row 'row' and lane ('w[t]'))
 // BLOCKS: remark: no program-wide renumbering by 'warp_product''s rows: 'warp_product' runs 32 lanes a row, and this launch's blocks are not a constant multiple of 32 threads in x
-// GROUPS-OUT: __irregfix_numbering_2 = {"quad_product", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, -1, 0, 4};
-// GROUPS-OUT: __irregfix_numbering_3 = {"shifted_product", nullptr, __irregfix_roles_3, __irregfix_sizes_3, 1, -1, 0, 32};
-// GROUPS-OUT: __irregfix_numbering_4 = {"guarded_store", nullptr, __irregfix_roles_4, __irregfix_sizes_4, 1, -1, 0, 32};
-// GROUPS-OUT: __irregfix_numbering_5 = {"broadcast_sum", nullptr, __irregfix_roles_5, __irregfix_sizes_5, 1, -1, 0, 8};
+// GROUPS-OUT: __irregfix_numbering_2 = {"quad_product", nullptr, __irregfix_roles_2, __irregfix_sizes_2, 1, -1, 0, 4, 0};
+// GROUPS-OUT: __irregfix_numbering_3 = {"shifted_product", nullptr, __irregfix_roles_3, __irregfix_sizes_3, 1, -1, 0, 32, 0};
+// GROUPS-OUT: __irregfix_numbering_4 = {"guarded_store", nullptr, __irregfix_roles_4, __irregfix_sizes_4, 1, -1, 0, 32, 0};
+// GROUPS-OUT: __irregfix_numbering_5 = {"broadcast_sum", nullptr, __irregfix_roles_5, __irregfix_sizes_5, 1, -1, 0, 8, 0};
 // GROUPS-OUT: irregfix::numbered_launch(__irregfix_numbering_2, (long long)(n), 0, {d_starts, d_columns, d_values, d_p, d_q});
 // STRIDE: half_stride (it uses row start 'starts[row]' other than to bound a loop over the row (its lanes' loop is `for (k = P[row] + lane; k < P[row + 1]; k += 32)` in groups of 32))
 // IN-LOOP: in_loop (it exchanges 's' between lanes inside a loop ('__shfl_down_sync(0xffffffff, s, 1)'))

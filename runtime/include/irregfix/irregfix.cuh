@@ -955,12 +955,29 @@ struct NumberingKernel {
   // Threads an element: a group of `lanes` consecutive threads shares each
   // row (a warp-per-row kernel); 1: a thread an element.
   int lanes;
+  // A reduction that reads its elements through the order (the tool launches
+  // a variant given numbered_positions()): renumbered arrays cost it a gather
+  // of each element, which the runtime takes only where they fit the L2.
+  int through_order;
 };
 
 // `n`: the launch's elements (the bound of its thread index); `pointers`: its
 // pointer arguments, in order.
 void numbered_launch(const NumberingKernel &kernel, long long n, cudaStream_t stream,
                      std::initializer_list<const void *> pointers);
+
+// After numbered_launch on this host thread: where each element of the
+// domain is kept (the element the program numbers i is at position
+// positions[i], on the device) when that launch runs on renumbered arrays,
+// else null (its arrays are as the program numbers them). A reduction whose
+// sums another numbering would regroup reads its elements through them
+// (element_at), and so sums them in the original's order.
+const int *numbered_positions();
+
+// Where element i is: positions[i], or i itself without positions.
+__device__ __forceinline__ long long element_at(const int *__restrict__ positions, long long i) {
+  return positions ? positions[i] : i;
+}
 
 } // namespace irregfix
 

@@ -23,6 +23,8 @@ namespace detail {
 namespace {
 
 thread_local bool launch_renumbered = false;
+// The domain's positions when the latest numbered_launch on this thread ran renumbered (numbered_positions).
+thread_local const int *launch_positions = nullptr;
 
 // The order is recomputed when the graph's measure in it got this much worse.
 constexpr double kDomainDecay = 1.25;
@@ -486,6 +488,26 @@ void check_decay(State &st, const NumberingKernel &k, const void *const *p, int 
   }
 }
 
+// Why a reduction read through the order may not have its arrays renumbered:
+// the elements it would gather do not fit the L2 (positions_fit_cache); "" if
+// they do.
+std::string positions_too_wide(State &st, const NumberingKernel &k, const void *const *p, int count, long long n,
+                               int dev) {
+  unsigned long long bytes = 0;
+  for (int i = 0; i < count; ++i)
+    if (p[i] && (k.roles[i] & 0x7f) == kNumberingElements)
+      bytes += static_cast<unsigned long long>(k.sizes[i]) * static_cast<unsigned long long>(n > 0 ? n : 0);
+  int l2 = 0;
+  if (device_l2_bytes(st.devices, dev, &l2) != cudaSuccess)
+    cudaGetLastError();
+  if (positions_fit_cache(bytes, l2))
+    return "";
+  char why[200];
+  std::snprintf(why, sizeof why, "read through the order, its sums would gather %.1f MB of elements, more than %.0f%% "
+                "of the L2 holds", static_cast<double>(bytes) / 1e6, kPositionsCacheShare * 100);
+  return why;
+}
+
 } // namespace
 
 bool take_renumbered_launch() {
@@ -507,6 +529,7 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
                      std::initializer_list<const void *> pointers) {
   using namespace detail;
   launch_renumbered = false;
+  launch_positions = nullptr;
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   ensure_loaded(st);
@@ -536,10 +559,13 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
     Moves(cudaStream_t s) { move_stream = s, move_sync = !(s == 0 || s == cudaStreamLegacy); }
     ~Moves() { move_stream = 0, move_sync = true; }
   } moves(stream);
-  if (k.not_because) {
+  std::string not_because = k.not_because ? k.not_because : "";
+  if (k.through_order && not_because.empty())
+    not_because = positions_too_wide(st, k, p, count, n, dev);
+  if (!not_because.empty()) {
     for (int i = 0; i < count; ++i)
-      watch(st, p[i], kernel + " (" + k.not_because + ")");
-    restore_among(st, p, count, kernel + " (" + k.not_because + ")");
+      watch(st, p[i], kernel + " (" + not_because + ")");
+    restore_among(st, p, count, kernel + " (" + not_because + ")");
     return;
   }
   // An array it reads by other indices than element numbers must be as the
@@ -646,7 +672,11 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
   if (d.stats.launches >= kDomainChurnLaunches &&
       d.stats.renumbers + d.stats.restores > d.stats.renumbered_launches)
     switch_off(st, "its arrays moved more often than launches ran on them renumbered");
+  if (d.status == Domain::kFormed)
+    launch_positions = d.inv;
 }
+
+const int *numbered_positions() { return detail::launch_positions; }
 
 } // namespace irregfix
 

@@ -253,6 +253,10 @@ bool locality_pays(double sectors_per_read) { return sectors_per_read >= kOrderW
 
 bool neighbor_copy_pays(double sectors_per_read) { return sectors_per_read >= kNeighborCopyWorthSectors; }
 
+bool positions_fit_cache(unsigned long long gathered_bytes, long long l2_bytes) {
+  return l2_bytes > 0 && static_cast<double>(gathered_bytes) <= kPositionsCacheShare * static_cast<double>(l2_bytes);
+}
+
 bool order_fits_cache(long long n, std::size_t elem_size, long long l2_bytes) {
   return l2_bytes <= 0 ||
          static_cast<double>(n) * static_cast<double>(elem_size) <= kOrderCacheShare * static_cast<double>(l2_bytes);

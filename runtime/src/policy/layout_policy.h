@@ -286,6 +286,14 @@ bool locality_pays(double sectors_per_read);
 // cell: 0.045, where ELL ran 4.8x slower than the original kernel on the H100,
 // and its probe cost the whole run 1%.) Measured only where the order is.
 constexpr double kNeighborCopyWorthSectors = 0.1;
+
+// A reduction read through the order gathers every element it sums from where
+// the order keeps it: from the L2 where its arrays fit there, else a sector
+// of DRAM traffic for each element. Taken only while they fit this share of
+// the L2 (CG's dot products, H200, 60 MB L2: two vectors of 16.8 MB, the
+// whole solve 1.04x with the domain; of 32 MB, 0.88x).
+constexpr double kPositionsCacheShare = 0.75;
+bool positions_fit_cache(unsigned long long gathered_bytes, long long l2_bytes);
 bool neighbor_copy_pays(double sectors_per_read);
 
 // Running the threads in an order scatters each thread's direct accesses (the

@@ -221,3 +221,15 @@ TEST(Config, EveryVariableIsReadInOnePlace) {
   unsetenv("IRREGFIX_HOIST_GROUP");
   unsetenv("IRREGFIX_HOIST_ALWAYS");
 }
+
+// A reduction read through the order gathers its elements: renumbered arrays
+// only while what it gathers fits three quarters of the L2 (CG's two vectors
+// of 16.8 MB on a 60 MB L2 do, of 32 MB do not); an unknown L2 takes none.
+TEST(LayoutPolicy, ReadingThroughTheOrderNeedsTheElementsInTheL2) {
+  const long long l2 = 60LL << 20;
+  EXPECT_TRUE(positions_fit_cache(2 * 16800000ULL, l2));
+  EXPECT_FALSE(positions_fit_cache(2 * 32000000ULL, l2));
+  EXPECT_TRUE(positions_fit_cache(static_cast<unsigned long long>(0.75 * l2), l2));
+  EXPECT_FALSE(positions_fit_cache(static_cast<unsigned long long>(0.75 * l2) + 1, l2));
+  EXPECT_FALSE(positions_fit_cache(1024, 0));
+}
