@@ -315,8 +315,8 @@ struct Candidate {
   std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
   std::vector<const Expr *> Scalars;
   const Expr *Thread = nullptr;
-  const Expr *Active = nullptr;    // n, or null: the launch's threads (or a linear index's Extents)
-  std::vector<const Expr *> Extents; // a linear thread index: the guards' nx, ny (, nz)
+  const Expr *Active = nullptr;    // a 1-D index: n, or null: the launch's threads
+  std::vector<const Expr *> Extents; // a linear index: the guards' nx, ny (, nz); n is their product
 
   // The threads it numbers, as a key: candidates of one site share it.
   std::string threads(ASTContext &Ctx) const {

@@ -3,6 +3,7 @@
 // no guard bounds (n is the launch's thread count).
 #include "AnalysisTestUtil.h"
 #include "Analysis/SiteFinder.h"
+#include "Decide/DecideFile.h"
 
 #include <gtest/gtest.h>
 
@@ -173,6 +174,31 @@ TEST(LinearThreadIndex, IndexedSitesTakeIndicesLoadedAtIt) {
     EXPECT_FALSE(S.LaunchThreads);
   }
   EXPECT_EQ(Indexed, 2u) << "one gather site (dens, first's bounds) and one loop site (frac)";
+}
+
+// What the kernel as a whole is allowed with such sites: its copies are laid
+// out in c in thread order, so no layout that permutes, chunks, stages or
+// splits its threads, and no hoisted loop, even where asked for.
+TEST(LinearThreadIndex, IndexedSitesKeepTheKernelWholeAndInOrder) {
+  std::vector<const clang::FunctionDecl *> Kernels;
+  bool Checked = false;
+  forEachKernel(CellMaterials, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
+    Kernels.push_back(K);
+    irregfix::DecideOptions Options;
+    Options.Hoist.All = true;
+    Options.Reassociate = true;
+    for (const irregfix::KernelDecision &D : irregfix::decideFile(Kernels, Ctx, nullptr, Options)) {
+      EXPECT_TRUE(D.Info.hasTransformableSite());
+      EXPECT_FALSE(D.Info.Perm.Permutable);
+      EXPECT_FALSE(D.Info.Chunks.Chunkable);
+      EXPECT_FALSE(D.Info.Share.Shareable);
+      EXPECT_FALSE(D.Info.Lanes.Qualifies);
+      EXPECT_FALSE(D.Info.Hoist.Hoistable);
+      EXPECT_FALSE(D.Info.OrderOnly);
+      Checked = true;
+    }
+  });
+  EXPECT_TRUE(Checked);
 }
 
 // The verdict of each indirect read of Code's kernel, a line each:
