@@ -246,8 +246,27 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   return true;
 }
 
+namespace {
+
+// Whether S reads the y or z field of threadIdx or blockIdx.
+bool readsOtherDimensions(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    for (const char *Var : {"threadIdx", "blockIdx"})
+      if (isBuiltinIndexRead(E, Var, 'y') || isBuiltinIndexRead(E, Var, 'z'))
+        return true;
+  for (const Stmt *C : S->children())
+    if (readsOtherDimensions(C))
+      return true;
+  return false;
+}
+
+} // namespace
+
 FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
-    : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)) {}
+    : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)),
+      ReadsOtherDimensions(readsOtherDimensions(Kernel->getBody())) {}
 
 void FormBuilder::setLoopVars(const std::vector<const VarDecl *> &Vars) {
   if (Vars == LoopVars)
@@ -448,13 +467,25 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     F.Source = E;
     return make(std::move(F));
   }
+  // i + nx * j (+ nx * ny * k): one index of a 2-D or 3-D thread space, as
+  // written or in a local. Whether it numbers the threads one to one is the
+  // site's to ask (countActiveThreads), where its guards are known.
+  if (ReadsOtherDimensions && (isa<DeclRefExpr>(S) || isa<BinaryOperator>(S)) &&
+      asLinearThreadIndex(S, Writes)) {
+    Form F;
+    F.K = Form::Thread;
+    F.Linear = true;
+    F.Source = S;
+    return make(std::move(F));
+  }
   // The global index of a grid's y or z dimension, threadIdx.y, blockIdx.x
   // alone...: the thread's position, but not its global index.
   const std::string Position = "the thread's position other than its global index";
   for (char D : {'y', 'z'})
     if (isDimensionThreadIndex(S, D, Writes))
       return unknown(Position + ": '" + spelledText(S, Ctx, 48) + "', its global index in " + D +
-                         " (indexed sites number the threads by the 1-D global index)",
+                         " (indexed sites number the threads by the 1-D global index or by a linear index "
+                         "i + nx * j of the x and y indices)",
                      false, S);
   if (isBuiltinRead(S))
     return unknown(Position + " ('" + spelledText(S, Ctx, 48) + "')", false, S);

@@ -36,7 +36,8 @@ using FormRef = std::shared_ptr<const Form>;
 struct Form {
   enum Kind {
     Const,     // an integer constant: Value
-    Thread,    // the thread's 1-D global index (or a grid-stride loop's variable)
+    Thread,    // the thread's 1-D global index (or a grid-stride loop's variable), or a
+               // linear index of 2-D or 3-D ones (Linear: i + nx * j, ThreadIndex.h)
     LoopVar,   // the variable Var of a loop around the expression
     Invariant, // the same value for every thread of the launch: a parameter, a constant
     Load,      // a value read from memory: Array (when a parameter or struct field names it,
@@ -55,6 +56,7 @@ struct Form {
   std::string Why;                     // Unknown; a Load of no Array: why its local pointer is not followed
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
+  bool Linear = false;                 // Thread: Source numbers the threads from 2-D or 3-D indices
 
   // Forms share their parts (a local's form is part of every form that uses
   // it), so a form's tree may be far larger than the graph built: the
@@ -127,6 +129,9 @@ private:
   std::vector<const clang::VarDecl *> LoopVars;
   std::set<const clang::ParmVarDecl *> LoadedParams;
   const LocalValues &Values;
+  // Whether the function reads threadIdx.y or .z: only then may an index be
+  // a linear one of several dimensions (asked of every sum and local).
+  bool ReadsOtherDimensions = false;
   // The calls being inlined, innermost last, with their arguments' forms.
   struct Frame {
     InlineScope Scope;

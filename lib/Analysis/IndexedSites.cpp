@@ -3,8 +3,10 @@
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/EnclosingRanges.h"
+#include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
 #include "Analysis/SiteFinder.h"
+#include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -228,8 +230,60 @@ const Expr *threadExpr(const Form &F, const Place &At) {
   return nullptr;
 }
 
+// Every thread index in a form, outermost first.
+void threadForms(const Form &F, std::vector<const Form *> &Out) {
+  if (F.K == Form::Thread)
+    Out.push_back(&F);
+  for (const FormRef &O : F.Ops)
+    threadForms(*O, Out);
+}
+
+// Why the thread indices of a read's index and its loop's bounds do not all
+// number the threads alike, or "": a site's copies are laid out in one
+// numbering, which the generated kernels compute as their own thread.
+std::string mixedNumbering(const std::vector<const Form *> &Threads, const WriteSet &W, ASTContext &Ctx) {
+  const Form *Linear = nullptr;
+  for (const Form *T : Threads)
+    if (T->Linear && !Linear)
+      Linear = T;
+  if (!Linear)
+    return "";
+  for (const Form *T : Threads) {
+    if (!T->Linear)
+      return "it uses '" + textOf(T->Source, Ctx) + "', the x index alone, beside the linear thread index '" +
+             textOf(Linear->Source, Ctx) + "' (a site's copies are laid out in one numbering of the threads)";
+    if (!sameThreadIndex(T->Source, Linear->Source, W, Ctx))
+      return "it uses two linear thread indices, '" + textOf(Linear->Source, Ctx) + "' and '" +
+             textOf(T->Source, Ctx) + "' (a site's copies are laid out in one numbering of the threads)";
+  }
+  return "";
+}
+
+// The statement a read runs in, for the search of the guards around it: a
+// read in a local's initialiser (`for (int k = B[c]; ...)`, `int m = B[c];`)
+// runs where the local's declaration is.
+const Stmt *runsAt(const Expr *Read, ASTContext &Ctx) {
+  const Stmt *S = Read;
+  for (int Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = parentsOf(*S, Ctx);
+    if (Parents.empty())
+      break;
+    if (const Stmt *P = Parents[0].get<Stmt>()) {
+      S = P;
+      continue;
+    }
+    if (const auto *V = Parents[0].get<VarDecl>())
+      if (auto Up = parentsOf(*V, Ctx); !Up.empty())
+        if (const Stmt *Declaration = Up[0].get<Stmt>())
+          return Declaration;
+    break;
+  }
+  return Read;
+}
+
 // The transformed two-level range site whose row bounds R reads, or null.
-const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const IndirectRead &R) {
+const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const IndirectRead &R, const WriteSet &W,
+                         ASTContext &Ctx) {
   for (const Site *Each : Range2Sites) {
     const Site &S = *Each;
     if (S.kernelArray(R.Array) != S.Offsets)
@@ -239,9 +293,13 @@ const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const Ind
       F = F->Ops[0].get();
     if (F->K != Form::Load || S.kernelArray(F->Array) != S.RowMap)
       continue;
-    // In a called function, t is the parameter the kernel's thread index is passed in.
+    // In a called function, t is the parameter the kernel's thread index is
+    // passed in. A linear index is the site's own only where it numbers the
+    // threads as the site does.
     const Form &T = *F->Ops[0];
-    if (T.K == Form::Thread ||
+    const bool LinearSite = !S.ActiveExtents.empty();
+    if ((T.K == Form::Thread && T.Linear == LinearSite &&
+         (!LinearSite || sameThreadIndex(T.Source, S.ThreadIndex, W, Ctx))) ||
         (S.Callee && T.K == Form::Invariant && T.Var &&
          llvm::any_of(S.Callee->ThreadParams, [&](const ParmVarDecl *P) { return P == T.Var; })))
       return &S;
@@ -257,7 +315,18 @@ struct Candidate {
   std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
   std::vector<const Expr *> Scalars;
   const Expr *Thread = nullptr;
-  const Expr *Active = nullptr;    // n, or null: the launch's threads
+  const Expr *Active = nullptr;    // a 1-D index: n, or null: the launch's threads
+  std::vector<const Expr *> Extents; // a linear index: the guards' nx, ny (, nz); n is their product
+
+  // The threads it numbers, as a key: candidates of one site share it.
+  std::string threads(ASTContext &Ctx) const {
+    if (Extents.empty())
+      return Active ? textOf(Active, Ctx) : "";
+    std::string Key = "linear";
+    for (const Expr *E : Extents)
+      Key += " " + textOf(E, Ctx);
+    return Key;
+  }
 };
 
 class Analysis {
@@ -407,6 +476,25 @@ private:
       return "its index does not depend on the thread (every thread reads the same element)";
     if (C.Sources.size() > 16)
       return "its index reads more than 16 arrays";
+    std::vector<const Form *> Threads;
+    for (const FormRef &F : {R.Index, C.First, C.End})
+      if (F)
+        threadForms(*F, Threads);
+    if (std::string Why = mixedNumbering(Threads, RW, Ctx); !Why.empty())
+      return Why;
+    if (!Threads.empty() && Threads.front()->Linear) {
+      // Its copies are laid out in t = i + nx * j: each index guarded, j
+      // stepping by exactly nx, so that t numbers the guarded threads one to
+      // one and n = nx * ny of them.
+      if (At.Chain)
+        return "its index is a linear thread index of 2-D or 3-D ones in a function the kernel calls";
+      const Stmt *Anchor = C.Loop ? C.Loop->Loop : runsAt(R.Mem.Read, Ctx);
+      ActiveThreadCount N = countActiveThreads(C.Thread, Anchor, Ctx, W);
+      if (!N.RefusedBecause.empty())
+        return N.RefusedBecause;
+      C.Extents = N.Extents;
+      return "";
+    }
     if (At.Chain) { // the guard holds where the kernel makes the call
       const CallExpr *Call = At.Chain->Chain.Calls.front();
       C.Active = findActiveThreads(Call, Ctx, W);
@@ -452,7 +540,8 @@ public:
     S.Loc = First.Loop ? First.Loop->Loop->getBeginLoc() : First.R->Mem.Read->getBeginLoc();
     S.ThreadIndex = First.Thread;
     S.ActiveThreads = First.Active;
-    S.LaunchThreads = !First.Active;
+    S.ActiveExtents = First.Extents;
+    S.LaunchThreads = !First.Active && First.Extents.empty();
     if (First.Loop) {
       S.IndexedLoop = *First.Loop;
       S.Loop = dyn_cast<ForStmt>(First.Loop->Loop);
@@ -543,7 +632,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       V.In = R.In->getNameAsString();
     // The row bounds a transformed two-level range reads (B[C[t]], B[C[t] + 1]):
     // its remap reads them; they are that site's own index.
-    if (const Site *Own = ownIndexRead(Range2Sites, R)) {
+    if (const Site *Own = ownIndexRead(Range2Sites, R, W, Ctx)) {
       V.Verdict = ReadVerdict::Rewritten;
       V.Pattern = Own->Pattern;
       V.Reason = "the " + std::string(pattern_name(Own->Pattern)) + " site's own row bounds, read by its remap";
@@ -601,16 +690,23 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
         V.Reason = Why;
       continue;
     }
-    if (H != Holder.end())
-      Superseded.insert(H->second);
     if (C.Loop) {
       auto [It, New] = ByLoop.try_emplace(C.Loop->Loop);
+      // One site a loop, its copies in one numbering of the threads.
+      if (!New && It->second.front().threads(Ctx) != C.threads(Ctx)) {
+        if (V.Reason.empty())
+          V.Reason = "its loop's other reads number the threads differently (a site's copies are laid out in "
+                     "one numbering of the threads)";
+        continue;
+      }
       if (New)
         LoopOrder.push_back(C.Loop->Loop);
       It->second.push_back(C);
     } else {
       Gathers.push_back(C);
     }
+    if (H != Holder.end())
+      Superseded.insert(H->second);
     V.Verdict = ReadVerdict::Rewritten;
     V.Pattern = kPatternIndexed;
     V.Reason.clear();
@@ -670,7 +766,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   std::map<std::string, std::vector<Candidate>> ByThreads;
   std::vector<std::string> ThreadsOrder;
   for (Candidate &C : Gathers) {
-    std::string Key = C.Active ? textOf(C.Active, Ctx) : "";
+    std::string Key = C.threads(Ctx);
     auto [It, New] = ByThreads.try_emplace(Key);
     if (New)
       ThreadsOrder.push_back(Key);

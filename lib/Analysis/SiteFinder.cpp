@@ -682,8 +682,13 @@ void bindCalleeSite(Site &S, const BoundChain &B, const WriteSet &KernelWrites, 
   Bind(S.Offsets, S.RefusedBecause);
   Bind(S.RowMap, S.RefusedBecause);
   Bind(S.NeighborCounts, S.RefusedBecause);
-  for (SiteArray &A : S.Arrays)
+  for (SiteArray &A : S.Arrays) {
+    const bool WasRemapped = A.RefusedBecause.empty();
     Bind(A.Array, A.RefusedBecause);
+    // Its reads stay in place, subscripted by the loop variable: keep it bound.
+    if (WasRemapped && !A.RefusedBecause.empty() && !A.Reads.empty())
+      S.LoopVarUsedElsewhere = true;
+  }
   S.Callee = std::move(In);
   if (!S.transformable())
     return;

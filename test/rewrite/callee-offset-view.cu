@@ -70,6 +70,11 @@ __global__ void change(int n, int lag, const int *rowptr, const float *x, float 
 // CHECK:           out[t] = both_irregfix_difference(x, x + lag, idx, t, __irregfix_v0, __irregfix_v0_x, __irregfix_v1, __irregfix_v1_x);
 // CHECK:         irregfix::prepare_gather(__irregfix_site_difference_0, idx, irregfix::index_kind(idx), (long long)(n), x, sizeof(*x), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK:         irregfix::prepare_gather(__irregfix_site_difference_1, idx, irregfix::index_kind(idx), (long long)(n), (x + (lag)), sizeof(*x), &__irregfix_v1, __irregfix_v1_out, __irregfix_stream) &&
+// The view's read stays in place at the loop variable, which the rewritten loop binds again.
+// CHECK:       __device__ float lagged_irregfix_change(
+// CHECK-NEXT:    float s = 0.0f;
+// CHECK-NEXT:    for (int __irregfix_iter0 = 0, __irregfix_len0 = irregfix::length(__irregfix_v0, row); __irregfix_iter0 < __irregfix_len0; ++__irregfix_iter0)
+// CHECK-NEXT:      { const int k = static_cast<int>(rowptr[row] + __irregfix_iter0); s += __irregfix_v0_x[irregfix::slot(__irregfix_v0, row, __irregfix_iter0)] - then[k]; }
 
 // WHY-DAG: callee-offset-view.cu:14:71: remark: gather site in 'shifted_gather' transformed: 'x' read through a coalesced copy indexed by 'idx'
 // WHY-DAG: callee-offset-view.cu:24:3: remark: range site in 'later_rows' transformed: 'val' read through a coalesced copy indexed by 'rowptr'

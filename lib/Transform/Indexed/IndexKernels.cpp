@@ -40,7 +40,8 @@ std::string indicesKernelName(const FunctionDecl *K, unsigned I) {
 class IndexText {
 public:
   IndexText(const Site &S, const WriteSet &W, ASTContext &Ctx)
-      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(W.locals().of(S.Kernel)) {}
+      : S(S), W(W), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Values(W.locals().of(S.Kernel)),
+        LinearSite(S.ThreadIndex && !S.ActiveExtents.empty()) {}
 
   std::string of(const Expr *E) { return gen(E, 0); }
   std::string Why; // set when some expression could not be rewritten
@@ -91,8 +92,23 @@ private:
     if (Depth > 64)
       return fail("an expression is nested too deeply");
     const Expr *X = E->IgnoreImplicit();
-    if (isGlobalThreadIndex(X, W))
+    // The site's thread, which the index kernels number 0 .. n-1 in one dimension.
+    if (LinearSite) {
+      if ((isa<DeclRefExpr>(strip(X)) || isa<BinaryOperator>(strip(X))) && asLinearThreadIndex(X, W)) {
+        if (!sameThreadIndex(X, S.ThreadIndex, W, Ctx))
+          return fail("it uses a linear thread index other than the site's");
+        return "((" + typeOf(X) + ")__irregfix_t)";
+      }
+      if (isGlobalThreadIndex(X, W))
+        return fail("it uses the x index alone beside the site's linear thread index");
+    } else if (isGlobalThreadIndex(X, W)) {
       return "((" + typeOf(X) + ")__irregfix_t)";
+    }
+    // Any other read of threadIdx, blockIdx, blockDim or gridDim means
+    // something else in the index kernels' own launch (the analysis refuses
+    // such indices).
+    if (isAnyBuiltinIndexRead(X))
+      return fail("it reads the thread's position or the launch's shape ('" + text(X) + "')");
     const InlineScope *Scope = Frames.empty() ? nullptr : &Frames.back().Scope;
     if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
@@ -206,6 +222,7 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
   const LocalValues &Values;
+  const bool LinearSite; // the site's threads are numbered i + nx * j (+ nx * ny * k)
   // The calls being inlined, innermost last, with their arguments' text.
   struct Frame {
     InlineScope Scope;

@@ -52,4 +52,18 @@ __global__ void k(const float *a, const int *b, float *o) {
             "a[(196416 + b[t])]");
 }
 
+// A linear index of the x and y indices is the thread, as written or in a
+// local; j alone is not.
+TEST(IndexForm, ALinearThreadIndexIsTheThread) {
+  const std::string Head = R"cu(
+__global__ void k(int nx, int ny, const float *a, const int *b, float *o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = threadIdx.y + blockDim.y * blockIdx.y;
+  int c = nx * j + i;
+)cu";
+  EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j * nx + i] + 1];\n}\n"), "a[(b[t] + 1)]");
+  EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[c]];\n}\n"), "a[b[t]]");
+  EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j]];\n}\n"), "a[b[?]]");
+}
+
 } // namespace

@@ -3,6 +3,7 @@
 // no guard bounds (n is the launch's thread count).
 #include "AnalysisTestUtil.h"
 #include "Analysis/SiteFinder.h"
+#include "Decide/DecideFile.h"
 
 #include <gtest/gtest.h>
 
@@ -139,6 +140,97 @@ TEST(LinearThreadIndex, OneSiteReadAtTwoNumberingsIsRefused) {
                        /*PatternSitesOnly=*/true);
   EXPECT_FALSE(S.Transformable);
   EXPECT_NE(S.Refused.find("read at two thread indices"), std::string::npos) << S.Refused;
+}
+
+// Reads whose index is computed from a value loaded at the linear index (a
+// cell's material, its list of fractions) go to indexed sites laid out in
+// that index over nx * ny threads.
+const char *CellMaterials = R"cu(
+__global__ void cells(int nx, int ny, const int *mat, const int *first, const float *frac, const float *dens,
+                      float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= nx || j >= ny)
+    return;
+  int c = nx * j + i;
+  int m = mat[c];
+  float s = dens[m > 0 ? m - 1 : 0];
+  if (m <= 0)
+    for (int k = first[-m]; k < first[-m + 1]; ++k)
+      s += frac[k];
+  out[c] = s;
+}
+)cu";
+
+TEST(LinearThreadIndex, IndexedSitesTakeIndicesLoadedAtIt) {
+  auto Sites = sitesOf(CellMaterials);
+  size_t Indexed = 0;
+  for (const SiteSummary &S : Sites) {
+    if (S.Pattern != "indexed")
+      continue;
+    ++Indexed;
+    EXPECT_TRUE(S.Transformable) << S.Refused;
+    EXPECT_EQ(S.Extents, "nx*ny");
+    EXPECT_FALSE(S.LaunchThreads);
+  }
+  EXPECT_EQ(Indexed, 2u) << "one gather site (dens, first's bounds) and one loop site (frac)";
+}
+
+// What the kernel as a whole is allowed with such sites: its copies are laid
+// out in c in thread order, so no layout that permutes, chunks, stages or
+// splits its threads, and no hoisted loop, even where asked for.
+TEST(LinearThreadIndex, IndexedSitesKeepTheKernelWholeAndInOrder) {
+  std::vector<const clang::FunctionDecl *> Kernels;
+  bool Checked = false;
+  forEachKernel(CellMaterials, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
+    Kernels.push_back(K);
+    irregfix::DecideOptions Options;
+    Options.Hoist.All = true;
+    Options.Reassociate = true;
+    for (const irregfix::KernelDecision &D : irregfix::decideFile(Kernels, Ctx, nullptr, Options)) {
+      EXPECT_TRUE(D.Info.hasTransformableSite());
+      EXPECT_FALSE(D.Info.Perm.Permutable);
+      EXPECT_FALSE(D.Info.Chunks.Chunkable);
+      EXPECT_FALSE(D.Info.Share.Shareable);
+      EXPECT_FALSE(D.Info.Lanes.Qualifies);
+      EXPECT_FALSE(D.Info.Hoist.Hoistable);
+      EXPECT_FALSE(D.Info.OrderOnly);
+      Checked = true;
+    }
+  });
+  EXPECT_TRUE(Checked);
+}
+
+// The verdict of each indirect read of Code's kernel, a line each:
+// "rewritten" or the reason it is not.
+std::string readVerdicts(const std::string &Code) {
+  std::string Out;
+  forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
+    irregfix::KernelInfo Info = irregfix::analyzeKernel(K, Ctx, /*DeviceOnly=*/nullptr);
+    for (const irregfix::ReadVerdict &V : Info.Reads)
+      Out += (V.Verdict == irregfix::ReadVerdict::Rewritten ? std::string("rewritten") : V.Reason) + "\n";
+  });
+  return Out;
+}
+
+// y[c] = A[Index], c = Cell, under Guard.
+std::string computedGather(const std::string &Guard, const std::string &Cell, const std::string &Index) {
+  return "__global__ void g(int nx, int ny, int pitch, const int *B, const float *A, float *y) {\n" +
+         std::string(Dims2) + Guard + " y[" + Cell + "] = A[" + Index + "];\n}\n";
+}
+
+TEST(LinearThreadIndex, IndexedSitesNeedEachGuardAndTheBoundAsStride) {
+  const std::string Both = "if (i < nx && j < ny)";
+  EXPECT_EQ(readVerdicts(computedGather(Both, "i + nx * j", "B[i + nx * j] - 1")), "rewritten\n");
+  EXPECT_EQ(readVerdicts(computedGather(Both, "j * nx + i", "B[j * nx + i] - 1")), "rewritten\n");
+  std::string Pitch = readVerdicts(computedGather(Both, "i + pitch * j", "B[i + pitch * j] - 1"));
+  EXPECT_NE(Pitch.find("not one-to-one: 'j' is multiplied by 'pitch', not by 'nx'"), std::string::npos) << Pitch;
+  std::string NoY = readVerdicts(computedGather("if (i < nx)", "i + nx * j", "B[i + nx * j] - 1"));
+  EXPECT_NE(NoY.find("no guard bounds 'j', the y index"), std::string::npos) << NoY;
+  std::string Row = readVerdicts(computedGather(Both, "i + nx * j", "B[j] - 1"));
+  EXPECT_NE(Row.find("'j', its global index in y"), std::string::npos) << Row;
+  std::string Mixed = readVerdicts(computedGather(Both, "i + nx * j", "B[i + nx * j] + i"));
+  EXPECT_NE(Mixed.find("'i', the x index alone, beside the linear thread index"), std::string::npos) << Mixed;
 }
 
 TEST(LaunchThreads, UnguardedKernelsCoverTheLaunch) {

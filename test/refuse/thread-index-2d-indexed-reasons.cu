@@ -1,0 +1,64 @@
+// Reads whose index comes from a value loaded at a 2-D cell's index, which
+// irregfix must leave alone because that index does not number the guarded
+// threads one to one, or because the index uses another part of the thread's
+// position besides it. Each remark says which: a row pitch that is not the
+// x guard's bound, interior cells (bounds nx - 1 and ny - 1, stride nx), no
+// guard on j, j or i on its own beside the cell, an x index that steps by 2.
+// Nothing is rewritten; the output is the input.
+// RUN: %irregfix %s -- %stub > %t.out 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
+// RUN: diff %s %t.out
+
+#include <cuda_runtime.h>
+
+#define CELL_INDICES                             \
+  int i = blockIdx.x * blockDim.x + threadIdx.x; \
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+
+__global__ void pitched_rows(int nx, int ny, int pitch, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i < nx && j < ny)
+    out[i + pitch * j] = table[kind[i + pitch * j] - 1];
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-2]]:26: remark: indirect read of 'table' in 'pitched_rows' not rewritten: the linear thread index is not one-to-one: 'j' is multiplied by 'pitch', not by 'nx', the bound of its x index
+
+__global__ void interior_cells(int nx, int ny, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i < 1 || j < 1 || i >= nx - 1 || j >= ny - 1)
+    return;
+  out[i + nx * j] = table[kind[i + nx * j] - 1];
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-2]]:21: remark: indirect read of 'table' in 'interior_cells' not rewritten: the linear thread index is not one-to-one: 'j' is multiplied by 'nx', not by 'nx - 1', the bound of its x index
+
+__global__ void no_row_guard(int nx, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i >= nx)
+    return;
+  out[i + nx * j] = table[kind[i + nx * j] - 1];
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-2]]:21: remark: indirect read of 'table' in 'no_row_guard' not rewritten: no guard bounds 'j', the y index of the linear thread index (each index needs one: if (i < nx && j < ny))
+
+__global__ void row_offset(int nx, int ny, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i < nx && j < ny) {
+    int c = nx * j + i;
+    out[c] = table[kind[c] + j];
+  }
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-3]]:14: remark: indirect read of 'table' in 'row_offset' not rewritten: its index cannot be computed outside the kernel: the thread's position other than its global index: 'j', its global index in y (indexed sites number the threads by the 1-D global index or by a linear index i + nx * j of the x and y indices)
+
+__global__ void column_offset(int nx, int ny, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i < nx && j < ny) {
+    int c = nx * j + i;
+    out[c] = table[kind[c] + i];
+  }
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-3]]:14: remark: indirect read of 'table' in 'column_offset' not rewritten: it uses 'i', the x index alone, beside the linear thread index 'c' (a site's copies are laid out in one numbering of the threads)
+
+__global__ void every_other_column(int nx, int ny, const int *kind, const float *table, float *out) {
+  CELL_INDICES
+  if (i < nx && j < ny)
+    out[i + nx * j] = table[kind[2 * i + nx * j] - 1];
+}
+// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-2]]:23: remark: indirect read of 'table' in 'every_other_column' not rewritten: the linear thread index multiplies 'i' by '2'; its x index must step by 1
