@@ -5,6 +5,7 @@
 #include "Transform/Lanes/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
+#include "Transform/LaunchSpelling.h"
 #include "Transform/SourceText.h"
 #include "Transform/ThreadCount.h"
 
@@ -113,9 +114,11 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
 namespace {
 
 // Each (written, read) pair the launch checks apart.
-void addDisjoint(Launcher &L, const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
+void addDisjoint(Launcher &L, const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks,
+                 const ASTContext &Ctx) {
   for (auto &[Written, Read] : Checks)
-    L.Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+    L.Conditions.push_back("irregfix::disjoint(" + Site + ", " + launchSpelling(Written, Ctx) + ", " +
+                           launchSpelling(Read, Ctx) + ")");
 }
 
 // The steps of transformable site I: its locals, the runtime's checks and the
@@ -138,16 +141,16 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   auto Pointer = [&](const ArrayRef &A) {
     if (S.Callee)
       if (auto It = S.Callee->KernelOffsets.find(A); It != S.Callee->KernelOffsets.end()) {
-        std::string P = "(" + A.spelling();
+        std::string P = "(" + launchSpelling(A, Ctx);
         for (const Expr *E : It->second)
           P += " + (" + Text(E) + ")";
         return P + ")";
       }
-    return A.spelling();
+    return launchSpelling(A, Ctx);
   };
   std::string Sources, Sizes;
   for (size_t J = 0; J < Arrays.size(); ++J) {
-    std::string A = Arrays[J]->Array.spelling();
+    std::string A = launchSpelling(Arrays[J]->Array, Ctx);
     Sources += (J ? ", " : "") + Pointer(Arrays[J]->Array);
     Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
   }
@@ -155,11 +158,11 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
     L.Locals.push_back("const void *const " + V + "_src[" + N + "] = {" + Sources + "};");
     L.Locals.push_back("const size_t " + V + "_size[" + N + "] = {" + Sizes + "};");
   }
-  addDisjoint(L, Site, S.AliasChecks);
+  addDisjoint(L, Site, S.AliasChecks, Ctx);
   for (auto &[Symbol, Read] : S.SymbolAliasChecks)
     L.Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
-                           Read.spelling() + ")");
-  auto Index = [&](const ArrayRef &P) { return Pointer(P) + ", irregfix::index_kind(" + P.spelling() + ")"; };
+                           launchSpelling(Read, Ctx) + ")");
+  auto Index = [&](const ArrayRef &P) { return Pointer(P) + ", irregfix::index_kind(" + launchSpelling(P, Ctx) + ")"; };
   const std::string NExpr = activeThreadsText(S, Ctx);
   const std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
   // A gather or neighbour-list site's one array, split into field pieces.
@@ -175,7 +178,7 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
     if (S.Renumbered)
       for (size_t G = 0; G < S.Renumbered->Arrays.size(); ++G) {
         const ArrayRef &A = S.Renumbered->Arrays[G].Array;
-        const std::string X = A.spelling(), Copy = renumberedName(I, A);
+        const std::string X = launchSpelling(A, Ctx), Copy = renumberedName(I, A);
         L.Locals.push_back("const void *" + Copy + " = nullptr;");
         L.Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + std::to_string(G) + ", " + X +
                                ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
@@ -334,7 +337,7 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
       addSite(L, Info, I, Ctx);
   if (Info.OrderOnly) {
     L.Locals.push_back("irregfix::View " + viewName(0) + ";");
-    addDisjoint(L, L.Site, Info.OrderAliasChecks);
+    addDisjoint(L, L.Site, Info.OrderAliasChecks, Ctx);
     L.Conditions.push_back("irregfix::prepare_order(" + L.Site + ", &" + viewName(0) + ", __irregfix_stream)");
     L.Transformed.Args.push_back(viewName(0));
   }
