@@ -70,7 +70,7 @@ ArrayRef WriteSet::pointeeMember(const MemberExpr *ME, const WriteSet &Writes) {
 
 const char *WriteSet::whyNotPointeeMember(const FieldDecl *F, QualType Struct) {
   if (Struct.isVolatileQualified())
-    return "a volatile struct";
+    return "which is volatile";
   const auto *CA = dyn_cast<ConstantArrayType>(F->getType()->getUnqualifiedDesugaredType());
   if (!CA)
     return "of no constant size";

@@ -83,7 +83,7 @@ public:
   // one-dimensional array of scalars of the struct it points to, or none.
   static ArrayRef pointeeMember(const clang::MemberExpr *ME, const WriteSet &Writes);
   // Why member F of Struct (the type a pointer parameter points to) is no
-  // array a copy is made of, or null: "of several dimensions", "a volatile struct".
+  // array a copy is made of, or null: "of several dimensions", "which is volatile".
   static const char *whyNotPointeeMember(const clang::FieldDecl *F, clang::QualType Struct);
 
   // A callee's write set as a kernel that calls it sees it (CallChains.h): its

@@ -1,6 +1,7 @@
 // Arrays inside the struct a pointer parameter points to that no copy is made
 // of, each with its reason: a two-dimensional member, a member of a nested
-// struct, a struct the kernel writes (directly, through a local pointer into
+// struct, a volatile struct or member, a struct whose type a kernel template's
+// parameter gives, a struct the kernel writes (directly, through a local pointer into
 // it, or in a function it calls), a pointer the kernel moves; an array inside a
 // struct passed by value stays the kernel's arguments, and a pointer field
 // loaded from memory (`node->kids`) is none the launch can name. The output is
@@ -83,6 +84,32 @@ __global__ void by_value(Table tab, const int *keys, int *out, int n) {
 }
 // CHECK-DAG: remark: indirect read of 'tab.perm' in 'by_value' not rewritten: it reads kernel arguments ('tab.perm', an array inside a struct the kernel takes by value), which the launch passes with the call: there is no device memory to copy
 
+struct Flags {
+  volatile int seen[64];
+};
+
+__global__ void volatile_struct(volatile Table *tab, const int *keys, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = tab->weight[keys[t]];
+}
+// CHECK-DAG: remark: indirect read of 'tab->weight' in 'volatile_struct' not rewritten: the array it reads ('tab->weight') is an array inside the struct 'tab' points to, which is volatile (copies are made of one-dimensional arrays of scalars directly in it)
+
+__global__ void volatile_elements(const Flags *flags, const int *keys, int *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = flags->seen[keys[t]];
+}
+// CHECK-DAG: remark: indirect read of 'flags->seen' in 'volatile_elements' not rewritten: the array it reads ('flags->seen') is an array inside the struct 'flags' points to, of volatile elements (copies are made of one-dimensional arrays of scalars directly in it)
+
+// The launcher would name the struct's type, another in each instantiation.
+template <class S> __global__ void any_table(const S *tab, const int *keys, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    out[t] = tab->weight[keys[t]];
+}
+// CHECK-DAG: remark: gather site in 'any_table' not transformed: arrays inside a struct whose type depends on the kernel template's parameters are not supported yet
+
 struct Node {
   const int *kids;
 };
@@ -94,7 +121,8 @@ __global__ void first_kid(const Node *node, const int *which, int *out, int n) {
 }
 // CHECK-DAG: remark: indirect read of 'node->kids' in 'first_kid' not rewritten: the array it reads ('node->kids') is not a parameter or a pointer field of a struct parameter
 
-void run(Table *tab, const Table &host, const Node *node, const int *keys, int *out, float *weights, int n) {
+void run(Table *tab, const Table &host, const Flags *flags, const Node *node, const int *keys, int *out, float *weights,
+         int n) {
   two_dimensional<<<(n + 127) / 128, 128>>>(tab, keys, out, n);
   nested<<<(n + 127) / 128, 128>>>(tab, keys, out, n);
   writes_a_member<<<(n + 127) / 128, 128>>>(tab, keys, weights, n);
@@ -103,4 +131,7 @@ void run(Table *tab, const Table &host, const Node *node, const int *keys, int *
   moves_the_pointer<<<(n + 127) / 128, 128>>>(tab, keys, weights, n);
   by_value<<<(n + 127) / 128, 128>>>(host, keys, out, n);
   first_kid<<<(n + 127) / 128, 128>>>(node, keys, out, n);
+  volatile_struct<<<(n + 127) / 128, 128>>>(tab, keys, weights, n);
+  volatile_elements<<<(n + 127) / 128, 128>>>(flags, keys, out, n);
+  any_table<<<(n + 127) / 128, 128>>>(tab, keys, weights, n);
 }
