@@ -29,6 +29,13 @@ ArrayRef throughParams(const ParamMap *Caller, const ArrayRef &A) {
   auto It = Caller->find(A.param());
   if (It == Caller->end())
     return ArrayRef();
+  // `t->perm` with t bound to the kernel's pointer parameter `tab`: `tab->perm`.
+  // Through a pointer field of a struct (`g.tab->perm`) the launch cannot name it.
+  if (A.isPointeeMember())
+    return It->second.isField() ? ArrayRef() : ArrayRef::memberOfPointee(It->second.param(), A.fields().front());
+  // A parameter given the kernel's `tab->perm` is that array; it has no fields.
+  if (It->second.isPointeeMember())
+    return A.isField() ? ArrayRef() : It->second;
   llvm::SmallVector<const FieldDecl *, 2> Fields = It->second.fields();
   Fields.append(A.fields().begin(), A.fields().end());
   return ArrayRef(It->second.param(), std::move(Fields));
@@ -164,7 +171,12 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerF
   }
   // The kernel's writes of the arrays F's parameters stand for are F's writes too.
   std::set<ArrayRef> Written;
-  for (const auto &[P, K] : L.Params)
+  for (const auto &[P, K] : L.Params) {
+    if (K.isPointeeMember()) { // written with the struct it lies in
+      if (KernelWrites.writesThrough(K))
+        Written.insert(ArrayRef(P));
+      continue;
+    }
     for (const ArrayRef &W : KernelWrites.writtenArrays()) {
       if (W.param() != K.param() || W.fields().size() < K.fields().size() ||
           !std::equal(K.fields().begin(), K.fields().end(), W.fields().begin()))
@@ -172,6 +184,7 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerF
       llvm::SmallVector<const FieldDecl *, 2> Rest(W.fields().begin() + K.fields().size(), W.fields().end());
       Written.insert(ArrayRef(P, std::move(Rest)));
     }
+  }
   L.Writes = WriteSet::of(F, DeviceOnly).throughCall(KernelWrites, Written, L.Thread);
   return L;
 }

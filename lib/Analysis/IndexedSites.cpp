@@ -86,18 +86,48 @@ std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChai
   return {Named, "is not an array the kernel passes unchanged" + Passes + Instead};
 }
 
-// The pointer parameter P when Base is an array member of the struct P
-// points to (`p->a`, `p->a[i]` of a 2-D member): an array whose address the
-// pointer gives without a load, but which no copy names.
-const ParmVarDecl *arrayMemberHolder(const Expr *Base) {
+// Why Base, an array inside the struct a pointer parameter points to
+// (`p->a`, a row `p->a[i]` of a 2-D member, `p->s.a` of a nested struct), is
+// no array a copy is made of; "" when Base is none of those. A 1-D array of
+// scalars directly in the struct is one (WriteSet::pointeeMember) unless the
+// function assigns the pointer.
+std::string pointeeMemberWhy(const Expr *Base, const Place &At, ASTContext &Ctx) {
   const Expr *E = Base ? Base->IgnoreParenImpCasts() : nullptr;
   while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) // the rows of a 2-D member
     E = AS->getBase()->IgnoreParenImpCasts();
   const auto *M = dyn_cast_or_null<MemberExpr>(E);
-  if (!M || !M->isArrow() || !M->getType()->isConstantArrayType())
-    return nullptr;
+  if (!M || !M->getType()->isConstantArrayType())
+    return "";
+  const auto *Top = M;
+  bool Nested = false;
+  while (!M->isArrow()) { // `p->s.a`: a member of a struct member
+    M = dyn_cast<MemberExpr>(M->getBase()->IgnoreParenImpCasts());
+    if (!M)
+      return "";
+    Nested = true;
+  }
   const auto *DR = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
-  return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  const auto *F = dyn_cast<FieldDecl>(Top->getMemberDecl());
+  if (!P || !F || !P->getType()->isPointerType())
+    return "";
+  const std::string Head = "the array it reads ('" + textOf(Top, Ctx) + "') is ";
+  const std::string Inside = " inside the struct " + quoted(P) + " points to";
+  const std::string Copies = " (copies are made of one-dimensional arrays of scalars directly in it)";
+  if (Nested)
+    return Head + "an array of a struct nested" + Inside + Copies;
+  unsigned Dims = 0;
+  for (QualType T = F->getType(); const auto *A = T->getAsArrayTypeUnsafe(); T = A->getElementType())
+    ++Dims;
+  if (Dims > 1)
+    return Head + "a " + (Dims == 2 ? "two" : Dims == 3 ? "three" : std::to_string(Dims)) + "-dimensional array" +
+           Inside + Copies;
+  if (const char *Why = WriteSet::whyNotPointeeMember(F, P->getType()->getPointeeType()))
+    return Head + "an array" + Inside + ", " + Why + Copies;
+  if (At.W.writesScalar(P))
+    return Head + "an array" + Inside + ", and " + quoted(At.In) + " assigns " + quoted(P) +
+           " (reads through it are not followed)";
+  return "";
 }
 
 // The parameter of a called function an invariant form stands for (`n`, `p.n`), or null.
@@ -395,10 +425,8 @@ private:
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
         return Why;
     if (!R.Array) {
-      if (const ParmVarDecl *Holder = arrayMemberHolder(R.Mem.Base))
-        return "the array it reads ('" + textOf(R.Mem.Base, Ctx) + "') is an array inside the struct " +
-               quoted(Holder) + " points to (copies are made of arrays a pointer parameter or a pointer field of "
-               "a by-value struct parameter names)";
+      if (std::string Why = pointeeMemberWhy(R.Mem.Base, At, Ctx); !Why.empty())
+        return Why;
       // A pointer parameter the function sets or steps: which memory it reads
       // is the function's own computation.
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
@@ -420,7 +448,7 @@ private:
     if (Offset && (RW.writesThrough(R.Array) || W.writesThrough(Offset->Array)))
       return At.Chain->unboundWhy(R.Array, W, Ctx);
     if (RW.writesThrough(R.Array))
-      return R.Array.quoted() + " is written in the kernel";
+      return WriteSet::writtenWhy(R.Array);
     QualType Elem = R.Array.elementType();
     if (Elem.isVolatileQualified() || Elem->isIncompleteType())
       return R.Array.quoted() + " has a volatile or incomplete element type";

@@ -96,6 +96,19 @@ KernelInfo analyzeTemplate(const FunctionDecl *Pattern, const FunctionTemplateDe
       for (const SiteArray &A : S.Arrays)
         if (A.Array.isField() && Info.RefusedBecause.empty() && fieldOfTemplate(A.Array))
           Info.RefusedBecause = "arrays in fields of class templates in kernel templates are not supported yet";
+    // The launcher names an array inside the struct a pointer points to by the
+    // struct's type, which a template parameter makes another in each instantiation.
+    auto Dependent = [&](const ArrayRef &A) {
+      return A.isPointeeMember() && A.in(Pattern).param()->getType()->isDependentType();
+    };
+    for (const Site &S : Info.Sites) {
+      std::vector<ArrayRef> Named = S.indexArrays();
+      for (const SiteArray &A : S.Arrays)
+        Named.push_back(A.Array);
+      if (Info.RefusedBecause.empty() && llvm::any_of(Named, Dependent))
+        Info.RefusedBecause = "arrays inside a struct whose type depends on the kernel template's parameters are "
+                              "not supported yet";
+    }
   }
   // A launch of an explicitly specialised argument list runs the specialisation's
   // own body: a launcher for the template's body would run other code.

@@ -261,7 +261,7 @@ std::string verdict(const Candidate &C, ScatterSite &S, const FunctionDecl *K, c
   if (!isLaunchEvaluable(S.ActiveThreads, W))
     return "the guard's bound cannot be evaluated at the launch";
   if (W.writesThrough(S.Index))
-    return S.Index.quoted() + " is written in the kernel";
+    return WriteSet::writtenWhy(S.Index);
   // A's references: the kernel's updates of it, nothing else.
   if (refsTo(S.Target.param(), K->getBody()).size() != Updates)
     return S.Target.quoted() + " is also read or written elsewhere in the kernel";

@@ -163,7 +163,7 @@ private:
       return "the kernel may write memory the analysis cannot name: " + W.untracedWhy();
     for (const ArrayRef &I : S.indexArrays()) {
       if (W.writesThrough(I))
-        return quoted(I) + " is written in the kernel";
+        return WriteSet::writtenWhy(I);
       if (I.elementType().isVolatileQualified())
         return quoted(I) + " is volatile";
       if (!isRuntimeIndexType(I.elementType()))
@@ -200,7 +200,7 @@ private:
         return;
       }
     if (W.writesThrough(P))
-      A.RefusedBecause = quoted(P) + " is written in the kernel";
+      A.RefusedBecause = WriteSet::writtenWhy(P);
     else if (A.OtherUse)
       A.RefusedBecause = "an element of " + quoted(P) + " is used other than by reading it";
     else if (A.Reads.empty())

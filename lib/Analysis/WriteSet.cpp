@@ -51,10 +51,47 @@ ArrayRef WriteSet::pointerBase(const Expr *E, const WriteSet *Writes) {
   return T.K == StoreTarget::Array ? T.A : ArrayRef();
 }
 
+std::string WriteSet::writtenWhy(const ArrayRef &A) {
+  if (A.isPointeeMember())
+    return A.quoted() + " lies in the struct " + A.holder().quoted() + " points to, which the kernel writes";
+  return A.quoted() + " is written in the kernel";
+}
+
+ArrayRef WriteSet::pointeeMember(const MemberExpr *ME, const WriteSet &Writes) {
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  if (!ME->isArrow() || !F || !P || !P->getType()->isPointerType() || Writes.writesScalar(P))
+    return ArrayRef();
+  if (whyNotPointeeMember(F, P->getType()->getPointeeType()))
+    return ArrayRef();
+  return ArrayRef::memberOfPointee(P, F);
+}
+
+const char *WriteSet::whyNotPointeeMember(const FieldDecl *F, QualType Struct) {
+  if (Struct.isVolatileQualified())
+    return "which is volatile";
+  const auto *CA = dyn_cast<ConstantArrayType>(F->getType()->getUnqualifiedDesugaredType());
+  if (!CA)
+    return "of no constant size";
+  QualType Elem = CA->getElementType();
+  if (Elem->isArrayType())
+    return "of several dimensions";
+  if (Elem.isVolatileQualified())
+    return "of volatile elements";
+  if (!(Elem->isIntegerType() || Elem->isRealFloatingType()))
+    return "of elements that are no integers or floating-point numbers";
+  return nullptr;
+}
+
 ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
     E = strip(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // An array member of the struct a pointer parameter points to: device
+      // memory at the pointer plus the member's offset.
+      if (ArrayRef M = pointeeMember(ME, Writes))
+        return M;
       // An array field is inside the struct itself: the launch's arguments
       // or the thread's own copy, no device memory a copy could be built of.
       if (E->getType()->isArrayType())

@@ -38,7 +38,14 @@ public:
   // recorded) counts as an untraced write where it may store.
   static WriteSet of(const clang::FunctionDecl *Fn, const DeviceOnlyCode *DeviceOnly);
 
-  bool writesThrough(const ArrayRef &A) const { return WrittenArrays.count(A); }
+  // A pointee member is written with the struct it lies in: a store anywhere
+  // into *p is recorded as one through p.
+  bool writesThrough(const ArrayRef &A) const {
+    return WrittenArrays.count(A) || (A.isPointeeMember() && WrittenArrays.count(A.holder()));
+  }
+  // The reason for a read of A that writesThrough refuses: "'A' is written in
+  // the kernel", or for a pointee member, that the struct it lies in is.
+  static std::string writtenWhy(const ArrayRef &A);
   // True when V is assigned after its initialisation (a grid-stride loop's own
   // step `e += blockDim.x * gridDim.x` does not count).
   bool writesScalar(const clang::VarDecl *V) const;
@@ -72,6 +79,12 @@ public:
   // or none. For reads that will be redirected: an offset would change the element.
   // A field of array type (`g.a` with `float a[8]`) is none: it is no device memory.
   static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
+  // `p->a` with p a pointer parameter the function does not assign and `a` a
+  // one-dimensional array of scalars of the struct it points to, or none.
+  static ArrayRef pointeeMember(const clang::MemberExpr *ME, const WriteSet &Writes);
+  // Why member F of Struct (the type a pointer parameter points to) is no
+  // array a copy is made of, or null: "of several dimensions", "which is volatile".
+  static const char *whyNotPointeeMember(const clang::FieldDecl *F, clang::QualType Struct);
 
   // A callee's write set as a kernel that calls it sees it (CallChains.h): its
   // own, plus Arrays (its parameters bound to arrays the kernel writes),

@@ -9,6 +9,7 @@
 #include "device_test.cuh"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -514,6 +515,84 @@ TEST_F(Runtime, InvalidateThenRefreshSeesNewValues) {
   EXPECT_EQ(c.misses, 1);
   EXPECT_EQ(c.refreshes, 1);
   EXPECT_EQ(c.hits, 0);
+}
+
+// A copy of an array member of a struct in device memory (the launcher passes
+// the struct's pointer plus the member's offset) goes stale when the whole
+// struct is written: the write's address is the struct's, not the member's.
+TEST_F(Runtime, MemberOfAStructGoesStaleWhenTheStructIsWritten) {
+  struct Table {
+    int count;
+    float weight[1000];
+    int start[65];
+    float vals[2048];
+  };
+  const long long n = 64;
+  Table t{};
+  t.count = 64;
+  for (int i = 0; i < 1000; ++i)
+    t.weight[i] = 0.5f * static_cast<float>(i);
+  for (int r = 0; r <= 64; ++r)
+    t.start[r] = r * 31;
+  for (int i = 0; i < 2048; ++i)
+    t.vals[i] = static_cast<float>(i) + 0.25f;
+  std::vector<int> keys(n);
+  for (auto &k : keys)
+    k = static_cast<int>(rng()() % 1000);
+  int *dKeys = upload(keys);
+  Table *dT = upload(std::vector<Table>(1, t));
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // slot() on the host needs no slice offsets
+  // As the generated launcher spells them: no load of *dT on the host.
+  auto member = [&](std::size_t offset) { return reinterpret_cast<const char *>(dT) + offset; };
+  const auto *weight = reinterpret_cast<const float *>(member(offsetof(Table, weight)));
+  const auto *start = reinterpret_cast<const int *>(member(offsetof(Table, start)));
+  const void *vals[] = {member(offsetof(Table, vals))};
+  const size_t vsz[] = {sizeof(float)};
+  irregfix::SiteInfo gather{"member:gather", "k", "gather"};
+  irregfix::SiteInfo range{"member:range", "k", "range"};
+  irregfix::View gv{}, rv{};
+  const void *go = nullptr, *ro[1] = {};
+  auto prepare = [&] {
+    ASSERT_TRUE(irregfix::prepare_gather(gather, dKeys, irregfix::kIndexI32, n, weight, 4, &gv, &go, 0))
+        << site_counters("member:gather").last_fallback;
+    ASSERT_TRUE(irregfix::prepare_range(range, start, irregfix::kIndexI32, n, 1, vals, vsz, &rv, ro, 0))
+        << site_counters("member:range").last_fallback;
+  };
+  auto expect_copies_of = [&](const Table &h) {
+    std::vector<float> g(n);
+    CK(cudaMemcpy(g.data(), go, n * 4, cudaMemcpyDeviceToHost));
+    for (long long i = 0; i < n; ++i)
+      ASSERT_EQ(g[irregfix::slot(gv, i, 0)], h.weight[keys[i]]) << "gather, t=" << i;
+    ASSERT_EQ(rv.layout, irregfix::kLayoutEllColMajor);
+    std::vector<int> len(n);
+    CK(cudaMemcpy(len.data(), rv.len, n * sizeof(int), cudaMemcpyDeviceToHost));
+    std::vector<float> r(static_cast<size_t>(rv.width) * n);
+    CK(cudaMemcpy(r.data(), ro[0], r.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    for (long long i = 0; i < n; ++i) {
+      ASSERT_EQ(len[i], h.start[i + 1] - h.start[i]);
+      for (int k = 0; k < len[i]; ++k)
+        ASSERT_EQ(r[irregfix::slot(rv, i, k)], h.vals[h.start[i] + k]) << "range, t=" << i << " k=" << k;
+    }
+  };
+  prepare();
+  expect_copies_of(t);
+  // Another allocation written: still served from the cache.
+  int *other = upload(std::vector<int>(16, 3));
+  irregfix_invalidate(other);
+  prepare();
+  EXPECT_EQ(site_counters("member:gather").hits, 1);
+  EXPECT_EQ(site_counters("member:range").hits, 1);
+  // The whole struct copied again (cudaMemcpy(dT, &t, sizeof t)), reported at its start.
+  for (float &w : t.weight)
+    w = -w - 1.f;
+  for (float &v : t.vals)
+    v = 2.f * v;
+  CK(cudaMemcpy(dT, &t, sizeof t, cudaMemcpyHostToDevice));
+  irregfix_invalidate(dT);
+  prepare();
+  EXPECT_EQ(site_counters("member:gather").refreshes, 1);
+  EXPECT_EQ(site_counters("member:range").refreshes, 1);
+  expect_copies_of(t);
 }
 
 TEST_F(Runtime, ForcedAllocationFailureFallsBack) {

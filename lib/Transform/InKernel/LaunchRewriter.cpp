@@ -5,6 +5,7 @@
 #include "Transform/Lanes/Naming.h"
 #include "Transform/Indexed/IndexKernels.h"
 #include "Analysis/WriteSet.h"
+#include "Transform/LaunchSpelling.h"
 #include "Transform/SourceText.h"
 #include "Transform/ThreadCount.h"
 
@@ -112,15 +113,63 @@ std::string launcherDeclaration(const KernelInfo &Info, ASTContext &Ctx) {
 
 namespace {
 
+// How the launcher names each kernel array: the arrays inside a struct a
+// pointer parameter points to by locals declared once at its top
+// (`__irregfix_tab_weight`), the others as launchSpelling does.
+class HostNames {
+public:
+  HostNames(const KernelInfo &Info, Launcher &L, const ASTContext &Ctx) : Ctx(Ctx) {
+    auto Note = [&](const ArrayRef &A) {
+      if (!A.isPointeeMember() || Locals.count(A))
+        return;
+      const std::string Name = "__irregfix_" + A.identifier();
+      L.Locals.push_back("const auto *const " + Name + " = " + launchSpelling(A, Ctx) + ";");
+      Locals.emplace(A, Name);
+    };
+    for (const Site &S : Info.Sites) {
+      if (!S.transformable())
+        continue;
+      if (S.Pattern != kPatternIndexed) { // an indexed site's step function names its own
+        for (const ArrayRef &A : S.indexArrays())
+          Note(A);
+        for (const SiteArray *A : S.remappedArrays())
+          Note(A->Array);
+      }
+      for (const auto &[Written, Read] : S.AliasChecks) {
+        Note(Written);
+        Note(Read);
+      }
+      for (const auto &Check : S.SymbolAliasChecks)
+        Note(Check.second);
+      if (S.Renumbered)
+        for (const Site::RenumberedGather::Gathered &X : S.Renumbered->Arrays)
+          Note(X.Array);
+    }
+    for (const auto &[Written, Read] : Info.OrderAliasChecks) {
+      Note(Written);
+      Note(Read);
+    }
+  }
+  std::string operator()(const ArrayRef &A) const {
+    auto It = Locals.find(A);
+    return It != Locals.end() ? It->second : launchSpelling(A, Ctx);
+  }
+
+private:
+  const ASTContext &Ctx;
+  std::map<ArrayRef, std::string> Locals;
+};
+
 // Each (written, read) pair the launch checks apart.
-void addDisjoint(Launcher &L, const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks) {
+void addDisjoint(Launcher &L, const std::string &Site, const std::vector<std::pair<ArrayRef, ArrayRef>> &Checks,
+                 const HostNames &Host) {
   for (auto &[Written, Read] : Checks)
-    L.Conditions.push_back("irregfix::disjoint(" + Site + ", " + Written.spelling() + ", " + Read.spelling() + ")");
+    L.Conditions.push_back("irregfix::disjoint(" + Site + ", " + Host(Written) + ", " + Host(Read) + ")");
 }
 
 // The steps of transformable site I: its locals, the runtime's checks and the
 // call that prepares its copies, and what the transformed kernel is passed.
-void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
+void addSite(Launcher &L, const KernelInfo &Info, unsigned I, const HostNames &Host, ASTContext &Ctx) {
   const Site &S = Info.Sites[I];
   const FunctionDecl *K = Info.Kernel;
   auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()); };
@@ -138,16 +187,16 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
   auto Pointer = [&](const ArrayRef &A) {
     if (S.Callee)
       if (auto It = S.Callee->KernelOffsets.find(A); It != S.Callee->KernelOffsets.end()) {
-        std::string P = "(" + A.spelling();
+        std::string P = "(" + Host(A);
         for (const Expr *E : It->second)
           P += " + (" + Text(E) + ")";
         return P + ")";
       }
-    return A.spelling();
+    return Host(A);
   };
   std::string Sources, Sizes;
   for (size_t J = 0; J < Arrays.size(); ++J) {
-    std::string A = Arrays[J]->Array.spelling();
+    std::string A = Host(Arrays[J]->Array);
     Sources += (J ? ", " : "") + Pointer(Arrays[J]->Array);
     Sizes += (J ? ", " : "") + std::string("sizeof(*") + A + ")";
   }
@@ -155,11 +204,11 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
     L.Locals.push_back("const void *const " + V + "_src[" + N + "] = {" + Sources + "};");
     L.Locals.push_back("const size_t " + V + "_size[" + N + "] = {" + Sizes + "};");
   }
-  addDisjoint(L, Site, S.AliasChecks);
+  addDisjoint(L, Site, S.AliasChecks, Host);
   for (auto &[Symbol, Read] : S.SymbolAliasChecks)
     L.Conditions.push_back("irregfix::disjoint_symbol(" + Site + ", &" + symbolSpelling(Symbol) + ", " +
-                           Read.spelling() + ")");
-  auto Index = [&](const ArrayRef &P) { return Pointer(P) + ", irregfix::index_kind(" + P.spelling() + ")"; };
+                           Host(Read) + ")");
+  auto Index = [&](const ArrayRef &P) { return Pointer(P) + ", irregfix::index_kind(" + Host(P) + ")"; };
   const std::string NExpr = activeThreadsText(S, Ctx);
   const std::string Tail = "&" + V + ", " + V + "_out, __irregfix_stream)";
   // A gather or neighbour-list site's one array, split into field pieces.
@@ -175,7 +224,7 @@ void addSite(Launcher &L, const KernelInfo &Info, unsigned I, ASTContext &Ctx) {
     if (S.Renumbered)
       for (size_t G = 0; G < S.Renumbered->Arrays.size(); ++G) {
         const ArrayRef &A = S.Renumbered->Arrays[G].Array;
-        const std::string X = A.spelling(), Copy = renumberedName(I, A);
+        const std::string X = Host(A), Copy = renumberedName(I, A);
         L.Locals.push_back("const void *" + Copy + " = nullptr;");
         L.Conditions.push_back("irregfix::prepare_renumbered(" + Site + ", " + std::to_string(G) + ", " + X +
                                ", sizeof(*" + X + "), &" + Copy + ", __irregfix_stream)");
@@ -329,12 +378,13 @@ Launcher launcher(const KernelInfo &Info, ASTContext &Ctx, bool Whole) {
   const std::string Qualifier = kernelQualifier(K);
   L.Transformed.Kernel = Qualifier + transformedKernelName(K) + templateArguments(Info);
   L.Transformed.Args.push_back(argumentList(K));
+  const HostNames Host(Info, L, Ctx);
   for (unsigned I = 0; I < Info.Sites.size(); ++I)
     if (Info.Sites[I].transformable())
-      addSite(L, Info, I, Ctx);
+      addSite(L, Info, I, Host, Ctx);
   if (Info.OrderOnly) {
     L.Locals.push_back("irregfix::View " + viewName(0) + ";");
-    addDisjoint(L, L.Site, Info.OrderAliasChecks);
+    addDisjoint(L, L.Site, Info.OrderAliasChecks, Host);
     L.Conditions.push_back("irregfix::prepare_order(" + L.Site + ", &" + viewName(0) + ", __irregfix_stream)");
     L.Transformed.Args.push_back(viewName(0));
   }

@@ -6,6 +6,7 @@
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/WriteSet.h"
 #include "Transform/InKernel/Naming.h"
+#include "Transform/LaunchSpelling.h"
 #include "Transform/SourceText.h"
 #include "Transform/ThreadCount.h"
 
@@ -337,11 +338,11 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   };
   std::vector<std::string> Arrays, Sizes, Sources, Scalars;
   for (const SiteArray &A : S.Arrays) {
-    Arrays.push_back(A.Array.spelling());
-    Sizes.push_back("sizeof(*" + A.Array.spelling() + ")");
+    Arrays.push_back(launchSpelling(A.Array, Ctx));
+    Sizes.push_back("sizeof(*" + Arrays.back() + ")");
   }
   for (const ArrayRef &A : S.IndexSources)
-    Sources.push_back(A.spelling());
+    Sources.push_back(launchSpelling(A, Ctx));
   for (const Expr *E : S.KeyScalars)
     Scalars.push_back("(long long)(" + sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) +
                       ")");

@@ -3,6 +3,7 @@
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Scatter/KernelRewriter.h"
 #include "Transform/Scatter/Naming.h"
+#include "Transform/LaunchSpelling.h"
 #include "Transform/SourceText.h"
 
 using namespace clang;
@@ -15,7 +16,7 @@ Launcher launcher(const KernelInfo &Info, const std::vector<const ScatterSite *>
   const std::string A = S.Target.spelling();
   std::string Indices, Names; // the index arrays, in the order of the updates
   for (const ScatterSite *U : Updates) {
-    Indices += (Indices.empty() ? "" : ", ") + U->Index.spelling();
+    Indices += (Indices.empty() ? "" : ", ") + launchSpelling(U->Index, Ctx);
     Names += "," + U->Index.spelling();
   }
   Launcher L;
@@ -34,7 +35,7 @@ Launcher launcher(const KernelInfo &Info, const std::vector<const ScatterSite *>
   L.Conditions.push_back("irregfix::begin_launch(" + L.Site +
                          ", __irregfix_stream, __irregfix_grid, __irregfix_block)");
   for (const ArrayRef &Other : S.AliasChecks)
-    L.Conditions.push_back("irregfix::disjoint(" + L.Site + ", " + A + ", " + Other.spelling() + ")");
+    L.Conditions.push_back("irregfix::disjoint(" + L.Site + ", " + A + ", " + launchSpelling(Other, Ctx) + ")");
   const std::string Which = Updates.size() == 1 && !S.Assign ? Indices + ", irregfix::index_kind(" + Indices + ")"
                                                              : "irregfix::scatter_indices(" + Indices + ")";
   const std::string N = sourceText(S.ActiveThreads->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts());

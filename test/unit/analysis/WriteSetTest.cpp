@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace irregfix;
 using namespace irregfix::test;
 
@@ -157,3 +162,35 @@ TEST(WriteSet, StructFieldsAreArraysOfTheirOwn) {
   EXPECT_FALSE(Untraced);
 }
 
+
+// An array member of the struct a pointer parameter points to is an array of
+// its own for reads (`u->a`), written whenever the struct is (`t->n = 2`
+// writes `t->a`); a two-dimensional member, one of a struct by value and one
+// of a pointer the kernel assigns are none.
+TEST(WriteSet, ArraysInsideAPointedStructAreWrittenWithIt) {
+  std::vector<std::string> Named;
+  std::set<std::string> Written;
+  forEachKernel("struct T { int n; int a[8]; float b[8][2]; };\n"
+                "__global__ void k(T *t, const T *u, T v, const T *w, int *o) {\n"
+                "  t->n = 2; o[0] = u->a[1] + t->a[2] + (int)u->b[3][1] + v.a[4];\n"
+                "  w += 1; o[1] = w->a[5];\n"
+                "}",
+                [&](const clang::FunctionDecl *K, clang::ASTContext &) {
+                  WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
+                  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+                    if (!S)
+                      return;
+                    if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(S); ME && ME->getType()->isArrayType()) {
+                      const ArrayRef A = WriteSet::exactPointer(ME, W);
+                      Named.push_back(A ? A.spelling() + (W.writesThrough(A) ? " written" : "") : "none");
+                    }
+                    for (const clang::Stmt *C : S->children())
+                      Walk(C);
+                  };
+                  Walk(K->getBody());
+                  for (const ArrayRef &A : W.writtenArrays())
+                    Written.insert(A.spelling());
+                });
+  EXPECT_EQ(Named, (std::vector<std::string>{"u->a", "t->a written", "none", "none", "none"}));
+  EXPECT_EQ(Written, (std::set<std::string>{"o", "t"}));
+}
