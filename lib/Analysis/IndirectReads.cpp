@@ -103,8 +103,9 @@ private:
     Loops.pop_back();
   }
 
+  // The builder is told the loops in scope only where it builds a form: most
+  // expressions visited are no read.
   void visit(const Expr *E, const FunctionDecl *In, FormBuilder &B) {
-    B.setLoopVars(LoopVars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
       if (Classifier.classify(C, &Callee) == CallKind::Defined && Callee->getDefinition() &&
@@ -123,6 +124,7 @@ private:
     if (M.Field)
       if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
         Done.insert(ME->getBase()->IgnoreParens());
+    B.setLoopVars(LoopVars);
     FormRef Index = B.of(M.Index);
     ArrayRef Array = WriteSet::exactPointer(M.Base, *InWrites);
     PointerInto Into;
@@ -150,6 +152,7 @@ private:
   // reads they index in the callee are indirect (`degree(dst[e])`).
   void noteLoadedArguments(const CallExpr *C, const FunctionDecl *Def, FormBuilder &B) {
     const std::vector<const Expr *> Args = callArguments(C, Def);
+    B.setLoopVars(LoopVars);
     for (unsigned P = 0; P < Args.size(); ++P) {
       if (P >= Def->getNumParams() || !Def->getParamDecl(P)->getType()->isArithmeticType())
         continue;
