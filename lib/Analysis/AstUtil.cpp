@@ -10,15 +10,16 @@ using namespace clang;
 namespace irregfix {
 
 const Expr *strip(const Expr *E) {
+  // IgnoreParenCasts strips to its own fixed point: look again only past a
+  // temporary or an opaque value.
   while (E) {
-    const Expr *Next = E->IgnoreParenCasts();
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MT->getSubExpr();
-    else if (const auto *OV = dyn_cast<OpaqueValueExpr>(Next); OV && OV->getSourceExpr())
-      Next = OV->getSourceExpr();
-    if (Next == E)
+    E = E->IgnoreParenCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *OV = dyn_cast<OpaqueValueExpr>(E); OV && OV->getSourceExpr())
+      E = OV->getSourceExpr();
+    else
       break;
-    E = Next;
   }
   return E;
 }

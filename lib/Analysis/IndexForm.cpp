@@ -51,6 +51,20 @@ FormRef unknown(std::string Why, bool MayLoad, const Expr *Source) {
   return make(std::move(F));
 }
 
+// An Unknown whose reason quotes Spelled's text (spelled when asked: Form::why).
+FormRef spelledUnknown(const char *Before, const Expr *Spelled, const char *After, const ASTContext &Ctx,
+                       bool MayLoad, const Expr *Source) {
+  Form F;
+  F.K = Form::Unknown;
+  F.WhyBefore = Before;
+  F.Spelled = Spelled;
+  F.WhyAfter = After;
+  F.SpelledIn = &Ctx;
+  F.MayLoad = MayLoad;
+  F.Source = Source;
+  return make(std::move(F));
+}
+
 FormRef op(std::string Name, std::vector<FormRef> Ops, const Expr *Source) {
   Form F;
   F.K = Form::Op;
@@ -458,37 +472,42 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
     return make(std::move(F));
   }
   if (Narrowed)
-    return unknown("it converts '" + spelledText(S, Ctx, 48) +
-                       "' to a type narrower than int, which may change its value",
-                   readsMemory(S), E);
-  if (isGlobalThreadIndex(S, Writes)) {
-    Form F;
-    F.K = Form::Thread;
-    F.Source = E;
-    return make(std::move(F));
-  }
-  // i + nx * j (+ nx * ny * k): one index of a 2-D or 3-D thread space, as
-  // written or in a local. Whether it numbers the threads one to one is the
-  // site's to ask (countActiveThreads), where its guards are known.
-  if (ReadsOtherDimensions && (isa<DeclRefExpr>(S) || isa<BinaryOperator>(S)) &&
-      asLinearThreadIndex(S, Writes)) {
-    Form F;
-    F.K = Form::Thread;
-    F.Linear = true;
-    F.Source = S;
-    return make(std::move(F));
-  }
-  // The global index of a grid's y or z dimension, threadIdx.y, blockIdx.x
-  // alone...: the thread's position, but not its global index.
-  const std::string Position = "the thread's position other than its global index";
-  for (char D : {'y', 'z'})
-    if (isDimensionThreadIndex(S, D, Writes))
-      return unknown(Position + ": '" + spelledText(S, Ctx, 48) + "', its global index in " + D +
-                         " (indexed sites number the threads by the 1-D global index or by a linear index "
-                         "i + nx * j of the x and y indices)",
-                     false, S);
+    return spelledUnknown("it converts '", S, "' to a type narrower than int, which may change its value", Ctx,
+                          readsMemory(S), E);
+  // The thread's position other than its global index (threadIdx.y,
+  // blockIdx.x alone...): never the index itself.
   if (isBuiltinRead(S))
-    return unknown(Position + " ('" + spelledText(S, Ctx, 48) + "')", false, S);
+    return spelledUnknown("the thread's position other than its global index ('", S, "')", Ctx, false, S);
+  // The global index (of x, y or z) is a sum or a local that holds one.
+  const auto *Sum = dyn_cast<BinaryOperator>(S);
+  if (isa<DeclRefExpr>(S) || (Sum && Sum->getOpcode() == BO_Add)) {
+    if (isGlobalThreadIndex(S, Writes)) {
+      Form F;
+      F.K = Form::Thread;
+      F.Source = E;
+      return make(std::move(F));
+    }
+    // i + nx * j (+ nx * ny * k): one index of a 2-D or 3-D thread space, as
+    // written or in a local. Whether it numbers the threads one to one is the
+    // site's to ask (countActiveThreads), where its guards are known.
+    if (ReadsOtherDimensions && asLinearThreadIndex(S, Writes)) {
+      Form F;
+      F.K = Form::Thread;
+      F.Linear = true;
+      F.Source = S;
+      return make(std::move(F));
+    }
+    if (isDimensionThreadIndex(S, 'y', Writes))
+      return spelledUnknown("the thread's position other than its global index: '", S,
+                            "', its global index in y (indexed sites number the threads by the 1-D global index "
+                            "or by a linear index i + nx * j of the x and y indices)",
+                            Ctx, false, S);
+    if (isDimensionThreadIndex(S, 'z', Writes))
+      return spelledUnknown("the thread's position other than its global index: '", S,
+                            "', its global index in z (indexed sites number the threads by the 1-D global index "
+                            "or by a linear index i + nx * j of the x and y indices)",
+                            Ctx, false, S);
+  }
   MemoryRead R;
   if (asMemoryRead(S, &R))
     return load(S, R.Base, R.Index, R.Field, Depth);
@@ -719,9 +738,15 @@ FormRef FormBuilder::inlined(const CallExpr *C, const Expr *Returned, std::vecto
   return R;
 }
 
+std::string Form::why() const {
+  if (!Spelled)
+    return Why;
+  return WhyBefore + spelledText(Spelled, *SpelledIn, 48) + WhyAfter;
+}
+
 std::string Form::unknownWhy() const {
   if (K == Unknown)
-    return Why;
+    return why();
   for (const FormRef &O : Ops)
     if (!O->known()) // a known part has no Unknown to name
       if (std::string W = O->unknownWhy(); !W.empty())

@@ -54,6 +54,11 @@ struct Form {
   std::string Name;                        // Op
   std::vector<FormRef> Ops;
   std::string Why;                     // Unknown; a Load of no Array: why its local pointer is not followed
+  // An Unknown whose reason quotes source text: WhyBefore, the text of
+  // Spelled, WhyAfter, spelled when asked (most reasons are never shown).
+  const char *WhyBefore = nullptr, *WhyAfter = nullptr;
+  const clang::Expr *Spelled = nullptr;
+  const clang::ASTContext *SpelledIn = nullptr;
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
   bool Linear = false;                 // Thread: Source numbers the threads from 2-D or 3-D indices
@@ -72,6 +77,8 @@ struct Form {
   bool known() const { return Known; }
   // The first Unknown's reason, or "".
   std::string unknownWhy() const;
+  // An Unknown's own reason.
+  std::string why() const;
   bool usesThread() const { return UsesThread; }
   bool uses(const clang::VarDecl *LoopVar) const;
   // Loop variables used, in no particular order.

@@ -3,6 +3,7 @@
 #include "Analysis/Calls.h"
 #include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
+#include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -40,6 +41,31 @@ bool onlyRead(const Expr *Read, ASTContext &Ctx) {
   auto Parents = parentsOf(*Read, Ctx);
   const auto *P = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
   return P && P->getCastKind() == CK_LValueToRValue;
+}
+
+// Whether an index plainly loads nothing: literals and the thread's builtin
+// position under arithmetic, no name, call or read, shallow enough that its
+// form is built whole. Its form could not make the read indirect; most reads
+// of long straight-line kernels index so (`A[(q - 1) * N + t]`), and building
+// their forms was most of the walk's cost.
+bool plainlyLoadFree(const Stmt *S, int Depth = 0) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E || Depth > 32)
+    return false;
+  if (isAnyBuiltinIndexRead(E))
+    return true;
+  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<CallExpr>(E) || isa<ArraySubscriptExpr>(E) ||
+      isa<PseudoObjectExpr>(E) || isa<OpaqueValueExpr>(E) || isa<LambdaExpr>(E) || isa<StmtExpr>(E))
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() != UO_Minus && U->getOpcode() != UO_Plus &&
+                                                  U->getOpcode() != UO_Not && U->getOpcode() != UO_LNot)
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && (B->isAssignmentOp() || B->getOpcode() == BO_Comma))
+    return false;
+  for (const Stmt *C : E->children())
+    if (!plainlyLoadFree(C, Depth + 1))
+      return false;
+  return true;
 }
 
 class Walker {
@@ -103,8 +129,9 @@ private:
     Loops.pop_back();
   }
 
+  // The builder is told the loops in scope only where it builds a form: most
+  // expressions visited are no read.
   void visit(const Expr *E, const FunctionDecl *In, FormBuilder &B) {
-    B.setLoopVars(LoopVars);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = nullptr;
       if (Classifier.classify(C, &Callee) == CallKind::Defined && Callee->getDefinition() &&
@@ -123,10 +150,15 @@ private:
     if (M.Field)
       if (const auto *ME = dyn_cast<MemberExpr>(M.Read->IgnoreParens()))
         Done.insert(ME->getBase()->IgnoreParens());
-    FormRef Index = B.of(M.Index);
     ArrayRef Array = WriteSet::exactPointer(M.Base, *InWrites);
     PointerInto Into;
-    if (!Array && (Into = pointerInto(M.Base, *InWrites)).Array) {
+    if (!Array)
+      Into = pointerInto(M.Base, *InWrites);
+    if ((!Into.Array || Into.Offsets.empty()) && plainlyLoadFree(M.Index))
+      return;
+    B.setLoopVars(LoopVars);
+    FormRef Index = B.of(M.Index);
+    if (Into.Array) {
       Array = Into.Array; // `p[c]` with `p = &A[B[t]]`: A at B[t] + c
       for (const Expr *Offset : Into.Offsets)
         Index = B.sum(Offset, Index);
@@ -150,6 +182,7 @@ private:
   // reads they index in the callee are indirect (`degree(dst[e])`).
   void noteLoadedArguments(const CallExpr *C, const FunctionDecl *Def, FormBuilder &B) {
     const std::vector<const Expr *> Args = callArguments(C, Def);
+    B.setLoopVars(LoopVars);
     for (unsigned P = 0; P < Args.size(); ++P) {
       if (P >= Def->getNumParams() || !Def->getParamDecl(P)->getType()->isArithmeticType())
         continue;

@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace clang;
 
@@ -57,8 +58,7 @@ public:
     // A device function notes no call (none of its code runs on the host)
     // unless a lambda or a class it defines may: its body, often most of the
     // program's statements, is not walked.
-    bool R = !isHostCode(F) && !definesCode(F->getBody()) ? VisitFunctionDecl(F)
-                                                          : RecursiveASTVisitor::TraverseDecl(D);
+    bool R = !isHostCode(F) && !bodyDefinesCode(F) ? VisitFunctionDecl(F) : RecursiveASTVisitor::TraverseDecl(D);
     Cur = Saved;
     return R;
   }
@@ -123,6 +123,21 @@ private:
     Out.Calls.push_back({Call, Cur.Fn});
   }
 
+  // Whether F's body defines code (definesCode). An instantiation's body
+  // mirrors its pattern's: where the pattern's defines none, neither does it
+  // (each of a template's instantiations is not walked again).
+  bool bodyDefinesCode(const FunctionDecl *F) {
+    if (const FunctionDecl *P = F->isTemplateInstantiation() ? F->getTemplateInstantiationPattern() : nullptr;
+        P && P != F && P->getBody()) {
+      auto [It, New] = PatternDefinesCode.try_emplace(P, false);
+      if (New)
+        It->second = definesCode(P->getBody());
+      if (!It->second)
+        return false;
+    }
+    return definesCode(F->getBody());
+  }
+
   // Whether S defines a function of its own (a lambda, a local class, a block),
   // or has a type that may hold one: what may run where S's function does not.
   static bool definesCode(const Stmt *Body) {
@@ -165,6 +180,7 @@ private:
   MainFile &Out;
   Frame Cur;
   std::map<const FunctionDecl *, const FunctionDecl *> Enclosing; // lambda -> where it is defined
+  llvm::DenseMap<const FunctionDecl *, bool> PatternDefinesCode;  // bodyDefinesCode's patterns
   std::set<const Expr *> Configs; // the <<<...>>> of launches
 
 public:

@@ -1,7 +1,8 @@
 // Index forms (Analysis/IndexForm.h): an operation on constants inside an index
 // folds as Clang folds it, through parentheses and integer conversions (a
 // narrowing one wraps, a widening one keeps the sign). (A constant alone is
-// read through its casts: `(char)300` is 300.)
+// read through its casts: `(char)300` is 300.) A reason that quotes the
+// index's text (spelled only when read) quotes the right text.
 #include "AnalysisTestUtil.h"
 
 #include "Analysis/IndexForm.h"
@@ -13,8 +14,8 @@ using namespace irregfix::test;
 
 namespace {
 
-// The form of the read of `a` in Code's kernel.
-std::string formOfRead(const std::string &Code) {
+// The form of the read of `a` in Code's kernel (with Why, why its index is not known).
+std::string formOfRead(const std::string &Code, bool Why = false) {
   std::string Out;
   forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
     struct Reads : clang::RecursiveASTVisitor<Reads> {
@@ -30,10 +31,13 @@ std::string formOfRead(const std::string &Code) {
     ASSERT_NE(R.OfA, nullptr);
     const WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
     FormBuilder Forms(K, W, Ctx);
-    Out = Forms.readOf(R.OfA)->str();
+    const FormRef Read = Forms.readOf(R.OfA);
+    Out = Why ? Read->unknownWhy() : Read->str();
   });
   return Out;
 }
+
+std::string whyOfRead(const std::string &Code) { return formOfRead(Code, /*Why=*/true); }
 
 TEST(IndexForm, ConstantsFoldThroughParenthesesAndConversions) {
   EXPECT_EQ(formOfRead(R"cu(
@@ -64,6 +68,30 @@ __global__ void k(int nx, int ny, const float *a, const int *b, float *o) {
   EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j * nx + i] + 1];\n}\n"), "a[(b[t] + 1)]");
   EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[c]];\n}\n"), "a[b[t]]");
   EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j]];\n}\n"), "a[b[?]]");
+}
+
+TEST(IndexForm, ReasonsQuoteTheIndexText) {
+  EXPECT_EQ(whyOfRead(R"cu(
+__global__ void k(const float *a, const int *b, float *o) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  o[t] = a[(short)b[t]];
+}
+)cu"),
+            "it converts 'b[t]' to a type narrower than int, which may change its value");
+  EXPECT_EQ(whyOfRead(R"cu(
+__global__ void k(const float *a, float *o) {
+  o[0] = a[2 * threadIdx.y];
+}
+)cu"),
+            "the thread's position other than its global index ('threadIdx.y')");
+  EXPECT_EQ(whyOfRead(R"cu(
+__global__ void k(const float *a, float *o) {
+  o[0] = a[blockIdx.z * blockDim.z + threadIdx.z];
+}
+)cu"),
+            "the thread's position other than its global index: 'blockIdx.z * blockDim.z + threadIdx.z', its "
+            "global index in z (indexed sites number the threads by the 1-D global index or by a linear index i + "
+            "nx * j of the x and y indices)");
 }
 
 } // namespace
