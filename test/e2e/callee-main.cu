@@ -7,10 +7,10 @@
 // layout a kernel that keeps its threads in order may take, and under
 // IRREGFIX_VERIFY; the statistics show every site's launches transformed.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
 // RUN: grep -q 'row_dot_irregfix_spmv_callee(' %t.cu
 // RUN: grep -q 'fetch_irregfix_gather_deep(' %t.cu
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -33,14 +33,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 __device__ float row_dot(const int *row_ptr, const int *col, const float *val, const float *x, int row) {
   float sum = 0.0f;

@@ -8,10 +8,10 @@
 // (IRREGFIX_DISABLE=1) in every layout a kernel that keeps its threads in order
 // may take and under IRREGFIX_VERIFY, with every site's launches transformed.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
 // RUN: grep -q 'pick_irregfix_shifted_gather(' %t.cu
 // RUN: grep -q 'irregfix::prepare_range(__irregfix_site_later_rows_0, (rp + (first))' %t.cu
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -35,14 +35,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 __device__ float pick(const float *a, const int *idx, int i) { return a[idx[i]]; }
 

@@ -4,9 +4,9 @@
 // through misses, hits and refreshes after the bodies move (cudaMemcpy, and a
 // kernel that writes them), also under IRREGFIX_VERIFY.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
 // RUN: grep -q 'irregfix::prepare_neighbors_field[s](' %t.cu
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=ell IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -21,14 +21,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 struct Body { float x, y, z, mass, vx, vy, vz; int kind; };
 

@@ -6,11 +6,11 @@
 // the whole struct is copied again (cudaMemcpy of sizeof(Table)) and one after
 // a kernel writes into it, also under IRREGFIX_VERIFY.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
 // RUN: grep -c 'irregfix::prepare_gathe[r](' %t.cu | grep -qx 1
 // RUN: grep -c 'irregfix::prepare_rang[e](' %t.cu | grep -qx 1
 // RUN: grep -q '__builtin_offsetof(Table, weight)' %t.cu
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_LAYOUT=ell IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -26,14 +26,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 constexpr int kRows = 4096;
 

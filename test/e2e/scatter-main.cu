@@ -7,10 +7,10 @@
 // integer-valued sums, whose order does not change them, and stores each
 // element takes from one thread.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
 // RUN: grep -c '^ *irregfix::prepare_scatter' %t.cu | grep -qx 4
 // RUN: grep -q 'irregfix::prepare_scatter_assign(' %t.cu
-// RUN: %nvcc -Werror all-warnings -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -Werror all-warnings -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_DETERMINISTIC=1 IRREGFIX_VERIFY=1 IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -26,14 +26,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 __global__ void edge_flux(int edges, const int *a, const int *b, const int *u, int *r) {
   int e = blockIdx.x * blockDim.x + threadIdx.x;

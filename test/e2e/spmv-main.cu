@@ -2,8 +2,8 @@
 // against the runtime. With a GPU, it runs and gives the same bits as the
 // original kernel (IRREGFIX_DISABLE=1 runs the originals).
 // REQUIRES: nvcc
-// RUN: %irregfix_real --quiet %s -o %t.cu
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %irregfix_real --quiet %s -o %t.cu -- -I %S/Inputs
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ env IRREGFIX_STATS=1 %t.exe %t.irregfix.bin 2> %t.stats %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.irregfix.bin %}
@@ -30,14 +30,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 __global__ void spmv(int n, const int *row_ptr, const int *col, const float *val, const float *x, float *y) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;

@@ -9,9 +9,9 @@
 // and under IRREGFIX_VERIFY, with every kernel's launches transformed. A 3-D
 // kernel (c = i + nx * j + nx * ny * k) runs beside them.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --report %s -o %t.cu > %t.report 2>&1
+// RUN: %irregfix_real --report %s -o %t.cu > %t.report 2>&1 -- -I %S/Inputs
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.report
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ %t.exe %t.auto.bin %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.auto.bin %}
@@ -47,14 +47,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 // kind[c] > 0: a pure cell of material kind[c]; kind[c] <= 0: mixed cell
 // number -kind[c], whose fractions and densities are entries start[-kind[c]]
@@ -95,19 +88,6 @@ __global__ void layered_density(int nx, int ny, int nz, const int *kind, const d
     int c = i + nx * j + nx * ny * k;
     out[c] = 2.0 * eos[(kind[c] > 0 ? kind[c] : 1) - 1];
   }
-}
-
-template <typename T> T *upload(const std::vector<T> &h) {
-  T *d = nullptr;
-  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
-  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
-void save(FILE *out, const double *d, size_t n) {
-  std::vector<double> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(double), cudaMemcpyDeviceToHost));
-  std::fwrite(h.data(), sizeof(double), n, out);
 }
 
 int main(int argc, char **argv) {

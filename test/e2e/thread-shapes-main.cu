@@ -7,9 +7,9 @@
 // under the selector and under each forced layout, and every kernel ran
 // transformed.
 // REQUIRES: nvcc
-// RUN: %irregfix_real --report %s -o %t.cu > %t.report 2>&1
+// RUN: %irregfix_real --report %s -o %t.cu > %t.report 2>&1 -- -I %S/Inputs
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.report
-// RUN: %nvcc -o %t.exe %t.cu %runtime_lib
+// RUN: %nvcc -I %S/Inputs -o %t.exe %t.cu %runtime_lib
 // RUN: %if cuda-device %{ env IRREGFIX_DISABLE=1 %t.exe %t.original.bin %}
 // RUN: %if cuda-device %{ %t.exe %t.auto.bin %}
 // RUN: %if cuda-device %{ cmp %t.original.bin %t.auto.bin %}
@@ -39,14 +39,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "e2e_support.h"
 
 // A 2-D grid over an nx x ny image; each cell reads a neighbour chosen by nb.
 __global__ void smooth2d(int nx, int ny, const int *nb, const float *a, float *out) {
@@ -87,19 +80,6 @@ __global__ void md_unguarded(int n, const int *cnt, const int *nl, const float4 
     s += p.x - p.w;
   }
   f[t] = s;
-}
-
-template <typename T> T *upload(const std::vector<T> &h) {
-  T *d = nullptr;
-  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
-  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
-void save(FILE *out, const float *d, size_t n) {
-  std::vector<float> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
-  std::fwrite(h.data(), sizeof(float), n, out);
 }
 
 int main(int argc, char **argv) {
