@@ -11,6 +11,8 @@
 
 #include "clang/AST/Attr.h"
 
+#include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -41,19 +43,33 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
   return Guarded;
 }
 
+// The edits of the reductions read through the order: each variant, after
+// its kernel, and each launch calling it; written once, where the kernel is
+// settled, and applied once the file's domain forms.
+struct ThroughOrderText {
+  std::map<const FunctionDecl *, tooling::Replacement> Variants; // by the kernel's canonical declaration
+  std::map<const CUDAKernelCallExpr *, std::vector<tooling::Replacement>> Launches;
+};
+
 // A reduction that would read its elements through the order (its sums'
 // grouping kept) qualifies only where its variant can be written and every
-// launch of it can call the variant: else it is not indifferent after all.
-void settleThroughOrder(KernelNumbering &K, const MainFile &File, const RewritableFiles &Files, ASTContext &Ctx) {
+// launch of it can call the variant (their edits kept in Out): else it is
+// not indifferent after all.
+void settleThroughOrder(KernelNumbering &K, const MainFile &File, const RewritableFiles &Files, ASTContext &Ctx,
+                        ThroughOrderText &Out) {
   if (!K.ThroughOrder)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl *Def = K.Kernel ? K.Kernel->getDefinition() : nullptr;
   std::string Why;
+  std::optional<tooling::Replacement> Variant;
   if (!Def || !Files.contains(Def->getLocation()))
     Why = "its definition is not in a file the tool rewrites";
-  else if (llvm::Expected<std::string> Variant = positions::rewriteKernel(K, Ctx); !Variant)
-    Why = llvm::toString(Variant.takeError());
+  else if (llvm::Expected<std::string> Text = positions::rewriteKernel(K, Ctx); !Text)
+    Why = llvm::toString(Text.takeError());
+  else
+    Variant = tooling::Replacement(SM, fileRange(Def->getSourceRange(), SM, Ctx.getLangOpts()).getEnd(), 0, *Text);
+  std::map<const CUDAKernelCallExpr *, std::vector<tooling::Replacement>> Launches;
   for (auto [Call, Fn] : File.Launches) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Why.empty() || !Callee || Callee->getCanonicalDecl() != Def->getCanonicalDecl())
@@ -62,41 +78,34 @@ void settleThroughOrder(KernelNumbering &K, const MainFile &File, const Rewritab
       Why = "it is launched before its definition";
     else if (auto Edits = positions::rewriteLaunch(Call, Ctx); !Edits)
       Why = llvm::toString(Edits.takeError());
+    else
+      Launches.emplace(Call, std::move(*Edits));
   }
-  if (Why.empty())
+  if (Why.empty()) {
+    Out.Variants.emplace(Def->getCanonicalDecl(), std::move(*Variant));
+    Out.Launches.merge(Launches);
     return;
+  }
   K.ThroughOrder = false;
   K.ElementReads.clear();
   K.NotBecause = K.RegroupedBecause + "; no variant reads it through the order: " + Why;
 }
 
-// The variants of the reductions read through the order, after their
-// kernels, and their launches calling them (settleThroughOrder made sure each
-// can be written).
-bool throughOrderEdits(const FileDomain &D, ASTContext &Ctx, FileEdits &Edits) {
-  const SourceManager &SM = Ctx.getSourceManager();
+// The variants of the reductions read through the order that the domain's
+// launches call, and those launches.
+bool throughOrderEdits(const FileDomain &D, const ThroughOrderText &Text, FileEdits &Edits) {
   std::set<const KernelNumbering *> Written;
   for (const DomainLaunch &L : D.Launches) {
     if (!L.Kernel->ThroughOrder || L.Pointers.empty())
       continue;
-    llvm::Expected<std::vector<tooling::Replacement>> Launch = positions::rewriteLaunch(L.Call, Ctx);
-    if (!Launch) {
-      llvm::consumeError(Launch.takeError());
+    auto Launch = Text.Launches.find(L.Call);
+    auto Variant = Text.Variants.find(L.Kernel->Kernel->getCanonicalDecl());
+    if (Launch == Text.Launches.end() || Variant == Text.Variants.end())
       return false;
-    }
-    for (const tooling::Replacement &R : *Launch)
+    for (const tooling::Replacement &R : Launch->second)
       if (!Edits.add(R))
         return false;
-    if (!Written.insert(L.Kernel).second)
-      continue;
-    llvm::Expected<std::string> Variant = positions::rewriteKernel(*L.Kernel, Ctx);
-    if (!Variant) {
-      llvm::consumeError(Variant.takeError());
-      return false;
-    }
-    const FunctionDecl *Def = L.Kernel->Kernel->getDefinition();
-    const CharSourceRange Whole = fileRange(Def->getSourceRange(), SM, Ctx.getLangOpts());
-    if (!Edits.add(tooling::Replacement(SM, Whole.getEnd(), 0, *Variant)))
+    if (Written.insert(L.Kernel).second && !Edits.add(Variant->second))
       return false;
   }
   return true;
@@ -105,7 +114,7 @@ bool throughOrderEdits(const FileDomain &D, ASTContext &Ctx, FileEdits &Edits) {
 // Program-wide renumbering: whether the file's launches may keep a domain
 // renumbered, remarked either way where a kernel could order one.
 FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
-                      bool Reassociate, ASTContext &Ctx, Messages &Msg, FileResult &Result) {
+                      bool Reassociate, ASTContext &Ctx, Messages &Msg, FileResult &Result, ThroughOrderText &Variants) {
   DomainInputs In;
   In.Launches = File.Launches;
   In.Calls = File.Calls;
@@ -117,7 +126,7 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
       K.Kernel = File.Kernels[I];
       K.NotBecause = "its analysis ran past its budget";
     }
-    settleThroughOrder(K, File, Files, Ctx);
+    settleThroughOrder(K, File, Files, Ctx, Variants);
     In.Kernels.emplace(File.Kernels[I]->getCanonicalDecl(), std::move(K));
   }
   In.InFiles = [&Files](const FunctionDecl *F) {
@@ -205,7 +214,8 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
                    bool DomainOnly, ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
-  const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result);
+  ThroughOrderText Through;
+  const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result, Through);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (DomainOnly && Numbering.Tables.empty())
     return true;
@@ -214,7 +224,7 @@ bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Deci
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
       return false;
     Result.DomainArrays = Domain.Arrays.size();
-    if (!throughOrderEdits(Domain, Ctx, Edits))
+    if (!throughOrderEdits(Domain, Through, Edits))
       return false;
   }
   std::vector<HostWrite> Writes;

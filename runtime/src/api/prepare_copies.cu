@@ -108,8 +108,6 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   SiteStats &ss = *rec.stats;
   LayoutRequest request =
       layout_request(st.cfg, args.pattern, site, launch_shape(launch), args.n, args.piece_count > 0);
-  if (args.pattern == kPatternNeighbors)
-    request.numbered_sectors = declined_graph_sectors(st.domain, args.B);
   const int layout = request.key;
   args.nparams += layout_key_params(request, args.params + args.nparams);
   Entry *recent = rec.recent[layout_slot(layout)];
@@ -152,6 +150,8 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
     request.element_bytes += args.sizes[i];
   if (device_resident_threads(st.devices, dev, &request.resident_threads) != cudaSuccess)
     cudaGetLastError(); // unknown: the model assumes one wave
+  if (args.pattern == kPatternNeighbors)
+    request.numbered_sectors = declined_graph_sectors(st.domain, args.B);
   Built built;
   std::string why = build(cx, st.orders, ss, *e, dev, request, &built);
   note_build(launch, built);
