@@ -290,7 +290,7 @@ __global__ void forces_view(int n, const int *count, const float4 *pos, float4 *
     float4 f = pos[t];
     f.x = 0.f;
     for (int j = 0; j < count[t]; ++j)
-      f.x += 0.001f * (pos_c[irregfix::slot(v, p, j)].x - pos[t].x);
+      f.x += 0.001f * (pos_c[irregfix::neighbor_slot(v, p, j)].x - pos[t].x);
     force[t] = f;
   }
 }

@@ -64,7 +64,7 @@ long long compare_pieces(const irregfix::View &v, const void *const *out, int pi
     EXPECT_EQ(cudaMemcpy(h.data(), out[q], h.size(), cudaMemcpyDeviceToHost), cudaSuccess);
     for (long long t = 0; t < n; ++t)
       for (long long j = 0; j < columns; ++j) {
-        const unsigned char *got = &h[static_cast<size_t>(irregfix::slot(v, t, j)) * p[q].size];
+        const unsigned char *got = &h[static_cast<size_t>(irregfix::neighbor_slot(v, t, j)) * p[q].size];
         const long long e = index(t, j);
         if (e >= 0) {
           const auto want = expected_piece(p[q], reinterpret_cast<const unsigned char *>(&A[e]));

@@ -210,7 +210,7 @@ __global__ void pull_view(int n, const int *cnt, const int *nb, const float4 *po
     float4 pi = pos[t];
     float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
     for (int j = 0; j < cnt[t]; ++j) {
-      float4 pj = pos_c[irregfix::slot(v, p, j)];
+      float4 pj = pos_c[irregfix::neighbor_slot(v, p, j)];
       a.x += pi.x - pj.x;
       a.y += (pi.y - pj.y) * pj.w;
       a.z += pi.z * pj.z;

@@ -990,7 +990,7 @@ void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m
     for (long long t = 0; t < n; ++t) {
       const long long cnt = with_counts ? static_cast<long long>(counts[t]) : m;
       for (long long j = 0; j < m; ++j) {
-        const unsigned char *got = &h[static_cast<size_t>(irregfix::slot(v, t, j)) * esz];
+        const unsigned char *got = &h[static_cast<size_t>(irregfix::neighbor_slot(v, t, j)) * esz];
         const Idx x = NB[static_cast<size_t>(j * sj + t * st)];
         const long long b = static_cast<long long>(x);
         const bool valid = j < cnt && b >= 0 && b < na && x != static_cast<Idx>(-1);

@@ -44,8 +44,8 @@ __global__ void nearest(int n, const int *__restrict__ count, const int *__restr
 // CHECK-NEXT:  struct alignas(4) __irregfix_piece_gravity_0_bodies_1 { int kind; };
 // CHECK-NEXT:  static_assert(__builtin_offsetof(Body, kind) == 28, "irregfix: 'Body' is laid out other than the tool computed");
 // CHECK-NEXT:  __global__ void gravity_irregfix(int n, int m, const int *__restrict__ nb, const Body *__restrict__ bodies, float *__restrict__ ax, irregfix::View __irregfix_v0, const __irregfix_piece_gravity_0_bodies_0 *__restrict__ __irregfix_v0_bodies_piece0, const __irregfix_piece_gravity_0_bodies_1 *__restrict__ __irregfix_v0_bodies_piece1, const unsigned __irregfix_block_offset) {
-// CHECK:             if (__irregfix_v0_bodies_piece1[irregfix::slot(__irregfix_v0, __irregfix_p, j)].kind != 0)
-// CHECK-NEXT:          a += __irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].mass * (__irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].x + __irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].y + __irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].z);
+// CHECK:             if (__irregfix_v0_bodies_piece1[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].kind != 0)
+// CHECK-NEXT:          a += __irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].mass * (__irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].x + __irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].y + __irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].z);
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_gravity_0 = {"fields-neighbors.cu:18:11", "gravity", "neighbors", irregfix::kSitePermutable | irregfix::kSiteChunkable, nullptr, "bodies,nb"};
 // CHECK-NEXT:  static const irregfix::FieldPiece __irregfix_site_gravity_0_bodies_pieces[2] = {
 // CHECK-NEXT:      {sizeof(__irregfix_piece_gravity_0_bodies_0), 4, {
@@ -60,6 +60,6 @@ __global__ void nearest(int n, const int *__restrict__ count, const int *__restr
 // CHECK:             gravity_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, m, nb, bodies, ax, __irregfix_v0, static_cast<const __irregfix_piece_gravity_0_bodies_0 *>(__irregfix_v0_out[0]), static_cast<const __irregfix_piece_gravity_0_bodies_1 *>(__irregfix_v0_out[1]), __irregfix_chunk.block_offset);
 
 // CHECK-LABEL: struct alignas(8) __irregfix_piece_nearest_0_bodies_0 { float x; float vx; };
-// CHECK:           Body other = [&]() { Body __irregfix_e{}; __irregfix_e.x = __irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].x; __irregfix_e.vx = __irregfix_v0_bodies_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].vx; return __irregfix_e; }();
+// CHECK:           Body other = [&]() { Body __irregfix_e{}; __irregfix_e.x = __irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].x; __irregfix_e.vx = __irregfix_v0_bodies_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].vx; return __irregfix_e; }();
 // CHECK-NEXT:      float r = other.x * other.x + other.vx * other.vx;
 // CHECK:             irregfix::prepare_neighbors_fields(__irregfix_site_nearest_0, nb, irregfix::index_kind(nb), (long long)(n), 1, 0, count, irregfix::index_kind(count), (long long)(n), bodies, sizeof(*bodies), 1, __irregfix_site_nearest_0_bodies_pieces, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&

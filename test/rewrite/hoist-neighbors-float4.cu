@@ -34,7 +34,7 @@ __global__ void lj_forces(int n, const int *nb_count, const int *nb_list, const 
 // CHECK-NEXT:        }
 // CHECK-NEXT:        for (int j = __irregfix_step.begin; (j < cnt) && j < __irregfix_step.end; j++) {
 // CHECK-NEXT:        {{\[\[}}maybe_unused{{\]\]}} int q = nb_list[j * n + t];
-// CHECK-NEXT:        float4 pj = __irregfix_v0_pos[irregfix::slot(__irregfix_v0, t, j)];
+// CHECK-NEXT:        float4 pj = __irregfix_v0_pos[irregfix::neighbor_slot(__irregfix_v0, t, j)];
 // CHECK:               continue;
 // CHECK:             __irregfix_live_f[t] = f;
 // CHECK-NEXT:        return;

@@ -51,7 +51,7 @@ __global__ void density(int n, int width, const int *__restrict__ nb, const Atom
 // CHECK-LABEL: __global__ void density_irregfix(int n, int width, const int *__restrict__ nb, const Atom *__restrict__ atoms, float *__restrict__ rho, irregfix::View __irregfix_v0, const __irregfix_piece_density_0_atoms_0 *__restrict__ __irregfix_v0_atoms_piece0, const unsigned __irregfix_block_offset) {
 // CHECK:           int q = nb[t * width + j];
 // CHECK-NEXT:      if (q >= 0)
-// CHECK-NEXT:        r += __irregfix_v0_atoms_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].x * __irregfix_v0_atoms_piece0[irregfix::slot(__irregfix_v0, __irregfix_p, j)].y;
+// CHECK-NEXT:        r += __irregfix_v0_atoms_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].x * __irregfix_v0_atoms_piece0[irregfix::neighbor_slot(__irregfix_v0, __irregfix_p, j)].y;
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_density_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:             irregfix::prepare_neighbors_fields(__irregfix_site_density_0, nb, irregfix::index_kind(nb), 1, (long long)(width), (long long)(width), nullptr, irregfix::kIndexI32, (long long)(n), atoms, sizeof(*atoms), 1, __irregfix_site_density_0_atoms_pieces, &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&
 // CHECK-NEXT:        irregfix::start_chunks(__irregfix_site_density_0, __irregfix_stream, &__irregfix_chunks)) {

@@ -3,7 +3,7 @@
 // irregfix::stage_shared first thing and reads through irregfix::read_shared;
 // its site info says kSiteShareable and names the transformed kernel, and its
 // launches add irregfix::shared_bytes() to their dynamic shared memory. Any
-// other kernel reads at irregfix::slot(), and a remark says why.
+// other kernel reads at irregfix::neighbor_slot(), and a remark says why.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// CHECK.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WHY --input-file=%t.err
 #include <cuda_runtime.h>
@@ -42,7 +42,7 @@ __global__ void with_dynamic_shared(int n, const int *nb, const float *mass, flo
 }
 // CHECK-LABEL: __global__ void with_dynamic_shared_irregfix(
 // CHECK-NOT:     __irregfix_stage
-// CHECK:           r += __irregfix_v0_mass[irregfix::slot(__irregfix_v0, t, j)];
+// CHECK:           r += __irregfix_v0_mass[irregfix::neighbor_slot(__irregfix_v0, t, j)];
 // CHECK: static const irregfix::SiteInfo __irregfix_site_with_dynamic_shared_0 = {"shareable.cu:{{[0-9]+}}:10", "with_dynamic_shared", "neighbors", irregfix::kSiteChunkable, nullptr, "mass,nb"};
 // CHECK: with_dynamic_shared_irregfix<<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(
 // WHY: remark: no sharing layout for 'with_dynamic_shared': it uses dynamic shared memory ('tile')
@@ -87,7 +87,7 @@ __global__ void two_arrays(int n, const int *nb, const float *mass, const float 
   rho[t] = r;
 }
 // CHECK-LABEL: __global__ void two_arrays_irregfix(
-// CHECK:           r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_mass, __irregfix_stage, t, j) * __irregfix_v1_charge[irregfix::slot(__irregfix_v1, t, j)];
+// CHECK:           r += irregfix::read_shared(__irregfix_v0, __irregfix_v0_mass, __irregfix_stage, t, j) * __irregfix_v1_charge[irregfix::neighbor_slot(__irregfix_v1, t, j)];
 // CHECK: static const irregfix::SiteInfo __irregfix_site_two_arrays_0 = {{.*}}irregfix::kSiteChunkable | irregfix::kSiteShareable, (const void *)two_arrays_irregfix, "mass,nb"};
 // CHECK-NEXT: static const irregfix::SiteInfo __irregfix_site_two_arrays_1 = {{.*}}"neighbors", irregfix::kSiteChunkable, nullptr, "charge,nb"};
 // WHY: remark: blocks of 'two_arrays' may stage

@@ -298,9 +298,11 @@ private:
     const bool IndexedLoop = S.Pattern == kPatternIndexed && S.IndexedLoop.Loop;
     if (IndexedLoop)
       Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
+    // Only a neighbour list may be read in place through its list in the locality order.
+    const std::string SlotOf = S.Pattern == kPatternNeighbors ? "irregfix::neighbor_slot(" : "irregfix::slot(";
     for (const SiteArray *A : S.remappedArrays()) {
       if (A->Fields.split()) { // never in a called function (KernelAnalysis.cpp keeps its elements whole)
-        rewriteFieldReads(*A, I, "[irregfix::slot(" + viewName(I) + ", " + Slot + ", " + Iter + ")]");
+        rewriteFieldReads(*A, I, "[" + SlotOf + viewName(I) + ", " + Slot + ", " + Iter + ")]");
         continue;
       }
       for (const Expr *Read : A->Reads) {
@@ -309,7 +311,7 @@ private:
                                                      remappedName(S, I, *A) + ", " + stageName() + ", " + Slot +
                                                      ", " + Iter + ")");
         else
-          Editor.replace(Read->getSourceRange(), remappedName(S, I, *A) + "[irregfix::slot(" + viewName(I) +
+          Editor.replace(Read->getSourceRange(), remappedName(S, I, *A) + "[" + SlotOf + viewName(I) +
                                                      ", " + Slot + ", " + Iter + ")]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }

@@ -1,5 +1,6 @@
 // Kernel side of the in-kernel strategy: derives `<kernel>_irregfix`, a copy
-// of the kernel that reads each remapped array through irregfix::slot(), with
+// of the kernel that reads each remapped array through irregfix::slot() (a
+// neighbour list through irregfix::neighbor_slot()), with
 // its range loops running iter < irregfix::length(view, t).
 #pragma once
 

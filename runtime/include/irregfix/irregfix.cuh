@@ -68,7 +68,7 @@ struct View {
   unsigned shared_bytes;
   // kLayoutLocality of a neighbour site (null otherwise): the element of the
   // data array that physical thread p reads at iteration iter is
-  // index[iter * n + p]; the "copy" the kernel reads is the data array itself.
+  // index[iter * n + p] (neighbor_slot); the "copy" the kernel reads is the data array itself.
   const int *index;
   // kLayoutLanes: the lanes each row runs with (2 to 32, a power of two); 0 otherwise.
   int lanes;
@@ -76,22 +76,32 @@ struct View {
 
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
-// launch, so the branch does not diverge.
+// launch, so the branch does not diverge, and the thread's part of the address
+// (its slice's start) does not depend on iter: a loop over iter loads it once
+// and steps by a constant stride. That matters on short rows, where the
+// address is much of the loop's work (rows of 16: a third of the kernel's time
+// when the slice start was looked up again at every element).
 // Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
-  if (v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality) {
-    if (v.index) // a neighbour site in locality order: the data array, read in place
-      return v.index[iter * v.n + t];
-    return v.slice_start[t >> 5] + iter * 32 + (t & 31);
-  }
-  return iter * v.n + t;
+  const bool sliced = v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality;
+  const long long base = sliced ? v.slice_start[t >> 5] + (t & 31) : t;
+  return base + iter * (sliced ? 32 : v.n);
+}
+
+// A neighbour list's slot: as slot(), except that in the locality order the list
+// itself, copied in that order, says which element of the data array (read in
+// place) thread t reads at iteration iter. Only neighbour-list sites pay this test.
+__host__ __device__ __forceinline__ long long neighbor_slot(const View &v, long long t, long long iter) {
+  if (v.index)
+    return v.index[iter * v.n + t];
+  return slot(v, t, iter);
 }
 
 // Sharing (kLayoutSharing), kernel side. The transformed kernel of a
 // shareable site declares `extern __shared__ unsigned char stage[]`, calls
 // stage_shared at its very start (every thread of the block, before any early
 // return), and reads the copy through read_shared. Under any other layout
-// stage_shared does nothing and read_shared reads copy[slot(v, t, iter)].
+// stage_shared does nothing and read_shared reads copy[neighbor_slot(v, t, iter)].
 // `block` is the block's index in the whole grid (blockIdx.x plus a chunk's offset).
 // (Device code only: host compilers that include this header never see them.)
 #ifdef __CUDACC__
@@ -126,7 +136,7 @@ __device__ __forceinline__ T read_shared(const View &v, const T *__restrict__ co
                                          const unsigned char *stage, long long t, long long iter) {
   if (v.layout == kLayoutSharing)
     return reinterpret_cast<const T *>(stage)[v.local[iter * v.n + t]];
-  return copy[slot(v, t, iter)];
+  return copy[neighbor_slot(v, t, iter)];
 }
 #endif
 

@@ -221,17 +221,18 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   EXPECT_STREQ(layout_name(kLayoutLocality), "locality");
 }
 
-TEST(LocalityPolicy, SlotReadsTheOrderedListOrTheSlices) {
+TEST(LocalityPolicy, ANeighbourSlotReadsTheOrderedListOrTheSlices) {
   const int index[] = {5, 7, 11, 13};
   const long long slices[] = {0, 64};
   View v{};
   v.n = 2;
   v.layout = kLayoutLocality;
   v.index = index;
-  EXPECT_EQ(slot(v, 1, 1), 13); // index[1 * 2 + 1]
+  EXPECT_EQ(neighbor_slot(v, 1, 1), 13); // index[1 * 2 + 1]
   v.index = nullptr;
   v.slice_start = slices;
-  EXPECT_EQ(slot(v, 1, 1), 33); // slice 0: 1 * 32 + 1
+  EXPECT_EQ(neighbor_slot(v, 1, 1), 33); // slice 0: 1 * 32 + 1
+  EXPECT_EQ(slot(v, 1, 1), 33);
 }
 
 TEST(LocalityConfig, LayoutAndRegionParse) {
