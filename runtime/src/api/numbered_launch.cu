@@ -317,6 +317,44 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, doubl
   return true;
 }
 
+// Whether renumbering pays for a program whose sums read through the order
+// (gathering their elements, which must fit the L2: positions_fit_cache):
+// only where the graph's kernel streams its rows through more than the L2
+// holds, so that its reads as numbered go to memory. Where the L2 holds the
+// rows too, its scattered reads hit the L2 already and the order saves less
+// than the sums' gathers and the hooks cost (CG at 1x on an H100: 0.78-0.83x
+// over 200 iterations, slower still after 1,000 on the grid).
+// Read before any pass over the rows: two row starts are enough. False with
+// *why empty: a CUDA call failed (the domain is off).
+bool through_order_pays(State &st, const NumberingKernel &k, int count, const AccessList &a, std::string *why) {
+  long long ends[2] = {0, 0}; // B[0] and B[n]
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
+    e = read_starts(a, a.n, 1, &ends[1]);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while reading the rows");
+    return false;
+  }
+  const long long entries = ends[1] - ends[0];
+  unsigned long long per_entry = 0;
+  for (int i = 0; i < count; ++i)
+    if (k.roles[i] & kNumberingSegments)
+      per_entry += k.sizes[i];
+  const unsigned long long streamed = per_entry * static_cast<unsigned long long>(entries > 0 ? entries : 0);
+  int l2 = 0;
+  if (device_l2_bytes(st.devices, st.domain.device, &l2) != cudaSuccess)
+    cudaGetLastError();
+  if (l2 <= 0 || streamed > static_cast<unsigned long long>(l2))
+    return true;
+  char line[240];
+  std::snprintf(line, sizeof line, "sums read through the order, and '%s' streams its rows in %.1f MB, which the L2 "
+                "(%.1f MB) holds: its reads as numbered hit the L2, and the order would save less than the sums' "
+                "gathers cost", k.kernel, static_cast<double>(streamed) / 1e6, static_cast<double>(l2) / 1e6);
+  *why = line;
+  return false;
+}
+
 // Computes the order from graph a: the domain is formed.
 void form(State &st, const NumberingKernel &k, const void *const *p, const AccessList &a, int per_sector) {
   Domain &d = st.domain;
@@ -337,11 +375,18 @@ void form(State &st, const NumberingKernel &k, const void *const *p, const Acces
 // Whether the graph may form the domain, measured as numbered (d.identity):
 // rows that make a square matrix, whose threads read far enough apart that an
 // order pays (unless IRREGFIX_DOMAIN=1). Otherwise declined, with why, or off.
-bool worth_forming(State &st, const NumberingKernel &k, const AccessList &a, int per_sector) {
+bool worth_forming(State &st, const NumberingKernel &k, int count, const AccessList &a, int per_sector) {
   Domain &d = st.domain;
   if (a.kind == AccessList::kRange) {
     std::string why;
     double near = 0;
+    if (d.through_order && st.cfg.domain == 0 && !through_order_pays(st, k, count, a, &why)) {
+      if (!why.empty()) {
+        d.status = Domain::kDeclined;
+        d.why = why;
+      }
+      return false;
+    }
     if (!square_rows(st, a, k, &near, &why)) {
       if (!why.empty()) {
         d.status = Domain::kDeclined;
@@ -386,7 +431,7 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
     return; // no graph here: another launch may have one
   if (st.cfg.domain != 0) {
     const int per_sector = sector_elements(element_bytes(k, count));
-    if (worth_forming(st, k, a, per_sector)) {
+    if (worth_forming(st, k, count, a, per_sector)) {
       d.device = dev;
       form(st, k, p, a, per_sector);
     }
@@ -399,6 +444,7 @@ void decide(State &st, const NumberingKernel &k, const void *const *p, int count
   d.watched.clear();
   d.conflict.clear();
   d.rounds = d.conflicted = 0;
+  d.through_order = false;
   // A neighbour list is measured after the rounds watched: its kernel loaded
   // while the program starts, not in the middle of its run. (Rows are first
   // checked for a band, which most well-numbered matrices are: no measure,
@@ -452,7 +498,7 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
   }
   d.why.clear();
   const int per_sector = sector_elements(element_bytes(k, count));
-  if (!worth_forming(st, k, a, per_sector)) {
+  if (!worth_forming(st, k, count, a, per_sector)) {
     st.domain_formed.store(false);
     return;
   }
@@ -564,6 +610,8 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
   std::string not_because = k.not_because ? k.not_because : "";
   if (k.through_order && not_because.empty())
     not_because = positions_too_wide(st, k, p, count, n, dev);
+  if (k.through_order && not_because.empty() && d.status == Domain::kObserving)
+    d.through_order = true;
   if (!not_because.empty()) {
     for (int i = 0; i < count; ++i)
       watch(st, p[i], kernel + " (" + not_because + ")");

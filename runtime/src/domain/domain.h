@@ -72,6 +72,7 @@ struct Domain {
   std::map<std::uintptr_t, std::size_t> watched; // observing: the graph launch's allocations (base, size)
   std::string conflict;   // observing: what read one of them as numbered in this round
   int rounds = 0, conflicted = 0; // observing: rounds watched, and those with a conflict
+  bool through_order = false; // observing: a reduction read through the order launched over the arrays
   int device = 0;
   long long n = 0;
   int *perm = nullptr;    // new number -> original element
