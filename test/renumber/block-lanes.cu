@@ -6,8 +6,11 @@
 // The lanes stride the row's segment, which a renumbering moves whole, and
 // reduce within their group: another row number hands the row to another
 // group, read by the same lanes in the same order, so its sum keeps its bits.
+// Their reads are then reported as renumbered, not as refused.
 // RUN: %irregfix %s -- %stub 2> %t.err | sed 's,// [A-Z0-9-]*:.*,,' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
+// RUN: %irregfix --report=text %s -- %stub 2>/dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: %irregfix --report=json --quiet %s -- %stub | FileCheck %s --check-prefix=JSON
 // RUN: %irregfix %s -- %stub -DLANE_LOCAL 2>&1 >/dev/null | FileCheck %s --check-prefix=LANE-LOCAL
 // RUN: %irregfix %s -- %stub -DEVERY_LANE 2>&1 >/dev/null | FileCheck %s --check-prefix=EVERY-LANE
 // RUN: %irregfix %s -- %stub -DLANE_ELEMENT 2>&1 >/dev/null | FileCheck %s --check-prefix=LANE-ELEMENT
@@ -17,6 +20,7 @@
 // RUN: %irregfix %s -- %stub -DROW_IN_Y 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW-IN-Y
 // RUN: %irregfix %s -- %stub -DWIDE_BLOCKS 2>&1 >/dev/null | FileCheck %s --check-prefix=WIDE-BLOCKS
 // RUN: %irregfix %s -- %stub -DRUNTIME_BLOCKS 2>&1 >/dev/null | FileCheck %s --check-prefix=RUNTIME-BLOCKS
+// RUN: %irregfix --report=text %s -- %stub -DEVERY_LANE 2>/dev/null | FileCheck %s --check-prefix=EVERY-LANE-REPORT
 #include <cuda_runtime.h>
 
 #define GROUP 4
@@ -247,14 +251,26 @@ int main(int argc, char **argv) {
 // CHECK:      irregfix::numbered_launch(__irregfix_numbering_[[WARP]], (long long)(rows), 0, {d_first, d_cols, d_vals, d_x, d_y});
 // CHECK-NEXT: warp_rows<<<(rows * 32 + 255) / 256, 256>>>(rows, d_first, d_cols, d_vals, d_x, d_y);
 
+// The lane kernels' reads are renumbered; the thread-per-row kernel's site is rewritten.
+// REPORT:      read kernel=block_rows array=vals index="n" pattern=range verdict=renumbered reason="read as written,
+// REPORT-SAME: in the locality order of 'block_rows''s rows while the runtime keeps 'vals' there
+// REPORT:      read kernel=block_rows array=x index="cols[n]" pattern=gather in a loop verdict=renumbered
+// REPORT:      read kernel=block_rows array=cols index="n" pattern=range verdict=renumbered
+// REPORT:      read kernel=warp_rows array=vals index="k" pattern=range verdict=renumbered
+// REPORT:      read kernel=warp_rows array=x index="cols[k]" pattern=gather in a loop verdict=renumbered
+// REPORT:      read kernel=warp_rows array=cols index="k" pattern=range verdict=renumbered
+// REPORT:      read kernel=thread_rows array=vals index="k" pattern=range verdict=rewritten
 
 // REMARK-NOT: indirect read of 'vals' in 'block_rows' not rewritten
 // REMARK:     remark: program-wide renumbering: the runtime may keep 'd_first', 'd_cols', 'd_vals', 'd_x', 'd_y' in the locality order
 // REMARK-NOT: get them back
+// JSON: "kernel": "block_rows",
+// JSON: "verdict": "renumbered",
 
 // LANE-LOCAL: remark: program-wide renumbering
 // LANE-LOCAL-NOT: get them back
 // EVERY-LANE: every_lane (its lanes each store their own 'part' into 'y[m]' after exchanging it down: only lane 0's is the row's sum, and which lane's store lands is not defined ('y[m] = part'))
+// EVERY-LANE-REPORT: read kernel=every_lane array=vals index="n" pattern=range verdict=not-rewritten reason="its index depends on the variable of a loop it cannot copy: its loop does not step 'n' by one"
 // LANE-ELEMENT: lane_element (it uses its lane 'threadIdx.x' in 'm * GROUP + threadIdx.x', not to start its row's strided loop or to pick lane 0)
 // MIXED-ROWS: mixed_rows (its lanes exchange 'part' across groups of 4 ('__shfl_down_sync(0xFFFFFFFF, part, i)'))
 // BLOCKDIM-STRIDE: blockdim_stride (its lanes (threadIdx.x) stride their loop ('n += blockDim.x') by other than a constant power of two up to 32)
