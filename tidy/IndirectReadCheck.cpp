@@ -89,6 +89,9 @@ void IndirectReadCheck::warn(const KernelDecision &D) {
     case ReadVerdict::NotRewritten:
       diag(V.Read->getBeginLoc(), "%0: irregfix cannot rewrite it %1: %2") << Read << Pattern << R.Reason;
       break;
+    case ReadVerdict::Renumbered: // settled by the file's domain, which the check does not form
+      diag(V.Read->getBeginLoc(), "%0: irregfix leaves it as written %1: %2") << Read << Pattern << R.Reason;
+      break;
     }
   }
 }

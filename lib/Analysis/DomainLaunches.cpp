@@ -141,10 +141,12 @@ private:
       }
       if (L.Count && L.Count->HasSideEffects(Ctx))
         return none(L.Count, "a launch's argument '" + textOf(L.Count, Ctx) + "' has side effects");
-      if (K->indifferent() && K->Lanes > 1 && !blocksOfWholeGroups(Call, K->Lanes))
+      if (K->indifferent() && K->Lanes > 1 && !blocksOfWholeGroups(Call, K->Lanes, K->LanesInX))
         return none(Call, "'" + Callee->getNameAsString() + "' runs " + std::to_string(K->Lanes) +
-                              " lanes a row, and this launch's blocks are not a constant multiple of " +
-                              std::to_string(K->Lanes) + " threads in x");
+                              " lanes a row, and this launch's blocks are not " +
+                              (K->LanesInX ? "a constant " : "a constant multiple of ") +
+                              std::to_string(K->Lanes) + " threads in x" +
+                              (K->LanesInX ? " (its lanes are threadIdx.x, a row each threadIdx.y)" : ""));
       Out.Launches.push_back(std::move(L));
     }
     return true;
@@ -281,14 +283,16 @@ private:
   // Whether a launch's blocks have a constant multiple of G threads in x (a
   // group of lanes then lies in one warp, whichever row it takes): an
   // integer constant, `dim3(C, ...)`, or a local dim3 made so and used only
-  // in launch configurations.
-  bool blocksOfWholeGroups(const CUDAKernelCallExpr *Call, unsigned G) {
+  // in launch configurations. Exactly G where the group is a block's row of
+  // threads in x (Exact).
+  bool blocksOfWholeGroups(const CUDAKernelCallExpr *Call, unsigned G, bool Exact) {
     const CallExpr *Config = Call->getConfig();
     if (!Config || Config->getNumArgs() < 2)
       return false;
     const Expr *X = blockX(Config->getArg(1), 0);
     std::optional<llvm::APSInt> V = X ? X->getIntegerConstantExpr(Ctx) : std::nullopt;
-    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 && V->getZExtValue() % G == 0;
+    return V && V->isStrictlyPositive() && V->getActiveBits() <= 32 &&
+           (Exact ? V->getZExtValue() == G : V->getZExtValue() % G == 0);
   }
   const Expr *blockX(const Expr *E, int Depth) {
     E = E->IgnoreImplicit()->IgnoreParens();

@@ -33,6 +33,7 @@ struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
   std::vector<const CallExpr *> Calls;
   std::vector<const BinaryOperator *> Comparisons;
   std::vector<const ForStmt *> Loops;
+  std::vector<const Expr *> LaneReads; // every `threadIdx.x`
   std::string Refused;
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
@@ -61,6 +62,17 @@ struct BodyFacts : RecursiveASTVisitor<BodyFacts> {
   }
   bool VisitForStmt(ForStmt *F) {
     Loops.push_back(F);
+    return true;
+  }
+  // threadIdx.x as CUDA's headers declare it (a property read) or as a member.
+  bool VisitPseudoObjectExpr(PseudoObjectExpr *E) {
+    if (isBuiltinIndexRead(E, "threadIdx", 'x'))
+      LaneReads.push_back(E);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (isBuiltinIndexRead(E, "threadIdx", 'x'))
+      LaneReads.push_back(E);
     return true;
   }
   bool VisitGCCAsmStmt(GCCAsmStmt *) {
@@ -312,9 +324,17 @@ private:
     Indices.insert(T);
     if (Thread)
       Indices.insert(Thread);
-    for (const VarDecl *V : Indices) {
+    std::vector<const Stmt *> Allowed;
+    for (const VarDecl *V : Indices)
+      Allowed.push_back(V->getInit());
+    // In a block's rows threadIdx.x is the lane wherever it is read (laneUses() checks how).
+    if (Out.LanesInX)
+      for (const Expr *E : Facts.LaneReads)
+        if (!inIndexDefinition(E))
+          Allowed.push_back(E);
+    for (const Stmt *S : Allowed) {
       BodyFacts Init;
-      Init.TraverseStmt(const_cast<Expr *>(V->getInit()));
+      Init.TraverseStmt(const_cast<Stmt *>(S));
       for (const DeclRefExpr *R : Init.Refs)
         if (R->getDecl()->getName() == "threadIdx" || R->getDecl()->getName() == "blockIdx")
           ++Counted;
@@ -375,7 +395,10 @@ private:
           T = V, Thread = Global, Out.Lanes = G;
         }
     if (!T) {
-      T = Global;
+      if (!blockLanes())
+        return false;
+      if (!T)
+        T = Global;
       return true;
     }
     for (const VarDecl *V : Facts.Locals)
@@ -400,14 +423,101 @@ private:
       }
     return true;
   }
-  // A lane local L in `L == 0` (or `0 == L`), the condition of an if.
+  // `blockIdx.x * blockDim.y + threadIdx.y` (factors and terms in either order).
+  static bool isBlockRow(const Expr *E) {
+    const auto *Add = dyn_cast<BinaryOperator>(strip(E));
+    if (!Add || Add->getOpcode() != BO_Add)
+      return false;
+    const Expr *L = strip(Add->getLHS()), *R = strip(Add->getRHS());
+    if (isBuiltinIndexRead(L, "threadIdx", 'y'))
+      std::swap(L, R);
+    const auto *Mul = dyn_cast<BinaryOperator>(L);
+    if (!Mul || Mul->getOpcode() != BO_Mul || !isBuiltinIndexRead(R, "threadIdx", 'y'))
+      return false;
+    const Expr *A = strip(Mul->getLHS()), *B = strip(Mul->getRHS());
+    return (isBuiltinIndexRead(A, "blockIdx", 'x') && isBuiltinIndexRead(B, "blockDim", 'y')) ||
+           (isBuiltinIndexRead(B, "blockIdx", 'x') && isBuiltinIndexRead(A, "blockDim", 'y'));
+  }
+  // G when E is `threadIdx.x % G` or `threadIdx.x & (G - 1)`, else 0.
+  unsigned maskedLaneX(const Expr *E) const {
+    const auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B || !isBuiltinIndexRead(strip(B->getLHS()), "threadIdx", 'x'))
+      return 0;
+    const uint64_t C = constant(B->getRHS());
+    return groupSize(B->getOpcode() == BO_Rem ? C : B->getOpcode() == BO_And ? C + 1 : 0);
+  }
+  // Whether E is a lane: a lane local, or (a block's rows) threadIdx.x itself.
+  bool isLane(const Expr *E) const {
+    E = strip(E);
+    if (const VarDecl *V = refToVar(E))
+      return LaneVars.count(V) > 0;
+    return Out.LanesInX && llvm::is_contained(Facts.LaneReads, E);
+  }
+  // A block's rows of threads in x, a row each: `row = blockIdx.x *
+  // blockDim.y + threadIdx.y` is the element index and threadIdx.x the lane
+  // (or a local holding it, `threadIdx.x % G`). G is the constant its loops
+  // from `P[row] + lane` stride by; each launch's blocks must be G threads in
+  // x (DomainLaunches), so that a row's G lanes are an aligned G of a warp's
+  // lanes whichever row they take. No such row: T stays null.
+  bool blockLanes() {
+    for (const VarDecl *V : Facts.Locals)
+      if (V->getInit() && V->getType()->isIntegerType() && !Info.Writes.writesScalar(V) && isBlockRow(V->getInit())) {
+        if (T)
+          return fail("it computes its row of lanes twice");
+        T = V;
+      }
+    if (!T)
+      return true;
+    Out.LanesInX = true;
+    std::map<const VarDecl *, unsigned> Masked; // lane locals `threadIdx.x % G`, G checked below
+    for (const VarDecl *V : Facts.Locals)
+      if (V->getInit() && V->getType()->isIntegerType() && !Info.Writes.writesScalar(V)) {
+        if (isBuiltinIndexRead(strip(V->getInit()), "threadIdx", 'x'))
+          LaneVars.insert(V);
+        else if (const unsigned G = maskedLaneX(V->getInit()))
+          LaneVars.insert(V), Masked[V] = G;
+      }
+    for (const ForStmt *F : Facts.Loops) {
+      const Expr *First = loopStart(F);
+      const auto *Plus = First ? dyn_cast<BinaryOperator>(strip(First)) : nullptr;
+      if (!Plus || Plus->getOpcode() != BO_Add || !(isLane(Plus->getLHS()) || isLane(Plus->getRHS())))
+        continue;
+      const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(F->getInc() ? strip(F->getInc()) : nullptr);
+      const unsigned G = Inc && Inc->getOpcode() == BO_AddAssign ? groupSize(constant(Inc->getRHS())) : 0;
+      const Stmt *Step = F->getInc() ? static_cast<const Stmt *>(F->getInc()) : F;
+      if (!G)
+        return fail("its lanes (threadIdx.x) stride their loop ('" + text(Step) +
+                    "') by other than a constant power of two up to 32");
+      if (Out.Lanes > 1 && G != Out.Lanes)
+        return fail("its lanes stride one loop by " + std::to_string(Out.Lanes) + " and another by " +
+                    std::to_string(G));
+      Out.Lanes = G;
+    }
+    if (Out.Lanes == 1)
+      return fail("its row '" + T->getNameAsString() + "' is shared by the lanes threadIdx.x, and no loop from " +
+                  "a lane strides by a constant count of lanes");
+    for (const auto &[V, G] : Masked)
+      if (G != Out.Lanes)
+        return fail("its lane '" + V->getNameAsString() + "' is of groups of " + std::to_string(G) +
+                    " threads, its lanes' loop strides by " + std::to_string(Out.Lanes));
+    return true;
+  }
+  // Whether E is in the definition of the row or of a lane local.
+  bool inIndexDefinition(const Expr *E) const {
+    if (T && T->getInit() && inside(E, T->getInit()))
+      return true;
+    for (const VarDecl *L : LaneVars)
+      if (inside(E, L->getInit()))
+        return true;
+    return false;
+  }
+  // A lane in `L == 0` (or `0 == L`), the condition of an if.
   bool isLaneZero(const Expr *E) const {
     const auto *B = dyn_cast<BinaryOperator>(strip(E));
     if (!B || B->getOpcode() != BO_EQ)
       return false;
-    const VarDecl *L = refToVar(strip(B->getLHS())), *R = refToVar(strip(B->getRHS()));
-    return (L && LaneVars.count(L) && isIntLiteral(B->getRHS(), 0)) ||
-           (R && LaneVars.count(R) && isIntLiteral(B->getLHS(), 0));
+    return (isLane(B->getLHS()) && isIntLiteral(B->getRHS(), 0)) ||
+           (isLane(B->getRHS()) && isIntLiteral(B->getLHS(), 0));
   }
   // Whether a condition holds only on lane 0: `lane == 0`, or a conjunction
   // with it (`row < n && lane == 0`).
@@ -430,19 +540,29 @@ private:
   bool laneUses() {
     for (const DeclRefExpr *R : Facts.Refs) {
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
-      if (!V || !LaneVars.count(V) || LaneStarts.count(R))
-        continue;
-      const auto *B = dyn_cast_or_null<BinaryOperator>(user(R));
-      // `lane == 0`, alone or a conjunct, as an if's condition.
-      const Stmt *Top = B, *P = B ? parentStmt(B, Ctx) : nullptr;
-      while (P && (isa<ParenExpr>(P) || (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->getOpcode() == BO_LAnd)))
-        Top = P, P = parentStmt(P, Ctx);
-      const auto *If = dyn_cast_or_null<IfStmt>(P);
-      if (!B || !isLaneZero(B) || !If || If->getCond() != Top)
-        return fail("it uses its lane '" + V->getNameAsString() + "' in '" + text(B ? static_cast<const Stmt *>(B) : R) +
-                    "', not to start its row's strided loop or to pick lane 0");
+      if (V && LaneVars.count(V) && !LaneStarts.count(R) && !picksLaneZero(R))
+        return laneMisused(V->getNameAsString(), R);
     }
+    // threadIdx.x itself, in a block's rows.
+    if (Out.LanesInX)
+      for (const Expr *E : Facts.LaneReads)
+        if (!LaneStarts.count(E) && !inIndexDefinition(E) && !picksLaneZero(E))
+          return laneMisused("threadIdx.x", E);
     return true;
+  }
+  // `lane == 0`, alone or a conjunct, as an if's condition.
+  bool picksLaneZero(const Expr *Lane) const {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(user(Lane));
+    const Stmt *Top = B, *P = B ? parentStmt(B, Ctx) : nullptr;
+    while (P && (isa<ParenExpr>(P) || (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->getOpcode() == BO_LAnd)))
+      Top = P, P = parentStmt(P, Ctx);
+    const auto *If = dyn_cast_or_null<IfStmt>(P);
+    return B && isLaneZero(B) && If && If->getCond() == Top;
+  }
+  bool laneMisused(const std::string &Name, const Expr *Lane) {
+    const Stmt *U = user(Lane);
+    return fail("it uses its lane '" + Name + "' in '" + text(U ? U : Lane) +
+                "', not to start its row's strided loop or to pick lane 0");
   }
 
   // Lanes exchange values only as `s += __shfl_down_sync(mask, s, o)` or
@@ -528,9 +648,15 @@ private:
           continue;
         const auto *Assign = dyn_cast_or_null<BinaryOperator>(user(R));
         const bool Exchange = inExchange(R);
-        if (!Exchange && !(Assign && Exchanged.count(Assign) && strip(Assign->getLHS()) == R) && !onLaneZero(R))
+        if (!Exchange && !(Assign && Exchanged.count(Assign) && strip(Assign->getLHS()) == R) && !onLaneZero(R)) {
+          if (Assign && Assign->getOpcode() == BO_Assign && isa<ArraySubscriptExpr>(strip(Assign->getLHS())) &&
+              operandBelow(Assign, R) == Assign->getRHS())
+            return fail("its lanes each store their own '" + S->getNameAsString() + "' into '" +
+                        text(Assign->getLHS()) + "' after exchanging it down: only lane 0's is the row's sum, and "
+                        "which lane's store lands is not defined ('" + text(Assign) + "')");
           return fail("it reads '" + S->getNameAsString() + "' after exchanging it down its lanes, other than on "
                       "lane 0 ('" + text(user(R) ? user(R) : R) + "')");
+        }
       }
     }
     return true;
@@ -715,9 +841,9 @@ private:
     if (const auto *Plus = First && Out.Lanes > 1 ? dyn_cast<BinaryOperator>(strip(First)) : nullptr;
         Plus && Plus->getOpcode() == BO_Add) {
       const Expr *L = strip(Plus->getLHS()), *R = strip(Plus->getRHS());
-      if (const VarDecl *V = refToVar(R); V && LaneVars.count(V))
+      if (isLane(R))
         First = L, Lane = R;
-      else if (const VarDecl *V = refToVar(L); V && LaneVars.count(V))
+      else if (isLane(L))
         First = R, Lane = L;
     }
     bool StartIsEnd = true, EndIsEnd = false;

@@ -63,6 +63,10 @@ struct KernelNumbering {
   // segment and combining their sums by warp shuffles within the group; 1: a
   // thread an element.
   unsigned Lanes = 1;
+  // The group is a block's row of threads in x (`row = blockIdx.x *
+  // blockDim.y + threadIdx.y`, the lane threadIdx.x, the loop striding by
+  // Lanes): each launch's blocks must be exactly Lanes threads in x.
+  bool LanesInX = false;
   bool indifferent() const { return NotBecause.empty(); }
   bool hasElements() const;
 };
@@ -74,8 +78,9 @@ struct KernelNumbering {
 // unless it only reduces its elements (KernelNumbering::Reduction). Rows of a
 // sparse matrix (CSR) are read as kRoleRows and kRoleSegments, by a thread a
 // row or by a group of lanes a row (KernelNumbering::Lanes): the element is
-// then the group's index `t / G`, and the lanes may exchange values only
-// within their group.
+// then the group's index `t / G`, or the block's row of threads in x
+// `blockIdx.x * blockDim.y + threadIdx.y`, and the lanes may exchange values
+// only within their group.
 // `Reassociate` (--reassociate): reductions whose result another grouping
 // changes qualify too.
 KernelNumbering analyzeNumbering(const KernelInfo &Info, clang::ASTContext &Ctx, bool Reassociate);

@@ -237,6 +237,7 @@ struct ReadVerdict {
     Rewritten,     // read through a coalesced copy
     IndexRemapped, // its index comes from a copy; the array itself is read in place
     NotRewritten,  // left as it is: Reason says why
+    Renumbered,    // left as written, its arrays kept in a locality order by program-wide renumbering
   };
   const clang::Expr *Read = nullptr;
   std::string Array;   // as written: 'x', 'g.col', or the base expression

@@ -1,5 +1,5 @@
 #include "Frontend/CacheEdits.h"
-#include "Analysis/DomainLaunches.h"
+#include "Analysis/AstUtil.h"
 #include "Analysis/HostWrites.h"
 #include "Transform/Invalidation.h"
 #include "Transform/NumberingHooks.h"
@@ -42,14 +42,6 @@ std::vector<const Stmt *> guardedBodies(const MainFile &File, const RewrittenLau
   }
   return Guarded;
 }
-
-// The edits of the reductions read through the order: each variant, after
-// its kernel, and each launch calling it; written once, where the kernel is
-// settled, and applied once the file's domain forms.
-struct ThroughOrderText {
-  std::map<const FunctionDecl *, tooling::Replacement> Variants; // by the kernel's canonical declaration
-  std::map<const CUDAKernelCallExpr *, std::vector<tooling::Replacement>> Launches;
-};
 
 // A reduction that would read its elements through the order (its sums'
 // grouping kept) qualifies only where its variant can be written and every
@@ -111,31 +103,11 @@ bool throughOrderEdits(const FileDomain &D, const ThroughOrderText &Text, FileEd
   return true;
 }
 
-// Program-wide renumbering: whether the file's launches may keep a domain
-// renumbered, remarked either way where a kernel could order one.
-FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewritableFiles &Files,
-                      bool Reassociate, ASTContext &Ctx, Messages &Msg, FileResult &Result, ThroughOrderText &Variants) {
-  DomainInputs In;
-  In.Launches = File.Launches;
-  In.Calls = File.Calls;
-  for (size_t I = 0; I < Decisions.size() && I < File.Kernels.size(); ++I) {
-    KernelNumbering K;
-    if (Decisions[I].LeftAsIs.empty())
-      K = analyzeNumbering(Decisions[I].Info, Ctx, Reassociate);
-    else {
-      K.Kernel = File.Kernels[I];
-      K.NotBecause = "its analysis ran past its budget";
-    }
-    settleThroughOrder(K, File, Files, Ctx, Variants);
-    In.Kernels.emplace(File.Kernels[I]->getCanonicalDecl(), std::move(K));
-  }
-  In.InFiles = [&Files](const FunctionDecl *F) {
-    const FunctionDecl *Def = F->getDefinition();
-    return Def && Files.contains(Def->getLocation());
-  };
-  FileDomain D = analyzeFileDomain(std::move(In), Ctx);
+// Program-wide renumbering, remarked either way where a kernel could order a
+// domain.
+void sayDomain(const FileDomain &D, Messages &Msg, FileResult &Result) {
   if (D.GraphKernels.empty())
-    return D;
+    return;
   const FunctionDecl *Graph = D.GraphKernels.front()->Kernel;
   const char *GraphIs = D.GraphKernels.front()->GraphRows >= 0 ? "rows" : "neighbour list";
   // The report's row of each graph's site says it too.
@@ -150,7 +122,7 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
     SayInReport("no: " + D.NoneBecause);
     Msg.remark(D.NoneAt ? D.NoneAt->getBeginLoc() : Graph->getLocation(),
                "no program-wide renumbering by '" + Graph->getNameAsString() + "''s " + GraphIs + ": " + D.NoneBecause);
-    return D;
+    return;
   }
   std::string Arrays, Restoring, Regrouping, Through, Names;
   int ThroughCount = 0;
@@ -182,7 +154,6 @@ FileDomain fileDomain(const MainFile &File, const std::vector<KernelDecision> &D
                  " each element where the order keeps it, " + (ThroughCount > 1 ? "their" : "its") + " sums grouped "
                  "as the original's") +
                  (Restoring.empty() ? "" : "; these launches get them back as numbered: " + Restoring));
-  return D;
 }
 
 // Where the kernels' tables go: before the top-level declaration holding the
@@ -209,13 +180,71 @@ SourceLocation tablesAt(const MainFile &File, ASTContext &Ctx) {
 
 } // namespace
 
-bool addCacheEdits(const MainFile &File, const std::vector<KernelDecision> &Decisions,
-                   const RewrittenLaunches &Launches, const DeviceOnlyCode &DeviceOnly, bool Reassociate,
-                   bool DomainOnly, ASTContext &Ctx, FileEdits &Edits, Messages &Msg, FileResult &Result) {
+SettledDomain settleDomain(const MainFile &File, const std::vector<KernelDecision> &Decisions,
+                           const RewritableFiles &Files, bool Reassociate, ASTContext &Ctx) {
+  SettledDomain Out;
+  ThroughOrderText &Variants = Out.Through;
+  DomainInputs In;
+  In.Launches = File.Launches;
+  In.Calls = File.Calls;
+  for (size_t I = 0; I < Decisions.size() && I < File.Kernels.size(); ++I) {
+    KernelNumbering K;
+    if (Decisions[I].LeftAsIs.empty())
+      K = analyzeNumbering(Decisions[I].Info, Ctx, Reassociate);
+    else {
+      K.Kernel = File.Kernels[I];
+      K.NotBecause = "its analysis ran past its budget";
+    }
+    settleThroughOrder(K, File, Files, Ctx, Variants);
+    In.Kernels.emplace(File.Kernels[I]->getCanonicalDecl(), std::move(K));
+  }
+  In.InFiles = [&Files](const FunctionDecl *F) {
+    const FunctionDecl *Def = F->getDefinition();
+    return Def && Files.contains(Def->getLocation());
+  };
+  Out.Domain = analyzeFileDomain(std::move(In), Ctx);
+  return Out;
+}
+
+std::map<const Expr *, std::string> renumberedReads(const FileDomain &D, const std::vector<KernelDecision> &Decisions) {
+  std::map<const Expr *, std::string> Out;
+  if (!D.formed() || D.GraphKernels.empty())
+    return Out;
+  const std::string Graph = D.GraphKernels.front()->Kernel->getNameAsString();
+  const char *GraphIs = D.GraphKernels.front()->GraphRows >= 0 ? "rows" : "neighbour list";
+  std::set<const FunctionDecl *> Lanes; // lane kernels launched over the domain's arrays
+  for (const DomainLaunch &L : D.Launches)
+    if (!L.Pointers.empty() && L.Kernel->indifferent() && L.Kernel->Lanes > 1 && !L.Kernel->ThroughOrder)
+      Lanes.insert(L.Kernel->Kernel->getCanonicalDecl());
+  for (const KernelDecision &Dec : Decisions) {
+    const KernelInfo &Info = Dec.Info;
+    if (!Dec.LeftAsIs.empty() || !Lanes.count(Info.Kernel->getCanonicalDecl()))
+      continue;
+    auto It = D.Kernels.find(Info.Kernel->getCanonicalDecl());
+    if (It == D.Kernels.end())
+      continue;
+    const KernelNumbering &K = It->second;
+    for (const ReadVerdict &V : Info.Reads) {
+      const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(V.Read));
+      const auto *DR = AS && V.In.empty() ? dyn_cast<DeclRefExpr>(strip(AS->getBase())) : nullptr;
+      const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+      for (const NumberingParam &NP : K.Pointers)
+        if (P && NP.Param == P && (NP.Role & (kRoleElements | kRoleNumbers | kRoleRows | kRoleSegments)))
+          Out[V.Read] = "read as written, in the locality order of '" + Graph + "''s " + GraphIs +
+                        " while the runtime keeps '" + P->getNameAsString() + "' there (program-wide renumbering)";
+    }
+  }
+  return Out;
+}
+
+bool addCacheEdits(const MainFile &File, const SettledDomain &Settled, const RewrittenLaunches &Launches,
+                   const DeviceOnlyCode &DeviceOnly, bool DomainOnly, ASTContext &Ctx, FileEdits &Edits,
+                   Messages &Msg, FileResult &Result) {
   const RewritableFiles &Files = Edits.files();
   HostWriteAnalysis Host(Ctx, [&Files](SourceLocation L) { return Files.contains(L); }, &DeviceOnly);
-  ThroughOrderText Through;
-  const FileDomain Domain = fileDomain(File, Decisions, Files, Reassociate, Ctx, Msg, Result, Through);
+  const FileDomain &Domain = Settled.Domain;
+  const ThroughOrderText &Through = Settled.Through;
+  sayDomain(Domain, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (DomainOnly && Numbering.Tables.empty())
     return true;

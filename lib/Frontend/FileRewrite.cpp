@@ -58,7 +58,10 @@ public:
     const std::vector<KernelDecision> Decisions =
         decideFile(File.Kernels, Ctx, &DeviceOnly, {Opts.Hoist, Opts.Reassociate, kernelBudget()});
 
-    VerdictRemarks Remarks(Msg, Ctx);
+    // The domain is settled first: the reads it serves as written are said so.
+    const SettledDomain Domain = settleDomain(File, Decisions, Files, Opts.Reassociate, Ctx);
+    const std::map<const Expr *, std::string> Renumbered = renumberedReads(Domain.Domain, Decisions);
+    VerdictRemarks Remarks(Msg, Ctx, &Renumbered);
     RewrittenKernels Rewritten;
     for (size_t I = 0; I < Decisions.size(); ++I) {
       const KernelDecision &D = Decisions[I];
@@ -71,7 +74,7 @@ public:
     // A file none of whose kernels is rewritten may still keep a renumbered
     // domain (kernels that are indifferent to the numbering as they are).
     FileEdits Edits(Files, Result.Files, Msg);
-    if (!emit(File, Decisions, Rewritten, Ctx, Edits)) {
+    if (!emit(File, Domain, Rewritten, Ctx, Edits)) {
       Result.RewriteFailed = true;
       Edits.dropAll();
     }
@@ -93,8 +96,8 @@ private:
     return B;
   }
 
-  bool emit(const MainFile &File, const std::vector<KernelDecision> &Decisions, const RewrittenKernels &Kernels,
-            ASTContext &Ctx, FileEdits &Edits) {
+  bool emit(const MainFile &File, const SettledDomain &Domain, const RewrittenKernels &Kernels, ASTContext &Ctx,
+            FileEdits &Edits) {
     if (const NamedDecl *D = runtimeNameTaken(Ctx)) {
       if (Kernels.empty())
         return true; // nothing it must rewrite: the file stays as it is
@@ -107,8 +110,7 @@ private:
     StrategyEdits Strategies(Ctx, Edits, Msg, Result);
     RewrittenLaunches Launches;
     return Strategies.kernels(Kernels, Uses) && Strategies.launches(File, Kernels, Launches) &&
-           addCacheEdits(File, Decisions, Launches, DeviceOnly, Opts.Reassociate, Kernels.empty(), Ctx, Edits, Msg,
-                         Result) &&
+           addCacheEdits(File, Domain, Launches, DeviceOnly, Kernels.empty(), Ctx, Edits, Msg, Result) &&
            Uses.addIncludes(Edits, Ctx);
   }
 

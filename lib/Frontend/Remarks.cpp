@@ -230,7 +230,13 @@ void VerdictRemarks::reads(const KernelInfo &Info, std::vector<ReadReport> &Rows
     }
     return false;
   };
-  for (const ReadVerdict &V : Info.Reads) {
+  for (const ReadVerdict &Decided : Info.Reads) {
+    ReadVerdict V = Decided;
+    // The domain's remark speaks for a read it serves as written.
+    if (V.Verdict == ReadVerdict::NotRewritten && Renumbered && Renumbered->count(V.Read)) {
+      V.Verdict = ReadVerdict::Renumbered;
+      V.Reason = Renumbered->at(V.Read);
+    }
     ReadReport R = readReport(V, Info, Ctx);
     if (V.Verdict == ReadVerdict::NotRewritten && !InSite(V.Read))
       Msg.remark(V.Read->getBeginLoc(), "indirect read of '" + V.Array + "' in '" + R.Kernel + "'" +

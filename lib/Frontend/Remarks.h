@@ -10,14 +10,20 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace irregfix {
 
 class VerdictRemarks {
 public:
-  VerdictRemarks(Messages &Msg, clang::ASTContext &Ctx) : Msg(Msg), Ctx(Ctx) {}
+  // Renumbered: the indirect reads program-wide renumbering serves as they
+  // are written (CacheEdits.h, renumberedReads), with what the report says.
+  VerdictRemarks(Messages &Msg, clang::ASTContext &Ctx,
+                 const std::map<const clang::Expr *, std::string> *Renumbered = nullptr)
+      : Msg(Msg), Ctx(Ctx), Renumbered(Renumbered) {}
 
   // Says what became of D's kernel; its rows go to Sites and Reads.
   void say(const KernelDecision &D, std::vector<SiteReport> &Sites, std::vector<ReadReport> &Reads);
@@ -35,6 +41,7 @@ private:
 
   Messages &Msg;
   clang::ASTContext &Ctx;
+  const std::map<const clang::Expr *, std::string> *Renumbered;
   std::set<const DeviceOnlyCode::Region *> DeviceOnlyRemarked; // one remark a region
 };
 

@@ -38,8 +38,8 @@ struct ReadReport {
   std::string Array;     // as written
   std::string Index;     // the index as written
   std::string Pattern;   // the site's pattern, or what the read looks like when no site took it
-  std::string Verdict;   // "rewritten", "index-remapped" or "not-rewritten"
-  std::string Reason;    // why not (and for index-remapped, what happens instead)
+  std::string Verdict;   // "rewritten", "index-remapped", "renumbered" or "not-rewritten"
+  std::string Reason;    // why not (and for index-remapped and renumbered, what happens instead)
 };
 
 // One line per site: `file:line:col: kernel=.. pattern=.. offsets=.. arrays=.. verdict=.. reason=..`,

@@ -83,6 +83,7 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
   R.Pattern = V.shape();
   R.Verdict = V.Verdict == ReadVerdict::Rewritten       ? "rewritten"
               : V.Verdict == ReadVerdict::IndexRemapped ? "index-remapped"
+              : V.Verdict == ReadVerdict::Renumbered    ? "renumbered"
                                                         : "not-rewritten";
   R.Reason = V.Reason;
   return R;

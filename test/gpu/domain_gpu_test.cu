@@ -671,9 +671,29 @@ __global__ void octet_product(int n, const int *starts, const int *columns, cons
     y[row] = s;
 }
 
+// Four lanes a row as a block's row of threads in x (blocks of 4 x 64
+// threads): the row is blockIdx.x * blockDim.y + threadIdx.y, the lane
+// threadIdx.x; lane 0 stores the sum its group's down exchange hands it.
+__global__ void block_rows_product(int n, const int *starts, const int *columns, const float *values, const float *x,
+                                   float *y) {
+  const int row = blockIdx.x * blockDim.y + threadIdx.y;
+  if (row < n) {
+    float s = 0.0f;
+    for (int k = starts[row] + threadIdx.x; k < starts[row + 1]; k += 4)
+      s += values[k] * x[columns[k]];
+    for (int o = 2; o > 0; o >>= 1)
+      s += __shfl_down_sync(0xffffffff, s, o, 4);
+    if (threadIdx.x == 0)
+      y[row] = s;
+  }
+}
+constexpr int kBlockRows = 64; // block_rows_product's rows a block
+
 const irregfix::NumberingKernel kWarpProduct = {"warp_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 32, 0};
 const irregfix::NumberingKernel kQuadProduct = {"quad_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 4, 0};
 const irregfix::NumberingKernel kOctetProduct = {"octet_product", nullptr, kProductRoles, kProductSizes, 1, -1, 0, 8, 0};
+const irregfix::NumberingKernel kBlockRowsProduct = {"block_rows_product", nullptr, kProductRoles, kProductSizes,
+                                                     1, -1, 0, 4, 0};
 
 // n rows of a band of 2 * half + 1 entries around the diagonal of a ring,
 // numbered at random or in order (values from the row and column).
@@ -691,17 +711,24 @@ struct Band : Matrix {
 
 class LaneRowsDomainTest : public MatrixDomainTest {
 protected:
-  // `steps` of p = A p scaled back, the product run `lanes` threads a row.
-  Out run(const Matrix &m, int lanes, int steps, bool hooked) {
+  // `steps` of p = A p scaled back, the product run `lanes` threads a row
+  // (in_x: a block's row of threads in x a row).
+  Out run(const Matrix &m, int lanes, int steps, bool hooked, bool in_x = false) {
     const int *starts = upload(m.starts), *columns = upload(m.columns);
     const float *values = upload(m.values);
     float *p = upload(m.x), *q = upload(std::vector<float>(m.n));
-    const irregfix::NumberingKernel &product = lanes == 32 ? kWarpProduct : lanes == 8 ? kOctetProduct : kQuadProduct;
+    const irregfix::NumberingKernel &product = in_x         ? kBlockRowsProduct
+                                               : lanes == 32 ? kWarpProduct
+                                               : lanes == 8  ? kOctetProduct
+                                                             : kQuadProduct;
     const int blocks = static_cast<int>((static_cast<long long>(m.n) * lanes + 255) / 256);
     for (int s = 0; s < steps; ++s) {
       if (hooked)
         irregfix::numbered_launch(product, m.n, 0, {starts, columns, values, p, q});
-      if (lanes == 32)
+      if (in_x)
+        block_rows_product<<<(m.n + kBlockRows - 1) / kBlockRows, dim3(4, kBlockRows)>>>(m.n, starts, columns, values,
+                                                                                          p, q);
+      else if (lanes == 32)
         warp_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
       else if (lanes == 8)
         octet_product<<<blocks, 256>>>(m.n, starts, columns, values, p, q);
@@ -713,12 +740,12 @@ protected:
     }
     return read_back(m, p, values, columns, hooked);
   }
-  void expectBitForBit(const Matrix &m, int lanes, int domain, int steps) {
+  void expectBitForBit(const Matrix &m, int lanes, int domain, int steps, bool in_x = false) {
     irregfix::testing::set_domain(-1);
-    const Out original = run(m, lanes, steps, false);
+    const Out original = run(m, lanes, steps, false, in_x);
     irregfix::testing::reset();
     irregfix::testing::set_domain(domain);
-    const Out renumbered = run(m, lanes, steps, true);
+    const Out renumbered = run(m, lanes, steps, true, in_x);
     const irregfix::testing::DomainCounters c = irregfix::testing::domain_counters();
     EXPECT_TRUE(c.formed) << irregfix::testing::stats_report();
     EXPECT_GT(c.renumbered_launches, 0) << irregfix::testing::stats_report();
@@ -740,6 +767,11 @@ TEST_F(LaneRowsDomainTest, FourLanesARowGiveTheOriginalsResultsBitForBit) {
 // 127 * 127 rows: the last warp's groups run past n, and every lane stores lane 0's sum.
 TEST_F(LaneRowsDomainTest, EightLanesBroadcastingGiveTheOriginalsResultsBitForBit) {
   expectBitForBit(Stencil(127, true), 8, 1, 10);
+}
+
+// Four lanes a row as a block's row of threads in x, over 128 * 128 rows (64 a block).
+TEST_F(LaneRowsDomainTest, ABlocksRowsOfLanesGiveTheOriginalsResultsBitForBit) {
+  expectBitForBit(Stencil(128, true), 4, 1, 10, true);
 }
 
 // A warp a row over rows of about five entries: auto leaves them as numbered.

@@ -326,7 +326,7 @@ int main(int argc, char **argv) {
 // GROUPS-NOT: get them back
 // LANE-VALUE: lane_weighted (it uses its lane 'lane' in 'values[k] * lane', not to start its row's strided loop or to pick lane 0)
 // WIDE-SHUFFLE: wide_shuffle (its lanes exchange 's' across groups of 8 ('__shfl_down_sync(0xffffffff, s, o)'))
-// EVERY-LANE: every_lane (it reads 's' after exchanging it down its lanes, other than on lane 0 ('y[row] = s'))
+// EVERY-LANE: every_lane (its lanes each store their own 's' into 'y[row]' after exchanging it down: only lane 0's is the row's sum, and which lane's store lands is not defined ('y[row] = s'))
 // SHARED: shared_sum (it uses shared memory)
 // POSITION: position (it computes with 'k', a position in a row ('s += k'))
 // THREAD: by_thread (it uses its thread index 't' besides its row 'row' and lane ('w[t]'))

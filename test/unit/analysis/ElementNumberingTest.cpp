@@ -12,6 +12,7 @@ namespace {
 struct Summary {
   std::string NotBecause;
   unsigned Lanes = 0;
+  bool LanesInX = false;
   std::vector<unsigned> Roles;
 };
 
@@ -22,6 +23,7 @@ Summary numberingOf(const std::string &Code) {
     const KernelNumbering N = analyzeNumbering(Info, Ctx, /*Reassociate=*/false);
     Out.NotBecause = N.NotBecause;
     Out.Lanes = N.Lanes;
+    Out.LanesInX = N.LanesInX;
     for (const NumberingParam &P : N.Pointers)
       Out.Roles.push_back(P.Role);
   }));
@@ -130,12 +132,69 @@ TEST(LaneRows, ABroadcastFromLaneZeroCleansEveryLane) {
   // From lane 1, or only on some lanes: the others keep sums that run into the next rows.
   EXPECT_NE(numberingOf(Kernel(32, "s = __shfl_sync(0xffffffff, s, 1); y[row] = s;")).NotBecause, "");
   const Summary Some = numberingOf(Kernel(32, "if (n > 4) s = __shfl_sync(0xffffffff, s, 0); y[row] = s;"));
-  EXPECT_NE(Some.NotBecause.find("other than on lane 0"), std::string::npos) << "[" << Some.NotBecause << "]";
+  EXPECT_NE(Some.NotBecause.find("its lanes each store their own 's' into 'y[row]'"), std::string::npos)
+      << "[" << Some.NotBecause << "]";
   // A down exchange after the broadcast needs lane 0 again.
   EXPECT_NE(numberingOf(Kernel(32, "s = __shfl_sync(0xffffffff, s, 0); s += __shfl_down_sync(0xffffffff, s, 16); "
                                    "y[row] = s;"))
                 .NotBecause,
             "");
+}
+
+// A block's row of threads in x a row: `Row` declares m, `Lane` the lane
+// (empty: threadIdx.x read where it is used), `Step` the loop's stride,
+// `Store` the condition of the store.
+std::string blockRowKernel(const std::string &Row, const std::string &Lane, const std::string &Step,
+                           const std::string &Store = "lane == 0") {
+  const std::string L = Lane.empty() ? "threadIdx.x" : "lane";
+  std::string Cond = Store;
+  for (size_t At = Cond.find("lane"); At != std::string::npos; At = Cond.find("lane", At + L.size()))
+    Cond.replace(At, 4, L);
+  return "__global__ void k(int n, const int *P, const int *col, const float *val, const float *x, float *y) {\n"
+         "  " + Row + "\n  " + Lane + "\n"
+         "  if (m < n) {\n    float s = 0.0f;\n"
+         "    for (int k = P[m] + " + L + "; k < P[m + 1]; k += " + Step + ") s += val[k] * x[col[k]];\n"
+         "    for (int o = " + Step + " / 2; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o, " + Step + ");\n"
+         "    if (" + Cond + ") y[m] = s;\n  }\n}\n";
+}
+
+TEST(LaneRows, ABlocksRowOfThreadsInXIsARow) {
+  for (unsigned G : {2u, 4u, 8u, 16u, 32u}) {
+    const Summary S = numberingOf(blockRowKernel("int m = blockIdx.x * blockDim.y + threadIdx.y;", "", std::to_string(G)));
+    EXPECT_EQ(S.NotBecause, "") << G;
+    EXPECT_EQ(S.Lanes, G);
+    EXPECT_TRUE(S.LanesInX);
+    EXPECT_EQ(S.Roles, (std::vector<unsigned>{kRoleRows, kRoleSegments | kRoleNumbers, kRoleSegments, kRoleElements,
+                                              kRoleElements}));
+  }
+  // The terms and factors in either order, the lane in a local.
+  const Summary Local = numberingOf(
+      blockRowKernel("const int m = threadIdx.y + blockDim.y * blockIdx.x;", "const unsigned lane = threadIdx.x;", "4"));
+  EXPECT_EQ(Local.NotBecause, "");
+  EXPECT_EQ(Local.Lanes, 4u);
+}
+
+TEST(LaneRows, ABlocksRowNeedsItsOwnDimensions) {
+  // blockDim.x is the lanes' count, not the rows' a block.
+  EXPECT_NE(numberingOf(blockRowKernel("int m = blockIdx.x * blockDim.x + threadIdx.y;", "", "4")).NotBecause, "");
+  // The stride must be the constant the exchanges are checked against.
+  const Summary Dim = numberingOf(blockRowKernel("int m = blockIdx.x * blockDim.y + threadIdx.y;", "", "blockDim.x"));
+  EXPECT_NE(Dim.NotBecause.find("by other than a constant power of two up to 32"), std::string::npos) << Dim.NotBecause;
+  const Summary Mask = numberingOf(
+      blockRowKernel("int m = blockIdx.x * blockDim.y + threadIdx.y;", "int lane = threadIdx.x & 7;", "4"));
+  EXPECT_NE(Mask.NotBecause.find("its lane 'lane' is of groups of 8 threads, its lanes' loop strides by 4"),
+            std::string::npos)
+      << Mask.NotBecause;
+}
+
+TEST(LaneRows, ABlocksRowStoresFromLaneZeroOnly) {
+  const std::string Row = "int m = blockIdx.x * blockDim.y + threadIdx.y;";
+  EXPECT_EQ(numberingOf(blockRowKernel(Row, "", "8", "m < n && lane == 0")).NotBecause, "");
+  const Summary Every = numberingOf(blockRowKernel(Row, "", "8", "m < n"));
+  EXPECT_NE(Every.NotBecause.find("its lanes each store their own 's' into 'y[m]'"), std::string::npos)
+      << Every.NotBecause;
+  const Summary Lane1 = numberingOf(blockRowKernel(Row, "", "8", "lane == 1"));
+  EXPECT_NE(Lane1.NotBecause.find("it uses its lane 'threadIdx.x'"), std::string::npos) << Lane1.NotBecause;
 }
 
 TEST(LaneRows, AThreadARowIsUnchanged) {
