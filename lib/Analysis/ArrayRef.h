@@ -2,7 +2,10 @@
 // a pointer parameter (`A`), a pointer field of a by-value struct parameter
 // (`g.offsets`, `g.csr.col`), or a one-dimensional array member of the struct
 // a pointer parameter points to (`tab->perm`: its address is the pointer plus
-// the member's offset, no load). Compared by identity, not by spelling.
+// the member's offset, no load), or a member of several dimensions
+// (`tab->rows`, `int rows[16][8]`), seen as the flat array of its 128 scalars
+// that `tab->rows[a][b]` reads at a * 8 + b. Compared by identity, not by
+// spelling.
 #pragma once
 
 #include "clang/AST/Decl.h"
@@ -39,9 +42,20 @@ public:
 
   // The pointer (or array) type of the parameter or the innermost field.
   clang::QualType type() const { return Fields.empty() ? Param->getType() : Fields.back()->getType(); }
+  // The element a copy holds: a pointee member's scalar, through all its dimensions.
   clang::QualType elementType() const {
     clang::QualType T = type();
-    return T->isPointerType() ? T->getPointeeType() : T->castAsArrayTypeUnsafe()->getElementType();
+    if (T->isPointerType())
+      return T->getPointeeType();
+    T = T->castAsArrayTypeUnsafe()->getElementType();
+    while (Pointee && T->isArrayType())
+      T = T->castAsArrayTypeUnsafe()->getElementType();
+    return T;
+  }
+  // A pointee member of several dimensions: only a subscript of each of them
+  // reads one of its elements (`tab->rows[a]` is a row, no element).
+  bool isMultiDimensional() const {
+    return Pointee && type()->isArrayType() && type()->castAsArrayTypeUnsafe()->getElementType()->isArrayType();
   }
   bool isRestrict() const { return type().isRestrictQualified(); }
 

@@ -81,6 +81,10 @@ std::string unboundArgument(const Expr *Arg, const FunctionDecl *CallerFn, const
   const Expr *S = strip(Arg);
   if (S->isNullPointerConstant(CallerFn->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
     return "a null pointer";
+  if (const auto *ME = dyn_cast<MemberExpr>(S))
+    if (ArrayRef M = WriteSet::pointeeMember(ME, CallerWrites); M && M.isMultiDimensional())
+      return "it points to the rows of " + M.quoted() +
+             ", an array of several dimensions (a copy of it is read where each of its dimensions is subscripted)";
   const auto *DR = dyn_cast<DeclRefExpr>(S);
   if (!DR)
     return "";
@@ -143,9 +147,12 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerF
     const ParmVarDecl *P = F->getParamDecl(I);
     QualType T = P->getType();
     ArrayRef A;
-    if (T->isPointerType())
-      A = WriteSet::exactPointer(Args[I], CallerWrites);
-    else if (T->isRecordType())
+    // A pointer given a member of several dimensions points to its rows, which
+    // the function's subscripts do not read as the flat array's elements.
+    if (T->isPointerType()) {
+      if (A = WriteSet::exactPointer(Args[I], CallerWrites); A.isMultiDimensional())
+        A = ArrayRef();
+    } else if (T->isRecordType())
       A = structArgument(Args[I], CallerWrites);
     else if (T->isIntegerType() && isGlobalThreadIndex(Args[I], CallerWrites))
       L.Thread.insert(P);

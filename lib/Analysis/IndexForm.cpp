@@ -184,7 +184,63 @@ bool leavesOnLoad(const Stmt *S, LoadedFn &Loaded, bool Guarded = false, bool In
   return false;
 }
 
+enum class MemberSubscripts { None, Row, Element };
+
+// `p->m[a][b]`, m a member of several dimensions of the struct p points to
+// (p no `this`), every dimension but the first of constant size: an Element
+// when every dimension is subscripted (R's Base `p->m`, Rows a, Index b), a
+// Row when some is not (`p->m[a]` of `int m[16][8]`: no element is read).
+MemberSubscripts subscriptsOfMember(const ArraySubscriptExpr *AS, MemoryRead &R) {
+  llvm::SmallVector<const ArraySubscriptExpr *, 4> Chain{AS}; // outermost first
+  const Expr *E = AS->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(E)) {
+    Chain.insert(Chain.begin(), Inner);
+    E = Inner->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !ME->isArrow() || isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+      !isa<FieldDecl>(ME->getMemberDecl()))
+    return MemberSubscripts::None;
+  const auto *Outer = ME->getType()->getAsArrayTypeUnsafe();
+  if (!Outer || !Outer->getElementType()->isArrayType())
+    return MemberSubscripts::None;
+  // The strides: the elements of a row of each dimension after the first.
+  llvm::SmallVector<unsigned long long, 4> Extents;
+  for (QualType T = Outer->getElementType(); T->isArrayType(); T = T->castAsArrayTypeUnsafe()->getElementType()) {
+    const auto *CA = dyn_cast<ConstantArrayType>(T->castAsArrayTypeUnsafe());
+    if (!CA)
+      return MemberSubscripts::None;
+    Extents.push_back(CA->getSize().getZExtValue());
+  }
+  if (Chain.size() <= Extents.size())
+    return MemberSubscripts::Row;
+  unsigned long long Stride = 1;
+  llvm::SmallVector<unsigned long long, 4> Strides(Extents.size());
+  for (size_t I = Extents.size(); I-- > 0;)
+    Strides[I] = Stride *= Extents[I];
+  R.Base = ME;
+  R.Index = AS->getIdx();
+  for (size_t I = 0; I < Extents.size(); ++I)
+    R.Rows.push_back({Chain[I]->getIdx(), Strides[I]});
+  return MemberSubscripts::Element;
+}
+
 } // namespace
+
+bool isRowOfMember(const ArraySubscriptExpr *AS) {
+  MemoryRead R;
+  return subscriptsOfMember(AS, R) == MemberSubscripts::Row;
+}
+
+std::string flatIndexText(const RowSubscripts &Rows, const std::string &Last,
+                          const std::function<std::string(const Expr *)> &Spell, const char *Cast) {
+  if (Rows.empty())
+    return Last;
+  std::string T;
+  for (const RowSubscript &Row : Rows)
+    T += Cast + ("(" + Spell(Row.Index) + ") * ") + std::to_string(Row.Stride) + " + ";
+  return T + Cast + "(" + Last + ")";
+}
 
 bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   const Expr *S = E->IgnoreParens();
@@ -246,6 +302,15 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
   if (!AS)
     return false;
+  switch (subscriptsOfMember(AS, R)) {
+  case MemberSubscripts::Element:
+    *Out = R;
+    return true;
+  case MemberSubscripts::Row:
+    return false;
+  case MemberSubscripts::None:
+    break;
+  }
   const Expr *Base = strip(AS->getBase());
   // A local array or shared memory is not memory the runtime copies.
   if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
@@ -304,23 +369,36 @@ FormRef FormBuilder::readOf(const Expr *E) {
   MemoryRead R;
   if (!asMemoryRead(E, &R))
     return nullptr;
-  return load(R.Read, R.Base, R.Index, R.Field, 0);
+  return load(R, 0);
 }
 
-FormRef FormBuilder::load(const Expr *Read, const Expr *Base, const Expr *Index, const FieldDecl *Field,
-                          int Depth) {
+FormRef FormBuilder::indexOf(const MemoryRead &R) { return element(R, 0); }
+
+FormRef FormBuilder::element(const MemoryRead &R, int Depth) {
+  auto Constant = [](long long V) {
+    Form C;
+    C.K = Form::Const;
+    C.Value = V;
+    return make(std::move(C));
+  };
+  FormRef Element = R.Index ? build(R.Index, Depth + 1) : Constant(0);
+  for (auto Row = R.Rows.rbegin(); Row != R.Rows.rend(); ++Row)
+    Element = op("+", {op("*", {build(Row->Index, Depth + 1), Constant(static_cast<long long>(Row->Stride))}, Row->Index),
+                       Element},
+                 R.Read);
+  return Element;
+}
+
+FormRef FormBuilder::load(const MemoryRead &R, int Depth) {
+  const Expr *Base = R.Base;
   Form F;
   F.K = Form::Load;
-  F.Source = Read;
-  F.Field = Field;
+  F.Source = R.Read;
+  F.Field = R.Field;
   F.Array = Frames.empty() ? WriteSet::exactPointer(Base, Writes) : namedMemory(Base, Writes, &Frames.back().Scope);
   if (F.Array && !F.Array.type()->isPointerType() && !F.Array.type()->isArrayType())
     F.Array = ArrayRef(); // an object, not an array
-  FormRef Element = Index ? build(Index, Depth + 1) : make([] {
-    Form Zero;
-    Zero.K = Form::Const;
-    return Zero;
-  }());
+  FormRef Element = element(R, Depth);
   // Through a local pointer into an array (`nodes[c]`, nodes = P + 8 * e): P at the sum.
   if (!F.Array && Frames.empty()) {
     PointerInto Into = pointerInto(Base, Writes);
@@ -510,7 +588,7 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
   }
   MemoryRead R;
   if (asMemoryRead(S, &R))
-    return load(S, R.Base, R.Index, R.Field, Depth);
+    return load(R, Depth);
   if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       return variable(V, S, Depth);

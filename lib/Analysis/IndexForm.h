@@ -18,7 +18,9 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <map>
 #include <tuple>
 #include <memory>
@@ -31,6 +33,7 @@ namespace irregfix {
 
 class WriteSet;
 struct Form;
+struct MemoryRead;
 using FormRef = std::shared_ptr<const Form>;
 
 struct Form {
@@ -105,6 +108,9 @@ public:
   void setLoadedParams(std::set<const clang::ParmVarDecl *> Params);
 
   FormRef of(const clang::Expr *E);
+  // The element index of a read: its Index's form, or for a read of several
+  // dimensions the flat index (Rows' subscripts times their strides, plus Index).
+  FormRef indexOf(const MemoryRead &R);
   // Offset + Index: an element reached through a local pointer at Offset.
   FormRef sum(const clang::Expr *Offset, FormRef Index);
 
@@ -114,8 +120,8 @@ public:
 
 private:
   FormRef build(const clang::Expr *E, int Depth);
-  FormRef load(const clang::Expr *Read, const clang::Expr *Base, const clang::Expr *Index,
-               const clang::FieldDecl *Field, int Depth);
+  FormRef load(const MemoryRead &R, int Depth);
+  FormRef element(const MemoryRead &R, int Depth);
   FormRef variable(const clang::VarDecl *V, const clang::Expr *At, int Depth);
   FormRef local(const clang::VarDecl *V, const clang::Stmt *Pos, const clang::Expr *At, int Depth);
   // Whether a definition of a local runs under a condition on loaded values.
@@ -163,19 +169,45 @@ private:
   llvm::DenseMap<const clang::Expr *, std::optional<llvm::APSInt>> Constants;
 };
 
+// A subscript of a read of several dimensions other than the last, with the
+// elements of the flat array one step of it skips (`a` of `p->m[a][b]` with
+// `int m[16][8]`: 8).
+struct RowSubscript {
+  const clang::Expr *Index = nullptr;
+  unsigned long long Stride = 0;
+};
+using RowSubscripts = llvm::SmallVector<RowSubscript, 2>;
+
 // A read of memory in a kernel: its expression, and where the element lies:
 // Base the pointer expression (`A`, `g.col`, `p`), Index the element index
-// (null for p->f and *p), Field the member read (p[i].f, p->f).
+// (null for p->f and *p), Field the member read (p[i].f, p->f). A read of a
+// member of several dimensions of the struct a pointer points to
+// (`p->m[a][b]`) is one of the flat array `p->m` at a * 8 + b: Rows holds a,
+// Index b.
 struct MemoryRead {
   const clang::Expr *Read = nullptr;
   const clang::Expr *Base = nullptr;
   const clang::Expr *Index = nullptr;
   const clang::FieldDecl *Field = nullptr;
+  RowSubscripts Rows;
 };
 
 // E as a read of memory, or false: `A[i]`, `A[i].f`, `*(A + i)`, `p->f`,
-// `__ldg(&A[i])`, `__ldg(A + i)`. Local arrays and shared memory are not memory
-// reads of this kind (they are not what the runtime copies).
+// `__ldg(&A[i])`, `__ldg(A + i)`, `p->m[a][b]`. Local arrays and shared memory
+// are not memory reads of this kind (they are not what the runtime copies),
+// and neither is a row of a member of several dimensions (`p->m[a]`).
 bool asMemoryRead(const clang::Expr *E, MemoryRead *Out);
+
+// Whether AS subscripts a member of several dimensions of the struct a
+// pointer points to in fewer than all of them (`p->m[a]` of `int m[16][8]`):
+// a row, whose address is no read.
+bool isRowOfMember(const clang::ArraySubscriptExpr *AS);
+
+// The flat index of a read of several dimensions, each subscript as Spell
+// writes it, converted by Cast: `(long long)(a) * 8 + (long long)(b)` (Cast
+// "(long long)", for code), `(a) * 8 + (b)` (Cast "", for remarks); Last
+// alone without rows.
+std::string flatIndexText(const RowSubscripts &Rows, const std::string &Last,
+                          const std::function<std::string(const clang::Expr *)> &Spell, const char *Cast);
 
 } // namespace irregfix

@@ -87,14 +87,19 @@ std::pair<std::string, std::string> notPassed(const ArrayRef &A, const BoundChai
 }
 
 // Why Base, an array inside the struct a pointer parameter points to
-// (`p->a`, a row `p->a[i]` of a 2-D member, `p->s.a` of a nested struct), is
-// no array a copy is made of; "" when Base is none of those. A 1-D array of
-// scalars directly in the struct is one (WriteSet::pointeeMember) unless the
-// function assigns the pointer.
+// (`p->a`, a row `p->a[i]` of a member of several dimensions, `p->s.a` of a
+// nested struct), is no array a copy is made of; "" when Base is none of
+// those. An array of scalars directly in the struct, every dimension of
+// constant size, is one (WriteSet::pointeeMember) unless the function assigns
+// the pointer; one of several dimensions is read where each dimension is
+// subscripted (`p->a[i][j]`, asMemoryRead), not through a row.
 std::string pointeeMemberWhy(const Expr *Base, const Place &At, ASTContext &Ctx) {
   const Expr *E = Base ? Base->IgnoreParenImpCasts() : nullptr;
-  while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) // the rows of a 2-D member
+  bool Row = false;
+  while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) { // a row of a member of several dimensions
     E = AS->getBase()->IgnoreParenImpCasts();
+    Row = true;
+  }
   const auto *M = dyn_cast_or_null<MemberExpr>(E);
   if (!M || !M->getType()->isConstantArrayType())
     return "";
@@ -113,20 +118,25 @@ std::string pointeeMemberWhy(const Expr *Base, const Place &At, ASTContext &Ctx)
     return "";
   const std::string Head = "the array it reads ('" + textOf(Top, Ctx) + "') is ";
   const std::string Inside = " inside the struct " + quoted(P) + " points to";
-  const std::string Copies = " (copies are made of one-dimensional arrays of scalars directly in it)";
+  const std::string Copies = " (copies are made of arrays of scalars directly in it)";
   if (Nested)
     return Head + "an array of a struct nested" + Inside + Copies;
-  unsigned Dims = 0;
-  for (QualType T = F->getType(); const auto *A = T->getAsArrayTypeUnsafe(); T = A->getElementType())
-    ++Dims;
-  if (Dims > 1)
-    return Head + "a " + (Dims == 2 ? "two" : Dims == 3 ? "three" : std::to_string(Dims)) + "-dimensional array" +
-           Inside + Copies;
   if (const char *Why = WriteSet::whyNotPointeeMember(F, P->getType()->getPointeeType()))
     return Head + "an array" + Inside + ", " + Why + Copies;
   if (At.W.writesScalar(P))
     return Head + "an array" + Inside + ", and " + quoted(At.In) + " assigns " + quoted(P) +
            " (reads through it are not followed)";
+  if (Row) {
+    unsigned Dims = 0;
+    for (QualType T = F->getType(); const auto *A = T->getAsArrayTypeUnsafe(); T = A->getElementType())
+      ++Dims;
+    return "it reads through '" + textOf(Base, Ctx) + "', a row of the " +
+           (Dims == 2   ? std::string("two")
+            : Dims == 3 ? std::string("three")
+                        : std::to_string(Dims)) +
+           "-dimensional array '" + textOf(Top, Ctx) + "'" + Inside +
+           " (a copy of it is read where each of its dimensions is subscripted)";
+  }
   return "";
 }
 
@@ -581,7 +591,7 @@ public:
       auto [It, New] = Copy.try_emplace(Key, S.Arrays.size());
       if (New) {
         S.Arrays.push_back(SiteArray{C.R->Array, {}, false, "", {}});
-        S.Indices.push_back({C.R->Mem.Index, C.R->Index, C.R->Offsets});
+        S.Indices.push_back({C.R->Mem.Index, C.R->Index, C.R->Offsets, C.R->Mem.Rows});
       }
       S.Arrays[It->second].Reads.push_back(elementOf(C.R->Mem));
       for (const ArrayRef &A : C.Sources)

@@ -142,6 +142,8 @@ private:
           Callees.push_back(Def);
       }
     }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E); AS && isRowOfMember(AS))
+      return visitRow(AS, In, B);
     MemoryRead M;
     if (!asMemoryRead(E, &M) || !M.Index || Done.count(M.Read) || storedTo(M.Read) ||
         startsFollowedPointer(M.Read, *InWrites, Ctx))
@@ -154,10 +156,11 @@ private:
     PointerInto Into;
     if (!Array)
       Into = pointerInto(M.Base, *InWrites);
-    if ((!Into.Array || Into.Offsets.empty()) && plainlyLoadFree(M.Index))
+    if ((!Into.Array || Into.Offsets.empty()) && plainlyLoadFree(M.Index) &&
+        llvm::all_of(M.Rows, [](const RowSubscript &Row) { return plainlyLoadFree(Row.Index); }))
       return;
     B.setLoopVars(LoopVars);
-    FormRef Index = B.of(M.Index);
+    FormRef Index = B.indexOf(M);
     if (Into.Array) {
       Array = Into.Array; // `p[c]` with `p = &A[B[t]]`: A at B[t] + c
       for (const Expr *Offset : Into.Offsets)
@@ -174,6 +177,50 @@ private:
     R.Loops = Loops;
     R.In = In;
     R.Plain = onlyRead(M.Read, Ctx);
+    R.InLambda = InLambda > 0;
+    Out.push_back(std::move(R));
+  }
+
+  // A row of a member of several dimensions taken as a pointer
+  // (`*(p->m[B[t]] + 2)`, `int *r = p->m[B[t]]`) at a loaded subscript: no
+  // load itself, but the reads through it are reported here, as a read of the
+  // row (no array a copy is made of: IndexedSites.h says why). A row that
+  // another subscript reads into is that read's (asMemoryRead).
+  void visitRow(const ArraySubscriptExpr *Row, const FunctionDecl *In, FormBuilder &B) {
+    DynTypedNode N = DynTypedNode::create(*Row);
+    const Expr *Child = Row;
+    for (auto Parents = parentsOf(N, Ctx); !Parents.empty(); Parents = parentsOf(N, Ctx)) {
+      const auto *P = Parents[0].get<Expr>();
+      if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P); AS && AS->getBase() == Child)
+        return;
+      if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P)))
+        break;
+      Child = P;
+      N = Parents[0];
+    }
+    const Expr *Index = Row;
+    std::vector<const Expr *> Subscripts;
+    while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Index->IgnoreParenImpCasts())) {
+      Subscripts.push_back(AS->getIdx());
+      Index = AS->getBase();
+    }
+    if (Done.count(Row) || llvm::all_of(Subscripts, [](const Expr *S) { return plainlyLoadFree(S); }))
+      return;
+    B.setLoopVars(LoopVars);
+    FormRef Form = B.of(Row->getIdx());
+    for (const Expr *S : Subscripts)
+      if (FormRef F = B.of(S); F->dependsOnLoad() || usesLoadBoundLoop(*F))
+        Form = F;
+    if (!Form->dependsOnLoad() && !usesLoadBoundLoop(*Form))
+      return;
+    Done.insert(Row);
+    IndirectRead R;
+    R.Mem.Read = Row;
+    R.Mem.Base = Row;
+    R.Mem.Index = Row->getIdx();
+    R.Index = Form;
+    R.Loops = Loops;
+    R.In = In;
     R.InLambda = InLambda > 0;
     Out.push_back(std::move(R));
   }

@@ -35,7 +35,7 @@ std::optional<IndexRead> asParamSubscript(const Expr *E, const WriteSet &W) {
   if (!AS)
     return std::nullopt;
   ArrayRef P = WriteSet::exactPointer(AS->getBase(), W);
-  if (!P)
+  if (!P || P.isMultiDimensional()) // a row of a member of several dimensions is no index
     return std::nullopt;
   return IndexRead{P, AS->getIdx()};
 }

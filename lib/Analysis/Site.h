@@ -147,6 +147,9 @@ struct Site {
     // Added to Index where the read is through a local pointer into the array
     // (`p[0]` with `p = &A[B[t]]`: PointerAliases.h).
     llvm::SmallVector<const clang::Expr *, 2> Offsets;
+    // A read of a member of several dimensions (`p->m[a][b]`): the subscripts
+    // before Index, each times its stride in the flat array (MemoryRead::Rows).
+    RowSubscripts Rows;
   };
   std::vector<IndexedCopy> Indices;
   LoopShape IndexedLoop;                // Loop set: a loop site (copies over its iterations)

@@ -225,6 +225,14 @@ private:
       addAliasChecks(S);
   }
 
+  // The array whose element AS reads. A member of several dimensions
+  // subscripted once gives a row, no element: its reads are indexed sites'
+  // (at the flat index, IndexedSites.h), no pattern's.
+  ArrayRef elementsOf(const ArraySubscriptExpr *AS) const {
+    ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
+    return A && !A.isMultiDimensional() ? A : ArrayRef();
+  }
+
   // Reads in St that Match accepts, grouped by array.
   void collectReads(Site &S, const Stmt *St,
                     const std::function<bool(const ArraySubscriptExpr *)> &Match) {
@@ -233,7 +241,7 @@ private:
       if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-        ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
+        ArrayRef A = elementsOf(AS);
         if (A && Match(AS) && !isAnyMacro(AS)) {
           auto [It, New] = Index.try_emplace(A, S.Arrays.size());
           if (New)
@@ -486,7 +494,7 @@ private:
       if (!X || isa<LambdaExpr>(X)) // see TraverseLambdaExpr
         return;
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-        ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
+        ArrayRef A = elementsOf(AS);
         if (auto NI = A ? neighborIndex(AS->getIdx(), J) : std::nullopt) {
           auto Key = std::make_pair(A, NI->List);
           auto It = FoundAt.find(Key);
@@ -547,7 +555,7 @@ private:
     auto Inner = asParamSubscript(AS->getIdx(), W);
     if (!Inner || startsFollowedPointer(AS, W, Ctx)) // `&A[B[t]]` a pointer starts at: its reads are the reads
       return;
-    ArrayRef A = WriteSet::exactPointer(AS->getBase(), W);
+    ArrayRef A = elementsOf(AS);
     if (!A)
       return;
     auto R = rowOfThread(Inner->Index, W);

@@ -71,12 +71,15 @@ ArrayRef WriteSet::pointeeMember(const MemberExpr *ME, const WriteSet &Writes) {
 const char *WriteSet::whyNotPointeeMember(const FieldDecl *F, QualType Struct) {
   if (Struct.isVolatileQualified())
     return "which is volatile";
-  const auto *CA = dyn_cast<ConstantArrayType>(F->getType()->getUnqualifiedDesugaredType());
-  if (!CA)
-    return "of no constant size";
-  QualType Elem = CA->getElementType();
-  if (Elem->isArrayType())
-    return "of several dimensions";
+  // Every dimension of constant size: a read of several dimensions is one of
+  // the flat array at an index the member's type gives the strides of.
+  QualType Elem = F->getType();
+  do {
+    const auto *CA = dyn_cast<ConstantArrayType>(Elem->getUnqualifiedDesugaredType());
+    if (!CA)
+      return "of no constant size";
+    Elem = CA->getElementType();
+  } while (Elem->isArrayType());
   if (Elem.isVolatileQualified())
     return "of volatile elements";
   if (!(Elem->isIntegerType() || Elem->isRealFloatingType()))

@@ -79,11 +79,12 @@ public:
   // or none. For reads that will be redirected: an offset would change the element.
   // A field of array type (`g.a` with `float a[8]`) is none: it is no device memory.
   static ArrayRef exactPointer(const clang::Expr *E, const WriteSet &Writes);
-  // `p->a` with p a pointer parameter the function does not assign and `a` a
-  // one-dimensional array of scalars of the struct it points to, or none.
+  // `p->a` with p a pointer parameter the function does not assign and `a` an
+  // array of scalars of the struct it points to, every dimension of constant
+  // size (ArrayRef::isMultiDimensional), or none.
   static ArrayRef pointeeMember(const clang::MemberExpr *ME, const WriteSet &Writes);
   // Why member F of Struct (the type a pointer parameter points to) is no
-  // array a copy is made of, or null: "of several dimensions", "which is volatile".
+  // array a copy is made of, or null: "of no constant size", "which is volatile".
   static const char *whyNotPointeeMember(const clang::FieldDecl *F, clang::QualType Struct);
 
   // A callee's write set as a kernel that calls it sees it (CallChains.h): its

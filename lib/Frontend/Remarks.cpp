@@ -48,7 +48,7 @@ void VerdictRemarks::transformed(const Site &S, const SiteReport &Row, const std
     auto Text = [&](const Expr *E) { return sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()); };
     for (size_t I = 0; I < S.Arrays.size() && I < S.Indices.size(); ++I) {
       const Site::IndexedCopy &C = S.Indices[I];
-      std::string At = Text(C.Index);
+      std::string At = flatIndexText(C.Rows, Text(C.Index), Text, "");
       for (const Expr *Offset : C.Offsets) // read through a local pointer into the array
         At = Text(Offset) + " + " + At;
       Copies += (Copies.empty() ? "'" : ", '") + S.Arrays[I].Array.spelling() + "' at '" + At + "'";

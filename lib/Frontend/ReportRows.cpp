@@ -77,7 +77,8 @@ ReadReport readReport(const ReadVerdict &V, const KernelInfo &Info, ASTContext &
   R.Function = V.In;
   R.Array = V.Array;
   MemoryRead M;
-  R.Index = asMemoryRead(V.Read, &M) && M.Index ? sourceText(M.Index->getSourceRange(), SM, Ctx.getLangOpts()) : "";
+  auto Text = [&](const clang::Expr *E) { return sourceText(E->getSourceRange(), SM, Ctx.getLangOpts()); };
+  R.Index = asMemoryRead(V.Read, &M) && M.Index ? flatIndexText(M.Rows, Text(M.Index), Text, "") : "";
   for (const clang::Expr *Offset : V.Offsets) // through a local pointer into the array
     R.Index = sourceText(Offset->getSourceRange(), SM, Ctx.getLangOpts()) + " + " + R.Index;
   R.Pattern = V.shape();

@@ -20,4 +20,13 @@ std::string launchSpelling(const ArrayRef &A, const ASTContext &Ctx) {
          Struct.getUnqualifiedType().getAsString(Policy) + ", " + A.fields().front()->getNameAsString() + "))";
 }
 
+std::string firstElementSpelling(const ArrayRef &A) {
+  std::string S = A.spelling();
+  if (!A.isMultiDimensional())
+    return S;
+  for (QualType T = A.type(); T->isArrayType(); T = T->castAsArrayTypeUnsafe()->getElementType())
+    S += "[0]";
+  return "&" + S;
+}
+
 } // namespace irregfix

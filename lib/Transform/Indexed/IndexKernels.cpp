@@ -125,7 +125,8 @@ private:
     MemoryRead M;
     if (asMemoryRead(X, &M)) {
       ArrayRef A = Scope ? namedMemory(M.Base, W, Scope) : WriteSet::exactPointer(M.Base, W);
-      std::string Index = M.Index ? gen(M.Index, Depth + 1) : "0";
+      std::string Index = flatIndexText(M.Rows, M.Index ? gen(M.Index, Depth + 1) : "0",
+                                        [&](const Expr *Row) { return gen(Row, Depth + 1); }, "(long long)");
       if (!A && !Scope) { // through a local pointer into the array: at the offset's sum
         PointerInto Into = pointerInto(M.Base, W);
         A = Into.Array;
@@ -135,7 +136,7 @@ private:
       auto It = std::find(S.IndexSources.begin(), S.IndexSources.end(), A);
       if (!A || It == S.IndexSources.end())
         return fail("a load of an array the site does not name");
-      return "irregfix::checked_load(" + A.spelling() + ", (long long)(" + Index + "), __irregfix_x, " +
+      return "irregfix::checked_load(" + firstElementSpelling(A) + ", (long long)(" + Index + "), __irregfix_x, " +
              std::to_string(It - S.IndexSources.begin()) + ", __irregfix_ok)" +
              (M.Field ? "." + M.Field->getNameAsString() : "");
     }
@@ -265,7 +266,8 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   }
   std::vector<std::string> Indices;
   for (const Site::IndexedCopy &C : S.Indices) {
-    std::string Index = Text.of(C.Index);
+    std::string Index =
+        flatIndexText(C.Rows, Text.of(C.Index), [&](const Expr *Row) { return Text.of(Row); }, "(long long)");
     for (const Expr *Offset : C.Offsets) // a read through a local pointer into the array
       Index = "(long long)(" + Text.of(Offset) + ") + (long long)(" + Index + ")";
     Indices.push_back(Index);

@@ -39,6 +39,37 @@ std::string formOfRead(const std::string &Code, bool Why = false) {
 
 std::string whyOfRead(const std::string &Code) { return formOfRead(Code, /*Why=*/true); }
 
+// The forms of the reads of members of Code's kernel (`p->m[i][j]`), or
+// "row" for a subscript that leaves a row, in source order.
+std::vector<std::string> formsOfMemberReads(const std::string &Code) {
+  std::vector<std::string> Out;
+  forEachKernel(Code, [&](const clang::FunctionDecl *K, clang::ASTContext &Ctx) {
+    const WriteSet W = WriteSet::of(K, /*DeviceOnly=*/nullptr);
+    FormBuilder Forms(K, W, Ctx);
+    std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
+        const clang::Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+        while (const auto *Inner = llvm::dyn_cast<clang::ArraySubscriptExpr>(Base))
+          Base = Inner->getBase()->IgnoreParenImpCasts();
+        if (llvm::isa<clang::MemberExpr>(Base)) {
+          if (isRowOfMember(AS))
+            Out.push_back("row");
+          else if (const FormRef F = Forms.readOf(AS))
+            Out.push_back(F->str());
+          else
+            Out.push_back("none");
+        }
+      }
+      for (const clang::Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(K->getBody());
+  });
+  return Out;
+}
+
 TEST(IndexForm, ConstantsFoldThroughParenthesesAndConversions) {
   EXPECT_EQ(formOfRead(R"cu(
 __global__ void k(const float *a, const int *b, float *o) {
@@ -94,4 +125,20 @@ __global__ void k(const float *a, float *o) {
             "nx * j of the x and y indices)");
 }
 
+// A member of several dimensions of the struct a pointer points to is read
+// as its flat array, at the subscripts times the strides its type gives; the
+// rows on the way are no reads. A one-dimensional member is read as written.
+TEST(IndexForm, MembersOfSeveralDimensionsAreReadAtTheirFlatIndex) {
+  EXPECT_EQ(formsOfMemberReads(R"cu(
+struct S { int one[8]; int two[16][60]; float three[8][4][16]; };
+__global__ void k(const S *p, const int *b, float *o) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  o[t] = p->two[b[t]][3] + p->three[b[t]][t][2] + p->one[b[t]];
+}
+)cu"),
+            (std::vector<std::string>{"p->two[((b[t] * 60) + 3)]", "row", "p->three[((b[t] * 64) + ((t * 16) + 2))]",
+                                      "row", "row", "p->one[b[t]]"}));
+}
+
 } // namespace
+

@@ -165,8 +165,9 @@ TEST(WriteSet, StructFieldsAreArraysOfTheirOwn) {
 
 // An array member of the struct a pointer parameter points to is an array of
 // its own for reads (`u->a`), written whenever the struct is (`t->n = 2`
-// writes `t->a`); a two-dimensional member, one of a struct by value and one
-// of a pointer the kernel assigns are none.
+// writes `t->a`), and so is a two-dimensional one (`u->b`, the flat array of
+// its scalars); a member of a struct by value and one of a pointer the kernel
+// assigns are none.
 TEST(WriteSet, ArraysInsideAPointedStructAreWrittenWithIt) {
   std::vector<std::string> Named;
   std::set<std::string> Written;
@@ -191,6 +192,6 @@ TEST(WriteSet, ArraysInsideAPointedStructAreWrittenWithIt) {
                   for (const ArrayRef &A : W.writtenArrays())
                     Written.insert(A.spelling());
                 });
-  EXPECT_EQ(Named, (std::vector<std::string>{"u->a", "t->a written", "none", "none", "none"}));
+  EXPECT_EQ(Named, (std::vector<std::string>{"u->a", "t->a written", "u->b", "none", "none"}));
   EXPECT_EQ(Written, (std::set<std::string>{"o", "t"}));
 }
