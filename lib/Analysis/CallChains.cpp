@@ -63,6 +63,29 @@ ArrayRef structArgument(const Expr *E, const WriteSet &W) {
   return ArrayRef(P, std::move(Fields));
 }
 
+// The array a local pointer argument is exactly when every value it is given
+// is that array itself, never stepped (`const int *v; ... v = x;`, or `v = x`
+// in each branch): bound as one initialised with it would be. Else none.
+ArrayRef assignedExactly(const Expr *Arg, const WriteSet &W) {
+  const VarDecl *V = refToVar(strip(Arg));
+  if (!V || !V->isLocalVarDecl() || !V->getType()->isPointerType())
+    return ArrayRef();
+  const PointerChanges Changes = pointerChanges(V);
+  if (Changes.Other || Changes.Stepped)
+    return ArrayRef();
+  std::vector<const Expr *> Values = Changes.Assigned;
+  if (V->hasInit())
+    Values.push_back(V->getInit());
+  ArrayRef Same;
+  for (const Expr *Value : Values) {
+    ArrayRef A = WriteSet::exactPointer(Value, W);
+    if (!A || (Same && A != Same))
+      return ArrayRef();
+    Same = A;
+  }
+  return Same;
+}
+
 struct Level {
   ParamMap Params;
   std::set<const ParmVarDecl *> Thread;
@@ -99,8 +122,13 @@ std::string unboundArgument(const Expr *Arg, const FunctionDecl *CallerFn, const
   const auto *V = dyn_cast<VarDecl>(DR->getDecl());
   if (!V || !V->isLocalVarDecl())
     return "";
-  if (std::string Why = pointerInto(S, CallerWrites, Caller ? &Caller->Spaces : nullptr).Why; !Why.empty())
-    return "'" + V->getNameAsString() + "' is " + Why;
+  const PointerInto Into = pointerInto(S, CallerWrites, Caller ? &Caller->Spaces : nullptr);
+  // A local that points into the caller's parameter, itself bound to nothing.
+  if (Caller && Into.Within && Into.Within.fields().empty())
+    if (auto It = Caller->Unbound.find(Into.Within.param()); It != Caller->Unbound.end())
+      return It->second;
+  if (!Into.Why.empty())
+    return "'" + V->getNameAsString() + "' is " + Into.Why;
   if (V->hasInit() && isa<ConditionalOperator>(strip(V->getInit())))
     return "'" + V->getNameAsString() + "' is either of two pointers, chosen in " + quotedName(CallerFn);
   return "";
@@ -110,6 +138,22 @@ std::string unboundArgument(const Expr *Arg, const FunctionDecl *CallerFn, const
 // the kernel), points into a kernel array at an offset, if it does.
 std::optional<OffsetBinding> offsetArgument(const Expr *Arg, const Level *Caller, const WriteSet &CallerWrites) {
   const PointerInto Into = pointerInto(Arg, CallerWrites, Caller ? &Caller->Spaces : nullptr);
+  // Somewhere in an array, at an offset not followed: reads through it are
+  // still reads of that array, for the hazards the kernel's writes make.
+  if (Into.Within) {
+    ArrayRef K = throughParams(Caller ? &Caller->Params : nullptr, Into.Within);
+    if (!K && Caller && Into.Within.fields().empty())
+      if (auto It = Caller->Offsets.find(Into.Within.param()); It != Caller->Offsets.end())
+        K = It->second.Array;
+    if (!K)
+      return std::nullopt;
+    OffsetBinding B;
+    B.Array = K;
+    const Expr *S = strip(Arg);
+    const auto *DR = dyn_cast<DeclRefExpr>(S);
+    B.NotFollowed = (DR ? "'" + DR->getDecl()->getNameAsString() + "' is " : std::string()) + Into.Why;
+    return B;
+  }
   if (Into.Array && !Into.Offsets.empty()) {
     ArrayRef K = throughParams(Caller ? &Caller->Params : nullptr, Into.Array);
     if (!K && Caller && Into.Array.fields().empty())
@@ -150,7 +194,10 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerF
     // A pointer given a member of several dimensions points to its rows, which
     // the function's subscripts do not read as the flat array's elements.
     if (T->isPointerType()) {
-      if (A = WriteSet::exactPointer(Args[I], CallerWrites); A.isMultiDimensional())
+      A = WriteSet::exactPointer(Args[I], CallerWrites);
+      if (!A)
+        A = assignedExactly(Args[I], CallerWrites);
+      if (A.isMultiDimensional())
         A = ArrayRef();
     } else if (T->isRecordType())
       A = structArgument(Args[I], CallerWrites);
@@ -196,14 +243,25 @@ Level bind(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *CallerF
   return L;
 }
 
-// Whether the memory F's pointer and reference parameters point into is the
-// same at every call of F as at the chain's (whose binding is Bound): each
-// other call is F's own passing them on unchanged (a recursion over the same
-// arrays), or one in the same caller (at level Caller, null: the kernel
-// CallerFn) that binds them alike, at offsets written alike.
-bool bindsAlike(const FunctionDecl *F, const CallExpr *ChainCall, const FunctionDecl *CallerFn, const Level *Caller,
-                const Level &Bound, const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &Calls,
-                const WriteSet &KernelWrites, const DeviceOnlyCode *DeviceOnly, const ASTContext &Ctx) {
+bool isPointerLike(const ParmVarDecl *P) { return P->getType()->isPointerType() || P->getType()->isReferenceType(); }
+
+// F's pointer and reference parameters whose memory is not the same at every
+// call of F as at the chain's (whose binding is Bound): all of them where F is
+// called from another function than the chain's caller CallerFn (at level
+// Caller, null: the kernel); where F calls itself, those it does not pass on
+// unchanged; where CallerFn calls it again, those that call binds otherwise
+// (another space, array, or offset as written).
+std::set<const ParmVarDecl *> boundUnlike(const FunctionDecl *F, const CallExpr *ChainCall,
+                                          const FunctionDecl *CallerFn, const Level *Caller, const Level &Bound,
+                                          const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &Calls,
+                                          const WriteSet &KernelWrites, const DeviceOnlyCode *DeviceOnly,
+                                          const ASTContext &Ctx) {
+  std::set<const ParmVarDecl *> Unlike;
+  auto All = [&] {
+    for (const ParmVarDecl *P : F->parameters())
+      if (isPointerLike(P))
+        Unlike.insert(P);
+  };
   for (const auto &[C, In] : Calls) {
     if (C == ChainCall)
       continue;
@@ -211,29 +269,69 @@ bool bindsAlike(const FunctionDecl *F, const CallExpr *ChainCall, const Function
       const std::vector<const Expr *> Args = callArguments(C, F);
       for (unsigned I = 0; I < F->getNumParams(); ++I) {
         const ParmVarDecl *P = F->getParamDecl(I);
-        if (!P->getType()->isPointerType() && !P->getType()->isReferenceType())
+        if (!isPointerLike(P))
           continue;
         const auto *DR = I < Args.size() ? dyn_cast<DeclRefExpr>(strip(Args[I])) : nullptr;
         if (!DR || DR->getDecl() != P)
-          return false;
+          Unlike.insert(P);
       }
       continue;
     }
-    if (In != CallerFn)
-      return false;
+    if (In != CallerFn) {
+      All();
+      continue;
+    }
     const Level Other = bind(C, F, CallerFn, Caller, KernelWrites, DeviceOnly);
-    if (Other.Spaces != Bound.Spaces || Other.Offsets.size() != Bound.Offsets.size())
-      return false;
-    for (const auto &[P, O] : Bound.Offsets) {
-      auto It = Other.Offsets.find(P);
-      if (It == Other.Offsets.end() || It->second.Array != O.Array || It->second.Offsets.size() != O.Offsets.size())
-        return false;
-      for (size_t I = 0; I < O.Offsets.size(); ++I)
-        if (spelledText(O.Offsets[I], Ctx) != spelledText(It->second.Offsets[I], Ctx))
-          return false;
+    for (const ParmVarDecl *P : F->parameters()) {
+      if (!isPointerLike(P))
+        continue;
+      auto S = Bound.Spaces.find(P), OS = Other.Spaces.find(P);
+      if ((S == Bound.Spaces.end()) != (OS == Other.Spaces.end()) ||
+          (S != Bound.Spaces.end() && S->second != OS->second)) {
+        Unlike.insert(P);
+        continue;
+      }
+      auto O = Bound.Offsets.find(P), OO = Other.Offsets.find(P);
+      if ((O == Bound.Offsets.end()) != (OO == Other.Offsets.end())) {
+        Unlike.insert(P);
+        continue;
+      }
+      if (O == Bound.Offsets.end())
+        continue;
+      const OffsetBinding &A = O->second, &B = OO->second;
+      bool Same = A.Array == B.Array && A.Offsets.size() == B.Offsets.size() &&
+                  A.NotFollowed.empty() == B.NotFollowed.empty();
+      for (size_t I = 0; Same && I < A.Offsets.size(); ++I)
+        Same = spelledText(A.Offsets[I], Ctx) == spelledText(B.Offsets[I], Ctx);
+      if (!Same)
+        Unlike.insert(P);
     }
   }
-  return true;
+  return Unlike;
+}
+
+// The pointer and reference parameters of E's function whose values E's
+// value may derive from: those it names, through the values of the local
+// pointers it names (their initialisers and assignments).
+void derivedFrom(const Expr *E, std::set<const ParmVarDecl *> &Out, std::set<const VarDecl *> &Seen) {
+  if (!E)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
+      if (isPointerLike(P) || P->getType()->isRecordType())
+        Out.insert(P);
+    } else if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+               V && V->isLocalVarDecl() && (V->getType()->isPointerType() || V->getType()->isReferenceType()) &&
+               Seen.insert(V).second) {
+      derivedFrom(V->getInit(), Out, Seen);
+      for (const Expr *A : pointerChanges(V).Assigned)
+        derivedFrom(A, Out, Seen);
+    }
+    return;
+  }
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      derivedFrom(CE, Out, Seen);
 }
 
 // Why F, reached by call C from Kernel, cannot have a copy written beside the kernel.
@@ -387,6 +485,8 @@ std::string BoundChain::unboundWhy(const ArrayRef &A, const WriteSet &KernelWrit
     if (KernelWrites.writesThrough(O->Array) || Writes.writesThrough(A))
       return O->Array.quoted() + " is written in the kernel: " + Named + " points into it" + Passes;
     const std::string At = Named + " points into " + O->Array.quoted() + " at an offset" + Passes;
+    if (!O->NotFollowed.empty())
+      return At + " that is not followed: " + O->NotFollowed;
     if (!O->InKernel)
       return At + " that a function between the kernel and it adds (a view's offset is the kernel's call's)";
     if (!isLaunchOffset(*O, KernelWrites))
@@ -415,14 +515,32 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     BoundChain B;
     Level L;
     const Level *Caller = nullptr;
-    const FunctionDecl *Unlike = nullptr; // the first function whose calls bind its parameters unlike the chain's
+    // The current function's parameters bound unlike at its other calls, or
+    // derived from its caller's that are: each with the function whose calls
+    // differ.
+    std::map<const ParmVarDecl *, const FunctionDecl *> Unlike;
     for (size_t I = 0; I < Chain.Calls.size(); ++I) {
       const FunctionDecl *F = Chain.Functions[I];
       const FunctionDecl *CallerFn = I ? Chain.Functions[I - 1] : Kernel;
       Level Next = bind(Chain.Calls[I], F, CallerFn, Caller, KernelWrites, DeviceOnly);
-      if (!Unlike && !bindsAlike(F, Chain.Calls[I], CallerFn, Caller, Next, Finder.CallsOf[F], KernelWrites,
-                                 DeviceOnly, Ctx))
-        Unlike = F;
+      std::map<const ParmVarDecl *, const FunctionDecl *> NextUnlike;
+      if (!Unlike.empty()) {
+        const std::vector<const Expr *> Args = callArguments(Chain.Calls[I], F);
+        for (unsigned A = 0; A < F->getNumParams() && A < Args.size(); ++A) {
+          std::set<const ParmVarDecl *> From;
+          std::set<const VarDecl *> Seen;
+          derivedFrom(Args[A], From, Seen);
+          for (const ParmVarDecl *P : From)
+            if (auto It = Unlike.find(P); It != Unlike.end()) {
+              NextUnlike.emplace(F->getParamDecl(A), It->second);
+              break;
+            }
+        }
+      }
+      for (const ParmVarDecl *P : boundUnlike(F, Chain.Calls[I], CallerFn, Caller, Next, Finder.CallsOf[F],
+                                              KernelWrites, DeviceOnly, Ctx))
+        NextUnlike.emplace(P, F);
+      Unlike = std::move(NextUnlike);
       L = std::move(Next);
       Caller = &L;
       if (!B.RefusedBecause.empty())
@@ -443,18 +561,20 @@ std::vector<BoundChain> boundCallChains(const FunctionDecl *Kernel, const WriteS
     // What memory a parameter points into holds for every call only when the
     // chain's calls are the only ones.
     B.UnboundBecause = std::move(L.Unbound);
-    if (!Unlike) {
-      B.Spaces = std::move(L.Spaces);
-      B.Offsets = std::move(L.Offsets);
-    } else {
-      const std::string Why = quotedName(Unlike) +
-                              " is called elsewhere with pointers not bound alike (what a parameter points into "
-                              "is followed only where every call binds it alike)";
-      for (const auto &[P, Space] : L.Spaces)
-        B.UnboundBecause[P] = Why;
-      for (const auto &[P, Offset] : L.Offsets)
-        B.UnboundBecause[P] = Why;
-    }
+    auto Why = [&](const FunctionDecl *F) {
+      return quotedName(F) + " is called elsewhere with pointers not bound alike (what a parameter points into "
+                             "is followed only where every call binds it alike)";
+    };
+    for (auto &[P, Space] : L.Spaces)
+      if (auto It = Unlike.find(P); It != Unlike.end())
+        B.UnboundBecause[P] = Why(It->second);
+      else
+        B.Spaces[P] = Space;
+    for (auto &[P, Offset] : L.Offsets)
+      if (auto It = Unlike.find(P); It != Unlike.end())
+        B.UnboundBecause[P] = Why(It->second);
+      else
+        B.Offsets[P] = Offset;
     B.Writes = std::move(L.Writes);
     B.Chain = std::move(Chain);
     Out.push_back(std::move(B));

@@ -40,6 +40,10 @@ struct OffsetBinding {
   // call); empty when a function between adds them.
   llvm::SmallVector<const clang::Expr *, 2> Offsets;
   bool InKernel = false; // Offsets are the kernel's (the first call's argument)
+  // Set when the offset is not followed at all (a local pointer assigned in
+  // the caller, either of two pointers into the array, a parameter the caller
+  // steps): why, as the end of "'p' is ..." for the argument.
+  std::string NotFollowed;
 };
 
 // A chain seen from the kernel: the arrays and thread-index parameters of its

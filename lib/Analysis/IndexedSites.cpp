@@ -187,8 +187,10 @@ std::string unknownIndex(const Form &F, const Place &At, const FunctionDecl *Ker
   return "its index cannot be computed outside the kernel: " + F.unknownWhy();
 }
 
-// Why the loads of a form cannot be made outside the kernel, or "".
-std::string loadsProblem(const Form &F, const Place &At, ASTContext &Ctx, std::vector<ArrayRef> &Sources) {
+// Why the loads of a form cannot be made outside the kernel (KernelW: the
+// kernel's writes), or "".
+std::string loadsProblem(const Form &F, const Place &At, const WriteSet &KernelW, ASTContext &Ctx,
+                         std::vector<ArrayRef> &Sources) {
   std::vector<const Form *> Loads;
   F.loads(Loads);
   for (const Form *L : Loads) {
@@ -198,10 +200,19 @@ std::string loadsProblem(const Form &F, const Place &At, ASTContext &Ctx, std::v
       if (Base && asMemoryRead(Base, &M) && M.Base)
         Base = M.Base;
       // An index kept in the thread's own memory or on the chip is the kernel's to compute.
-      const MemorySpace Space =
-          Base ? pointerInto(Base, At.W, At.Chain ? &At.Chain->Spaces : nullptr).Space : MemorySpace::Device;
+      const PointerInto Into = Base ? pointerInto(Base, At.W, At.Chain ? &At.Chain->Spaces : nullptr) : PointerInto();
+      const MemorySpace Space = Into.Space;
       if (Space == MemorySpace::ThreadLocal || Space == MemorySpace::Shared)
         return "its index cannot be computed outside the kernel: " + readOfSpace(Space, textOf(Base, Ctx));
+      // Somewhere inside an array (at an offset not followed): written where the array is.
+      if (Into.Within) {
+        const OffsetBinding *O =
+            At.Chain && Into.Within.fields().empty() ? At.Chain->offsetBinding(Into.Within) : nullptr;
+        const ArrayRef Named = At.Chain ? (O ? O->Array : At.Chain->kernelArray(Into.Within)) : Into.Within;
+        if (At.W.writesThrough(Into.Within) || (Named && KernelW.writesThrough(Named)))
+          return "its index reads '" + textOf(Base, Ctx) + "', which the kernel writes (it points into " +
+                 (Named ? Named : Into.Within).quoted() + ")";
+      }
       return "its index reads memory through '" + (Base ? textOf(Base, Ctx) : std::string("?")) + "', " +
              (L->Why.empty() ? "which the launch cannot name" : L->Why);
     }
@@ -211,6 +222,13 @@ std::string loadsProblem(const Form &F, const Place &At, ASTContext &Ctx, std::v
                                                             It != At.Chain->Spaces.end() &&
                                                             It->second != MemorySpace::KernelParameter)
         return "its index cannot be computed outside the kernel: " + readOfSpace(It->second, L->Array.spelling());
+      // An array inside the element a parameter points to, the parameter
+      // bound into a kernel array: written where that array is.
+      if (L->Array.isPointeeMember())
+        if (const OffsetBinding *O = At.Chain->offsetBinding(ArrayRef(L->Array.param()));
+            O && (KernelW.writesThrough(O->Array) || At.W.writesThrough(L->Array)))
+          return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(L->Array.param()) +
+                 " of " + quoted(At.In) + " points into " + O->Array.quoted() + ")";
       auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
       return "its index reads " + Array + ", which " + Why;
     }
@@ -417,6 +435,27 @@ private:
            "by value)";
   }
 
+  // Why R, a read through a pointer into the function's array Into.Within at
+  // an offset not followed, is not rewritten: what the array is bound to when
+  // it is no kernel array, a hazard to it where there is one, else the offset.
+  std::string withinWhy(const PointerInto &Into, const IndirectRead &R, const Place &At) {
+    const ArrayRef &A = Into.Within;
+    const OffsetBinding *O = At.Chain && A.fields().empty() ? At.Chain->offsetBinding(A) : nullptr;
+    const ArrayRef Named = At.Chain ? At.Chain->kernelArray(A) : A;
+    if (!Named && !O)
+      return At.Chain->unboundWhy(A, W, Ctx);
+    if (!R.Plain)
+      return "the element is written or its address is taken";
+    if (At.W.hasUntracedWrite())
+      return "the kernel may write memory the analysis cannot name: " + At.W.untracedWhy();
+    if (O && (At.W.writesThrough(A) || W.writesThrough(O->Array)))
+      return At.Chain->unboundWhy(A, W, Ctx);
+    if (At.W.writesThrough(A))
+      return WriteSet::writtenWhy(Named);
+    return "it reads " + (O ? O->Array : Named).quoted() + " through '" + textOf(R.Mem.Base, Ctx) + "', " +
+           Into.Why + ": a copy is read at offsets the launch can name";
+  }
+
   const BoundChain *chainTo(const FunctionDecl *F) const {
     for (const BoundChain &B : Chains)
       if (B.Chain.callee() == F)
@@ -437,8 +476,20 @@ private:
     if (!R.Array) {
       if (std::string Why = pointeeMemberWhy(R.Mem.Base, At, Ctx); !Why.empty())
         return Why;
-      // A pointer parameter the function sets or steps: which memory it reads
-      // is the function's own computation.
+      // A pointer that holds several values (a parameter the function steps,
+      // a local assigned later, either of two pointers), all into one array:
+      // a read of that array at an offset the function computes.
+      const PointerInto Into = pointerInto(R.Mem.Base, RW, At.Chain ? &At.Chain->Spaces : nullptr);
+      if (Into.Within)
+        return withinWhy(Into, R, At);
+      // Memory the analysis cannot name that the function stores to through
+      // the same pointer: a copy made before the launch would be stale.
+      if (const VarDecl *V = refToVar(strip(R.Mem.Base)); V && V->getType()->isPointerType())
+        if (const Stmt *Store = storeThrough(V))
+          return "the memory it reads through " + quoted(V) + " is written in the kernel: " + quoted(At.In) +
+                 " stores through it ('" + spelledText(Store, Ctx, 48) + "')";
+      // A pointer parameter the function sets: which memory it reads is the
+      // function's own computation.
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
         if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && RW.writesScalar(P))
           return "the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
@@ -464,7 +515,7 @@ private:
       return R.Array.quoted() + " has a volatile or incomplete element type";
     if (!R.Index->known())
       return unknownIndex(*R.Index, At, Info.Kernel, W, Ctx);
-    if (std::string Why = loadsProblem(*R.Index, At, Ctx, C.Sources); !Why.empty())
+    if (std::string Why = loadsProblem(*R.Index, At, W, Ctx, C.Sources); !Why.empty())
       return Why;
     if (std::string Why = keyScalars(*R.Index, At, W, C.Scalars, Ctx); !Why.empty())
       return Why;
@@ -502,7 +553,7 @@ private:
         F->loopVars(BoundVars);
         if (!BoundVars.empty())
           return "the bounds of its loop depend on the variable of a loop around it";
-        if (std::string Why = loadsProblem(*F, At, Ctx, C.Sources); !Why.empty())
+        if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
           return Why;
         if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
           return Why;
@@ -551,6 +602,8 @@ private:
   // Why the offset at which a called function's parameter points into a
   // kernel array cannot be computed before the launch, or "".
   std::string offsetProblem(const ArrayRef &Param, const OffsetBinding &O, const BoundChain &B) {
+    if (!O.NotFollowed.empty()) // somewhere in the array: no offset to compute
+      return B.unboundWhy(Param, W, Ctx);
     const std::string Given = Param.quoted() + " of " + quoted(B.Chain.callee()) + " is given '" +
                               textOf(B.argumentFor(Param.param()), Ctx) + "'";
     if (!O.InKernel)

@@ -1,11 +1,12 @@
 // A called function's pointer parameter that the calls bind to no kernel
 // array: its remark says what the call passes instead. Scratch memory the
 // function writes is a hazard whatever it points to; otherwise the argument is
-// named (a pointer declared without a value and set later, either of two
-// pointers, a parameter the caller assigns), and a binding given up because
-// another call of a function on the way binds its pointers differently names
-// that function. A pointer the function moves itself is no array it reads
-// from one place. Nothing is rewritten; the output is the input.
+// named (either of two pointers into different arrays), and a binding given up
+// because another call of a function on the way binds its pointers differently
+// names that function. A pointer declared without a value and given the
+// kernel's array later is that array, as an initialised one is; a pointer the
+// function moves itself reads the array it is bound to, at offsets the
+// function computes. Nothing is rewritten; the output is the input.
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: diff %s %t.out
@@ -27,7 +28,8 @@ __global__ void smooth_all(const int *from, float *const *buffers, float *out, i
 }
 // CHECK-DAG: remark: indirect read of 'scratch' in 'smooth_all' (in 'smooth') not rewritten: 'scratch' of 'smooth' is written in the kernel: 'smooth' writes it (the call passes 'scratch')
 
-// The pointer is declared first and given its array in a later statement.
+// The pointer is declared first and given its array in a later statement: it
+// is that array (the read is refused for where it is, not for what it reads).
 __device__ float shifted(const float *v, const int *at, int t) { return v[at[t] + 1]; }
 __global__ void set_later(const float *x, const int *at, float *out, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +38,7 @@ __global__ void set_later(const float *x, const int *at, float *out, int n) {
   if (t < n)
     out[t] = shifted(v, at, t);
 }
-// CHECK-DAG: remark: indirect read of 'v' in 'set_later' (in 'shifted') not rewritten: 'v' of 'shifted' is not an array the kernel passes unchanged (the call passes 'v'): 'v' is a local pointer declared without a value
+// CHECK-DAG: remark: indirect read of 'v' in 'set_later' (in 'shifted') not rewritten: it is in 'shifted', a function the kernel calls, where only range and gather sites are rewritten
 
 // Which array is read depends on a condition of the kernel's, through two calls.
 __device__ float inner(const float *v, const int *at, int t) { return v[at[t] + 2]; }
@@ -47,7 +49,7 @@ __global__ void chosen(const float *x, const float *y, const int *at, float *out
   if (t < n)
     out[t] = outer(pick, at, t);
 }
-// CHECK-DAG: remark: indirect read of 'v' in 'chosen' (in 'inner') not rewritten: 'v' of 'inner' is not an array the kernel passes unchanged (the call passes 'u'): 'pick' is either of two pointers, chosen in 'chosen'
+// CHECK-DAG: remark: indirect read of 'v' in 'chosen' (in 'inner') not rewritten: 'v' of 'inner' is not an array the kernel passes unchanged (the call passes 'u'): 'pick' is either of two pointers, given 'x' and 'y', which point into different memory
 
 // A recursion that hands itself the thread's own array: what 'v' points into
 // differs between its calls.
@@ -62,7 +64,8 @@ __global__ void tree(const float *x, const int *at, float *out, int n) {
     out[t] = descend(x + 4, at, t, 2);
 }
 // CHECK-DAG: remark: indirect read of 'v' in 'tree' (in 'at_leaf') not rewritten: 'v' of 'at_leaf' is not an array the kernel passes unchanged (the call passes 'v'): 'descend' is called elsewhere with pointers not bound alike (what a parameter points into is followed only where every call binds it alike)
-// The function steps its own pointer: where it reads is its own computation.
+// The function steps its own pointer: it reads the kernel's array, at offsets
+// the function computes as it steps.
 __device__ int pairs(const int *p, const int *at, int t, int steps) {
   int s = 0;
   for (int k = 0; k < steps; ++k) {
@@ -76,7 +79,7 @@ __global__ void stepped(const int *x, const int *at, int *out, int n) {
   if (t < n)
     out[t] = pairs(x, at, t, 4);
 }
-// CHECK-DAG: remark: indirect read of 'p' in 'stepped' (in 'pairs') not rewritten: the array it reads ('p') is a parameter 'pairs' assigns (reads through it are not followed)
+// CHECK-DAG: remark: indirect read of 'p' in 'stepped' (in 'pairs') not rewritten: it reads 'x' through 'p', a parameter 'pairs' steps (its offset is not followed)
 // CHECK-NOT: transformed
 
 void run(const int *from, float *const *buffers, const float *x, const float *y, const int *at, float *out,

@@ -169,8 +169,9 @@ TEST(CallChains, WhyAPointerParameterIsBoundToNoKernelArray) {
   )");
   ASSERT_EQ(Chains.size(), 2u);
   EXPECT_EQ(Chains[1].Path, "f>g");
-  EXPECT_EQ(Chains[1].Unbound, "a: a null pointer; b: 'later' is a local pointer declared without a value; "
-                               "c: 'p' is a parameter 'f' assigns");
+  // `later`, set once after its declaration to `q`, is the kernel's 'y'.
+  EXPECT_EQ(Chains[1].Unbound, "a: a null pointer; c: 'p' is a parameter 'f' assigns");
+  EXPECT_EQ(Chains[1].Arrays, "b=y");
 }
 
 TEST(CallChains, AnUnboundParameterPassedOnKeepsItsReason) {
@@ -184,8 +185,10 @@ TEST(CallChains, AnUnboundParameterPassedOnKeepsItsReason) {
     }
   )");
   ASSERT_EQ(Chains.size(), 2u);
-  EXPECT_EQ(Chains[0].Unbound, "u: 'pick' is either of two pointers, chosen in 'k'");
-  EXPECT_EQ(Chains[1].Unbound, "v: 'pick' is either of two pointers, chosen in 'k'");
+  EXPECT_EQ(Chains[0].Unbound, "u: 'pick' is either of two pointers, given 'x' and 'y', which point into different "
+                               "memory");
+  EXPECT_EQ(Chains[1].Unbound, "v: 'pick' is either of two pointers, given 'x' and 'y', which point into different "
+                               "memory");
 }
 
 TEST(CallChains, BindingsDroppedForCallsNotAlikeSayWhich) {
@@ -204,6 +207,51 @@ TEST(CallChains, BindingsDroppedForCallsNotAlikeSayWhich) {
   EXPECT_EQ(Chains[1].Path, "f>g");
   EXPECT_EQ(Chains[1].Offsets, "");
   EXPECT_EQ(Chains[1].Unbound, "m: 'f' is called elsewhere with pointers not bound alike (what a parameter "
+                               "points into is followed only where every call binds it alike)");
+}
+
+TEST(CallChains, PointersGivenTheirValuesLater) {
+  auto Chains = chainsOf(R"(
+    __device__ int g(const int *a, const int *b, const int *c, int i) { return a[i] + b[i] + c[i]; }
+    __device__ int f(const int *x, const int *y, int i, int odd) {
+      int own[4] = {1, 2, 3, 4}, more[4] = {4, 3, 2, 1};
+      const int *a, *b, *c;
+      if (odd) a = own; else a = more;
+      if (odd) b = x; else b = x + i;
+      if (odd) c = x; else c = own;
+      return g(a, b, c, i);
+    }
+    __global__ void k(int n, const int *x, const int *y, int *out) {
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = f(x, y, t, t & 1);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Local, "a");
+  EXPECT_EQ(Chains[1].Offsets, "b@x");
+  EXPECT_EQ(Chains[1].Unbound, "c: 'c' is a local pointer declared without a value, given 'x' and 'own', which "
+                               "point into different memory");
+}
+
+TEST(CallChains, ARecursionUnlikeInOneParameterKeepsTheOthers) {
+  // `descend` hands itself another `v` but the same `pool`: what its callee
+  // is given from the pool is still the thread's own memory.
+  auto Chains = chainsOf(R"(
+    __device__ int leaf(const int *v, const int *scratch, int i) { return v[i] + scratch[i]; }
+    __device__ int descend(const int *v, int *pool, int i, int depth) {
+      int *scratch = pool + 4;
+      return depth > 0 ? descend(scratch, pool, i, depth - 1) : leaf(v, scratch, i);
+    }
+    __global__ void k(int n, const int *x, int *out) {
+      int pool[16] = {0};
+      int t = blockIdx.x * blockDim.x + threadIdx.x;
+      if (t < n) out[t] = descend(x + 1, pool, t, 3);
+    }
+  )");
+  ASSERT_EQ(Chains.size(), 2u);
+  EXPECT_EQ(Chains[1].Path, "descend>leaf");
+  EXPECT_EQ(Chains[1].Local, "scratch");
+  EXPECT_EQ(Chains[1].Unbound, "v: 'descend' is called elsewhere with pointers not bound alike (what a parameter "
                                "points into is followed only where every call binds it alike)");
 }
 
