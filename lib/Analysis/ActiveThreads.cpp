@@ -241,7 +241,41 @@ std::string spelled(const std::vector<const Expr *> &Factors, ASTContext &Ctx) {
   return "'" + Out + "'";
 }
 
-ActiveThreadCount linearCount(const LinearThreadIndex &L, const Stmt *Anchor, ASTContext &Ctx, const WriteSet &W) {
+// The row pitch P where j steps by P and the x index's bound is P less a
+// non-negative constant (`i < nx - 1`, j multiplied by nx): then every i
+// below the bound is below P too, and i + P * j is one to one. Null where that
+// is not certain: a bound above P (`nx + 1`), another name, arithmetic in an
+// unsigned type (`nx - 1` wraps past nx when nx is 0).
+const Expr *pitchAtLeastBound(const Expr *Bound, const std::vector<const Expr *> &Stride, ASTContext &Ctx,
+                              const WriteSet &W) {
+  auto Signed = [](const Expr *E) { return E->getType()->isSignedIntegerType(); };
+  const Expr *E = Bound;
+  for (;;) { // through parentheses and conversions that keep every value
+    if (!Signed(E))
+      return nullptr;
+    if (const auto *P = dyn_cast<ParenExpr>(E)) {
+      E = P->getSubExpr();
+      continue;
+    }
+    const auto *C = dyn_cast<ImplicitCastExpr>(E);
+    if (C && C->getCastKind() == CK_IntegralCast && Signed(C->getSubExpr()) &&
+        Ctx.getIntWidth(C->getSubExpr()->getType()) <= Ctx.getIntWidth(C->getType())) {
+      E = C->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  const auto *Less = dyn_cast<BinaryOperator>(E);
+  if (!Less || Less->getOpcode() != BO_Sub)
+    return nullptr;
+  Expr::EvalResult K;
+  if (!Less->getRHS()->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative())
+    return nullptr;
+  return sameFactors(productFactors(Less->getLHS(), W), Stride, Ctx) ? Less->getLHS() : nullptr;
+}
+
+ActiveThreadCount linearCount(const LinearThreadIndex &L, const Stmt *Anchor, ASTContext &Ctx, const WriteSet &W,
+                              bool AcceptPitch) {
   ActiveThreadCount C;
   auto Refuse = [&](std::string Why) {
     C.RefusedBecause = std::move(Why);
@@ -261,14 +295,20 @@ ActiveThreadCount linearCount(const LinearThreadIndex &L, const Stmt *Anchor, AS
                     " index of the linear thread index (each index needs one: if (i < nx && j < ny))");
     if (!isLaunchEvaluable(N, W))
       return Refuse("the guard bound of " + indexName(T.Index, Dim) + " is not computable from the kernel's arguments");
-    // One-to-one: each index steps by the product of the bounds before it.
+    // One-to-one: each index steps by the product of the bounds before it,
+    // or j by a row pitch at least the x bound (then the rows' positions past
+    // it are no thread's, and n counts P per row).
     if (!sameFactors(T.Stride, Below, Ctx)) {
       if (D == 0)
         return Refuse("the linear thread index multiplies " + indexName(T.Index, Dim) + " by " +
                       spelled(T.Stride, Ctx) + "; its x index must step by 1");
-      return Refuse("the linear thread index is not one-to-one: " + indexName(T.Index, Dim) + " is multiplied by " +
-                    spelled(T.Stride, Ctx) + ", not by " + spelled(Below, Ctx) +
-                    (D == 1 ? ", the bound of its x index" : ", the bounds of its x and y indices"));
+      const Expr *Pitch = D == 1 && AcceptPitch ? pitchAtLeastBound(C.Extents[0], T.Stride, Ctx, W) : nullptr;
+      if (!Pitch)
+        return Refuse("the linear thread index is not one-to-one: " + indexName(T.Index, Dim) + " is multiplied by " +
+                      spelled(T.Stride, Ctx) + ", not by " + spelled(Below, Ctx) +
+                      (D == 1 ? ", the bound of its x index" : ", the bounds of its x and y indices"));
+      C.Extents[0] = Pitch;
+      Below = productFactors(Pitch, W);
     }
     C.Extents.push_back(N);
     for (const Expr *F : productFactors(N, W))
@@ -280,10 +320,10 @@ ActiveThreadCount linearCount(const LinearThreadIndex &L, const Stmt *Anchor, AS
 } // namespace
 
 ActiveThreadCount countActiveThreads(const Expr *ThreadIndex, const Stmt *Anchor, ASTContext &Ctx,
-                                     const WriteSet &W) {
+                                     const WriteSet &W, bool AcceptPitch) {
   if (ThreadIndex)
     if (auto L = asLinearThreadIndex(ThreadIndex, W))
-      return linearCount(*L, Anchor, Ctx, W);
+      return linearCount(*L, Anchor, Ctx, W, AcceptPitch);
   ActiveThreadCount C;
   if (const Expr *N = findActiveThreads(Anchor, Ctx, W)) {
     if (isLaunchEvaluable(N, W))

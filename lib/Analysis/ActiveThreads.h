@@ -17,7 +17,7 @@ class WriteSet;
 // How many threads a site's copies cover (n), as the launch computes it.
 struct ActiveThreadCount {
   const clang::Expr *Bound = nullptr;       // a 1-D index: the guard's n
-  std::vector<const clang::Expr *> Extents; // a linear index: the guards' nx, ny (, nz); n is their product
+  std::vector<const clang::Expr *> Extents; // a linear index: the guards' nx (or the row pitch), ny (, nz); n is their product
   bool Launch = false;                      // no guard: every launched thread, grid.x * block.x
   std::string RefusedBecause;               // none of these, and why
 };
@@ -25,12 +25,18 @@ struct ActiveThreadCount {
 // n for a site whose thread index is ThreadIndex (the 1-D index or a linear
 // one), read where Anchor runs. A linear index must be one-to-one: each of
 // i, j, k bounded by a guard (i < nx, j < ny, k < nz), j multiplied by exactly
-// nx and k by nx * ny. A 1-D index no guard bounds covers the launch's threads
-// when no condition on the thread's position (or on a value read at it)
-// stands between the kernel's entry and Anchor: a bound the tool cannot read
-// is refused, not widened to the launch.
+// nx and k by nx * ny. With AcceptPitch, j may be multiplied by a row pitch P
+// that is certainly at least the x bound (`i < P - 1`, a constant taken from
+// P in signed arithmetic): n is then P * ny, and the positions of each row
+// past the bound are no thread's. Only for sites whose copies are built from
+// indices computed with checked loads (indexed sites), which may compute those
+// positions' indices: no array is read unchecked at every position below n.
+// A 1-D index no guard bounds covers the launch's threads when no condition on
+// the thread's position (or on a value read at it) stands between the
+// kernel's entry and Anchor: a bound the tool cannot read is refused, not
+// widened to the launch.
 ActiveThreadCount countActiveThreads(const clang::Expr *ThreadIndex, const clang::Stmt *Anchor,
-                                     clang::ASTContext &Ctx, const WriteSet &Writes);
+                                     clang::ASTContext &Ctx, const WriteSet &Writes, bool AcceptPitch = false);
 
 // The guard bound that holds wherever S runs, or null if S is not guarded.
 const clang::Expr *findActiveThreads(const clang::Stmt *S, clang::ASTContext &Ctx,

@@ -325,27 +325,9 @@ bool asMemoryRead(const Expr *E, MemoryRead *Out) {
   return true;
 }
 
-namespace {
-
-// Whether S reads the y or z field of threadIdx or blockIdx.
-bool readsOtherDimensions(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *E = dyn_cast<Expr>(S))
-    for (const char *Var : {"threadIdx", "blockIdx"})
-      if (isBuiltinIndexRead(E, Var, 'y') || isBuiltinIndexRead(E, Var, 'z'))
-        return true;
-  for (const Stmt *C : S->children())
-    if (readsOtherDimensions(C))
-      return true;
-  return false;
-}
-
-} // namespace
-
 FormBuilder::FormBuilder(const FunctionDecl *Kernel, const WriteSet &Writes, ASTContext &Ctx)
     : Kernel(Kernel), Writes(Writes), Ctx(Ctx), Values(Writes.locals().of(Kernel)),
-      ReadsOtherDimensions(readsOtherDimensions(Kernel->getBody())) {}
+      ReadsOtherDimensions(irregfix::readsOtherDimensions(Kernel)) {}
 
 void FormBuilder::setLoopVars(const std::vector<const VarDecl *> &Vars) {
   if (Vars == LoopVars)

@@ -142,9 +142,10 @@ private:
   std::vector<const clang::VarDecl *> LoopVars;
   std::set<const clang::ParmVarDecl *> LoadedParams;
   const LocalValues &Values;
-  // Whether the function reads threadIdx.y or .z: only then may an index be
-  // a linear one of several dimensions (asked of every sum and local).
-  bool ReadsOtherDimensions = false;
+  // Whether the function reads the y or z field of threadIdx or blockIdx:
+  // only then may an index be a linear one of several dimensions (asked of
+  // every sum and local).
+  bool ReadsOtherDimensions;
   // The calls being inlined, innermost last, with their arguments' forms.
   struct Frame {
     InlineScope Scope;

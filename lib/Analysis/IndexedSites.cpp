@@ -574,11 +574,13 @@ private:
     if (!Threads.empty() && Threads.front()->Linear) {
       // Its copies are laid out in t = i + nx * j: each index guarded, j
       // stepping by exactly nx, so that t numbers the guarded threads one to
-      // one and n = nx * ny of them.
+      // one and n = nx * ny of them; or j stepping by a row pitch at least
+      // the x bound, n = pitch * ny, the positions past the bound computed
+      // (with checked loads) but read by no thread.
       if (At.Chain)
         return "its index is a linear thread index of 2-D or 3-D ones in a function the kernel calls";
       const Stmt *Anchor = C.Loop ? C.Loop->Loop : runsAt(R.Mem.Read, Ctx);
-      ActiveThreadCount N = countActiveThreads(C.Thread, Anchor, Ctx, W);
+      ActiveThreadCount N = countActiveThreads(C.Thread, Anchor, Ctx, W, /*AcceptPitch=*/true);
       if (!N.RefusedBecause.empty())
         return N.RefusedBecause;
       C.Extents = N.Extents;

@@ -1,6 +1,7 @@
 #include "Analysis/ThreadIndex.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/LocalValues.h"
+#include "Analysis/PerContext.h"
 #include "Analysis/WriteSet.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -273,21 +274,65 @@ bool isGlobalThreadIndexPlusOne(const Expr *E, const WriteSet &Writes) {
 
 namespace irregfix {
 
+namespace {
+
+// Whether each function read so far reads the y or z field of threadIdx or
+// blockIdx, by function.
+struct OtherDimensionReaders {
+  llvm::DenseMap<const FunctionDecl *, bool> Of;
+};
+
+// Whether S reads the y or z field of threadIdx or blockIdx. A read is a
+// member or property expression, or an opaque value standing for one (whose
+// source is no child of it): only those are asked, not every expression.
+bool readsYOrZ(const Stmt *S) {
+  if (!isa<MemberExpr, MSPropertyRefExpr, OpaqueValueExpr>(S))
+    return false;
+  const BuiltinIndexRead R = builtinIndexRead(cast<Expr>(S));
+  return (R.Var == "threadIdx" || R.Var == "blockIdx") && (R.Field == "y" || R.Field == "z");
+}
+
+} // namespace
+
 unsigned kernelBlockSize(const FunctionDecl *Kernel, const FunctionLocals &Locals) {
   unsigned Size = 0;
+  bool OtherDimensions = false; // found on the way, for readsOtherDimensions
   // Only the sums themselves: a cast or parentheses around one gives the same size.
   llvm::SmallVector<const Stmt *, 64> Work{Kernel->getBody()};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Add)
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Add) {
       if (unsigned C = threadIndexBlockSize(BO, Locals))
         Size = Size == 0 || Size == C ? C : ~0u;
+    } else if (!OtherDimensions) {
+      OtherDimensions = readsYOrZ(S);
+    }
     for (const Stmt *Child : S->children())
       Work.push_back(Child);
   }
+  if (Kernel->getBody())
+    PerContext<OtherDimensionReaders>::of(Kernel->getASTContext()).Of.try_emplace(Kernel, OtherDimensions);
   return Size;
+}
+
+bool readsOtherDimensions(const FunctionDecl *F) {
+  auto &Known = PerContext<OtherDimensionReaders>::of(F->getASTContext()).Of;
+  if (auto It = Known.find(F); It != Known.end())
+    return It->second;
+  bool Reads = false;
+  llvm::SmallVector<const Stmt *, 64> Work{F->getBody()};
+  while (!Work.empty() && !Reads) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    Reads = readsYOrZ(S);
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  Known.try_emplace(F, Reads);
+  return Reads;
 }
 
 } // namespace irregfix

@@ -35,6 +35,11 @@ unsigned threadIndexBlockSize(const clang::Expr *E, const FunctionLocals &Locals
 // assumes one; ~0u: two disagree).
 unsigned kernelBlockSize(const clang::FunctionDecl *Kernel, const FunctionLocals &Locals);
 
+// Whether F's body reads the y or z field of threadIdx or blockIdx: only then
+// may an index be a linear one of several dimensions. Known once per function
+// (kernelBlockSize's walk finds it for a kernel on the way).
+bool readsOtherDimensions(const clang::FunctionDecl *F);
+
 // True when E is `t + 1` or `1 + t` for a global thread index t.
 bool isGlobalThreadIndexPlusOne(const clang::Expr *E, const WriteSet &Writes);
 

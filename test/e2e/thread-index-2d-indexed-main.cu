@@ -7,7 +7,10 @@
 // original kernels (IRREGFIX_DISABLE=1) under the selector, under each forced
 // layout (an indexed site takes ELL or SELL-32; the others fall back to those)
 // and under IRREGFIX_VERIFY, with every kernel's launches transformed. A 3-D
-// kernel (c = i + nx * j + nx * ny * k) runs beside them.
+// kernel (c = i + nx * j + nx * ny * k) runs beside them, and one over the
+// interior cells only (1 <= i < nx - 1, 1 <= j < ny - 1, c = i + nx * j):
+// its copies are laid out over nx * (ny - 1) positions, the border's computed
+// but read by no thread.
 // REQUIRES: nvcc
 // RUN: %irregfix_real --report %s -o %t.cu > %t.report 2>&1 -- -I %S/Inputs
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.report
@@ -34,12 +37,15 @@
 // REPORT-DAG: kernel=mixture_density pattern=indexed offsets=- arrays=frac,dens verdict=transformed
 // REPORT-DAG: kernel=pure_pressure pattern=indexed offsets=- arrays=eos verdict=transformed
 // REPORT-DAG: kernel=layered_density pattern=indexed offsets=- arrays=eos verdict=transformed
+// REPORT-DAG: kernel=interior_mixture pattern=indexed offsets=- arrays=start,start verdict=transformed
+// REPORT-DAG: kernel=interior_mixture pattern=indexed offsets=- arrays=frac,dens verdict=transformed
 // REPORT-NOT: verdict=not-rewritten
 
 // Each kernel ran on its copies (and none had 0 launches transformed).
 // RAN-DAG: kernel mixture_density pattern indexed layout ell
 // RAN-DAG: kernel pure_pressure pattern indexed layout ell
 // RAN-DAG: kernel layered_density pattern indexed layout ell
+// RAN-DAG: kernel interior_mixture pattern indexed layout ell
 
 #include <cuda_runtime.h>
 
@@ -90,6 +96,23 @@ __global__ void layered_density(int nx, int ny, int nz, const int *kind, const d
   }
 }
 
+// The mixed cells' densities away from the border: the x guard stops at
+// nx - 1 while rows stay nx wide.
+__global__ void interior_mixture(int nx, int ny, const int *kind, const int *start, const double *frac,
+                                 const double *dens, double *out) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  if (i >= nx - 1 || j >= ny - 1 || i < 1 || j < 1)
+    return;
+  int m = kind[i + nx * j];
+  if (m > 0)
+    return;
+  double sum = 0.0;
+  for (int e = start[-m]; e < start[-m + 1]; e++)
+    sum += frac[e] * dens[e];
+  out[i + nx * j] = sum;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
@@ -121,11 +144,13 @@ int main(int argc, char **argv) {
   int *d_kind = upload(kind), *d_start = upload(start);
   double *d_frac = upload(frac), *d_dens = upload(dens), *d_vol = upload(vol), *d_rho = upload(rho),
          *d_eos = upload(eos);
-  double *d_out = nullptr, *d_p = nullptr, *d_layers = nullptr;
+  double *d_out = nullptr, *d_p = nullptr, *d_layers = nullptr, *d_inner = nullptr;
   const int layered = 29 * 31 * (cells / (29 * 31));
   CHECK(cudaMalloc(&d_layers, layered * sizeof(double)));
   CHECK(cudaMalloc(&d_out, cells * sizeof(double)));
   CHECK(cudaMalloc(&d_p, cells * sizeof(double)));
+  CHECK(cudaMalloc(&d_inner, cells * sizeof(double)));
+  CHECK(cudaMemset(d_inner, 0, cells * sizeof(double)));
   CHECK(cudaMemset(d_out, 0, cells * sizeof(double)));
   CHECK(cudaMemset(d_p, 0, cells * sizeof(double)));
 
@@ -143,6 +168,9 @@ int main(int argc, char **argv) {
       layered_density<<<dim3(4, 4, 67), dim3(8, 8, 4)>>>(29, 31, cells / (29 * 31), d_kind, d_eos, d_layers);
       CHECK(cudaGetLastError());
       save(out, d_layers, layered);
+      interior_mixture<<<grid, block>>>(nx, ny, d_kind, d_start, d_frac, d_dens, d_inner);
+      CHECK(cudaGetLastError());
+      save(out, d_inner, cells);
     }
     // New densities and coefficients: the copies must be refreshed, not reused.
     for (double &v : dens)

@@ -233,6 +233,22 @@ TEST(LinearThreadIndex, IndexedSitesNeedEachGuardAndTheBoundAsStride) {
   EXPECT_NE(Mixed.find("'i', the x index alone, beside the linear thread index"), std::string::npos) << Mixed;
 }
 
+TEST(LinearThreadIndex, IndexedSitesTakeARowPitchAtLeastTheBound) {
+  // nx - 1 and nx - 2 are below the pitch nx in int: rows of nx positions.
+  EXPECT_EQ(readVerdicts(computedGather("if (i < nx - 1 && j < ny)", "i + nx * j", "B[i + nx * j] - 1")),
+            "rewritten\n");
+  EXPECT_EQ(readVerdicts(computedGather("if (i >= 1 && i < (nx - 2) && j < ny)", "j * nx + i", "B[j * nx + i] - 1")),
+            "rewritten\n");
+  // nx + 1 may pass the pitch; nx - ny is not nx less a constant.
+  for (const char *Bound : {"nx + 1", "nx - ny"}) {
+    std::string Why = readVerdicts(
+        computedGather("if (i < " + std::string(Bound) + " && j < ny)", "i + nx * j", "B[i + nx * j] - 1"));
+    EXPECT_NE(Why.find("not one-to-one: 'j' is multiplied by 'nx', not by '" + std::string(Bound) + "'"),
+              std::string::npos)
+        << Why;
+  }
+}
+
 TEST(LaunchThreads, UnguardedKernelsCoverTheLaunch) {
   SiteSummary G = only("__global__ void g(const int *B, const float *A, float *y) {\n"
                        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  y[t] = A[B[t]];\n}\n");
