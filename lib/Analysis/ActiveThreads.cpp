@@ -326,7 +326,7 @@ ActiveThreadCount countActiveThreads(const Expr *ThreadIndex, const Stmt *Anchor
       return linearCount(*L, Anchor, Ctx, W, AcceptPitch);
   ActiveThreadCount C;
   if (const Expr *N = findActiveThreads(Anchor, Ctx, W)) {
-    if (isLaunchEvaluable(N, W))
+    if (isGuardBoundEvaluable(N, W))
       C.Bound = N;
     else
       C.RefusedBecause = "the guard bound is not computable from the kernel's arguments";
@@ -366,6 +366,77 @@ bool isLaunchEvaluable(const Expr *N, const WriteSet &W) {
     return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
            isLaunchEvaluable(UO->getSubExpr(), W);
   return false;
+}
+
+namespace {
+
+// Every use of V in its function only reads it: under an lvalue-to-rvalue cast.
+bool onlyRead(const VarDecl *V, const Stmt *S, const Stmt *Parent) {
+  if (!S)
+    return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V) {
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+    return Cast && Cast->getCastKind() == CK_LValueToRValue;
+  }
+  for (const Stmt *Child : S->children())
+    if (!onlyRead(V, Child, S))
+      return false;
+  return true;
+}
+
+// A local whose value is its initialiser wherever the kernel reads it.
+const Expr *heldValue(const DeclRefExpr *DR) {
+  const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+  if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->hasInit() || V->getType().isVolatileQualified() ||
+      !V->getType()->isIntegerType() || DR->getBeginLoc().isMacroID() || V->getInit()->getBeginLoc().isMacroID() ||
+      V->getInit()->getEndLoc().isMacroID())
+    return nullptr;
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!F || !F->getBody() || !onlyRead(V, F->getBody(), nullptr))
+    return nullptr;
+  return V->getInit();
+}
+
+bool guardEvaluable(const Expr *N, const WriteSet &W, int Depth) {
+  if (Depth > 16)
+    return false;
+  N = N->IgnoreParenImpCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(N))
+    if (const Expr *Init = heldValue(DR))
+      return guardEvaluable(Init, W, Depth + 1);
+  if (const auto *C = dyn_cast<CastExpr>(N))
+    return guardEvaluable(C->getSubExpr(), W, Depth);
+  if (const auto *BO = dyn_cast<BinaryOperator>(N))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() && guardEvaluable(BO->getLHS(), W, Depth) &&
+           guardEvaluable(BO->getRHS(), W, Depth);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(N))
+    return guardEvaluable(CO->getCond(), W, Depth) && guardEvaluable(CO->getTrueExpr(), W, Depth) &&
+           guardEvaluable(CO->getFalseExpr(), W, Depth);
+  if (const auto *UO = dyn_cast<UnaryOperator>(N))
+    if (UO->getOpcode() == UO_LNot)
+      return guardEvaluable(UO->getSubExpr(), W, Depth);
+  return isLaunchEvaluable(N, W);
+}
+
+void collectHeldLocals(const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && heldValue(DR)) {
+    Out.push_back(DR);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectHeldLocals(Child, Out);
+}
+
+} // namespace
+
+bool isGuardBoundEvaluable(const Expr *N, const WriteSet &W) { return guardEvaluable(N, W, 0); }
+
+std::vector<const DeclRefExpr *> guardBoundLocals(const Expr *N) {
+  std::vector<const DeclRefExpr *> Out;
+  collectHeldLocals(N, Out);
+  return Out;
 }
 
 } // namespace irregfix

@@ -46,4 +46,15 @@ const clang::Expr *findActiveThreads(const clang::Stmt *S, clang::ASTContext &Ct
 // literals, unwritten by-value parameters, their fields, and arithmetic on those.
 bool isLaunchEvaluable(const clang::Expr *N, const WriteSet &Writes);
 
+// isLaunchEvaluable, and also through the kernel's locals that only hold a
+// value computed from its arguments (`int total = n * c4;`: initialised, never
+// assigned, incremented or addressed, not spelled through a macro) and through
+// `c ? a : b`: a guard bound is spelled at the launch with each such local
+// replaced by its initialiser (guardBoundLocals).
+bool isGuardBoundEvaluable(const clang::Expr *N, const WriteSet &Writes);
+
+// The references to such locals in N, outermost first, that the launch spells
+// through their initialisers.
+std::vector<const clang::DeclRefExpr *> guardBoundLocals(const clang::Expr *N);
+
 } // namespace irregfix

@@ -596,7 +596,7 @@ private:
       const Stmt *Anchor = C.Loop ? C.Loop->Loop : static_cast<const Stmt *>(R.Mem.Read);
       C.Active = findActiveThreads(Anchor, Ctx, W);
     }
-    if (C.Active && !isLaunchEvaluable(C.Active, W))
+    if (C.Active && !isGuardBoundEvaluable(C.Active, W))
       return "the guard bound is not computable from the kernel's arguments";
     return "";
   }

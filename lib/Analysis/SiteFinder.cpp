@@ -178,7 +178,7 @@ private:
       if (!N)
         return "no guard 'if (t < n)' or 'if (t >= n) return' bounds the thread index where the kernel calls '" +
                Callee->Chain.Functions.front()->getNameAsString() + "'";
-      if (!isLaunchEvaluable(N, *KernelWrites))
+      if (!isGuardBoundEvaluable(N, *KernelWrites))
         return "the guard bound is not computable from the kernel's arguments";
       S.ActiveThreads = N;
       return "";

@@ -18,4 +18,9 @@ namespace irregfix {
 // site has none of these (not reached for a site the analysis accepted).
 std::string activeThreadsText(const Site &S, clang::ASTContext &Ctx);
 
+// A guard bound as the launch spells it: the kernel's text, each local that
+// holds a value of the arguments replaced by its initialiser, parenthesised
+// (isGuardBoundEvaluable). "" if the text cannot be made.
+std::string guardBoundText(const clang::Expr *N, clang::ASTContext &Ctx);
+
 } // namespace irregfix

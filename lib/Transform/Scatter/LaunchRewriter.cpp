@@ -1,4 +1,5 @@
 #include "Transform/Scatter/LaunchRewriter.h"
+#include "Transform/ThreadCount.h"
 #include "Transform/InKernel/LaunchRewriter.h"
 #include "Transform/InKernel/Naming.h"
 #include "Transform/Scatter/KernelRewriter.h"
@@ -38,7 +39,7 @@ Launcher launcher(const KernelInfo &Info, const std::vector<const ScatterSite *>
     L.Conditions.push_back("irregfix::disjoint(" + L.Site + ", " + A + ", " + launchSpelling(Other, Ctx) + ")");
   const std::string Which = Updates.size() == 1 && !S.Assign ? Indices + ", irregfix::index_kind(" + Indices + ")"
                                                              : "irregfix::scatter_indices(" + Indices + ")";
-  const std::string N = sourceText(S.ActiveThreads->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts());
+  const std::string N = guardBoundText(S.ActiveThreads, Ctx);
   L.Conditions.push_back(std::string("irregfix::") + (S.Assign ? "prepare_scatter_assign(" : "prepare_scatter(") +
                          L.Site + ", " + Which + ", (long long)(" + N + "), " + A + ", irregfix::scatter_kind(" + A +
                          "), &" + planName() + ", __irregfix_stream)");
