@@ -248,6 +248,24 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
   return cudaSuccess;
 }
 
+// The rows' first and last starts, B[0] and B[n] (their entries: the
+// difference), read to the host once the device is idle. False: a CUDA call
+// failed, and the domain is off.
+bool row_ends(State &st, const AccessList &a, long long *first, long long *last) {
+  long long ends[2] = {0, 0};
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
+    e = read_starts(a, a.n, 1, &ends[1]);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    switch_off(st, "a CUDA call failed while reading the rows");
+    return false;
+  }
+  *first = ends[0];
+  *last = ends[1];
+  return true;
+}
+
 // Whether the rows may form the domain: rows short enough, and every column
 // numbering one of the n elements (a square matrix: renumbering rows and
 // columns by one order is then a relabelling). *near: the share of the
@@ -255,13 +273,11 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
 // sampled (sampled_near_share) is left to the caller to decline without the
 // pass over the rows that checks it is square.
 // False with *why empty: a CUDA call failed (the domain is off).
-bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, double *near, std::string *why) {
-  long long ends[2] = {0, 0}; // B[0] and B[n]
+// first, last: row_ends.
+bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, long long first, long long last,
+                 double *near, std::string *why) {
   *near = 0;
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
-    e = read_starts(a, a.n, 1, &ends[1]);
-  const long long first = ends[0], last = ends[1];
+  cudaError_t e = cudaSuccess;
   if (e == cudaSuccess && k.lanes <= 1 && last - first >= kDomainLongRows * a.n) {
     char line[200];
     std::snprintf(line, sizeof line, "'%s''s rows hold %.0f entries on average: several lanes a row serve long rows "
@@ -324,19 +340,8 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, doubl
 // rows too, its scattered reads hit the L2 already and the order saves less
 // than the sums' gathers and the hooks cost (CG at 1x on an H100: 0.78-0.83x
 // over 200 iterations, slower still after 1,000 on the grid).
-// Read before any pass over the rows: two row starts are enough. False with
-// *why empty: a CUDA call failed (the domain is off).
-bool through_order_pays(State &st, const NumberingKernel &k, int count, const AccessList &a, std::string *why) {
-  long long ends[2] = {0, 0}; // B[0] and B[n]
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
-    e = read_starts(a, a.n, 1, &ends[1]);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    switch_off(st, "a CUDA call failed while reading the rows");
-    return false;
-  }
-  const long long entries = ends[1] - ends[0];
+// Decided before any pass over the rows, from their entries (row_ends).
+bool through_order_pays(State &st, const NumberingKernel &k, int count, long long entries, std::string *why) {
   unsigned long long per_entry = 0;
   for (int i = 0; i < count; ++i)
     if (k.roles[i] & kNumberingSegments)
@@ -380,14 +385,15 @@ bool worth_forming(State &st, const NumberingKernel &k, int count, const AccessL
   if (a.kind == AccessList::kRange) {
     std::string why;
     double near = 0;
-    if (d.through_order && st.cfg.domain == 0 && !through_order_pays(st, k, count, a, &why)) {
-      if (!why.empty()) {
-        d.status = Domain::kDeclined;
-        d.why = why;
-      }
+    long long first = 0, last = 0;
+    if (!row_ends(st, a, &first, &last))
+      return false;
+    if (d.through_order && st.cfg.domain == 0 && !through_order_pays(st, k, count, last - first, &why)) {
+      d.status = Domain::kDeclined;
+      d.why = why;
       return false;
     }
-    if (!square_rows(st, a, k, &near, &why)) {
+    if (!square_rows(st, a, k, first, last, &near, &why)) {
       if (!why.empty()) {
         d.status = Domain::kDeclined;
         d.why = why;
