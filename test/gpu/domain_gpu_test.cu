@@ -433,9 +433,23 @@ protected:
   }
 };
 
+// Rows of 0 to 70 entries (none at all, within a warp's 32, past two warps'
+// worth) over a count of rows that is no multiple of 32, columns anywhere.
+struct RaggedRows : Matrix {
+  explicit RaggedRows(int rows) : Matrix(rows, false, 5) {
+    std::mt19937 rng(29);
+    for (int r = 0; r < n; ++r) {
+      const int len = r % 9 == 0 ? 33 + r % 38 : r % 6; // short on average: an order serves them
+      for (int c = 0; c < len; ++c)
+        add(r, c, static_cast<int>(rng() % static_cast<unsigned>(n)));
+      end_row(r);
+    }
+  }
+};
+
 class RowsDomainTest : public MatrixDomainTest {
 protected:
-  Out run(const Stencil &m, int steps, bool hooked) {
+  Out run(const Matrix &m, int steps, bool hooked) {
     const int *starts = upload(m.starts), *columns = upload(m.columns);
     const float *values = upload(m.values);
     std::vector<float> wide_x(m.x);
@@ -466,6 +480,20 @@ TEST_F(RowsDomainTest, RenumberedRowsGiveTheOriginalsResultsBitForBit) {
   EXPECT_EQ(c.row_passes, 1);           // the sample is no band: one pass checks the matrix is square
   EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
   // The matrix as the program wrote it, after a round trip through the order.
+  EXPECT_EQ(renumbered.values, m.values);
+  EXPECT_EQ(renumbered.columns, m.columns);
+}
+
+// A move carries each row whole, whatever its length: the matrix and the
+// results come back as the program wrote and computed them.
+TEST_F(RowsDomainTest, RowsOfEveryLengthMoveWholeAndComeBack) {
+  const RaggedRows m(3001);
+  irregfix::testing::set_domain(-1);
+  const Out original = run(m, 4, false);
+  irregfix::testing::set_domain(1); // formed, however near its reads lie
+  const Out renumbered = run(m, 4, true);
+  EXPECT_TRUE(irregfix::testing::domain_counters().formed) << irregfix::testing::stats_report();
+  EXPECT_EQ(0, std::memcmp(original.p.data(), renumbered.p.data(), original.p.size() * sizeof(float)));
   EXPECT_EQ(renumbered.values, m.values);
   EXPECT_EQ(renumbered.columns, m.columns);
 }

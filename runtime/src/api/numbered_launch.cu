@@ -504,7 +504,12 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
   }
   d.why.clear();
   const int per_sector = sector_elements(element_bytes(k, count));
-  if (!worth_forming(st, k, count, a, per_sector)) {
+  bool worth = false;
+  {
+    HostClock c(d.stats.check_ms);
+    worth = worth_forming(st, k, count, a, per_sector);
+  }
+  if (!worth) {
     st.domain_formed.store(false);
     return;
   }
@@ -595,11 +600,15 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
     return;
   ++d.stats.launches;
   struct Clock { // the runtime's own time at this launch
-    Clock(double &total) : total(total), begun(std::chrono::steady_clock::now()) {}
-    ~Clock() { total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count(); }
-    double &total;
+    Clock(DomainStats &s) : s(s), begun(std::chrono::steady_clock::now()) {}
+    ~Clock() {
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
+      s.launch_ms += ms;
+      s.longest_ms = std::max(s.longest_ms, ms);
+    }
+    DomainStats &s;
     std::chrono::steady_clock::time_point begun;
-  } clock(d.stats.launch_ms);
+  } clock(d.stats);
   int dev = 0;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
@@ -633,10 +642,13 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
         if (!restore(st, *a, kernel + " (an array it indexes otherwise)"))
           return;
     }
-  if (d.status == Domain::kUndecided)
-    decide(st, k, p, count, n, dev);
-  else if (d.status == Domain::kObserving)
-    settle(st, k, p, count, n);
+  {
+    HostClock c(d.stats.decide_ms);
+    if (d.status == Domain::kUndecided)
+      decide(st, k, p, count, n, dev);
+    else if (d.status == Domain::kObserving)
+      settle(st, k, p, count, n);
+  }
   if (d.status != Domain::kFormed)
     return;
   if (dev != d.device) {
@@ -672,6 +684,7 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
   }
   // The rows' starts in both numberings, from the row starts as numbered.
   if (rows && d.nnz < 0) {
+    HostClock c(d.stats.starts_ms);
     DomainArray *r = domain_array_at(d, reinterpret_cast<const void *>(d.rows));
     std::size_t rsz = 0;
     for (int i = 0; i < count; ++i)
@@ -710,6 +723,7 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
       a.columns = (role & kNumberingElements) ? static_cast<long long>(a.range.size / (a.elem * d.n)) : 0;
     }
     if (!a.renumbered) {
+      HostClock c(d.stats.queue_ms);
       if (domain_renumber(d, a, move_stream, move_sync) != cudaSuccess) {
         cudaGetLastError();
         switch_off(st, "a CUDA call failed while renumbering an array");

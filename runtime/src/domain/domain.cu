@@ -55,20 +55,39 @@ __global__ void lengths_in_order(const long long *starts, const int *perm, long 
 }
 
 // Row p of the destination takes row map[p] of the source, whole and in its
-// order: one thread a row (the domain's rows are short), adjacent rows
-// adjacent in the destination. Values that number elements are translated
+// order. A warp moves 32 adjacent destination rows together: its lanes step
+// through their entries, adjacent in the destination, so that the writes are
+// whole sectors and each lane finds its entry's row among the warp's 32 by a
+// search over the lanes' starts. Values that number elements are translated
 // through `numbers`.
 template <class V, bool Numbers>
 __global__ void move_rows(const V *src, V *dst, const long long *src_starts, const long long *dst_starts,
                           const int *map, long long n, const int *numbers) {
-  for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < n;
-       p += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long from = src_starts[map[p]], to = dst_starts[p], len = dst_starts[p + 1] - to;
-    for (long long j = 0; j < len; ++j) {
-      V v = src[from + j];
-      if (Numbers && v >= 0 && static_cast<long long>(v) < n)
-        v = static_cast<V>(numbers[v]);
-      dst[to + j] = v;
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = threadIdx.x & 31;
+  const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
+  for (long long first = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32 * 32; first < n;
+       first += warps * 32) {
+    const long long p = first + lane;
+    const int rows = static_cast<int>(n - first < 32 ? n - first : 32);
+    const long long to = p < n ? dst_starts[p] : 0;
+    const long long from = p < n ? src_starts[map[p]] : 0;
+    const long long begin = __shfl_sync(kAll, to, 0), end = dst_starts[first + rows];
+    for (long long base = begin; base < end; base += 32) {
+      const long long k = base + lane;
+      int r = 0; // the last of the warp's rows starting at or before k
+      for (int step = 16; step > 0; step >>= 1) {
+        const long long s = __shfl_sync(kAll, to, r + step < rows ? r + step : r);
+        if (r + step < rows && s <= k)
+          r += step;
+      }
+      const long long row_to = __shfl_sync(kAll, to, r), row_from = __shfl_sync(kAll, from, r);
+      if (k < end) {
+        V v = src[row_from + (k - row_to)];
+        if (Numbers && v >= 0 && static_cast<long long>(v) < n)
+          v = static_cast<V>(numbers[v]);
+        dst[k] = v;
+      }
     }
   }
 }
@@ -173,16 +192,26 @@ cudaError_t move(Domain &d, DomainArray &arr, const int *positions, const int *v
   return e;
 }
 
+template <class T> cudaError_t domain_malloc(Domain &d, T **p, std::size_t bytes) {
+  HostClock c(d.stats.alloc_ms);
+  return cudaMalloc(p, bytes);
+}
+
+void domain_dealloc(Domain &d, void *p) {
+  HostClock c(d.stats.alloc_ms);
+  cudaFree(p);
+}
+
 } // namespace
 
 cudaError_t domain_scratch(Domain &d, std::size_t bytes) {
   if (d.scratch_bytes >= bytes)
     return cudaSuccess;
   if (d.scratch)
-    cudaFree(d.scratch);
+    domain_dealloc(d, d.scratch);
   d.scratch = nullptr;
   d.scratch_bytes = 0;
-  const cudaError_t e = cudaMalloc(&d.scratch, bytes);
+  const cudaError_t e = domain_malloc(d, &d.scratch, bytes);
   if (e == cudaSuccess)
     d.scratch_bytes = bytes;
   return e;
@@ -193,6 +222,7 @@ cudaError_t domain_counts(Domain &d) {
 }
 
 cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors) {
+  HostClock c(d.stats.measure_ms);
   std::size_t need = 0;
   cudaError_t e = sample_scratch_bytes(a, per_sector, &need);
   if (e == cudaSuccess)
@@ -215,12 +245,12 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
     for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), static_cast<void *>(d.starts),
                     static_cast<void *>(d.starts_in_order)})
       if (p)
-        cudaFree(p);
+        domain_dealloc(d, p);
     d.perm = d.inv = nullptr;
     d.starts = d.starts_in_order = nullptr;
     d.n = a.n;
-    if ((e = cudaMalloc(&d.perm, a.n * sizeof(int))) != cudaSuccess ||
-        (e = cudaMalloc(&d.inv, a.n * sizeof(int))) != cudaSuccess)
+    if ((e = domain_malloc(d, &d.perm, a.n * sizeof(int))) != cudaSuccess ||
+        (e = domain_malloc(d, &d.inv, a.n * sizeof(int))) != cudaSuccess)
       return e;
   }
   std::size_t need = 0;
@@ -246,8 +276,8 @@ cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem) {
   cudaError_t e = cudaSuccess;
   d.nnz = -1;
   const long long n1 = d.n + 1;
-  if (!d.starts && ((e = cudaMalloc(&d.starts, n1 * sizeof(long long))) != cudaSuccess ||
-                    (e = cudaMalloc(&d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess))
+  if (!d.starts && ((e = domain_malloc(d, &d.starts, n1 * sizeof(long long))) != cudaSuccess ||
+                    (e = domain_malloc(d, &d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess))
     return e;
   if (elem == 8)
     convert_starts<<<grid_for(n1), 256>>>(static_cast<const long long *>(rows), n1, d.starts);
@@ -340,7 +370,7 @@ void domain_free(Domain &d) {
 std::string format_domain(const Domain &d) {
   if (d.stats.launches == 0)
     return "";
-  char line[512];
+  char line[640];
   std::string out = "irregfix: program-wide renumbering: ";
   switch (d.status) {
   case Domain::kUndecided: out += "no order yet"; break;
@@ -357,10 +387,17 @@ std::string format_domain(const Domain &d) {
                 "\nirregfix:   %lld of %lld launches over it ran renumbered; %lld arrays renumbered, %lld restored "
                 "(%.1f MB moved in %.2f ms); %lld orders computed (%.2f ms, %lld sweeps), checked at %lld of %lld "
                 "changes of the graph; %.2f ms of host time in these launches' hooks (waits for the device "
-                "included)\n",
+                "included): %.2f ms in the longest, %.2f us a launch in the others\n",
                 d.stats.renumbered_launches, d.stats.launches, d.stats.renumbers, d.stats.restores, d.stats.moved_mb,
                 d.stats.move_ms, d.stats.orders, d.stats.order_ms, d.stats.sweeps, d.checks.checks, d.checks.changes,
-                d.stats.launch_ms);
+                d.stats.launch_ms, d.stats.longest_ms,
+                d.stats.launches > 1 ? 1e3 * (d.stats.launch_ms - d.stats.longest_ms) / (d.stats.launches - 1) : 0.0);
+  out += line;
+  std::snprintf(line, sizeof line,
+                "irregfix:   of that host time: %.2f ms deciding and forming (checks %.2f ms, the order %.2f ms), %.2f ms "
+                "for the rows' starts, %.2f ms queueing moves; %.2f ms allocating and freeing, %.2f ms measuring\n",
+                d.stats.decide_ms, d.stats.check_ms, d.stats.order_ms, d.stats.starts_ms, d.stats.queue_ms,
+                d.stats.alloc_ms, d.stats.measure_ms);
   out += line;
   for (const auto &kv : d.stats.boundaries)
     out += "irregfix:   restored for " + kv.first + ": " + std::to_string(kv.second) + "\n";

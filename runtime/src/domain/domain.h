@@ -18,6 +18,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -48,6 +49,14 @@ struct DomainArray {
   bool renumbered = false;
 };
 
+// Adds the host time of a scope to `total`.
+struct HostClock {
+  explicit HostClock(double &total) : total(total), begun(std::chrono::steady_clock::now()) {}
+  ~HostClock() { total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count(); }
+  double &total;
+  std::chrono::steady_clock::time_point begun;
+};
+
 struct DomainStats {
   long long launches = 0, renumbered_launches = 0;
   long long renumbers = 0, restores = 0; // array passes each way
@@ -57,6 +66,13 @@ struct DomainStats {
   double order_ms = 0;                   // their time (host clock, synchronised)
   double move_ms = 0;                    // the moves' GPU time (summed when reported: they are asynchronous)
   double launch_ms = 0;                  // host time in these launches' hooks (order, moves, waits for the device)
+  double longest_ms = 0;                 // of it, the longest hook (where the domain formed)
+  double decide_ms = 0;                  // of it, deciding and forming (checks, measures, the order)
+  double check_ms = 0;                   // of that, the checks that the graph is worth an order
+  double starts_ms = 0;                  // of it, the rows' starts in both numberings
+  double queue_ms = 0;                   // of it, queueing the moves (and what they wait for)
+  double alloc_ms = 0;                   // host time in the domain's device allocations and frees
+  double measure_ms = 0;                 // host time in the sampled measures
   std::map<std::string, long long> boundaries; // restores, by what asked for them
 };
 
