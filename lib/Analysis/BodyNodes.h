@@ -1,11 +1,11 @@
 // The nodes of a function body that several analyses visit one by one: its
 // stores, calls, constructions, loops, subscripts, lambdas, local classes and
-// variables. Each analysis walked the whole body with a RecursiveASTVisitor
-// of its own (the local values, the write set, the pattern sites, the
-// scatter candidates, the callees for device-only code), five walks of every
-// kernel; the body is now walked once, the nodes those visitors look at
-// recorded in the order a visitor meets them, and each visitor is given the
-// recorded nodes instead (replayBody).
+// variables. Five analyses (the local values, the write set, the pattern
+// sites, the scatter candidates, the callees for device-only code) look at
+// them with a RecursiveASTVisitor each; rather than each walking every
+// kernel, the body is walked once, the nodes they look at recorded in the
+// order a walk meets them, and each visitor is called on the recorded nodes
+// (replayBody).
 //
 // A visitor replayed here must be one that a plain TraverseStmt(Body) would
 // run with RecursiveASTVisitor's defaults (lambda bodies visited, no implicit
