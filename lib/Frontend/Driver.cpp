@@ -240,8 +240,13 @@ private:
 
 int runDriver(const DriverOptions &Options, const CompilationDatabase &Compilations) {
   // A crash's stack dump follows the messages buffered before it (runFile);
-  // this handler runs after the ones that print the dump.
-  llvm::sys::AddSignalHandler([](void *) { llvm::errs().flush(); }, nullptr);
+  // this handler runs after the ones that print the dump. (LLVM keeps a few
+  // handlers only: it is added once.)
+  static const bool FlushOnCrash = [] {
+    llvm::sys::AddSignalHandler([](void *) { llvm::errs().flush(); }, nullptr);
+    return true;
+  }();
+  (void)FlushOnCrash;
 #ifdef __GLIBC__
   // Each file is parsed and analysed on a thread of its own (runFile), which
   // glibc gives a heap of its own, grown a page at a time with a system call
