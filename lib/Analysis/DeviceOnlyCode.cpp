@@ -1,4 +1,5 @@
 #include "Analysis/DeviceOnlyCode.h"
+#include "Analysis/BodyNodes.h"
 #include "Analysis/Calls.h"
 
 #include "clang/AST/Decl.h"
@@ -390,6 +391,7 @@ std::vector<const DeviceOnlyCode::Region *> DeviceOnlyCode::within(const Functio
 namespace {
 
 // The functions a body calls whose bodies are visible (CallKind::Defined).
+// Replayed over the body's recorded nodes (BodyNodes.h).
 class CalleeCollector : public RecursiveASTVisitor<CalleeCollector> {
 public:
   explicit CalleeCollector(const SourceManager &SM) : Calls(SM) {}
@@ -422,7 +424,7 @@ DeviceOnlyCode::inCallees(const FunctionDecl *Kernel) const {
       if (const std::vector<const Region *> R = within(F); !R.empty())
         Out.push_back({F, R.front()});
     CalleeCollector C(PP.getSourceManager());
-    C.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    replayBody(C, F->getBody(), F->getASTContext());
     for (const FunctionDecl *G : C.Found)
       if (Seen.insert(G).second)
         Work.push_back(G);

@@ -1,4 +1,5 @@
 #include "Analysis/LocalValues.h"
+#include "Analysis/BodyNodes.h"
 #include "Analysis/AnalysisBudget.h"
 #include "Analysis/AstUtil.h"
 #include "Analysis/Parents.h"
@@ -55,6 +56,7 @@ const IfStmt *branchOf(const BinaryOperator *A, ASTContext &Ctx, bool *Then) {
   return If;
 }
 
+// Replayed over the body's recorded nodes (BodyNodes.h).
 class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
   explicit WriteFinder(std::function<void(const VarDecl *, const BinaryOperator *)> Note) : Note(std::move(Note)) {}
@@ -110,7 +112,7 @@ LocalValues::LocalValues(const FunctionDecl *F) {
     else
       W.Other = true;
   });
-  Finder.TraverseStmt(F->getBody());
+  replayBody(Finder, F->getBody(), F->getASTContext());
 }
 
 const LocalValues &FunctionLocals::of(const FunctionDecl *F) const {

@@ -1,4 +1,5 @@
 #include "Analysis/ScatterSites.h"
+#include "Analysis/BodyNodes.h"
 #include "Analysis/Parents.h"
 #include "Analysis/RowShapes.h"
 #include "Analysis/ActiveThreads.h"
@@ -48,6 +49,7 @@ struct Candidate {
   bool Negated = false; // `-=`, atomicSub: the contribution is -e
 };
 
+// Replayed over the body's recorded nodes (BodyNodes.h).
 class CandidateFinder : public RecursiveASTVisitor<CandidateFinder> {
 public:
   std::vector<Candidate> Found;
@@ -318,7 +320,7 @@ std::vector<ScatterSite> sitesOf(const FunctionDecl *Kernel, ASTContext &Ctx, co
   if (!Kernel->getBody())
     return Sites;
   CandidateFinder Finder;
-  Finder.TraverseStmt(Kernel->getBody());
+  replayBody(Finder, Kernel->getBody(), Ctx);
   if (Finder.Found.empty())
     return Sites;
   const WriteSet W = WriteSet::of(Kernel, DeviceOnly);

@@ -1,4 +1,5 @@
 #include "Analysis/SiteFinder.h"
+#include "Analysis/BodyNodes.h"
 #include "Analysis/ActiveThreads.h"
 #include "Analysis/Parents.h"
 #include "Analysis/PointerAliases.h"
@@ -74,6 +75,7 @@ std::string differentThreadIndices(const ArrayRef &B) {
   return quoted(B) + " is read at two thread indices that number the threads differently";
 }
 
+// Replayed over the body's recorded nodes (BodyNodes.h).
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
   // Body: the function whose code is searched (the kernel's, or a callee's
@@ -641,7 +643,7 @@ private:
 
 void findPatternSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &W) {
   SiteFinder Finder(Info, Ctx, W, Info.Kernel->getBody());
-  Finder.TraverseStmt(Info.Kernel->getBody());
+  replayBody(Finder, Info.Kernel->getBody(), Ctx);
   Finder.finish();
 }
 
@@ -715,7 +717,7 @@ void findCalleeSites(KernelInfo &Info, ASTContext &Ctx, const WriteSet &KernelWr
     KernelInfo Found;
     Found.Kernel = Info.Kernel;
     SiteFinder Finder(Found, Ctx, B.Writes, Body, &B, &KernelWrites);
-    Finder.TraverseStmt(const_cast<Stmt *>(Body));
+    replayBody(Finder, Body, Ctx);
     Finder.finish();
     for (Site &S : Found.Sites) {
       bindCalleeSite(S, B, KernelWrites, Ctx);

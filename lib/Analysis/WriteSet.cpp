@@ -1,4 +1,5 @@
 #include "Analysis/WriteSet.h"
+#include "Analysis/BodyNodes.h"
 #include "Analysis/StoreTargets.h"
 #include "Analysis/DeviceOnlyCode.h"
 #include "Analysis/PerContext.h"
@@ -116,7 +117,8 @@ ArrayRef WriteSet::exactPointer(const Expr *E, const WriteSet &Writes) {
   return ArrayRef();
 }
 
-// Collects the stores of one function body.
+// Collects the stores of one function body, replayed over its recorded nodes
+// (BodyNodes.h); a constructor's member initialisers are walked.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
   WriteCollector(WriteSet &W, const FunctionDecl *Fn, SummaryContext &Ctx)
@@ -484,7 +486,7 @@ WriteSet analyse(const FunctionDecl *Fn, SummaryContext &Ctx) {
   Ctx.InProgress.insert(Fn->getCanonicalDecl());
   WriteCollector C(W, Fn, Ctx);
   C.checkDeviceOnlyCode();
-  C.TraverseStmt(Fn->getBody());
+  replayBody(C, Fn->getBody(), Fn->getASTContext());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn)) // member initialisers are stores into *this
     for (const CXXCtorInitializer *Init : Ctor->inits())
       C.TraverseStmt(Init->getInit());

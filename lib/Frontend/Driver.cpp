@@ -12,6 +12,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
@@ -19,6 +20,10 @@
 #include <chrono>
 #include <map>
 #include <set>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 using namespace clang::tooling;
 
@@ -86,11 +91,18 @@ private:
     // (address space only; pages are used as the recursion reaches them), and
     // Clang grows its own where it can from the bottom noted here.
     int ToolStatus = 1;
+    // Clang prints a diagnostic's source line and caret a character at a
+    // time: to an unbuffered stderr that is a system call each, a hundred
+    // thousand on a file with a thousand remarks. The run's messages are
+    // buffered (not on a terminal, where stderr stays unbuffered) and written
+    // when it ends, or when a crash's report is printed (runDriver).
+    llvm::errs().SetBuffered();
     llvm::thread Worker(std::optional<unsigned>(ToolStackBytes), [&] {
       clang::noteBottomOfStack();
       ToolStatus = Tool.run(newRewriteActionFactory(Opts.Rewrite, &Results).get());
     });
     Worker.join();
+    llvm::errs().SetUnbuffered(); // writes what is buffered
     double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
 
     FileResult *R = Results.empty() ? nullptr : &Results.front();
@@ -227,6 +239,21 @@ private:
 } // namespace
 
 int runDriver(const DriverOptions &Options, const CompilationDatabase &Compilations) {
+  // A crash's stack dump follows the messages buffered before it (runFile);
+  // this handler runs after the ones that print the dump. (LLVM keeps a few
+  // handlers only: it is added once.)
+  static const bool FlushOnCrash = [] {
+    llvm::sys::AddSignalHandler([](void *) { llvm::errs().flush(); }, nullptr);
+    return true;
+  }();
+  (void)FlushOnCrash;
+#ifdef __GLIBC__
+  // Each file is parsed and analysed on a thread of its own (runFile), which
+  // glibc gives a heap of its own, grown a page at a time with a system call
+  // each (thousands on a long file). With one arena the thread allocates from
+  // the main thread's heap, grown in larger steps; the main thread only waits.
+  mallopt(M_ARENA_MAX, 1);
+#endif
   return Driver(Options, Compilations).run();
 }
 

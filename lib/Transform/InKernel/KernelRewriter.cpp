@@ -6,6 +6,7 @@
 #include "Analysis/CallChains.h"
 
 #include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <functional>
@@ -121,7 +122,9 @@ private:
   // `row` set in statements and read in a rewritten index) are
   // marked [[maybe_unused]] so that the output compiles without new warnings.
   void markDeadLocals(const Stmt *Body, SnippetEditor &Ed) {
-    std::map<const VarDecl *, std::pair<unsigned, unsigned>> Refs; // total, inside replaced code
+    // Whether each local's references are all inside replaced code (asked
+    // only until one is not: most locals are read outside it).
+    llvm::DenseMap<const VarDecl *, bool> AllInside;
     std::vector<const DeclStmt *> Decls;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
       if (!St)
@@ -136,9 +139,9 @@ private:
       }
       if (const auto *DR = dyn_cast<DeclRefExpr>(St))
         if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl()) {
-          auto &[Total, Inside] = Refs[V];
-          ++Total;
-          Inside += insideReplaced(DR->getLocation());
+          auto It = AllInside.try_emplace(V, true).first;
+          if (It->second)
+            It->second = insideReplaced(DR->getLocation());
         }
       for (const Stmt *C : St->children())
         Walk(C);
@@ -150,8 +153,8 @@ private:
       bool AllDead = true;
       for (const Decl *D : DS->decls()) {
         const auto *V = dyn_cast<VarDecl>(D);
-        auto It = V ? Refs.find(V) : Refs.end();
-        AllDead &= It != Refs.end() && It->second.first > 0 && It->second.first == It->second.second;
+        auto It = V ? AllInside.find(V) : AllInside.end();
+        AllDead &= It != AllInside.end() && It->second;
       }
       if (AllDead)
         Ed.insertBefore(DS->getBeginLoc(), "[[maybe_unused]] ");
