@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -434,6 +435,7 @@ struct Candidate {
   const IndirectRead *R = nullptr;
   const LoopShape *Loop = nullptr; // the loop whose iterations it reads (null: a gather)
   std::vector<const LoopShape *> Inner; // loops in Loop whose variables it uses too, outermost first
+  bool Ragged = false;             // Inner's one loop has bounds that follow Loop's variable
   std::vector<FormRef> Bounds;     // the loops' bounds
   std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
   std::vector<const Expr *> Scalars;
@@ -535,7 +537,9 @@ private:
   // numbered outside the kernel, or "": a canonical `for` of its own text,
   // its bounds known, of the thread alone (the same at every iteration of
   // the loops around it), their arrays unwritten.
-  std::string loopProblem(const LoopShape &L, const std::vector<LoopShape> &Around, Candidate &C, const Place &At) {
+  // Outer: the variable of the loop around L its bounds may use (a ragged nest).
+  std::string loopProblem(const LoopShape &L, const std::vector<LoopShape> &Around, Candidate &C, const Place &At,
+                          const VarDecl *Outer = nullptr) {
     if (!L.NotCanonical.empty() && !L.Step)
       return "its index depends on the variable of a loop it cannot copy: " + L.NotCanonical;
     if (!isa<ForStmt>(L.Loop) || isAnyMacro(L.Loop))
@@ -543,14 +547,14 @@ private:
     FormBuilder B(At.In, At.W, Ctx);
     // The variables of the loops around L are theirs (a bound that uses one
     // is no bound of the thread alone), not locals the kernel changes.
-    std::vector<const VarDecl *> Outer;
+    std::vector<const VarDecl *> AroundVars;
     for (const LoopShape &O : Around) {
       if (O.Loop == L.Loop)
         break;
       if (O.Var)
-        Outer.push_back(O.Var);
+        AroundVars.push_back(O.Var);
     }
-    B.setLoopVars(Outer);
+    B.setLoopVars(AroundVars);
     if (L.Step) {
       // `k += s`: s positive for every thread of every launch, or the
       // iterations could not be counted (and the kernel's loop would not end).
@@ -568,10 +572,18 @@ private:
         return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
       std::set<const VarDecl *> BoundVars;
       F->loopVars(BoundVars);
-      if (!BoundVars.empty())
-        return "the bounds of its loop depend on " + quoted(*BoundVars.begin()) +
+      BoundVars.erase(Outer);
+      if (!BoundVars.empty()) {
+        // The outermost of them, by name.
+        const VarDecl *Named = *BoundVars.begin();
+        for (const VarDecl *V : llvm::reverse(AroundVars))
+          if (BoundVars.count(V))
+            Named = V;
+        return "the bounds of its loop depend on " + quoted(Named) +
                ", the variable of a loop around it (a loop is copied where its bounds are the same at every "
-               "iteration of the loops around it)";
+               "iteration of the loops around it, or follow the variable of the one loop right around it, which "
+               "runs it at its every iteration)";
+      }
       if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
         return Why;
       if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
@@ -581,6 +593,65 @@ private:
       C.Bounds.push_back(F);
     }
     return "";
+  }
+
+  // The loop around L whose variable alone L's bounds use, when the nest of
+  // the two can be numbered one iteration after the other: the index uses
+  // no other loop's variable, and L runs at every iteration of the loop
+  // around it (a statement of its body with no jump before it), so that
+  // the kernel counts the iterations as the index kernels lay them out.
+  // Null otherwise.
+  const LoopShape *raggedParent(const LoopShape &L, const std::vector<const LoopShape *> &Used,
+                                const std::vector<LoopShape> &Around, const Place &At) {
+    if (Used.size() > 2 || !L.Var || !isa<ForStmt>(L.Loop))
+      return nullptr;
+    const LoopShape *Parent = nullptr;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      Parent = &O;
+    }
+    if (!Parent || !Parent->Var || !isa<ForStmt>(Parent->Loop) || (Used.size() == 2 && Used.front() != Parent))
+      return nullptr;
+    FormBuilder B(At.In, At.W, Ctx);
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    }
+    B.setLoopVars(AroundVars);
+    std::set<const VarDecl *> BoundVars;
+    for (const Expr *Bound : {L.First, L.End})
+      if (Bound)
+        B.of(Bound)->loopVars(BoundVars);
+    if (BoundVars.size() != 1 || *BoundVars.begin() != Parent->Var)
+      return nullptr;
+    // No jump into or out of the parent's body before L, L a statement of it.
+    std::function<bool(const Stmt *)> Jumps = [&](const Stmt *S) {
+      if (!S)
+        return false;
+      if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+          isa<LabelStmt>(S))
+        return true;
+      return llvm::any_of(S->children(), Jumps);
+    };
+    const Stmt *Body = cast<ForStmt>(Parent->Loop)->getBody();
+    if (Body == L.Loop)
+      return Parent;
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (!CS)
+      return nullptr;
+    for (const Stmt *S : CS->body()) {
+      if (S == L.Loop)
+        return llvm::none_of(CS->body(), [&](const Stmt *X) { return isa<LabelStmt>(X) || isa<GotoStmt>(X); })
+                   ? Parent
+                   : nullptr;
+      if (Jumps(S))
+        return nullptr;
+    }
+    return nullptr;
   }
 
   std::string check(const IndirectRead &R, Candidate &C, const Place &At) {
@@ -658,11 +729,28 @@ private:
           return "its index depends on " + quoted(V) + ", the variable of no loop around it";
       if (Used.size() != Vars.size())
         return "its index depends on a variable that two loops around it step";
-      for (const LoopShape *L : Used)
-        if (std::string Why = loopProblem(*L, R.Loops, C, At); !Why.empty())
-          return Why;
-      C.Loop = Used.front();
-      C.Inner.assign(Used.begin() + 1, Used.end());
+      // A ragged nest: the innermost loop's bounds follow the variable of
+      // the loop around it, which the site then copies over too.
+      const LoopShape *Parent = raggedParent(*Used.back(), Used, R.Loops, At);
+      if (Parent) {
+        Candidate Try = C;
+        if (loopProblem(*Parent, R.Loops, Try, At).empty() &&
+            loopProblem(*Used.back(), R.Loops, Try, At, Parent->Var).empty()) {
+          C = Try;
+          C.Loop = Parent;
+          C.Inner = {Used.back()};
+          C.Ragged = true;
+        } else {
+          Parent = nullptr;
+        }
+      }
+      if (!Parent) {
+        for (const LoopShape *L : Used)
+          if (std::string Why = loopProblem(*L, R.Loops, C, At); !Why.empty())
+            return Why;
+        C.Loop = Used.front();
+        C.Inner.assign(Used.begin() + 1, Used.end());
+      }
     }
     std::vector<const Form *> Threads, Places;
     threadForms(*R.Index, Threads);
@@ -760,6 +848,7 @@ public:
       S.LoopVar = First.Loop->Var;
       for (const LoopShape *L : First.Inner)
         S.IndexedInnerLoops.push_back(*L);
+      S.IndexedRagged = First.Ragged;
     }
     std::map<std::pair<ArrayRef, std::string>, size_t> Copy; // (array, index form) -> position
     for (const Candidate &C : Group) {

@@ -158,6 +158,10 @@ struct Site {
   // innermost loop's numbered fastest. Their bounds are the same at every
   // iteration of the loops around them (the nest is rectangular).
   std::vector<LoopShape> IndexedInnerLoops;
+  // A ragged nest: one inner loop whose bounds follow IndexedLoop's variable,
+  // reached at every iteration of IndexedLoop. Its iterations are numbered
+  // one after the other across IndexedLoop's, the kernel counting them.
+  bool IndexedRagged = false;
   std::vector<ArrayRef> IndexSources;   // arrays the index (and loop bound) forms read
   std::vector<const clang::Expr *> KeyScalars; // invariant integers they use (the cache key holds them)
   // No guard bounds the thread index: the active threads are the launch's

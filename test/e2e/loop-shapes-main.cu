@@ -4,7 +4,9 @@
 // nested loops of inclusive bounds, indices from the global x and y indices),
 // segments chosen by blockIdx.y, rows split across lanes in x of a 2-D block
 // (a strided loop in a kernel template), a row read two elements at a time,
-// and a value offset by its column beside the cell's linear index. The output
+// a value offset by its column beside the cell's linear index, and ragged
+// nests (two rows a thread; rows in a grid-stride loop in z, their entries
+// across the lanes in y). Between rounds the data and the index arrays change. The output
 // compiles with nvcc and links against the runtime; with a GPU it gives the
 // same bits as the original kernels (IRREGFIX_DISABLE=1) under the selector,
 // under each forced layout and under IRREGFIX_VERIFY. The stencil runs with
@@ -32,6 +34,8 @@
 // REPORT-DAG: kernel=lane_rows pattern=indexed offsets=- arrays=val,x verdict=transformed
 // REPORT-DAG: kernel=pairs pattern=indexed offsets=- arrays=a verdict=transformed
 // REPORT-DAG: kernel=by_column pattern=indexed offsets=- arrays=table verdict=transformed
+// REPORT-DAG: kernel=two_rows pattern=indexed offsets=- arrays=x verdict=transformed
+// REPORT-DAG: kernel=entry_weights pattern=indexed offsets=- arrays=col,x,start,start verdict=transformed
 // REPORT-NOT: verdict=not-rewritten
 
 // RAN-DAG: kernel quads pattern indexed layout ell
@@ -40,6 +44,8 @@
 // RAN-DAG: kernel lane_rows pattern indexed layout ell
 // RAN-DAG: kernel pairs pattern indexed layout ell
 // RAN-DAG: kernel by_column pattern indexed layout ell
+// RAN-DAG: kernel two_rows pattern indexed layout ell
+// RAN-DAG: kernel entry_weights pattern indexed layout ell
 
 #include <cuda_runtime.h>
 
@@ -112,6 +118,33 @@ __global__ void pairs(int n, const int *start, const double *a, double *out) {
   }
 }
 
+// Two rows a thread: the inner loop's bounds follow the outer loop's row (a
+// ragged nest).
+__global__ void two_rows(int n, const int *start, const int *col, const double *x, double *y) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n / 2) {
+    double s = 0;
+    for (int r = 2 * t; r < 2 * t + 2; ++r) {
+      s *= 0.5;
+      for (int k = start[r]; k < start[r + 1]; ++k)
+        s += x[col[k]];
+    }
+    y[t] = s;
+  }
+}
+
+// Rows in a grid-stride loop in z, each row's entries across the y lanes of
+// the grid (both loops strided by the launch's dimensions, the inner one's
+// bounds following the row).
+__global__ void entry_weights(int n, const int *start, const int *col, const double *x, double *w) {
+  for (int row = threadIdx.z + blockIdx.z * blockDim.z; row < n; row += gridDim.z * blockDim.z)
+    for (int k = start[row] + threadIdx.y + blockIdx.y * blockDim.y; k < start[row + 1];
+         k += gridDim.y * blockDim.y) {
+      int c = col[k];
+      w[k] = x[row] * x[c] + (start[c + 1] - start[c]);
+    }
+}
+
 // A cell's entry offset by its column, beside the cell's linear index.
 __global__ void by_column(int nx, int ny, const int *kind, const double *table, double *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -153,7 +186,9 @@ int main(int argc, char **argv) {
       *d_first = upload(first), *d_kind = upload(kind);
   double *d_a = upload(a), *d_v = upload(v), *d_in = upload(in), *d_val = upload(val), *d_x = upload(x),
          *d_table = upload(table);
-  double *d_out = nullptr, *d_cells = nullptr, *d_parts = nullptr;
+  double *d_out = nullptr, *d_cells = nullptr, *d_parts = nullptr, *d_entries = nullptr;
+  CHECK(cudaMalloc(&d_entries, col.size() * sizeof(double)));
+  CHECK(cudaMemset(d_entries, 0, col.size() * sizeof(double)));
   CHECK(cudaMalloc(&d_out, n * sizeof(double)));
   CHECK(cudaMalloc(&d_cells, cells * sizeof(double)));
   CHECK(cudaMalloc(&d_parts, parts * n * sizeof(double)));
@@ -185,9 +220,16 @@ int main(int argc, char **argv) {
       by_column<<<dim3((nx + 31) / 32, (ny + 7) / 8), dim3(32, 8)>>>(nx, ny, d_kind, d_table, d_cells);
       CHECK(cudaGetLastError());
       save(out, d_cells, cells);
+      two_rows<<<(n / 2 + 127) / 128, 128>>>(n, d_start, d_col, d_x, d_out);
+      CHECK(cudaGetLastError());
+      save(out, d_out, n);
+      // Fewer threads in z than rows: each walks several.
+      entry_weights<<<dim3(1, 2, 40), dim3(1, 4, 16)>>>(n, d_start, d_col, d_x, d_entries);
+      CHECK(cudaGetLastError());
+      save(out, d_entries, col.size());
     }
     // New data and a new map: the copies must be refreshed, not reused.
-    for (auto *vec : {&a, &v, &val, &table})
+    for (auto *vec : {&a, &v, &val, &table, &x})
       for (double &e : *vec)
         e = 2.0 * e - 0.5;
     for (int &m : map)
@@ -197,6 +239,11 @@ int main(int argc, char **argv) {
     CHECK(cudaMemcpy(d_val, val.data(), val.size() * sizeof(double), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_table, table.data(), table.size() * sizeof(double), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_map, map.data(), map.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
+    // Other columns: an index array changes.
+    for (int &e : col)
+      e = (e + 3) % n;
+    CHECK(cudaMemcpy(d_col, col.data(), col.size() * sizeof(int), cudaMemcpyHostToDevice));
   }
   std::fclose(out);
   return 0;

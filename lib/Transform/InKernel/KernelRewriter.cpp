@@ -306,8 +306,13 @@ private:
         return L.Step ? "(" + Distance + " / " + indexed::stepName(I, K) + ")" : Distance;
       };
       Iter = Own(S.IndexedLoop, 0, indexed::firstName(I));
+      // A ragged nest's: the inner loop's iterations before (the count
+      // advanced as the loop starts, less its own trip count), and its own.
+      if (S.IndexedRagged)
+        Iter = "(" + indexed::baseName(I) + " - " + indexed::innerLengthName(I, 1) + " + " +
+               Own(S.IndexedInnerLoops.front(), 1, indexed::innerFirstName(I, 1)) + ")";
       // A nest's iteration: each inner loop's, the innermost fastest.
-      for (unsigned L = 1; L <= S.IndexedInnerLoops.size(); ++L)
+      for (unsigned L = 1; !S.IndexedRagged && L <= S.IndexedInnerLoops.size(); ++L)
         Iter = "(" + Iter + " * " + indexed::innerLengthName(I, L) + " + " +
                Own(S.IndexedInnerLoops[L - 1], L, indexed::innerFirstName(I, L)) + ")";
     }
@@ -363,6 +368,25 @@ private:
       return L.Step ? " const long long " + indexed::stepName(I, K) + " = (long long)(" + text(L.Step) + ");"
                     : std::string();
     };
+    if (S.IndexedRagged) {
+      // The inner loop's iterations are counted as the loop around it runs:
+      // each time the inner loop starts, its trip count is added. (Added
+      // there, not after the loop: blocks that other sites open before the
+      // loop close after it in any order.)
+      const LoopShape &L = S.IndexedInnerLoops.front();
+      const std::string First = indexed::innerFirstName(I, 1), End = "__irregfix_end" + std::to_string(I) + "_1",
+                        Trips = indexed::innerLengthName(I, 1);
+      std::string Count = End + " - " + First;
+      if (L.Step)
+        Count = "(" + Count + " + " + indexed::stepName(I, 1) + " - 1) / " + indexed::stepName(I, 1);
+      declareAround(S.IndexedLoop.Loop, "{ long long " + indexed::baseName(I) + " = 0;");
+      declareAround(L.Loop,
+                    "{ const long long " + First + " = (long long)(" + text(L.First) + ");" + Step(L, 1) +
+                        " const long long " + End + " = (long long)(" + text(L.End) + ")" +
+                        (L.EndInclusive ? " + 1" : "") + "; const long long " + Trips + " = " + End + " > " + First +
+                        " ? " + Count + " : 0; " + indexed::baseName(I) + " += " + Trips + ";");
+      return;
+    }
     declareAround(S.IndexedLoop.Loop, "{ const long long " + indexed::firstName(I) + " = (long long)(" +
                                           text(S.IndexedLoop.First) + ");" + Step(S.IndexedLoop, 0));
     for (unsigned K = 1; K <= S.IndexedInnerLoops.size(); ++K) {

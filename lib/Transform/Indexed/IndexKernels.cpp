@@ -23,6 +23,7 @@ namespace irregfix::indexed {
 
 std::string firstName(unsigned I) { return "__irregfix_first" + std::to_string(I); }
 std::string innerFirstName(unsigned I, unsigned L) { return firstName(I) + "_" + std::to_string(L); }
+std::string baseName(unsigned I) { return "__irregfix_base" + std::to_string(I); }
 std::string stepName(unsigned I, unsigned L) {
   return "__irregfix_step" + std::to_string(I) + (L ? "_" + std::to_string(L) : std::string());
 }
@@ -304,16 +305,16 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
     End = Ends[0];
   }
   // Loop L's first value, end, step and trip count, as locals of an index kernel.
-  auto LoopLocals = [&](size_t L) {
+  auto LoopLocals = [&](size_t L, const std::string &In = "  ") {
     const std::string N = Suffix(L), F = "__irregfix_first" + N, E = "__irregfix_end" + N;
-    std::string Out = "  const long long " + F + " = (long long)(" + Firsts[L] + ");\n" + "  const long long " + E +
-                      " = (long long)(" + Ends[L] + ");\n";
+    std::string Out = In + "const long long " + F + " = (long long)(" + Firsts[L] + ");\n" + In + "const long long " +
+                      E + " = (long long)(" + Ends[L] + ");\n";
     std::string Count = E + " - " + F;
     if (!Steps[L].empty()) { // positive (the analysis proves it)
-      Out += "  const long long __irregfix_step" + N + " = (long long)(" + Steps[L] + ");\n";
+      Out += In + "const long long __irregfix_step" + N + " = (long long)(" + Steps[L] + ");\n";
       Count = "(" + Count + " + __irregfix_step" + N + " - 1) / __irregfix_step" + N;
     }
-    return Out + "  const long long __irregfix_trips" + N + " = " + E + " > " + F + " ? " + Count + " : 0;\n";
+    return Out + In + "const long long __irregfix_trips" + N + " = " + E + " > " + F + " ? " + Count + " : 0;\n";
   };
   std::vector<std::string> Indices;
   for (const Site::IndexedCopy &C : S.Indices) {
@@ -355,6 +356,17 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
          << "  const long long __irregfix_end = (long long)(" << End << ");\n"
          << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
             "(int)(__irregfix_end - __irregfix_first) : 0;\n}\n";
+    } else if (S.IndexedRagged) {
+      // A ragged nest's iterations: the inner loop's trip counts summed over
+      // the outer loop's iterations, at most INT_MAX.
+      OS << "  long long __irregfix_count = 0;\n"
+         << LoopLocals(0)
+         << "  for (long long __irregfix_at0 = 0; __irregfix_at0 < __irregfix_trips && __irregfix_count < "
+            "0x7fffffffLL; ++__irregfix_at0) {\n"
+         << LoopLocals(1, "    ")
+         << "    __irregfix_count = __irregfix_count > 0x7fffffffLL - __irregfix_trips1 ? 0x7fffffffLL : "
+            "__irregfix_count + __irregfix_trips1;\n  }\n"
+         << "  __irregfix_len[__irregfix_t] = __irregfix_ok ? (int)__irregfix_count : 0;\n}\n";
     } else {
       // The nest's iterations: the product of its loops' trip counts, at
       // most INT_MAX (a larger count asks for more than any copy may hold).
@@ -378,7 +390,24 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
             ");\n    __irregfix_idx" + std::to_string(A) +
             "[irregfix::slot(__irregfix_v, __irregfix_t, __irregfix_iter)] = __irregfix_ok ? __irregfix_i : "
             "irregfix::kNoIndex;\n  }\n";
-  if (Loop) {
+  auto Indent = [](const std::string &Text, const std::string &By) {
+    std::string Out;
+    for (char C : Text)
+      Out += C == '\n' ? "\n" + By : std::string(1, C);
+    return By + Out.substr(0, Out.size() - By.size());
+  };
+  if (Loop && S.IndexedRagged) {
+    // The nest walked as the kernel walks it, one slot an inner iteration.
+    OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
+       << LoopLocals(0) << "  long long __irregfix_iter = 0;\n"
+       << "  const long long __irregfix_len = irregfix::length(__irregfix_v, __irregfix_t);\n"
+       << "  for (long long __irregfix_at0 = 0; __irregfix_at0 < __irregfix_trips && __irregfix_iter < "
+          "__irregfix_len; ++__irregfix_at0) {\n"
+       << LoopLocals(1, "    ")
+       << "    for (long long __irregfix_at1 = 0; __irregfix_at1 < __irregfix_trips1 && __irregfix_iter < "
+          "__irregfix_len; ++__irregfix_at1, ++__irregfix_iter) {\n"
+       << Indent(Body, "    ") << "    }\n  }\n";
+  } else if (Loop) {
     OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n";
     std::string Length = "irregfix::length(__irregfix_v, __irregfix_t)";
     if (Plain) {

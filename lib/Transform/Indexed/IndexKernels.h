@@ -40,6 +40,10 @@ std::string firstName(unsigned I);
 // iteration is `(k0 - first) * len1 + (k1 - first1)`, and so on inwards.
 std::string innerFirstName(unsigned I, unsigned L);
 std::string innerLengthName(unsigned I, unsigned L);
+// The name of site I's count of the iterations of its ragged nest's inner
+// loop before the present one (Site::IndexedRagged).
+std::string baseName(unsigned I);
+
 // The name of the step local of loop L (0: the outermost) of site I, for a
 // loop stepping by more than one: its iteration is `(k - first) / step`.
 std::string stepName(unsigned I, unsigned L);
