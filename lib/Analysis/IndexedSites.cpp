@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -296,6 +297,70 @@ void threadForms(const Form &F, std::vector<const Form *> &Out) {
     threadForms(*O, Out);
 }
 
+// Whether a loop's step is positive whatever the launch: a positive
+// constant, a dimension of the grid or of the blocks, sums and products of
+// those.
+bool positiveStep(const Form &F) {
+  if (F.K == Form::Const)
+    return F.Value > 0;
+  if (F.K == Form::Position)
+    return F.Shape;
+  if (F.K == Form::Op && (F.Name == "+" || F.Name == "*"))
+    return llvm::all_of(F.Ops, [](const FormRef &O) { return positiveStep(*O); });
+  return false;
+}
+
+// A grid-stride loop's variable behind a thread index (through the locals
+// that hold it), or null: one index per iteration, not per thread of the launch.
+const VarDecl *gridStrideVariable(const Expr *E, const WriteSet &W) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->isLocalVarDecl())
+      return nullptr;
+    if (W.gridStrideLoop(V))
+      return V;
+    E = V->getInit();
+  }
+  return nullptr;
+}
+
+// Why the thread's position in the launch that a read's index (and its
+// loops' bounds) uses cannot number its copies, or "". Such a site numbers
+// the launch's threads, all of them, as the launch does (its index kernels
+// are launched with the kernel's grid and blocks, where every builtin index
+// means what it means in the kernel); the index must tell the blocks apart
+// (the thread's index in its block alone is the same in every block: no copy
+// for each thread of the launch is made of what every block reads alike).
+std::string launchNumberingWhy(const std::vector<const Form *> &Places, const std::vector<const Form *> &Threads,
+                               const Place &At, const WriteSet &W, ASTContext &Ctx) {
+  const Form *First = nullptr; // the first place in the launch (not its shape)
+  bool Blocks = !Threads.empty();
+  for (const Form *P : Places)
+    if (!P->Shape) {
+      First = First ? First : P;
+      Blocks |= !llvm::StringRef(P->Name).starts_with("threadIdx");
+    }
+  const Form *Named = First ? First : Places.empty() ? nullptr : Places.front();
+  const std::string What = !Named ? std::string("two numberings of the threads")
+                           : llvm::StringRef(Named->Name).starts_with("global ")
+                               ? "'" + textOf(Named->Source, Ctx) + "', its " + Named->Name.substr(0, 6) +
+                                     " index in " + Named->Name.substr(7)
+                               : "'" + textOf(Named->Source, Ctx) + "'";
+  if (At.Chain)
+    return "its index uses the thread's position other than its global index (" + What +
+           ") in a function the kernel calls (such indices are numbered in the kernel only)";
+  for (const Form *T : Threads)
+    if (const VarDecl *V = gridStrideVariable(T->Source, W))
+      return "its index uses the thread's position other than its global index (" + What +
+             ") beside the variable of a grid-stride loop, " + quoted(V) +
+             " (a copy for each thread of the launch holds one iteration's element)";
+  if (!Blocks)
+    return "its index uses the thread's index in its block (" + What +
+           ") and nothing that tells the blocks apart: every block reads the same elements";
+  return "";
+}
+
 // Why the thread indices of a read's index and its loop's bounds do not all
 // number the threads alike, or "": a site's copies are laid out in one
 // numbering, which the generated kernels compute as their own thread.
@@ -369,15 +434,20 @@ const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const Ind
 struct Candidate {
   const IndirectRead *R = nullptr;
   const LoopShape *Loop = nullptr; // the loop whose iterations it reads (null: a gather)
-  FormRef First, End;              // the loop's bounds
+  std::vector<const LoopShape *> Inner; // loops in Loop whose variables it uses too, outermost first
+  bool Ragged = false;             // Inner's one loop has bounds that follow Loop's variable
+  std::vector<FormRef> Bounds;     // the loops' bounds
   std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
   std::vector<const Expr *> Scalars;
   const Expr *Thread = nullptr;
   const Expr *Active = nullptr;    // a 1-D index: n, or null: the launch's threads
+  bool Launch = false;             // numbers the launch's threads in every dimension (its position in it)
   std::vector<const Expr *> Extents; // a linear index: the guards' nx, ny (, nz); n is their product
 
   // The threads it numbers, as a key: candidates of one site share it.
   std::string threads(ASTContext &Ctx) const {
+    if (Launch)
+      return "launch";
     if (Extents.empty())
       return Active ? textOf(Active, Ctx) : "";
     std::string Key = "linear";
@@ -463,6 +533,127 @@ private:
     return nullptr;
   }
 
+  // Why the iterations of L, a loop whose variable R's index uses, cannot be
+  // numbered outside the kernel, or "": a canonical `for` of its own text,
+  // its bounds known, of the thread alone (the same at every iteration of
+  // the loops around it), their arrays unwritten.
+  // Outer: the variable of the loop around L its bounds may use (a ragged nest).
+  std::string loopProblem(const LoopShape &L, const std::vector<LoopShape> &Around, Candidate &C, const Place &At,
+                          const VarDecl *Outer = nullptr) {
+    if (!L.NotCanonical.empty() && !L.Step)
+      return "its index depends on the variable of a loop it cannot copy: " + L.NotCanonical;
+    if (!isa<ForStmt>(L.Loop) || isAnyMacro(L.Loop))
+      return "its loop is written through a macro";
+    FormBuilder B(At.In, At.W, Ctx);
+    // The variables of the loops around L are theirs (a bound that uses one
+    // is no bound of the thread alone), not locals the kernel changes.
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    }
+    B.setLoopVars(AroundVars);
+    if (L.Step) {
+      // `k += s`: s positive for every thread of every launch, or the
+      // iterations could not be counted (and the kernel's loop would not end).
+      FormRef F = B.of(L.Step);
+      if (!F->known() || !positiveStep(*F))
+        return "its index depends on the variable of a loop it cannot copy: its loop steps " + quoted(L.Var) +
+               " by '" + textOf(L.Step, Ctx) +
+               "', which is not known to be positive (strided loops are copied when they step by a positive "
+               "constant or by the launch's dimensions)";
+      C.Bounds.push_back(F);
+    }
+    for (const Expr *Bound : {L.First, L.End}) {
+      FormRef F = B.of(Bound);
+      if (!F->known())
+        return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
+      std::set<const VarDecl *> BoundVars;
+      F->loopVars(BoundVars);
+      BoundVars.erase(Outer);
+      if (!BoundVars.empty()) {
+        // The outermost of them, by name.
+        const VarDecl *Named = *BoundVars.begin();
+        for (const VarDecl *V : llvm::reverse(AroundVars))
+          if (BoundVars.count(V))
+            Named = V;
+        return "the bounds of its loop depend on " + quoted(Named) +
+               ", the variable of a loop around it (a loop is copied where its bounds are the same at every "
+               "iteration of the loops around it, or follow the variable of the one loop right around it, which "
+               "runs it at its every iteration)";
+      }
+      if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
+        return Why;
+      if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
+        return Why;
+      if (!C.Thread)
+        C.Thread = threadExpr(*F, At);
+      C.Bounds.push_back(F);
+    }
+    return "";
+  }
+
+  // The loop around L whose variable alone L's bounds use, when the nest of
+  // the two can be numbered one iteration after the other: the index uses
+  // no other loop's variable, and L runs at every iteration of the loop
+  // around it (a statement of its body with no jump before it), so that
+  // the kernel counts the iterations as the index kernels lay them out.
+  // Null otherwise.
+  const LoopShape *raggedParent(const LoopShape &L, const std::vector<const LoopShape *> &Used,
+                                const std::vector<LoopShape> &Around, const Place &At) {
+    if (Used.size() > 2 || !L.Var || !isa<ForStmt>(L.Loop))
+      return nullptr;
+    const LoopShape *Parent = nullptr;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      Parent = &O;
+    }
+    if (!Parent || !Parent->Var || !isa<ForStmt>(Parent->Loop) || (Used.size() == 2 && Used.front() != Parent))
+      return nullptr;
+    FormBuilder B(At.In, At.W, Ctx);
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    }
+    B.setLoopVars(AroundVars);
+    std::set<const VarDecl *> BoundVars;
+    for (const Expr *Bound : {L.First, L.End})
+      if (Bound)
+        B.of(Bound)->loopVars(BoundVars);
+    if (BoundVars.size() != 1 || *BoundVars.begin() != Parent->Var)
+      return nullptr;
+    // No jump into or out of the parent's body before L, L a statement of it.
+    std::function<bool(const Stmt *)> Jumps = [&](const Stmt *S) {
+      if (!S)
+        return false;
+      if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+          isa<LabelStmt>(S))
+        return true;
+      return llvm::any_of(S->children(), Jumps);
+    };
+    const Stmt *Body = cast<ForStmt>(Parent->Loop)->getBody();
+    if (Body == L.Loop)
+      return Parent;
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (!CS)
+      return nullptr;
+    for (const Stmt *S : CS->body()) {
+      if (S == L.Loop)
+        return llvm::none_of(CS->body(), [&](const Stmt *X) { return isa<LabelStmt>(X) || isa<GotoStmt>(X); })
+                   ? Parent
+                   : nullptr;
+      if (Jumps(S))
+        return nullptr;
+    }
+    return nullptr;
+  }
+
   std::string check(const IndirectRead &R, Candidate &C, const Place &At) {
     const WriteSet &RW = At.W;
     // Which memory it reads first: memory that is not device memory, or that
@@ -525,52 +716,67 @@ private:
 
     std::set<const VarDecl *> Vars;
     R.Index->loopVars(Vars);
-    if (Vars.size() > 1) {
-      std::string Names;
-      for (const VarDecl *V : Vars)
-        Names += (Names.empty() ? "" : ", ") + quoted(V);
-      return "its index depends on the variables of nested loops (" + Names + ")";
-    }
     C.Thread = threadExpr(*R.Index, At);
-    if (Vars.size() == 1) {
+    if (!Vars.empty()) {
+      // The loops whose variables it uses, outermost first: the site copies
+      // over the iterations of their nest.
+      std::vector<const LoopShape *> Used;
       for (const LoopShape &L : R.Loops)
-        if (L.Var == *Vars.begin())
-          C.Loop = &L;
-      if (!C.Loop)
-        return "its index depends on " + quoted(*Vars.begin()) + ", the variable of no loop around it";
-      if (!C.Loop->NotCanonical.empty())
-        return "its index depends on the variable of a loop it cannot copy: " + C.Loop->NotCanonical;
-      if (!isa<ForStmt>(C.Loop->Loop) || isAnyMacro(C.Loop->Loop))
-        return "its loop is written through a macro";
-      // The bounds: known, of the thread alone (no loop variable), arrays unwritten.
-      FormBuilder B(At.In, RW, Ctx);
-      C.First = B.of(C.Loop->First);
-      C.End = B.of(C.Loop->End);
-      for (const FormRef &F : {C.First, C.End}) {
-        if (!F->known())
-          return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
-        std::set<const VarDecl *> BoundVars;
-        F->loopVars(BoundVars);
-        if (!BoundVars.empty())
-          return "the bounds of its loop depend on the variable of a loop around it";
-        if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
-          return Why;
-        if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
-          return Why;
-        if (!C.Thread)
-          C.Thread = threadExpr(*F, At);
+        if (L.Var && Vars.count(L.Var))
+          Used.push_back(&L);
+      for (const VarDecl *V : Vars)
+        if (llvm::none_of(Used, [&](const LoopShape *L) { return L->Var == V; }))
+          return "its index depends on " + quoted(V) + ", the variable of no loop around it";
+      if (Used.size() != Vars.size())
+        return "its index depends on a variable that two loops around it step";
+      // A ragged nest: the innermost loop's bounds follow the variable of
+      // the loop around it, which the site then copies over too.
+      const LoopShape *Parent = raggedParent(*Used.back(), Used, R.Loops, At);
+      if (Parent) {
+        Candidate Try = C;
+        if (loopProblem(*Parent, R.Loops, Try, At).empty() &&
+            loopProblem(*Used.back(), R.Loops, Try, At, Parent->Var).empty()) {
+          C = Try;
+          C.Loop = Parent;
+          C.Inner = {Used.back()};
+          C.Ragged = true;
+        } else {
+          Parent = nullptr;
+        }
+      }
+      if (!Parent) {
+        for (const LoopShape *L : Used)
+          if (std::string Why = loopProblem(*L, R.Loops, C, At); !Why.empty())
+            return Why;
+        C.Loop = Used.front();
+        C.Inner.assign(Used.begin() + 1, Used.end());
       }
     }
-    if (!C.Thread && !Offset) // an offset the kernel computes may be the thread's
+    std::vector<const Form *> Threads, Places;
+    threadForms(*R.Index, Threads);
+    R.Index->positions(Places);
+    for (const FormRef &F : C.Bounds) {
+      threadForms(*F, Threads);
+      F->positions(Places);
+    }
+    const bool Placed = llvm::any_of(Places, [](const Form *P) { return !P->Shape; });
+    if (!C.Thread && !Placed && !Offset) // an offset the kernel computes may be the thread's
       return "its index does not depend on the thread (every thread reads the same element)";
     if (C.Sources.size() > 16)
       return "its index reads more than 16 arrays";
-    std::vector<const Form *> Threads;
-    for (const FormRef &F : {R.Index, C.First, C.End})
-      if (F)
-        threadForms(*F, Threads);
-    if (std::string Why = mixedNumbering(Threads, RW, Ctx); !Why.empty())
-      return Why;
+    if (!Places.empty()) {
+      if (std::string Why = launchNumberingWhy(Places, Threads, At, W, Ctx); !Why.empty())
+        return Why;
+      C.Launch = true;
+      return "";
+    }
+    if (std::string Why = mixedNumbering(Threads, RW, Ctx); !Why.empty()) {
+      // Numbered as the launch is, a site's copies take any mix of them.
+      if (!launchNumberingWhy(Places, Threads, At, W, Ctx).empty())
+        return Why;
+      C.Launch = true;
+      return "";
+    }
     if (!Threads.empty() && Threads.front()->Linear) {
       // Its copies are laid out in t = i + nx * j: each index guarded, j
       // stepping by exactly nx, so that t numbers the guarded threads one to
@@ -634,11 +840,15 @@ public:
     S.ThreadIndex = First.Thread;
     S.ActiveThreads = First.Active;
     S.ActiveExtents = First.Extents;
-    S.LaunchThreads = !First.Active && First.Extents.empty();
+    S.LaunchNumbered = First.Launch;
+    S.LaunchThreads = !First.Active && First.Extents.empty() && !First.Launch;
     if (First.Loop) {
       S.IndexedLoop = *First.Loop;
       S.Loop = dyn_cast<ForStmt>(First.Loop->Loop);
       S.LoopVar = First.Loop->Var;
+      for (const LoopShape *L : First.Inner)
+        S.IndexedInnerLoops.push_back(*L);
+      S.IndexedRagged = First.Ragged;
     }
     std::map<std::pair<ArrayRef, std::string>, size_t> Copy; // (array, index form) -> position
     for (const Candidate &C : Group) {
@@ -710,8 +920,10 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   Analysis A(Info, W, Chains, Ctx);
   std::vector<ReadVerdict> Verdicts(Reads.size());
   std::vector<Candidate> Gathers;
-  std::map<const Stmt *, std::vector<Candidate>> ByLoop;
-  std::vector<const Stmt *> LoopOrder;
+  // Loop sites by the loops whose iterations they copy over, outermost first.
+  using LoopNest = std::vector<const Stmt *>;
+  std::map<LoopNest, std::vector<Candidate>> ByLoop;
+  std::vector<LoopNest> LoopOrder;
   std::set<size_t> Superseded; // refused pattern sites whose reads an indexed site may take
   for (size_t I = 0; I < Reads.size(); ++I) {
     checkAnalysisBudget();
@@ -784,7 +996,10 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       continue;
     }
     if (C.Loop) {
-      auto [It, New] = ByLoop.try_emplace(C.Loop->Loop);
+      LoopNest Nest{C.Loop->Loop};
+      for (const LoopShape *L : C.Inner)
+        Nest.push_back(L->Loop);
+      auto [It, New] = ByLoop.try_emplace(Nest);
       // One site a loop, its copies in one numbering of the threads.
       if (!New && It->second.front().threads(Ctx) != C.threads(Ctx)) {
         if (V.Reason.empty())
@@ -793,7 +1008,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
         continue;
       }
       if (New)
-        LoopOrder.push_back(C.Loop->Loop);
+        LoopOrder.push_back(Nest);
       It->second.push_back(C);
     } else {
       Gathers.push_back(C);
@@ -842,8 +1057,11 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     if (Had && !Left)
       Superseded.insert(I);
     // A refused pattern site over the loop or the read an indexed site takes.
+    auto LoopTaken = [&](const Stmt *L) {
+      return llvm::any_of(ByLoop, [&](const auto &Site) { return llvm::is_contained(Site.first, L); });
+    };
     if (!S.transformable() && !Taken.empty() &&
-        ((S.Loop && ByLoop.count(S.Loop)) || TakenBegins.count(S.Loc.getRawEncoding())))
+        ((S.Loop && LoopTaken(S.Loop)) || TakenBegins.count(S.Loc.getRawEncoding())))
       Superseded.insert(I);
   }
   // A refused pattern site some of whose reads an indexed site takes goes:
@@ -868,7 +1086,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   for (const std::string &K : ThreadsOrder)
     if (!ByThreads[K].empty())
       A.addSite(std::move(ByThreads[K]));
-  for (const Stmt *L : LoopOrder)
+  for (const LoopNest &L : LoopOrder)
     if (!ByLoop[L].empty())
       A.addSite(std::move(ByLoop[L]));
   Info.Reads = std::move(Verdicts);
