@@ -231,6 +231,17 @@ std::string loadsProblem(const Form &F, const Place &At, const WriteSet &KernelW
             O && (KernelW.writesThrough(O->Array) || At.W.writesThrough(L->Array)))
           return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(L->Array.param()) +
                  " of " + quoted(At.In) + " points into " + O->Array.quoted() + ")";
+      // Memory the function writes, or that the chain's one call points the
+      // parameter into an array the kernel writes: whatever the function's
+      // other calls bind it to, the index may be read after the kernel wrote it.
+      if (At.W.writesThrough(L->Array))
+        return "its index reads " + L->Array.quoted() + ", which the kernel writes";
+      if (const ParmVarDecl *P = L->Array.param(); P && P->getDeclContext() == At.In &&
+                                                   At.Chain->Chain.Calls.size() == 1)
+        if (const Expr *Arg = At.Chain->argumentFor(P))
+          if (const ArrayRef Into = WriteSet::pointerBase(Arg, &KernelW); Into && KernelW.writesThrough(Into))
+            return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(P) + " of " +
+                   quoted(At.In) + " is given '" + textOf(Arg, Ctx) + "', which points into " + Into.quoted() + ")";
       auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
       return "its index reads " + Array + ", which " + Why;
     }
