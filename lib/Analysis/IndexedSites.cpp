@@ -8,6 +8,7 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ThreadIndex.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -230,6 +231,17 @@ std::string loadsProblem(const Form &F, const Place &At, const WriteSet &KernelW
             O && (KernelW.writesThrough(O->Array) || At.W.writesThrough(L->Array)))
           return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(L->Array.param()) +
                  " of " + quoted(At.In) + " points into " + O->Array.quoted() + ")";
+      // Memory the function writes, or that the chain's one call points the
+      // parameter into an array the kernel writes: whatever the function's
+      // other calls bind it to, the index may be read after the kernel wrote it.
+      if (At.W.writesThrough(L->Array))
+        return "its index reads " + L->Array.quoted() + ", which the kernel writes";
+      if (const ParmVarDecl *P = L->Array.param(); P && P->getDeclContext() == At.In &&
+                                                   At.Chain->Chain.Calls.size() == 1)
+        if (const Expr *Arg = At.Chain->argumentFor(P))
+          if (const ArrayRef Into = WriteSet::pointerBase(Arg, &KernelW); Into && KernelW.writesThrough(Into))
+            return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(P) + " of " +
+                   quoted(At.In) + " is given '" + textOf(Arg, Ctx) + "', which points into " + Into.quoted() + ")";
       auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
       return "its index reads " + Array + ", which " + Why;
     }
@@ -505,6 +517,31 @@ private:
            "by value)";
   }
 
+  std::string untracedWhy(const Place &At) const {
+    return "the kernel may write memory the analysis cannot name: " + At.W.untracedWhy();
+  }
+
+  // Why a read of memory the analysis cannot name (a parameter bound to no
+  // kernel array, a pointer it does not follow) is not rewritten, given why
+  // its shape is not followed (ShapeWhy): where the kernel may also store to
+  // memory the analysis cannot name, that store may land in what the read
+  // reads, and the read is not known to be safe whatever its shape.
+  std::string unnamedWhy(std::string ShapeWhy, const Place &At) const {
+    return At.W.hasUntracedWrite() ? untracedWhy(At) : ShapeWhy;
+  }
+
+  // Why a called function's read of A, which the chain binds to no kernel
+  // array, is not rewritten: memory that is not device memory or that the
+  // function writes, else a store the analysis cannot name, else the binding.
+  std::string unboundReadWhy(const ArrayRef &A, const Place &At) {
+    std::string Why = At.Chain->unboundWhy(A, W, Ctx);
+    if (A.fields().empty() && At.Chain->Spaces.count(A.param()))
+      return Why;
+    if (At.W.writesThrough(A) || At.Chain->Writes.writesThrough(A))
+      return Why;
+    return unnamedWhy(Why, At);
+  }
+
   // Why R, a read through a pointer into the function's array Into.Within at
   // an offset not followed, is not rewritten: what the array is bound to when
   // it is no kernel array, a hazard to it where there is one, else the offset.
@@ -513,11 +550,11 @@ private:
     const OffsetBinding *O = At.Chain && A.fields().empty() ? At.Chain->offsetBinding(A) : nullptr;
     const ArrayRef Named = At.Chain ? At.Chain->kernelArray(A) : A;
     if (!Named && !O)
-      return At.Chain->unboundWhy(A, W, Ctx);
+      return unboundReadWhy(A, At);
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (At.W.hasUntracedWrite())
-      return "the kernel may write memory the analysis cannot name: " + At.W.untracedWhy();
+      return untracedWhy(At);
     if (O && (At.W.writesThrough(A) || W.writesThrough(O->Array)))
       return At.Chain->unboundWhy(A, W, Ctx);
     if (At.W.writesThrough(A))
@@ -533,6 +570,78 @@ private:
     return nullptr;
   }
 
+  // Why the values the variable of L, a loop of no canonical shape, takes are
+  // known only as the kernel runs, or "": its first value or one the loop
+  // sets it to is read from shared memory or memory local to the thread
+  // (which only the kernel's own stores fill, as the next item of a work
+  // queue is), or from an array the kernel writes. Then no copy could be
+  // laid out before the launch whatever the loop's shape.
+  std::string loopValuesInKernel(const LoopShape &L, const std::vector<LoopShape> &Around, const Place &At) {
+    const VarDecl *V = L.Var;
+    if (!V || !V->isLocalVarDecl())
+      return "";
+    std::vector<std::pair<const Expr *, bool>> Values; // and whether the loop sets it (or it starts there)
+    if (V->getInit())
+      Values.push_back({V->getInit(), false});
+    std::function<void(const Stmt *)> Sets = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
+        Values.push_back({BO->getRHS(), true});
+      for (const Stmt *Child : S->children())
+        Sets(Child);
+    };
+    Sets(L.Loop);
+    FormBuilder B(At.In, At.W, Ctx);
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around)
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    B.setLoopVars(AroundVars);
+    // Where a part of a value is read from, when the launch cannot know it.
+    auto knownInKernelOnly = [&](const Form &Part) -> std::string {
+      if (Part.K == Form::Load && Part.Array)
+        return At.W.writesThrough(Part.Array) ? Part.Array.quoted() + ", which the kernel writes" : "";
+      if ((Part.K != Form::Load && Part.K != Form::Unknown) || !Part.Source)
+        return "";
+      const Expr *Base = Part.Source;
+      MemoryRead M;
+      if (asMemoryRead(Base, &M) && M.Base)
+        Base = M.Base;
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(Base)))
+        Base = AS->getBase();
+      else if (!isa<DeclRefExpr>(strip(Base)))
+        return "";
+      // A variable of the kernel's own (a __shared__ one, an array of the
+      // thread's) is memory no launch can fill before the kernel runs.
+      MemorySpace Space = MemorySpace::Device;
+      if (const VarDecl *Own = refToVar(strip(Base)); Own && Own->hasAttr<CUDASharedAttr>())
+        Space = MemorySpace::Shared;
+      else if (Own && Own->isLocalVarDecl() && !Own->isStaticLocal() && Own->getType()->isArrayType())
+        Space = MemorySpace::ThreadLocal;
+      else if (Base->getType()->isPointerType())
+        Space = pointerInto(Base, At.W, At.Chain ? &At.Chain->Spaces : nullptr).Space;
+      if (Space == MemorySpace::Shared)
+        return "shared memory ('" + textOf(Base, Ctx) + "'), which only the kernel's own stores fill";
+      if (Space == MemorySpace::ThreadLocal)
+        return "memory local to the thread ('" + textOf(Base, Ctx) + "'), which only the kernel's own stores fill";
+      return "";
+    };
+    std::function<std::string(const Form &)> Find = [&](const Form &F) -> std::string {
+      if (std::string From = knownInKernelOnly(F); !From.empty())
+        return From;
+      for (const FormRef &O : F.Ops)
+        if (std::string From = Find(*O); !From.empty())
+          return From;
+      return "";
+    };
+    for (auto [E, InLoop] : Values)
+      if (std::string From = Find(*B.of(E)); !From.empty())
+        return "its index cannot be computed outside the kernel: it uses " + quoted(V) + ", the variable of a loop, " +
+               (InLoop ? "which the loop sets to '" : "which starts at '") + textOf(E, Ctx) + "', read from " + From;
+    return "";
+  }
+
   // Why the iterations of L, a loop whose variable R's index uses, cannot be
   // numbered outside the kernel, or "": a canonical `for` of its own text,
   // its bounds known, of the thread alone (the same at every iteration of
@@ -540,8 +649,11 @@ private:
   // Outer: the variable of the loop around L its bounds may use (a ragged nest).
   std::string loopProblem(const LoopShape &L, const std::vector<LoopShape> &Around, Candidate &C, const Place &At,
                           const VarDecl *Outer = nullptr) {
-    if (!L.NotCanonical.empty() && !L.Step)
+    if (!L.NotCanonical.empty() && !L.Step) {
+      if (std::string Why = loopValuesInKernel(L, Around, At); !Why.empty())
+        return Why;
       return "its index depends on the variable of a loop it cannot copy: " + L.NotCanonical;
+    }
     if (!isa<ForStmt>(L.Loop) || isAnyMacro(L.Loop))
       return "its loop is written through a macro";
     FormBuilder B(At.In, At.W, Ctx);
@@ -663,10 +775,10 @@ private:
       return readOfSpace(Space, textOf(R.Mem.Base, Ctx));
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
-        return Why;
+        return unnamedWhy(Why, At);
     if (!R.Array) {
       if (std::string Why = pointeeMemberWhy(R.Mem.Base, At, Ctx); !Why.empty())
-        return Why;
+        return unnamedWhy(Why, At);
       // A pointer that holds several values (a parameter the function steps,
       // a local assigned later, either of two pointers), all into one array:
       // a read of that array at an offset the function computes.
@@ -683,20 +795,22 @@ private:
       // function's own computation.
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
         if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && RW.writesScalar(P))
-          return "the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
-                 " assigns (reads through it are not followed)";
-      return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
-             "') is not a parameter or a pointer field of a struct parameter";
+          return unnamedWhy("the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
+                                " assigns (reads through it are not followed)",
+                            At);
+      return unnamedWhy("the array it reads ('" + textOf(R.Mem.Base, Ctx) +
+                            "') is not a parameter or a pointer field of a struct parameter",
+                        At);
     }
     // A called function's parameter given a kernel array at an offset: its
     // reads are that array's, judged as such; the offset is checked last.
     const OffsetBinding *Offset = At.Chain ? At.Chain->offsetBinding(R.Array) : nullptr;
     if (At.Chain && !At.Chain->kernelArray(R.Array) && !Offset)
-      return At.Chain->unboundWhy(R.Array, W, Ctx);
+      return unboundReadWhy(R.Array, At);
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (RW.hasUntracedWrite())
-      return "the kernel may write memory the analysis cannot name: " + RW.untracedWhy();
+      return untracedWhy(At);
     if (Offset && (RW.writesThrough(R.Array) || W.writesThrough(Offset->Array)))
       return At.Chain->unboundWhy(R.Array, W, Ctx);
     if (RW.writesThrough(R.Array))
