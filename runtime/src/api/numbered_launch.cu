@@ -13,7 +13,6 @@
 #include "state.h"
 
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -277,8 +276,7 @@ bool row_ends(State &st, const AccessList &a, long long *first, long long *last)
 bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, long long first, long long last,
                  double *near, std::string *why) {
   *near = 0;
-  cudaError_t e = cudaSuccess;
-  if (e == cudaSuccess && k.lanes <= 1 && last - first >= kDomainLongRows * a.n) {
+  if (k.lanes <= 1 && last - first >= kDomainLongRows * a.n) {
     char line[200];
     std::snprintf(line, sizeof line, "'%s''s rows hold %.0f entries on average: several lanes a row serve long rows "
                   "better than an order", k.kernel, static_cast<double>(last - first) / static_cast<double>(a.n));
@@ -288,7 +286,7 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, long 
   // Lanes a row over rows shorter than the lanes: a group reads a few
   // elements at a time, and waits on each; gathering them closer saves
   // little (a warp a row over 5 to 7 entries: 0.95-1.07x on an H200).
-  if (e == cudaSuccess && k.lanes > 1 && st.cfg.domain == 0 && last - first < k.lanes * a.n) {
+  if (k.lanes > 1 && st.cfg.domain == 0 && last - first < k.lanes * a.n) {
     char line[200];
     std::snprintf(line, sizeof line, "'%s' runs %d lanes a row over rows of %.1f entries on average: a group's few "
                   "reads gain little from an order", k.kernel, k.lanes,
@@ -296,13 +294,14 @@ bool square_rows(State &st, const AccessList &a, const NumberingKernel &k, long 
     *why = line;
     return false;
   }
-  if (e == cudaSuccess && a.idx_kind != kIndexI32) {
+  if (a.idx_kind != kIndexI32) {
     *why = std::string("'") + k.kernel + "''s columns are 8-byte numbers (not measured)";
     return false;
   }
   // A band matrix, from the sample: left alone (the caller declines it), with
   // no pass over the rows, whether it is square or not.
-  if (e == cudaSuccess && st.cfg.domain == 0 && last > first) {
+  cudaError_t e = cudaSuccess;
+  if (st.cfg.domain == 0 && last > first) {
     double share = -1;
     if ((e = sampled_near_share(a, &share)) == cudaSuccess && share >= kDomainNearShare) {
       *near = share;
@@ -382,6 +381,7 @@ void form(State &st, const NumberingKernel &k, const void *const *p, const Acces
 // order pays (unless IRREGFIX_DOMAIN=1). Otherwise declined, with why, or off.
 bool worth_forming(State &st, const NumberingKernel &k, int count, const AccessList &a, int per_sector) {
   Domain &d = st.domain;
+  HostClock clock(d.stats.check_ms);
   if (a.kind == AccessList::kRange) {
     std::string why;
     double near = 0;
@@ -504,12 +504,7 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
   }
   d.why.clear();
   const int per_sector = sector_elements(element_bytes(k, count));
-  bool worth = false;
-  {
-    HostClock c(d.stats.check_ms);
-    worth = worth_forming(st, k, count, a, per_sector);
-  }
-  if (!worth) {
+  if (!worth_forming(st, k, count, a, per_sector)) {
     st.domain_formed.store(false);
     return;
   }
@@ -599,16 +594,7 @@ void numbered_launch(const NumberingKernel &k, long long n, cudaStream_t stream,
       d.status == Domain::kDeclined)
     return;
   ++d.stats.launches;
-  struct Clock { // the runtime's own time at this launch
-    Clock(DomainStats &s) : s(s), begun(std::chrono::steady_clock::now()) {}
-    ~Clock() {
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
-      s.launch_ms += ms;
-      s.longest_ms = std::max(s.longest_ms, ms);
-    }
-    DomainStats &s;
-    std::chrono::steady_clock::time_point begun;
-  } clock(d.stats);
+  HostClock clock(d.stats.launch_ms, &d.stats.longest_ms); // the runtime's own time at this launch
   int dev = 0;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||

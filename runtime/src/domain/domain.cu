@@ -4,7 +4,6 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 namespace irregfix {
@@ -258,12 +257,13 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
     return e;
   int sweeps = 0;
   bool converged = false;
-  const auto begun = std::chrono::steady_clock::now();
-  if ((e = cudaDeviceSynchronize()) != cudaSuccess ||
-      (e = compute_order(a, region, d.perm, d.scratch, d.scratch_bytes, &sweeps, &converged, 0)) != cudaSuccess ||
-      (e = invert_order(d.perm, a.n, d.inv, 0)) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
-    return e;
-  d.stats.order_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
+  {
+    HostClock c(d.stats.order_ms);
+    if ((e = cudaDeviceSynchronize()) != cudaSuccess ||
+        (e = compute_order(a, region, d.perm, d.scratch, d.scratch_bytes, &sweeps, &converged, 0)) != cudaSuccess ||
+        (e = invert_order(d.perm, a.n, d.inv, 0)) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
+      return e;
+  }
   d.stats.sweeps += sweeps;
   ++d.stats.orders;
   e = domain_measure(d, a, d.perm, per_sector, &d.fresh);

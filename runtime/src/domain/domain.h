@@ -49,11 +49,18 @@ struct DomainArray {
   bool renumbered = false;
 };
 
-// Adds the host time of a scope to `total`.
+// Adds the host time of a scope to `total` (and keeps the longest in `longest`).
 struct HostClock {
-  explicit HostClock(double &total) : total(total), begun(std::chrono::steady_clock::now()) {}
-  ~HostClock() { total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count(); }
+  explicit HostClock(double &total, double *longest = nullptr)
+      : total(total), longest(longest), begun(std::chrono::steady_clock::now()) {}
+  ~HostClock() {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
+    total += ms;
+    if (longest && ms > *longest)
+      *longest = ms;
+  }
   double &total;
+  double *longest;
   std::chrono::steady_clock::time_point begun;
 };
 
