@@ -536,8 +536,15 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
                           readsMemory(S), E);
   // The thread's position other than its global index (threadIdx.y,
   // blockIdx.x alone...): never the index itself.
-  if (isBuiltinRead(S))
-    return spelledUnknown("the thread's position other than its global index ('", S, "')", Ctx, false, S);
+  if (isBuiltinRead(S)) {
+    const BuiltinIndexRead B = builtinIndexRead(S);
+    Form F;
+    F.K = Form::Position;
+    F.Shape = B.Var == "blockDim" || B.Var == "gridDim";
+    F.Name = (B.Var + "." + B.Field).str();
+    F.Source = S;
+    return make(std::move(F));
+  }
   // The global index (of x, y or z) is a sum or a local that holds one.
   const auto *Sum = dyn_cast<BinaryOperator>(S);
   if (isa<DeclRefExpr>(S) || (Sum && Sum->getOpcode() == BO_Add)) {
@@ -557,16 +564,14 @@ FormRef FormBuilder::build(const Expr *E, int Depth) {
       F.Source = S;
       return make(std::move(F));
     }
-    if (isDimensionThreadIndex(S, 'y', Writes))
-      return spelledUnknown("the thread's position other than its global index: '", S,
-                            "', its global index in y (indexed sites number the threads by the 1-D global index "
-                            "or by a linear index i + nx * j of the x and y indices)",
-                            Ctx, false, S);
-    if (isDimensionThreadIndex(S, 'z', Writes))
-      return spelledUnknown("the thread's position other than its global index: '", S,
-                            "', its global index in z (indexed sites number the threads by the 1-D global index "
-                            "or by a linear index i + nx * j of the x and y indices)",
-                            Ctx, false, S);
+    for (const char D : {'y', 'z'})
+      if (isDimensionThreadIndex(S, D, Writes)) {
+        Form F;
+        F.K = Form::Position;
+        F.Name = std::string("global ") + D;
+        F.Source = S;
+        return make(std::move(F));
+      }
   }
   MemoryRead R;
   if (asMemoryRead(S, &R))
@@ -837,8 +842,17 @@ void Form::loads(std::vector<const Form *> &Out) const {
     O->loads(Out);
 }
 
+void Form::positions(std::vector<const Form *> &Out) const {
+  if (K == Position)
+    Out.push_back(this);
+  for (const FormRef &O : Ops)
+    O->positions(Out);
+}
+
 std::string Form::str() const {
   switch (K) {
+  case Position:
+    return Name;
   case Const:
     return std::to_string(Value);
   case Thread:

@@ -46,6 +46,9 @@ struct Form {
     Load,      // a value read from memory: Array (when a parameter or struct field names it,
                // directly or through a local pointer into it: PointerAliases.h) at Ops[0];
                // Field: the struct member read, if any
+    Position,  // the thread's place in the launch other than the index Thread stands for (a field of
+               // threadIdx or blockIdx, the global index in y or z), or the launch's shape (a field
+               // of blockDim or gridDim: Shape): Source; the same in any kernel launched alike
     Op,        // an operation Name over Ops ("+", "*", "/", "?:", "call f"...)
     Unknown,   // what the analysis cannot follow: Why
   };
@@ -65,6 +68,7 @@ struct Form {
   bool MayLoad = false;                // Unknown: its value may come from memory
   const clang::Expr *Source = nullptr; // the expression (Load: the read itself)
   bool Linear = false;                 // Thread: Source numbers the threads from 2-D or 3-D indices
+  bool Shape = false;                  // Position: the launch's shape, the same for every thread
 
   // Forms share their parts (a local's form is part of every form that uses
   // it), so a form's tree may be far larger than the graph built: the
@@ -88,6 +92,8 @@ struct Form {
   void loopVars(std::set<const clang::VarDecl *> &Out) const;
   // Every Load inside, outermost first.
   void loads(std::vector<const Form *> &Out) const;
+  // Every Position inside.
+  void positions(std::vector<const Form *> &Out) const;
   // Depth of nested loads: A[B[t]] has 1 (the index of A), A[B[C[t]]] 2.
   int loadDepth() const { return LoadDepth; }
   // A readable rendering: `load(B, t)`, `load(B, t + 1) - load(B, t)`.

@@ -8,10 +8,12 @@
 #include "Analysis/SiteFinder.h"
 #include "Analysis/ThreadIndex.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -229,6 +231,17 @@ std::string loadsProblem(const Form &F, const Place &At, const WriteSet &KernelW
             O && (KernelW.writesThrough(O->Array) || At.W.writesThrough(L->Array)))
           return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(L->Array.param()) +
                  " of " + quoted(At.In) + " points into " + O->Array.quoted() + ")";
+      // Memory the function writes, or that the chain's one call points the
+      // parameter into an array the kernel writes: whatever the function's
+      // other calls bind it to, the index may be read after the kernel wrote it.
+      if (At.W.writesThrough(L->Array))
+        return "its index reads " + L->Array.quoted() + ", which the kernel writes";
+      if (const ParmVarDecl *P = L->Array.param(); P && P->getDeclContext() == At.In &&
+                                                   At.Chain->Chain.Calls.size() == 1)
+        if (const Expr *Arg = At.Chain->argumentFor(P))
+          if (const ArrayRef Into = WriteSet::pointerBase(Arg, &KernelW); Into && KernelW.writesThrough(Into))
+            return "its index reads " + L->Array.quoted() + ", which the kernel writes (" + quoted(P) + " of " +
+                   quoted(At.In) + " is given '" + textOf(Arg, Ctx) + "', which points into " + Into.quoted() + ")";
       auto [Array, Why] = notPassed(L->Array, *At.Chain, Ctx);
       return "its index reads " + Array + ", which " + Why;
     }
@@ -294,6 +307,70 @@ void threadForms(const Form &F, std::vector<const Form *> &Out) {
     Out.push_back(&F);
   for (const FormRef &O : F.Ops)
     threadForms(*O, Out);
+}
+
+// Whether a loop's step is positive whatever the launch: a positive
+// constant, a dimension of the grid or of the blocks, sums and products of
+// those.
+bool positiveStep(const Form &F) {
+  if (F.K == Form::Const)
+    return F.Value > 0;
+  if (F.K == Form::Position)
+    return F.Shape;
+  if (F.K == Form::Op && (F.Name == "+" || F.Name == "*"))
+    return llvm::all_of(F.Ops, [](const FormRef &O) { return positiveStep(*O); });
+  return false;
+}
+
+// A grid-stride loop's variable behind a thread index (through the locals
+// that hold it), or null: one index per iteration, not per thread of the launch.
+const VarDecl *gridStrideVariable(const Expr *E, const WriteSet &W) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    const auto *DR = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->isLocalVarDecl())
+      return nullptr;
+    if (W.gridStrideLoop(V))
+      return V;
+    E = V->getInit();
+  }
+  return nullptr;
+}
+
+// Why the thread's position in the launch that a read's index (and its
+// loops' bounds) uses cannot number its copies, or "". Such a site numbers
+// the launch's threads, all of them, as the launch does (its index kernels
+// are launched with the kernel's grid and blocks, where every builtin index
+// means what it means in the kernel); the index must tell the blocks apart
+// (the thread's index in its block alone is the same in every block: no copy
+// for each thread of the launch is made of what every block reads alike).
+std::string launchNumberingWhy(const std::vector<const Form *> &Places, const std::vector<const Form *> &Threads,
+                               const Place &At, const WriteSet &W, ASTContext &Ctx) {
+  const Form *First = nullptr; // the first place in the launch (not its shape)
+  bool Blocks = !Threads.empty();
+  for (const Form *P : Places)
+    if (!P->Shape) {
+      First = First ? First : P;
+      Blocks |= !llvm::StringRef(P->Name).starts_with("threadIdx");
+    }
+  const Form *Named = First ? First : Places.empty() ? nullptr : Places.front();
+  const std::string What = !Named ? std::string("two numberings of the threads")
+                           : llvm::StringRef(Named->Name).starts_with("global ")
+                               ? "'" + textOf(Named->Source, Ctx) + "', its " + Named->Name.substr(0, 6) +
+                                     " index in " + Named->Name.substr(7)
+                               : "'" + textOf(Named->Source, Ctx) + "'";
+  if (At.Chain)
+    return "its index uses the thread's position other than its global index (" + What +
+           ") in a function the kernel calls (such indices are numbered in the kernel only)";
+  for (const Form *T : Threads)
+    if (const VarDecl *V = gridStrideVariable(T->Source, W))
+      return "its index uses the thread's position other than its global index (" + What +
+             ") beside the variable of a grid-stride loop, " + quoted(V) +
+             " (a copy for each thread of the launch holds one iteration's element)";
+  if (!Blocks)
+    return "its index uses the thread's index in its block (" + What +
+           ") and nothing that tells the blocks apart: every block reads the same elements";
+  return "";
 }
 
 // Why the thread indices of a read's index and its loop's bounds do not all
@@ -369,15 +446,20 @@ const Site *ownIndexRead(const std::vector<const Site *> &Range2Sites, const Ind
 struct Candidate {
   const IndirectRead *R = nullptr;
   const LoopShape *Loop = nullptr; // the loop whose iterations it reads (null: a gather)
-  FormRef First, End;              // the loop's bounds
+  std::vector<const LoopShape *> Inner; // loops in Loop whose variables it uses too, outermost first
+  bool Ragged = false;             // Inner's one loop has bounds that follow Loop's variable
+  std::vector<FormRef> Bounds;     // the loops' bounds
   std::vector<ArrayRef> Sources;   // arrays the index and the bounds read
   std::vector<const Expr *> Scalars;
   const Expr *Thread = nullptr;
   const Expr *Active = nullptr;    // a 1-D index: n, or null: the launch's threads
+  bool Launch = false;             // numbers the launch's threads in every dimension (its position in it)
   std::vector<const Expr *> Extents; // a linear index: the guards' nx, ny (, nz); n is their product
 
   // The threads it numbers, as a key: candidates of one site share it.
   std::string threads(ASTContext &Ctx) const {
+    if (Launch)
+      return "launch";
     if (Extents.empty())
       return Active ? textOf(Active, Ctx) : "";
     std::string Key = "linear";
@@ -435,6 +517,31 @@ private:
            "by value)";
   }
 
+  std::string untracedWhy(const Place &At) const {
+    return "the kernel may write memory the analysis cannot name: " + At.W.untracedWhy();
+  }
+
+  // Why a read of memory the analysis cannot name (a parameter bound to no
+  // kernel array, a pointer it does not follow) is not rewritten, given why
+  // its shape is not followed (ShapeWhy): where the kernel may also store to
+  // memory the analysis cannot name, that store may land in what the read
+  // reads, and the read is not known to be safe whatever its shape.
+  std::string unnamedWhy(std::string ShapeWhy, const Place &At) const {
+    return At.W.hasUntracedWrite() ? untracedWhy(At) : ShapeWhy;
+  }
+
+  // Why a called function's read of A, which the chain binds to no kernel
+  // array, is not rewritten: memory that is not device memory or that the
+  // function writes, else a store the analysis cannot name, else the binding.
+  std::string unboundReadWhy(const ArrayRef &A, const Place &At) {
+    std::string Why = At.Chain->unboundWhy(A, W, Ctx);
+    if (A.fields().empty() && At.Chain->Spaces.count(A.param()))
+      return Why;
+    if (At.W.writesThrough(A) || At.Chain->Writes.writesThrough(A))
+      return Why;
+    return unnamedWhy(Why, At);
+  }
+
   // Why R, a read through a pointer into the function's array Into.Within at
   // an offset not followed, is not rewritten: what the array is bound to when
   // it is no kernel array, a hazard to it where there is one, else the offset.
@@ -443,11 +550,11 @@ private:
     const OffsetBinding *O = At.Chain && A.fields().empty() ? At.Chain->offsetBinding(A) : nullptr;
     const ArrayRef Named = At.Chain ? At.Chain->kernelArray(A) : A;
     if (!Named && !O)
-      return At.Chain->unboundWhy(A, W, Ctx);
+      return unboundReadWhy(A, At);
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (At.W.hasUntracedWrite())
-      return "the kernel may write memory the analysis cannot name: " + At.W.untracedWhy();
+      return untracedWhy(At);
     if (O && (At.W.writesThrough(A) || W.writesThrough(O->Array)))
       return At.Chain->unboundWhy(A, W, Ctx);
     if (At.W.writesThrough(A))
@@ -463,6 +570,202 @@ private:
     return nullptr;
   }
 
+  // Why the values the variable of L, a loop of no canonical shape, takes are
+  // known only as the kernel runs, or "": its first value or one the loop
+  // sets it to is read from shared memory or memory local to the thread
+  // (which only the kernel's own stores fill, as the next item of a work
+  // queue is), or from an array the kernel writes. Then no copy could be
+  // laid out before the launch whatever the loop's shape.
+  std::string loopValuesInKernel(const LoopShape &L, const std::vector<LoopShape> &Around, const Place &At) {
+    const VarDecl *V = L.Var;
+    if (!V || !V->isLocalVarDecl())
+      return "";
+    std::vector<std::pair<const Expr *, bool>> Values; // and whether the loop sets it (or it starts there)
+    if (V->getInit())
+      Values.push_back({V->getInit(), false});
+    std::function<void(const Stmt *)> Sets = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && refToVar(BO->getLHS()) == V)
+        Values.push_back({BO->getRHS(), true});
+      for (const Stmt *Child : S->children())
+        Sets(Child);
+    };
+    Sets(L.Loop);
+    FormBuilder B(At.In, At.W, Ctx);
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around)
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    B.setLoopVars(AroundVars);
+    // Where a part of a value is read from, when the launch cannot know it.
+    auto knownInKernelOnly = [&](const Form &Part) -> std::string {
+      if (Part.K == Form::Load && Part.Array)
+        return At.W.writesThrough(Part.Array) ? Part.Array.quoted() + ", which the kernel writes" : "";
+      if ((Part.K != Form::Load && Part.K != Form::Unknown) || !Part.Source)
+        return "";
+      const Expr *Base = Part.Source;
+      MemoryRead M;
+      if (asMemoryRead(Base, &M) && M.Base)
+        Base = M.Base;
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(Base)))
+        Base = AS->getBase();
+      else if (!isa<DeclRefExpr>(strip(Base)))
+        return "";
+      // A variable of the kernel's own (a __shared__ one, an array of the
+      // thread's) is memory no launch can fill before the kernel runs.
+      MemorySpace Space = MemorySpace::Device;
+      if (const VarDecl *Own = refToVar(strip(Base)); Own && Own->hasAttr<CUDASharedAttr>())
+        Space = MemorySpace::Shared;
+      else if (Own && Own->isLocalVarDecl() && !Own->isStaticLocal() && Own->getType()->isArrayType())
+        Space = MemorySpace::ThreadLocal;
+      else if (Base->getType()->isPointerType())
+        Space = pointerInto(Base, At.W, At.Chain ? &At.Chain->Spaces : nullptr).Space;
+      if (Space == MemorySpace::Shared)
+        return "shared memory ('" + textOf(Base, Ctx) + "'), which only the kernel's own stores fill";
+      if (Space == MemorySpace::ThreadLocal)
+        return "memory local to the thread ('" + textOf(Base, Ctx) + "'), which only the kernel's own stores fill";
+      return "";
+    };
+    std::function<std::string(const Form &)> Find = [&](const Form &F) -> std::string {
+      if (std::string From = knownInKernelOnly(F); !From.empty())
+        return From;
+      for (const FormRef &O : F.Ops)
+        if (std::string From = Find(*O); !From.empty())
+          return From;
+      return "";
+    };
+    for (auto [E, InLoop] : Values)
+      if (std::string From = Find(*B.of(E)); !From.empty())
+        return "its index cannot be computed outside the kernel: it uses " + quoted(V) + ", the variable of a loop, " +
+               (InLoop ? "which the loop sets to '" : "which starts at '") + textOf(E, Ctx) + "', read from " + From;
+    return "";
+  }
+
+  // Why the iterations of L, a loop whose variable R's index uses, cannot be
+  // numbered outside the kernel, or "": a canonical `for` of its own text,
+  // its bounds known, of the thread alone (the same at every iteration of
+  // the loops around it), their arrays unwritten.
+  // Outer: the variable of the loop around L its bounds may use (a ragged nest).
+  std::string loopProblem(const LoopShape &L, const std::vector<LoopShape> &Around, Candidate &C, const Place &At,
+                          const VarDecl *Outer = nullptr) {
+    if (!L.NotCanonical.empty() && !L.Step) {
+      if (std::string Why = loopValuesInKernel(L, Around, At); !Why.empty())
+        return Why;
+      return "its index depends on the variable of a loop it cannot copy: " + L.NotCanonical;
+    }
+    if (!isa<ForStmt>(L.Loop) || isAnyMacro(L.Loop))
+      return "its loop is written through a macro";
+    FormBuilder B(At.In, At.W, Ctx);
+    // The variables of the loops around L are theirs (a bound that uses one
+    // is no bound of the thread alone), not locals the kernel changes.
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    }
+    B.setLoopVars(AroundVars);
+    if (L.Step) {
+      // `k += s`: s positive for every thread of every launch, or the
+      // iterations could not be counted (and the kernel's loop would not end).
+      FormRef F = B.of(L.Step);
+      if (!F->known() || !positiveStep(*F))
+        return "its index depends on the variable of a loop it cannot copy: its loop steps " + quoted(L.Var) +
+               " by '" + textOf(L.Step, Ctx) +
+               "', which is not known to be positive (strided loops are copied when they step by a positive "
+               "constant or by the launch's dimensions)";
+      C.Bounds.push_back(F);
+    }
+    for (const Expr *Bound : {L.First, L.End}) {
+      FormRef F = B.of(Bound);
+      if (!F->known())
+        return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
+      std::set<const VarDecl *> BoundVars;
+      F->loopVars(BoundVars);
+      BoundVars.erase(Outer);
+      if (!BoundVars.empty()) {
+        // The outermost of them, by name.
+        const VarDecl *Named = *BoundVars.begin();
+        for (const VarDecl *V : llvm::reverse(AroundVars))
+          if (BoundVars.count(V))
+            Named = V;
+        return "the bounds of its loop depend on " + quoted(Named) +
+               ", the variable of a loop around it (a loop is copied where its bounds are the same at every "
+               "iteration of the loops around it, or follow the variable of the one loop right around it, which "
+               "runs it at its every iteration)";
+      }
+      if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
+        return Why;
+      if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
+        return Why;
+      if (!C.Thread)
+        C.Thread = threadExpr(*F, At);
+      C.Bounds.push_back(F);
+    }
+    return "";
+  }
+
+  // The loop around L whose variable alone L's bounds use, when the nest of
+  // the two can be numbered one iteration after the other: the index uses
+  // no other loop's variable, and L runs at every iteration of the loop
+  // around it (a statement of its body with no jump before it), so that
+  // the kernel counts the iterations as the index kernels lay them out.
+  // Null otherwise.
+  const LoopShape *raggedParent(const LoopShape &L, const std::vector<const LoopShape *> &Used,
+                                const std::vector<LoopShape> &Around, const Place &At) {
+    if (Used.size() > 2 || !L.Var || !isa<ForStmt>(L.Loop))
+      return nullptr;
+    const LoopShape *Parent = nullptr;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      Parent = &O;
+    }
+    if (!Parent || !Parent->Var || !isa<ForStmt>(Parent->Loop) || (Used.size() == 2 && Used.front() != Parent))
+      return nullptr;
+    FormBuilder B(At.In, At.W, Ctx);
+    std::vector<const VarDecl *> AroundVars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        AroundVars.push_back(O.Var);
+    }
+    B.setLoopVars(AroundVars);
+    std::set<const VarDecl *> BoundVars;
+    for (const Expr *Bound : {L.First, L.End})
+      if (Bound)
+        B.of(Bound)->loopVars(BoundVars);
+    if (BoundVars.size() != 1 || *BoundVars.begin() != Parent->Var)
+      return nullptr;
+    // No jump into or out of the parent's body before L, L a statement of it.
+    std::function<bool(const Stmt *)> Jumps = [&](const Stmt *S) {
+      if (!S)
+        return false;
+      if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+          isa<LabelStmt>(S))
+        return true;
+      return llvm::any_of(S->children(), Jumps);
+    };
+    const Stmt *Body = cast<ForStmt>(Parent->Loop)->getBody();
+    if (Body == L.Loop)
+      return Parent;
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (!CS)
+      return nullptr;
+    for (const Stmt *S : CS->body()) {
+      if (S == L.Loop)
+        return llvm::none_of(CS->body(), [&](const Stmt *X) { return isa<LabelStmt>(X) || isa<GotoStmt>(X); })
+                   ? Parent
+                   : nullptr;
+      if (Jumps(S))
+        return nullptr;
+    }
+    return nullptr;
+  }
+
   std::string check(const IndirectRead &R, Candidate &C, const Place &At) {
     const WriteSet &RW = At.W;
     // Which memory it reads first: memory that is not device memory, or that
@@ -472,10 +775,10 @@ private:
       return readOfSpace(Space, textOf(R.Mem.Base, Ctx));
     if (!R.Array && At.Chain)
       if (std::string Why = unboundMember(R.Mem.Base, At); !Why.empty())
-        return Why;
+        return unnamedWhy(Why, At);
     if (!R.Array) {
       if (std::string Why = pointeeMemberWhy(R.Mem.Base, At, Ctx); !Why.empty())
-        return Why;
+        return unnamedWhy(Why, At);
       // A pointer that holds several values (a parameter the function steps,
       // a local assigned later, either of two pointers), all into one array:
       // a read of that array at an offset the function computes.
@@ -492,20 +795,22 @@ private:
       // function's own computation.
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(R.Mem.Base)))
         if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()); P && RW.writesScalar(P))
-          return "the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
-                 " assigns (reads through it are not followed)";
-      return "the array it reads ('" + textOf(R.Mem.Base, Ctx) +
-             "') is not a parameter or a pointer field of a struct parameter";
+          return unnamedWhy("the array it reads (" + quoted(P) + ") is a parameter " + quoted(At.In) +
+                                " assigns (reads through it are not followed)",
+                            At);
+      return unnamedWhy("the array it reads ('" + textOf(R.Mem.Base, Ctx) +
+                            "') is not a parameter or a pointer field of a struct parameter",
+                        At);
     }
     // A called function's parameter given a kernel array at an offset: its
     // reads are that array's, judged as such; the offset is checked last.
     const OffsetBinding *Offset = At.Chain ? At.Chain->offsetBinding(R.Array) : nullptr;
     if (At.Chain && !At.Chain->kernelArray(R.Array) && !Offset)
-      return At.Chain->unboundWhy(R.Array, W, Ctx);
+      return unboundReadWhy(R.Array, At);
     if (!R.Plain)
       return "the element is written or its address is taken";
     if (RW.hasUntracedWrite())
-      return "the kernel may write memory the analysis cannot name: " + RW.untracedWhy();
+      return untracedWhy(At);
     if (Offset && (RW.writesThrough(R.Array) || W.writesThrough(Offset->Array)))
       return At.Chain->unboundWhy(R.Array, W, Ctx);
     if (RW.writesThrough(R.Array))
@@ -525,52 +830,67 @@ private:
 
     std::set<const VarDecl *> Vars;
     R.Index->loopVars(Vars);
-    if (Vars.size() > 1) {
-      std::string Names;
-      for (const VarDecl *V : Vars)
-        Names += (Names.empty() ? "" : ", ") + quoted(V);
-      return "its index depends on the variables of nested loops (" + Names + ")";
-    }
     C.Thread = threadExpr(*R.Index, At);
-    if (Vars.size() == 1) {
+    if (!Vars.empty()) {
+      // The loops whose variables it uses, outermost first: the site copies
+      // over the iterations of their nest.
+      std::vector<const LoopShape *> Used;
       for (const LoopShape &L : R.Loops)
-        if (L.Var == *Vars.begin())
-          C.Loop = &L;
-      if (!C.Loop)
-        return "its index depends on " + quoted(*Vars.begin()) + ", the variable of no loop around it";
-      if (!C.Loop->NotCanonical.empty())
-        return "its index depends on the variable of a loop it cannot copy: " + C.Loop->NotCanonical;
-      if (!isa<ForStmt>(C.Loop->Loop) || isAnyMacro(C.Loop->Loop))
-        return "its loop is written through a macro";
-      // The bounds: known, of the thread alone (no loop variable), arrays unwritten.
-      FormBuilder B(At.In, RW, Ctx);
-      C.First = B.of(C.Loop->First);
-      C.End = B.of(C.Loop->End);
-      for (const FormRef &F : {C.First, C.End}) {
-        if (!F->known())
-          return "the bounds of its loop cannot be computed outside the kernel: " + F->unknownWhy();
-        std::set<const VarDecl *> BoundVars;
-        F->loopVars(BoundVars);
-        if (!BoundVars.empty())
-          return "the bounds of its loop depend on the variable of a loop around it";
-        if (std::string Why = loadsProblem(*F, At, W, Ctx, C.Sources); !Why.empty())
-          return Why;
-        if (std::string Why = keyScalars(*F, At, W, C.Scalars, Ctx); !Why.empty())
-          return Why;
-        if (!C.Thread)
-          C.Thread = threadExpr(*F, At);
+        if (L.Var && Vars.count(L.Var))
+          Used.push_back(&L);
+      for (const VarDecl *V : Vars)
+        if (llvm::none_of(Used, [&](const LoopShape *L) { return L->Var == V; }))
+          return "its index depends on " + quoted(V) + ", the variable of no loop around it";
+      if (Used.size() != Vars.size())
+        return "its index depends on a variable that two loops around it step";
+      // A ragged nest: the innermost loop's bounds follow the variable of
+      // the loop around it, which the site then copies over too.
+      const LoopShape *Parent = raggedParent(*Used.back(), Used, R.Loops, At);
+      if (Parent) {
+        Candidate Try = C;
+        if (loopProblem(*Parent, R.Loops, Try, At).empty() &&
+            loopProblem(*Used.back(), R.Loops, Try, At, Parent->Var).empty()) {
+          C = Try;
+          C.Loop = Parent;
+          C.Inner = {Used.back()};
+          C.Ragged = true;
+        } else {
+          Parent = nullptr;
+        }
+      }
+      if (!Parent) {
+        for (const LoopShape *L : Used)
+          if (std::string Why = loopProblem(*L, R.Loops, C, At); !Why.empty())
+            return Why;
+        C.Loop = Used.front();
+        C.Inner.assign(Used.begin() + 1, Used.end());
       }
     }
-    if (!C.Thread && !Offset) // an offset the kernel computes may be the thread's
+    std::vector<const Form *> Threads, Places;
+    threadForms(*R.Index, Threads);
+    R.Index->positions(Places);
+    for (const FormRef &F : C.Bounds) {
+      threadForms(*F, Threads);
+      F->positions(Places);
+    }
+    const bool Placed = llvm::any_of(Places, [](const Form *P) { return !P->Shape; });
+    if (!C.Thread && !Placed && !Offset) // an offset the kernel computes may be the thread's
       return "its index does not depend on the thread (every thread reads the same element)";
     if (C.Sources.size() > 16)
       return "its index reads more than 16 arrays";
-    std::vector<const Form *> Threads;
-    for (const FormRef &F : {R.Index, C.First, C.End})
-      if (F)
-        threadForms(*F, Threads);
-    if (std::string Why = mixedNumbering(Threads, RW, Ctx); !Why.empty())
-      return Why;
+    if (!Places.empty()) {
+      if (std::string Why = launchNumberingWhy(Places, Threads, At, W, Ctx); !Why.empty())
+        return Why;
+      C.Launch = true;
+      return "";
+    }
+    if (std::string Why = mixedNumbering(Threads, RW, Ctx); !Why.empty()) {
+      // Numbered as the launch is, a site's copies take any mix of them.
+      if (!launchNumberingWhy(Places, Threads, At, W, Ctx).empty())
+        return Why;
+      C.Launch = true;
+      return "";
+    }
     if (!Threads.empty() && Threads.front()->Linear) {
       // Its copies are laid out in t = i + nx * j: each index guarded, j
       // stepping by exactly nx, so that t numbers the guarded threads one to
@@ -634,11 +954,15 @@ public:
     S.ThreadIndex = First.Thread;
     S.ActiveThreads = First.Active;
     S.ActiveExtents = First.Extents;
-    S.LaunchThreads = !First.Active && First.Extents.empty();
+    S.LaunchNumbered = First.Launch;
+    S.LaunchThreads = !First.Active && First.Extents.empty() && !First.Launch;
     if (First.Loop) {
       S.IndexedLoop = *First.Loop;
       S.Loop = dyn_cast<ForStmt>(First.Loop->Loop);
       S.LoopVar = First.Loop->Var;
+      for (const LoopShape *L : First.Inner)
+        S.IndexedInnerLoops.push_back(*L);
+      S.IndexedRagged = First.Ragged;
     }
     std::map<std::pair<ArrayRef, std::string>, size_t> Copy; // (array, index form) -> position
     for (const Candidate &C : Group) {
@@ -710,8 +1034,10 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   Analysis A(Info, W, Chains, Ctx);
   std::vector<ReadVerdict> Verdicts(Reads.size());
   std::vector<Candidate> Gathers;
-  std::map<const Stmt *, std::vector<Candidate>> ByLoop;
-  std::vector<const Stmt *> LoopOrder;
+  // Loop sites by the loops whose iterations they copy over, outermost first.
+  using LoopNest = std::vector<const Stmt *>;
+  std::map<LoopNest, std::vector<Candidate>> ByLoop;
+  std::vector<LoopNest> LoopOrder;
   std::set<size_t> Superseded; // refused pattern sites whose reads an indexed site may take
   for (size_t I = 0; I < Reads.size(); ++I) {
     checkAnalysisBudget();
@@ -784,7 +1110,10 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
       continue;
     }
     if (C.Loop) {
-      auto [It, New] = ByLoop.try_emplace(C.Loop->Loop);
+      LoopNest Nest{C.Loop->Loop};
+      for (const LoopShape *L : C.Inner)
+        Nest.push_back(L->Loop);
+      auto [It, New] = ByLoop.try_emplace(Nest);
       // One site a loop, its copies in one numbering of the threads.
       if (!New && It->second.front().threads(Ctx) != C.threads(Ctx)) {
         if (V.Reason.empty())
@@ -793,7 +1122,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
         continue;
       }
       if (New)
-        LoopOrder.push_back(C.Loop->Loop);
+        LoopOrder.push_back(Nest);
       It->second.push_back(C);
     } else {
       Gathers.push_back(C);
@@ -842,8 +1171,11 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
     if (Had && !Left)
       Superseded.insert(I);
     // A refused pattern site over the loop or the read an indexed site takes.
+    auto LoopTaken = [&](const Stmt *L) {
+      return llvm::any_of(ByLoop, [&](const auto &Site) { return llvm::is_contained(Site.first, L); });
+    };
     if (!S.transformable() && !Taken.empty() &&
-        ((S.Loop && ByLoop.count(S.Loop)) || TakenBegins.count(S.Loc.getRawEncoding())))
+        ((S.Loop && LoopTaken(S.Loop)) || TakenBegins.count(S.Loc.getRawEncoding())))
       Superseded.insert(I);
   }
   // A refused pattern site some of whose reads an indexed site takes goes:
@@ -868,7 +1200,7 @@ void addIndexedSites(KernelInfo &Info, const std::vector<IndirectRead> &Reads, c
   for (const std::string &K : ThreadsOrder)
     if (!ByThreads[K].empty())
       A.addSite(std::move(ByThreads[K]));
-  for (const Stmt *L : LoopOrder)
+  for (const LoopNest &L : LoopOrder)
     if (!ByLoop[L].empty())
       A.addSite(std::move(ByLoop[L]));
   Info.Reads = std::move(Verdicts);

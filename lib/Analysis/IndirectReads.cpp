@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -29,6 +30,24 @@ bool stepsByOne(const Stmt *Inc, const VarDecl *K) {
       return (refToVar(Add->getLHS()) == K && isIntLiteral(Add->getRHS(), 1)) ||
              (refToVar(Add->getRHS()) == K && isIntLiteral(Add->getLHS(), 1));
   return false;
+}
+
+// E in `k += E`, `k = k + E` or `k = E + k` where E does not name k, or null.
+const Expr *stepOf(const Stmt *Inc, const VarDecl *K) {
+  const Expr *Step = nullptr;
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+      CA && CA->getOpcode() == BO_AddAssign && refToVar(CA->getLHS()) == K)
+    Step = CA->getRHS();
+  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
+           BO && BO->getOpcode() == BO_Assign && refToVar(BO->getLHS()) == K)
+    if (const auto *Add = dyn_cast<BinaryOperator>(strip(BO->getRHS())); Add && Add->getOpcode() == BO_Add)
+      Step = refToVar(Add->getLHS()) == K ? Add->getRHS() : refToVar(Add->getRHS()) == K ? Add->getLHS() : nullptr;
+  std::function<bool(const Stmt *)> Names = [&](const Stmt *S) {
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S); DR && DR->getDecl() == K)
+      return true;
+    return S && llvm::any_of(S->children(), Names);
+  };
+  return Step && !Names(Step) ? Step : nullptr;
 }
 
 // Whether a read is only read: an rvalue use, or __ldg's argument, or bound to
@@ -321,9 +340,11 @@ LoopShape loopShape(const Stmt *Loop) {
     L.NotCanonical = "its loop variable is not an integer";
     return L;
   }
+  const Expr *Step = nullptr;
   if (!stepsByOne(For->getInc(), L.Var)) {
     L.NotCanonical = "its loop does not step " + quoted(L.Var) + " by one";
-    return L;
+    if (!(Step = stepOf(For->getInc(), L.Var)))
+      return L;
   }
   const auto *C = dyn_cast_or_null<BinaryOperator>(For->getCond() ? strip(For->getCond()) : nullptr);
   if (C && refToVar(C->getLHS()) == L.Var &&
@@ -334,10 +355,20 @@ LoopShape loopShape(const Stmt *Loop) {
     L.End = C->getLHS();
     L.EndInclusive = C->getOpcode() == BO_GE;
   } else {
-    L.NotCanonical = "its loop condition is not '" + L.Var->getNameAsString() + " < end'";
+    if (!Step)
+      L.NotCanonical = "its loop condition is not '" + L.Var->getNameAsString() + " < end'";
     return L;
   }
-  if (writtenInside(L.Var, For->getBody()))
+  const bool Written = writtenInside(L.Var, For->getBody());
+  if (Step) {
+    // Strided: `k < end` only (`!=` may step past its end), k not written in the body.
+    if (!Written && (C->getOpcode() == BO_LT || C->getOpcode() == BO_GT))
+      L.Step = Step;
+    else
+      L.End = nullptr; // as a loop that stops at its step
+    return L;
+  }
+  if (Written)
     L.NotCanonical = "its loop variable " + quoted(L.Var) + " is written in the loop body";
   return L;
 }

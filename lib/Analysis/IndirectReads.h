@@ -25,6 +25,10 @@ struct LoopShape {
   const clang::Expr *End = nullptr;        // k < End (k <= End: EndInclusive)
   bool EndInclusive = false;
   std::string NotCanonical;                // why it is not such a loop ("" when it is)
+  // A `for` that is such a loop but for its step, `k += Step` (or `k = k +
+  // Step`), Step not naming k: set (and NotCanonical saying so) for the
+  // analyses that number a strided loop's iterations.
+  const clang::Expr *Step = nullptr;
   // Its bounds depend on values loaded from memory: A[k] is an indirect read.
   bool BoundsLoad = false;
 };

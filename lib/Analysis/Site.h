@@ -153,11 +153,26 @@ struct Site {
   };
   std::vector<IndexedCopy> Indices;
   LoopShape IndexedLoop;                // Loop set: a loop site (copies over its iterations)
+  // Loops nested in IndexedLoop whose variables the indices use too,
+  // outermost first: the site's iterations are those of the whole nest, the
+  // innermost loop's numbered fastest. Their bounds are the same at every
+  // iteration of the loops around them (the nest is rectangular).
+  std::vector<LoopShape> IndexedInnerLoops;
+  // A ragged nest: one inner loop whose bounds follow IndexedLoop's variable,
+  // reached at every iteration of IndexedLoop. Its iterations are numbered
+  // one after the other across IndexedLoop's, the kernel counting them.
+  bool IndexedRagged = false;
   std::vector<ArrayRef> IndexSources;   // arrays the index (and loop bound) forms read
   std::vector<const clang::Expr *> KeyScalars; // invariant integers they use (the cache key holds them)
   // No guard bounds the thread index: the active threads are the launch's
   // grid.x * blockDim.x (every thread index is below it).
   bool LaunchThreads = false;
+  // Indexed sites whose indices use the thread's position in the launch other
+  // than its global index (threadIdx.y, blockIdx.y, the global index in y):
+  // the copies number every thread of the launch as the launch does (blocks
+  // in grid order, threads in block order, x fastest), and their index
+  // kernels run with the kernel's grid and blocks.
+  bool LaunchNumbered = false;
 
   // A site in a device function the kernel calls (CallChains.h): the calls that
   // reach it, and its arrays as that function names them. The site's own

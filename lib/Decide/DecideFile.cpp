@@ -2,6 +2,7 @@
 #include "Analysis/AnalysisBudget.h"
 #include "Analysis/Chunkability.h"
 #include "Analysis/CooperativeRows.h"
+#include "Analysis/ElementNumbering.h"
 #include "Analysis/Hoistability.h"
 #include "Analysis/KernelAnalysis.h"
 #include "Analysis/OrderedLaunches.h"
@@ -10,6 +11,7 @@
 #include "Analysis/Shareability.h"
 #include "Transform/Indexed/IndexKernels.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -46,6 +48,27 @@ void applyCalleeSites(KernelInfo &Info) {
     Info.Share = Shareability{false, Why, 0};
 }
 
+// Refuses indexed site S after all: its reads, and the reads inside them
+// (which its copies made unnecessary), are not rewritten, for Why.
+void refuseIndexedSite(KernelInfo &Info, Site &S, const std::string &Why, ASTContext &Ctx) {
+  S.RefusedBecause = Why;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](const Expr *Inner, const Expr *Outer) {
+    return !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(), Outer->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), Inner->getEndLoc());
+  };
+  for (ReadVerdict &V : Info.Reads)
+    for (const SiteArray &A : S.Arrays)
+      if (llvm::any_of(A.Reads, [&](const Expr *R) {
+            return R == V.Read || V.Read->getSourceRange() == R->getSourceRange() ||
+                   R->getBeginLoc() == V.Read->getBeginLoc() ||
+                   (V.Verdict == ReadVerdict::Rewritten && V.Pattern == kPatternIndexed && Inside(V.Read, R));
+          })) {
+        V.Verdict = ReadVerdict::NotRewritten;
+        V.Reason = S.RefusedBecause;
+      }
+}
+
 // An indexed site is transformed only where its index kernels can be written;
 // otherwise its reads are not rewritten after all.
 void refuseUnwritableIndexedSites(KernelInfo &Info, ASTContext &Ctx) {
@@ -54,19 +77,40 @@ void refuseUnwritableIndexedSites(KernelInfo &Info, ASTContext &Ctx) {
     if (!S.transformable() || S.Pattern != kPatternIndexed)
       continue;
     const std::string Why = indexed::unwritableBecause(Info, I, Ctx);
-    if (Why.empty())
-      continue;
-    S.RefusedBecause = "its index kernels cannot be written: " + Why;
-    for (ReadVerdict &V : Info.Reads)
-      for (const SiteArray &A : S.Arrays)
-        if (llvm::any_of(A.Reads, [&](const Expr *R) {
-              return R == V.Read || V.Read->getSourceRange() == R->getSourceRange() ||
-                     R->getBeginLoc() == V.Read->getBeginLoc();
-            })) {
-          V.Verdict = ReadVerdict::NotRewritten;
-          V.Reason = S.RefusedBecause;
-        }
+    if (!Why.empty())
+      refuseIndexedSite(Info, S, "its index kernels cannot be written: " + Why, Ctx);
   }
+}
+
+// A kernel whose groups of lanes each walk a row in strides of the group
+// (`for (k = P[row] + lane; k < P[row + 1]; k += G)`) reads its rows
+// coalesced across the lanes already, and program-wide renumbering takes it
+// as it is written: its strided loops are left to that.
+void leaveLaneWalksToNumbering(KernelInfo &Info, bool Reassociate, ASTContext &Ctx) {
+  auto Strided = [](const Site &S) {
+    return S.transformable() && S.Pattern == kPatternIndexed && S.IndexedLoop.Loop &&
+           (S.IndexedLoop.Step ||
+            llvm::any_of(S.IndexedInnerLoops, [](const LoopShape &L) { return L.Step != nullptr; }));
+  };
+  if (llvm::none_of(Info.Sites, Strided))
+    return;
+  const KernelNumbering K = analyzeNumbering(Info, Ctx, Reassociate);
+  if (!K.indifferent() || K.Lanes < 2)
+    return;
+  // The sites go, their reads reported as the reads of no site.
+  const std::string Why = "its groups of " + std::to_string(K.Lanes) +
+                          " lanes walk their rows in strides of the group, reading them coalesced already: "
+                          "program-wide renumbering takes the kernel as it is written";
+  for (Site &S : Info.Sites)
+    if (Strided(S)) {
+      refuseIndexedSite(Info, S, Why, Ctx);
+      for (ReadVerdict &V : Info.Reads)
+        if (V.Reason == Why)
+          V.Pattern.reset();
+    }
+  Info.Sites.erase(std::remove_if(Info.Sites.begin(), Info.Sites.end(),
+                                  [&](const Site &S) { return S.RefusedBecause == Why; }),
+                   Info.Sites.end());
 }
 
 // The scatter sites' say over the kernel's other verdicts.
@@ -157,6 +201,7 @@ KernelDecision decideKernel(const FunctionDecl *Kernel, ASTContext &Ctx, const D
   KernelDecision D;
   KernelInfo &Info = D.Info;
   Info = analyzeKernel(Kernel, Ctx, DeviceOnly);
+  leaveLaneWalksToNumbering(Info, Reassociate, Ctx);
   // What the kernel as a whole allows.
   Info.Perm = analyzePermutability(Info, Ctx);
   Info.Chunks = analyzeChunkability(Info, Ctx);

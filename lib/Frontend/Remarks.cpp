@@ -54,7 +54,11 @@ void VerdictRemarks::transformed(const Site &S, const SiteReport &Row, const std
       Copies += (Copies.empty() ? "'" : ", '") + S.Arrays[I].Array.spelling() + "' at '" + At + "'";
     }
     Msg.remark(S.Loc, What + " transformed: " + Copies + " read through coalesced copies" +
-                          (S.IndexedLoop.Loop ? " over the loop's iterations" : "") +
+                          (!S.IndexedLoop.Loop                ? ""
+                           : S.IndexedInnerLoops.empty() ? " over the loop's iterations"
+                                                         : " over the iterations of its nest of " +
+                                                               std::to_string(S.IndexedInnerLoops.size() + 1) +
+                                                               " loops") +
                           ", their indices computed by generated kernels");
   } else {
     std::string Arrays;

@@ -30,6 +30,9 @@ std::string activeThreadsText(const Site &S, clang::ASTContext &Ctx) {
   auto Count = [&](const clang::Expr *E) {
     return "(long long)(" + sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) + ")";
   };
+  if (S.LaunchNumbered)
+    return "(long long)__irregfix_grid.x * __irregfix_grid.y * __irregfix_grid.z * __irregfix_block.x * "
+           "__irregfix_block.y * __irregfix_block.z";
   if (S.ActiveThreads)
     return "(long long)(" + guardBoundText(S.ActiveThreads, Ctx) + ")";
   if (!S.ActiveExtents.empty()) {

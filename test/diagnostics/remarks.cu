@@ -22,7 +22,7 @@ __global__ void mixed(int n, const int *B, const float *A, float *W, float *y) {
 // CHECK: remarks.cu:6:{{[0-9]+}}: note: rows of 'mixed' run one thread each (no warp-cooperative rows): the loop stores to memory ('W[k]')
 
 __global__ void two_d(int n, const int *B, const float *A, float *y) {
-  int t = blockIdx.y * blockDim.y + threadIdx.y;
+  int t = threadIdx.y;
   if (t < n) y[t] = A[B[t]];
 // CHECK: remarks.cu:[[@LINE-1]]:21: remark: gather site in 'two_d' not transformed: the index of 'B' is not the 1-D global thread index (blockIdx.x * blockDim.x + threadIdx.x)
 }

@@ -186,6 +186,22 @@ TEST_F(DomainTest, TheGraphIsMeasuredAsTheSampleReadsIt) {
   EXPECT_DOUBLE_EQ(irregfix::testing::domain_counters().sectors_as_numbered, want);
 }
 
+// The order is measured as renumbered launches read the graph: threads in the
+// order, and the elements they read numbered by it.
+TEST_F(DomainTest, TheOrderIsMeasuredAsRenumberedLaunchesReadTheGraph) {
+  const Line l(1 << 14, true);
+  irregfix::testing::set_domain(1);
+  run(l, 1, true);
+  const order_reference::Graph g = graph_of(l);
+  const std::vector<int> perm = order_reference::order(g, 128);
+  std::vector<int> inv(perm.size());
+  for (std::size_t p = 0; p < perm.size(); ++p)
+    inv[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);
+  const double want = order_reference::sampled_sectors(g, perm, 2, 0, l.n, inv);
+  EXPECT_LT(want, order_reference::sampled_sectors(g, perm, 2, 0, l.n)) << "renumbered elements lie nearer";
+  EXPECT_DOUBLE_EQ(irregfix::testing::domain_counters().sectors_in_order, want);
+}
+
 // A list rebuilt at every step (as MD rebuilds its neighbour list): the order
 // is measured on the new list at ever longer intervals while it stays good,
 // and computed again at the first check after it has decayed.

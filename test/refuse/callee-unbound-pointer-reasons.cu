@@ -51,19 +51,19 @@ __global__ void chosen(const float *x, const float *y, const int *at, float *out
 }
 // CHECK-DAG: remark: indirect read of 'v' in 'chosen' (in 'inner') not rewritten: 'v' of 'inner' is not an array the kernel passes unchanged (the call passes 'u'): 'pick' is either of two pointers, given 'x' and 'y', which point into different memory
 
-// A recursion that hands itself the thread's own array: what 'v' points into
-// differs between its calls.
+// A function the kernel calls with its array and, through another function,
+// with the thread's own array: what 'v' points into differs between its calls.
 __device__ float at_leaf(const float *v, const int *at, int t) { return v[at[t] + 3]; }
-__device__ float descend(const float *v, const int *at, int t, int depth) {
+__device__ float from_own(const int *at, int t) {
   float own[4] = {0.f, 1.f, 2.f, 3.f};
-  return depth > 0 ? descend(own, at, t, depth - 1) : at_leaf(v, at, t);
+  return at_leaf(own, at, t);
 }
 __global__ void tree(const float *x, const int *at, float *out, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
-    out[t] = descend(x + 4, at, t, 2);
+    out[t] = at_leaf(x + 4, at, t) + from_own(at, t);
 }
-// CHECK-DAG: remark: indirect read of 'v' in 'tree' (in 'at_leaf') not rewritten: 'v' of 'at_leaf' is not an array the kernel passes unchanged (the call passes 'v'): 'descend' is called elsewhere with pointers not bound alike (what a parameter points into is followed only where every call binds it alike)
+// CHECK-DAG: remark: indirect read of 'v' in 'tree' (in 'at_leaf') not rewritten: 'v' of 'at_leaf' is not an array the kernel passes unchanged (the call passes 'x + 4'): 'at_leaf' is called elsewhere with pointers not bound alike (what a parameter points into is followed only where every call binds it alike)
 // The function steps its own pointer: it reads the kernel's array, at offsets
 // the function computes as it steps.
 __device__ int pairs(const int *p, const int *at, int t, int steps) {

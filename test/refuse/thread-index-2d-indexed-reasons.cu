@@ -1,10 +1,11 @@
 // Reads whose index comes from a value loaded at a 2-D cell's index, which
 // irregfix must leave alone because that index does not number the guarded
-// threads one to one, or because the index uses another part of the thread's
-// position besides it. Each remark says which: a row pitch that is not the
+// threads one to one. Each remark says why: a row pitch that is not the
 // x guard's bound, nor certainly at least it (nx + 1 under stride nx; nx - 1
-// in unsigned arithmetic; nx less a parameter), no guard on j, j or i on its
-// own beside the cell, an x index that steps by 2.
+// in unsigned arithmetic; nx less a parameter), no guard on j, an x index
+// that steps by 2. (j or i on its own beside the cell is another numbering of
+// the threads: the launch's own numbering takes both, see
+// rewrite/indexed-launch-numbered.cu.)
 // Nothing is rewritten; the output is the input.
 // RUN: %irregfix %s -- %stub > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err -implicit-check-not="{{remark|warning|error}}:"
@@ -56,24 +57,6 @@ __global__ void no_row_guard(int nx, const int *kind, const float *table, float 
   out[i + nx * j] = table[kind[i + nx * j] - 1];
 }
 // CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-2]]:21: remark: indirect read of 'table' in 'no_row_guard' not rewritten: no guard bounds 'j', the y index of the linear thread index (each index needs one: if (i < nx && j < ny))
-
-__global__ void row_offset(int nx, int ny, const int *kind, const float *table, float *out) {
-  CELL_INDICES
-  if (i < nx && j < ny) {
-    int c = nx * j + i;
-    out[c] = table[kind[c] + j];
-  }
-}
-// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-3]]:14: remark: indirect read of 'table' in 'row_offset' not rewritten: its index cannot be computed outside the kernel: the thread's position other than its global index: 'j', its global index in y (indexed sites number the threads by the 1-D global index or by a linear index i + nx * j of the x and y indices)
-
-__global__ void column_offset(int nx, int ny, const int *kind, const float *table, float *out) {
-  CELL_INDICES
-  if (i < nx && j < ny) {
-    int c = nx * j + i;
-    out[c] = table[kind[c] + i];
-  }
-}
-// CHECK: thread-index-2d-indexed-reasons.cu:[[@LINE-3]]:14: remark: indirect read of 'table' in 'column_offset' not rewritten: it uses 'i', the x index alone, beside the linear thread index 'c' (a site's copies are laid out in one numbering of the threads)
 
 __global__ void every_other_column(int nx, int ny, const int *kind, const float *table, float *out) {
   CELL_INDICES

@@ -270,7 +270,9 @@ int main(int argc, char **argv) {
 // LANE-LOCAL: remark: program-wide renumbering
 // LANE-LOCAL-NOT: get them back
 // EVERY-LANE: every_lane (its lanes each store their own 'part' into 'y[m]' after exchanging it down: only lane 0's is the row's sum, and which lane's store lands is not defined ('y[m] = part'))
-// EVERY-LANE-REPORT: read kernel=every_lane array=vals index="n" pattern=range verdict=not-rewritten reason="its index depends on the variable of a loop it cannot copy: its loop does not step 'n' by one"
+// Not renumbered, its strided loop goes to an indexed site (each lane reads
+// what it read; which lane's store lands stays as undefined as it was).
+// EVERY-LANE-REPORT: read kernel=every_lane array=vals index="n" pattern=indexed verdict=rewritten
 // LANE-ELEMENT: lane_element (it uses its lane 'threadIdx.x' in 'm * GROUP + threadIdx.x', not to start its row's strided loop or to pick lane 0)
 // MIXED-ROWS: mixed_rows (its lanes exchange 'part' across groups of 4 ('__shfl_down_sync(0xFFFFFFFF, part, i)'))
 // BLOCKDIM-STRIDE: blockdim_stride (its lanes (threadIdx.x) stride their loop ('n += blockDim.x') by other than a constant power of two up to 32)

@@ -163,6 +163,8 @@ private:
 
   // t as it may be repeated: a plain name as is, anything else parenthesised.
   std::string threadIndexText(const Site &S) {
+    if (S.LaunchNumbered)
+      return "irregfix::launch_thread()";
     // A called function's index is its parameter: no block index of the kernel's inside.
     std::string T = S.Callee ? text(S.ThreadIndex) : textWithBlockOffset(S.ThreadIndex);
     bool Plain = !T.empty() && llvm::all_of(T, [](char C) { return isalnum(C) || C == '_'; });
@@ -299,8 +301,24 @@ private:
     // An indexed loop site keeps the kernel's loop: a read's iteration is how
     // far the loop variable is from where it started.
     const bool IndexedLoop = S.Pattern == kPatternIndexed && S.IndexedLoop.Loop;
-    if (IndexedLoop)
-      Iter = "(" + S.IndexedLoop.Var->getNameAsString() + " - " + indexed::firstName(I) + ")";
+    if (IndexedLoop) {
+      // Loop L's own iteration: how far its variable is from its first
+      // value, in steps.
+      auto Own = [&](const LoopShape &L, unsigned K, const std::string &First) {
+        const std::string Distance = "(" + L.Var->getNameAsString() + " - " + First + ")";
+        return L.Step ? "(" + Distance + " / " + indexed::stepName(I, K) + ")" : Distance;
+      };
+      Iter = Own(S.IndexedLoop, 0, indexed::firstName(I));
+      // A ragged nest's: the inner loop's iterations before (the count
+      // advanced as the loop starts, less its own trip count), and its own.
+      if (S.IndexedRagged)
+        Iter = "(" + indexed::baseName(I) + " - " + indexed::innerLengthName(I, 1) + " + " +
+               Own(S.IndexedInnerLoops.front(), 1, indexed::innerFirstName(I, 1)) + ")";
+      // A nest's iteration: each inner loop's, the innermost fastest.
+      for (unsigned L = 1; !S.IndexedRagged && L <= S.IndexedInnerLoops.size(); ++L)
+        Iter = "(" + Iter + " * " + indexed::innerLengthName(I, L) + " + " +
+               Own(S.IndexedInnerLoops[L - 1], L, indexed::innerFirstName(I, L)) + ")";
+    }
     // Only a neighbour list may be read in place through its list in the locality order.
     const std::string SlotOf = S.Pattern == kPatternNeighbors ? "irregfix::neighbor_slot(" : "irregfix::slot(";
     for (const SiteArray *A : S.remappedArrays()) {
@@ -344,11 +362,50 @@ private:
       rebindLoopVariable(S, I, T);
   }
 
-  // `{ const long long first = <the loop's first value>; for (...) ... }`
+  // `{ const long long first = <the loop's first value>; for (...) ... }`;
+  // before each inner loop of a nest, its trip count too (its bounds are the
+  // same at every iteration of the loops around it).
   void declareFirst(const Site &S, unsigned I) {
-    const Stmt *L = S.IndexedLoop.Loop;
-    const std::string Declare =
-        "{ const long long " + indexed::firstName(I) + " = (long long)(" + text(S.IndexedLoop.First) + ");";
+    // A strided loop's step, as the loop has it before its first iteration.
+    auto Step = [&](const LoopShape &L, unsigned K) {
+      return L.Step ? " const long long " + indexed::stepName(I, K) + " = (long long)(" + text(L.Step) + ");"
+                    : std::string();
+    };
+    if (S.IndexedRagged) {
+      // The inner loop's iterations are counted as the loop around it runs:
+      // each time the inner loop starts, its trip count is added. (Added
+      // there, not after the loop: blocks that other sites open before the
+      // loop close after it in any order.)
+      const LoopShape &L = S.IndexedInnerLoops.front();
+      const std::string First = indexed::innerFirstName(I, 1), End = "__irregfix_end" + std::to_string(I) + "_1",
+                        Trips = indexed::innerLengthName(I, 1);
+      std::string Count = End + " - " + First;
+      if (L.Step)
+        Count = "(" + Count + " + " + indexed::stepName(I, 1) + " - 1) / " + indexed::stepName(I, 1);
+      declareAround(S.IndexedLoop.Loop, "{ long long " + indexed::baseName(I) + " = 0;");
+      declareAround(L.Loop,
+                    "{ const long long " + First + " = (long long)(" + text(L.First) + ");" + Step(L, 1) +
+                        " const long long " + End + " = (long long)(" + text(L.End) + ")" +
+                        (L.EndInclusive ? " + 1" : "") + "; const long long " + Trips + " = " + End + " > " + First +
+                        " ? " + Count + " : 0; " + indexed::baseName(I) + " += " + Trips + ";");
+      return;
+    }
+    declareAround(S.IndexedLoop.Loop, "{ const long long " + indexed::firstName(I) + " = (long long)(" +
+                                          text(S.IndexedLoop.First) + ");" + Step(S.IndexedLoop, 0));
+    for (unsigned K = 1; K <= S.IndexedInnerLoops.size(); ++K) {
+      const LoopShape &L = S.IndexedInnerLoops[K - 1];
+      const std::string First = indexed::innerFirstName(I, K);
+      // Read only inside the loop's body, where the loop runs: end > first.
+      std::string Distance = "(long long)(" + text(L.End) + ")" + (L.EndInclusive ? " + 1" : "") + " - " + First;
+      if (L.Step)
+        Distance = "(" + Distance + " + " + indexed::stepName(I, K) + " - 1) / " + indexed::stepName(I, K);
+      declareAround(L.Loop, "{ const long long " + First + " = (long long)(" + text(L.First) + ");" + Step(L, K) +
+                                " const long long " + indexed::innerLengthName(I, K) + " = " + Distance + ";");
+    }
+  }
+
+  // Declare, then the loop L, in a block of their own.
+  void declareAround(const Stmt *L, const std::string &Declare) {
     // `#pragma unroll` must stay right before its loop: the block opens on a
     // line of its own above the pragmas.
     if (auto Above = pragmaLinesAbove(L->getBeginLoc(), SM))

@@ -15,12 +15,21 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace clang;
 
 namespace irregfix::indexed {
 
 std::string firstName(unsigned I) { return "__irregfix_first" + std::to_string(I); }
+std::string innerFirstName(unsigned I, unsigned L) { return firstName(I) + "_" + std::to_string(L); }
+std::string baseName(unsigned I) { return "__irregfix_base" + std::to_string(I); }
+std::string stepName(unsigned I, unsigned L) {
+  return "__irregfix_step" + std::to_string(I) + (L ? "_" + std::to_string(L) : std::string());
+}
+std::string innerLengthName(unsigned I, unsigned L) {
+  return "__irregfix_trips" + std::to_string(I) + "_" + std::to_string(L);
+}
 
 namespace {
 
@@ -46,6 +55,8 @@ public:
 
   std::string of(const Expr *E) { return gen(E, 0); }
   std::string Why; // set when some expression could not be rewritten
+  // The site's loop variables, each as the index kernels compute it from the iteration.
+  std::map<const VarDecl *, std::string> LoopVars;
 
 private:
   std::string typeOf(const Expr *E) {
@@ -93,8 +104,14 @@ private:
     if (Depth > 64)
       return fail("an expression is nested too deeply");
     const Expr *X = E->IgnoreImplicit();
+    // A site numbered as the launch is: its index kernels run with the
+    // kernel's grid and blocks, where every builtin index means what it
+    // means in the kernel; the thread's position is written as it is.
+    if (S.LaunchNumbered) {
+      if (isAnyBuiltinIndexRead(X))
+        return text(X);
     // The site's thread, which the index kernels number 0 .. n-1 in one dimension.
-    if (LinearSite) {
+    } else if (LinearSite) {
       if ((isa<DeclRefExpr>(strip(X)) || isa<BinaryOperator>(strip(X))) && asLinearThreadIndex(X, W)) {
         if (!sameThreadIndex(X, S.ThreadIndex, W, Ctx))
           return fail("it uses a linear thread index other than the site's");
@@ -106,8 +123,8 @@ private:
       return "((" + typeOf(X) + ")__irregfix_t)";
     }
     // Any other read of threadIdx, blockIdx, blockDim or gridDim means
-    // something else in the index kernels' own launch (the analysis refuses
-    // such indices).
+    // something else in the index kernels' own launch (the analysis numbers
+    // such sites as the launch does).
     if (isAnyBuiltinIndexRead(X))
       return fail("it reads the thread's position or the launch's shape ('" + text(X) + "')");
     const InlineScope *Scope = Frames.empty() ? nullptr : &Frames.back().Scope;
@@ -116,8 +133,8 @@ private:
       if (const int I = parameterIndex(V, Scope); I >= 0) // a parameter of the function inlined
         return I < static_cast<int>(Frames.back().Args.size()) ? "(" + Frames.back().Args[I] + ")"
                                                                : fail("a default argument");
-      if (V && S.IndexedLoop.Loop && V == S.IndexedLoop.Var)
-        return "((" + typeOf(X) + ")(__irregfix_first + __irregfix_iter))";
+      if (auto It = V ? LoopVars.find(V) : LoopVars.end(); It != LoopVars.end())
+        return "((" + typeOf(X) + ")" + It->second + ")";
       if (V && V->isLocalVarDecl() && !isa<ParmVarDecl>(V))
         return local(V, X, Depth);
       return text(X);
@@ -257,13 +274,48 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   const WriteSet &W = Info.Writes;
   IndexText Text(S, W, Ctx);
   const bool Loop = S.IndexedLoop.Loop != nullptr;
-  std::string First, End;
+  // The loops whose iterations the site copies over, outermost first.
+  std::vector<const LoopShape *> Loops;
   if (Loop) {
-    First = Text.of(S.IndexedLoop.First);
-    End = Text.of(S.IndexedLoop.End);
-    if (S.IndexedLoop.EndInclusive)
-      End = "(" + End + ") + 1";
+    Loops.push_back(&S.IndexedLoop);
+    for (const LoopShape &L : S.IndexedInnerLoops)
+      Loops.push_back(&L);
   }
+  // One loop stepping by one: its iteration is `__irregfix_iter`. Otherwise
+  // each loop L has its locals (__irregfix_first<L>, ..._trips<L>; L = 0 has
+  // no number), and an iteration of the nest is split into each loop's
+  // (__irregfix_at<L>), the innermost fastest.
+  const bool Plain = Loops.size() == 1 && !S.IndexedLoop.Step;
+  auto Suffix = [](size_t L) { return L == 0 ? std::string() : std::to_string(L); };
+  std::string First, End;
+  std::vector<std::string> Firsts, Ends, Steps;
+  for (size_t L = 0; L < Loops.size(); ++L) {
+    Firsts.push_back(Text.of(Loops[L]->First));
+    const std::string E = Text.of(Loops[L]->End);
+    Ends.push_back(Loops[L]->EndInclusive ? "(" + E + ") + 1" : E);
+    Steps.push_back(Loops[L]->Step ? Text.of(Loops[L]->Step) : "");
+    const std::string N = Suffix(L);
+    Text.LoopVars[Loops[L]->Var] =
+        Plain ? "(__irregfix_first + __irregfix_iter)"
+              : "(__irregfix_first" + N + " + __irregfix_at" + std::to_string(L) +
+                    (Loops[L]->Step ? " * __irregfix_step" + N : std::string()) + ")";
+  }
+  if (Loop) {
+    First = Firsts[0];
+    End = Ends[0];
+  }
+  // Loop L's first value, end, step and trip count, as locals of an index kernel.
+  auto LoopLocals = [&](size_t L, const std::string &In = "  ") {
+    const std::string N = Suffix(L), F = "__irregfix_first" + N, E = "__irregfix_end" + N;
+    std::string Out = In + "const long long " + F + " = (long long)(" + Firsts[L] + ");\n" + In + "const long long " +
+                      E + " = (long long)(" + Ends[L] + ");\n";
+    std::string Count = E + " - " + F;
+    if (!Steps[L].empty()) { // positive (the analysis proves it)
+      Out += In + "const long long __irregfix_step" + N + " = (long long)(" + Steps[L] + ");\n";
+      Count = "(" + Count + " + __irregfix_step" + N + " - 1) / __irregfix_step" + N;
+    }
+    return Out + In + "const long long __irregfix_trips" + N + " = " + E + " > " + F + " ? " + Count + " : 0;\n";
+  };
   std::vector<std::string> Indices;
   for (const Site::IndexedCopy &C : S.Indices) {
     std::string Index =
@@ -287,16 +339,45 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   llvm::raw_string_ostream OS(Out);
   OS << "// irregfix: the element indices of the reads of '" << K->getName()
      << "' that its indexed site " << I << " copies, computed outside it: every thread's, every load checked.\n";
-  const std::string Thread = "  const long long __irregfix_t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n";
+  // The index kernels of a site numbered as the launch is run with the
+  // launch's grid and blocks; the others with blocks of 256 in one dimension.
+  const std::string Thread = S.LaunchNumbered
+                                 ? "  const long long __irregfix_t = irregfix::launch_thread();\n"
+                                 : "  const long long __irregfix_t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n";
+  const std::string Configuration = S.LaunchNumbered ? "<<<__irregfix_grid, __irregfix_block, 0, __irregfix_stream>>>("
+                                                     : "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(";
   if (Loop) {
     OS << Template << "static __global__ void " << lengthsKernelName(K, I) << "(" << Params << Sep
        << "long long __irregfix_n, irregfix::IndexExtents __irregfix_x, int *__irregfix_len) {\n"
        << Thread << "  if (__irregfix_t >= __irregfix_n)\n    return;\n"
-       << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
-       << "  const long long __irregfix_first = (long long)(" << First << ");\n"
-       << "  const long long __irregfix_end = (long long)(" << End << ");\n"
-       << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
-          "(int)(__irregfix_end - __irregfix_first) : 0;\n}\n";
+       << "  [[maybe_unused]] bool __irregfix_ok = true;\n";
+    if (Plain) {
+      OS << "  const long long __irregfix_first = (long long)(" << First << ");\n"
+         << "  const long long __irregfix_end = (long long)(" << End << ");\n"
+         << "  __irregfix_len[__irregfix_t] = __irregfix_ok && __irregfix_end > __irregfix_first ? "
+            "(int)(__irregfix_end - __irregfix_first) : 0;\n}\n";
+    } else if (S.IndexedRagged) {
+      // A ragged nest's iterations: the inner loop's trip counts summed over
+      // the outer loop's iterations, at most INT_MAX.
+      OS << "  long long __irregfix_count = 0;\n"
+         << LoopLocals(0)
+         << "  for (long long __irregfix_at0 = 0; __irregfix_at0 < __irregfix_trips && __irregfix_count < "
+            "0x7fffffffLL; ++__irregfix_at0) {\n"
+         << LoopLocals(1, "    ")
+         << "    __irregfix_count = __irregfix_count > 0x7fffffffLL - __irregfix_trips1 ? 0x7fffffffLL : "
+            "__irregfix_count + __irregfix_trips1;\n  }\n"
+         << "  __irregfix_len[__irregfix_t] = __irregfix_ok ? (int)__irregfix_count : 0;\n}\n";
+    } else {
+      // The nest's iterations: the product of its loops' trip counts, at
+      // most INT_MAX (a larger count asks for more than any copy may hold).
+      OS << "  long long __irregfix_count = 1;\n";
+      for (size_t L = 0; L < Loops.size(); ++L) {
+        const std::string Len = "__irregfix_trips" + Suffix(L);
+        OS << LoopLocals(L) << "  __irregfix_count = " << Len << " == 0 ? 0 : __irregfix_count > 0x7fffffffLL / "
+           << Len << " ? 0x7fffffffLL : __irregfix_count * " << Len << ";\n";
+      }
+      OS << "  __irregfix_len[__irregfix_t] = __irregfix_ok ? (int)__irregfix_count : 0;\n}\n";
+    }
   }
   OS << Template << "static __global__ void " << indicesKernelName(K, I) << "(" << Params << Sep
      << "irregfix::IndexExtents __irregfix_x, irregfix::View __irregfix_v";
@@ -309,11 +390,47 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
             ");\n    __irregfix_idx" + std::to_string(A) +
             "[irregfix::slot(__irregfix_v, __irregfix_t, __irregfix_iter)] = __irregfix_ok ? __irregfix_i : "
             "irregfix::kNoIndex;\n  }\n";
-  if (Loop) {
+  auto Indent = [](const std::string &Text, const std::string &By) {
+    std::string Out;
+    for (char C : Text)
+      Out += C == '\n' ? "\n" + By : std::string(1, C);
+    return By + Out.substr(0, Out.size() - By.size());
+  };
+  if (Loop && S.IndexedRagged) {
+    // The nest walked as the kernel walks it, one slot an inner iteration.
     OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n"
-       << "  const long long __irregfix_first = (long long)(" << First << ");\n"
-       << "  for (int __irregfix_iter = 0, __irregfix_len = irregfix::length(__irregfix_v, __irregfix_t); "
-          "__irregfix_iter < __irregfix_len; ++__irregfix_iter) {\n";
+       << LoopLocals(0) << "  long long __irregfix_iter = 0;\n"
+       << "  const long long __irregfix_len = irregfix::length(__irregfix_v, __irregfix_t);\n"
+       << "  for (long long __irregfix_at0 = 0; __irregfix_at0 < __irregfix_trips && __irregfix_iter < "
+          "__irregfix_len; ++__irregfix_at0) {\n"
+       << LoopLocals(1, "    ")
+       << "    for (long long __irregfix_at1 = 0; __irregfix_at1 < __irregfix_trips1 && __irregfix_iter < "
+          "__irregfix_len; ++__irregfix_at1, ++__irregfix_iter) {\n"
+       << Indent(Body, "    ") << "    }\n  }\n";
+  } else if (Loop) {
+    OS << "  [[maybe_unused]] bool __irregfix_ok = true;\n";
+    std::string Length = "irregfix::length(__irregfix_v, __irregfix_t)";
+    if (Plain) {
+      OS << "  const long long __irregfix_first = (long long)(" << First << ");\n";
+    } else { // no iteration where a loop runs none (nothing to divide by)
+      std::string Runs;
+      for (size_t L = 0; L < Loops.size(); ++L) {
+        OS << LoopLocals(L);
+        Runs += (L ? " && __irregfix_trips" : "__irregfix_trips") + Suffix(L) + " > 0";
+      }
+      Length = "(" + Runs + ") ? " + Length + " : 0";
+    }
+    OS << "  for (int __irregfix_iter = 0, __irregfix_len = " << Length
+       << "; __irregfix_iter < __irregfix_len; ++__irregfix_iter) {\n";
+    if (!Plain) {
+      OS << "    long long __irregfix_rest = __irregfix_iter;\n";
+      for (size_t L = Loops.size() - 1; L >= 1; --L) {
+        const std::string N = std::to_string(L);
+        OS << "    const long long __irregfix_at" << N << " = __irregfix_rest % __irregfix_trips" << N << ";\n"
+           << "    __irregfix_rest /= __irregfix_trips" << N << ";\n";
+      }
+      OS << "    const long long __irregfix_at0 = __irregfix_rest;\n";
+    }
     std::string Indented;
     for (char C : Body)
       Indented += C == '\n' ? std::string("\n  ") : std::string(1, C);
@@ -348,6 +465,11 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
   for (const Expr *E : S.KeyScalars)
     Scalars.push_back("(long long)(" + sourceText(E->getSourceRange(), Ctx.getSourceManager(), Ctx.getLangOpts()) +
                       ")");
+  // A copy numbered as the launch is holds that launch's shape: the key holds it.
+  if (S.LaunchNumbered)
+    for (const char *Dim : {"__irregfix_grid", "__irregfix_block"})
+      for (const char *Field : {".x", ".y", ".z"})
+        Scalars.push_back(std::string("(long long)") + Dim + Field);
   List(Arrays, "const void *const", "__irregfix_arrays");
   List(Sizes, "const size_t", "__irregfix_sizes");
   List(Sources, "const void *const", "__irregfix_sources");
@@ -368,17 +490,17 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
      << ", __irregfix_s, &__irregfix_w, __irregfix_view, __irregfix_out, __irregfix_stream);\n"
      << "  irregfix::IndexExtents __irregfix_x;\n"
      << "  bool __irregfix_known = false; // the index arrays' extents, asked once a build needs them\n"
-     << "  const unsigned __irregfix_blocks = (unsigned)((__irregfix_s.n + 255) / 256);\n"
+     << (S.LaunchNumbered ? "" : "  const unsigned __irregfix_blocks = (unsigned)((__irregfix_s.n + 255) / 256);\n")
      << "  while (__irregfix_ok && __irregfix_w.step != irregfix::kIndexedReady) {\n"
      << "    if (!__irregfix_known && !(__irregfix_known = irregfix::index_extents(" << SiteInfo
      << ", __irregfix_sources, " << Sources.size() << ", &__irregfix_x)))\n"
      << "      return false;\n";
   if (Loop)
     OS << "    if (__irregfix_w.step == irregfix::kIndexedLengths)\n"
-       << "      " << lengthsKernelName(K, I) << TemplateArgs << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+       << "      " << lengthsKernelName(K, I) << TemplateArgs << Configuration << Args << Sep
        << "__irregfix_s.n, __irregfix_x, __irregfix_w.len);\n"
        << "    else\n  ";
-  OS << "    " << indicesKernelName(K, I) << TemplateArgs << "<<<__irregfix_blocks, 256, 0, __irregfix_stream>>>(" << Args << Sep
+  OS << "    " << indicesKernelName(K, I) << TemplateArgs << Configuration << Args << Sep
      << "__irregfix_x, __irregfix_w.view";
   for (size_t A = 0; A < Indices.size(); ++A)
     OS << ", __irregfix_w.idx[" << A << "]";

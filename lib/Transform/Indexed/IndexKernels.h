@@ -35,4 +35,17 @@ std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &A
 // (loop sites): a read's iteration is `k - first`.
 std::string firstName(unsigned I);
 
+// For the inner loop L (1, 2, ...) of site I's nest: the names of its
+// first-value and trip-count locals in the transformed kernel. A read's
+// iteration is `(k0 - first) * len1 + (k1 - first1)`, and so on inwards.
+std::string innerFirstName(unsigned I, unsigned L);
+std::string innerLengthName(unsigned I, unsigned L);
+// The name of site I's count of the iterations of its ragged nest's inner
+// loop before the present one (Site::IndexedRagged).
+std::string baseName(unsigned I);
+
+// The name of the step local of loop L (0: the outermost) of site I, for a
+// loop stepping by more than one: its iteration is `(k - first) / step`.
+std::string stepName(unsigned I, unsigned L);
+
 } // namespace irregfix::indexed

@@ -97,6 +97,19 @@ __host__ __device__ __forceinline__ long long neighbor_slot(const View &v, long 
   return slot(v, t, iter);
 }
 
+#ifdef __CUDACC__
+// The thread's number in its launch, every dimension counted: blocks in grid
+// order, threads in block order, x fastest (a warp's threads have consecutive
+// numbers). Sites whose indices use the thread's position other than its
+// global index (threadIdx.y, blockIdx.y, ...) number their copies by it; their
+// index kernels run with the kernel's grid and blocks.
+__device__ __forceinline__ long long launch_thread() {
+  const long long block = ((long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  const long long in_block = ((long long)threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  return block * ((long long)blockDim.x * blockDim.y * blockDim.z) + in_block;
+}
+#endif
+
 // Sharing (kLayoutSharing), kernel side. The transformed kernel of a
 // shareable site declares `extern __shared__ unsigned char stage[]`, calls
 // stage_shared at its very start (every thread of the block, before any early

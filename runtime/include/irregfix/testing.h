@@ -133,6 +133,7 @@ struct DomainCounters {
   long long orders = 0;     // orders computed
   long long graph_changes = 0, graph_checks = 0; // writes of the graph seen, and those that measured the order
   double sectors_as_numbered = -1; // the graph's sampled measure as the program numbers it (-1: not measured)
+  double sectors_in_order = -1;    // its measure with threads and elements in the order, when computed
 };
 DomainCounters domain_counters();
 // As IRREGFIX_LANES: the lanes a row of the lanes layout (2, 4, 8, 16 or 32; 0: chosen from the rows).

@@ -410,7 +410,7 @@ bool worth_forming(State &st, const NumberingKernel &k, int count, const AccessL
       return false;
     }
   }
-  if (cudaDeviceSynchronize() != cudaSuccess || domain_measure(d, a, nullptr, per_sector, &d.identity) != cudaSuccess) {
+  if (cudaDeviceSynchronize() != cudaSuccess || domain_measure(d, a, false, per_sector, &d.identity) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while measuring the graph");
     return false;
@@ -525,9 +525,9 @@ void check_decay(State &st, const NumberingKernel &k, const void *const *p, int 
     return;
   const int per_sector = sector_elements(element_bytes(k, count));
   DomainArray *g = domain_array_at(d, p[k.graph]);
-  // Measured in the order: as numbered, once renumbered.
-  const int *perm = g && g->renumbered ? nullptr : d.perm;
-  if (domain_measure(d, a, perm, per_sector, &d.last) != cudaSuccess) {
+  // Measured in the order, as the order was when computed: once renumbered,
+  // the graph reads so as it is.
+  if (domain_measure(d, a, !(g && g->renumbered), per_sector, &d.last) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while measuring the graph");
     return;

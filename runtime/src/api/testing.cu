@@ -134,6 +134,7 @@ DomainCounters domain_counters() {
     c.graph_changes = st.domain.checks.changes;
     c.graph_checks = st.domain.checks.checks;
     c.sectors_as_numbered = st.domain.identity;
+    c.sectors_in_order = st.domain.fresh;
     return c;
   });
 }

@@ -220,7 +220,7 @@ cudaError_t domain_counts(Domain &d) {
   return d.counts ? cudaSuccess : cudaMalloc(&d.counts, kDomainCounts * sizeof(unsigned long long));
 }
 
-cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors) {
+cudaError_t domain_measure(Domain &d, const AccessList &a, bool in_order, int per_sector, double *sectors) {
   HostClock c(d.stats.measure_ms);
   std::size_t need = 0;
   cudaError_t e = sample_scratch_bytes(a, per_sector, &need);
@@ -229,7 +229,8 @@ cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int 
   if (e == cudaSuccess)
     e = domain_counts(d);
   if (e == cudaSuccess)
-    e = sample_sectors(a, perm, per_sector, d.scratch, d.scratch_bytes, d.counts, 0);
+    e = sample_sectors(a, in_order ? d.perm : nullptr, in_order ? d.inv : nullptr, per_sector, d.scratch,
+                       d.scratch_bytes, d.counts, 0);
   unsigned long long h[2] = {0, 0};
   if (e == cudaSuccess)
     e = cudaMemcpy(h, d.counts, sizeof(h), cudaMemcpyDeviceToHost);
@@ -266,7 +267,7 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
   }
   d.stats.sweeps += sweeps;
   ++d.stats.orders;
-  e = domain_measure(d, a, d.perm, per_sector, &d.fresh);
+  e = domain_measure(d, a, true, per_sector, &d.fresh);
   d.last = d.fresh;
   d.checks.restart();
   return e;

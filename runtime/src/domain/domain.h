@@ -129,8 +129,10 @@ cudaError_t domain_counts(Domain &d);
 // Grows d.scratch to at least `bytes`.
 cudaError_t domain_scratch(Domain &d, std::size_t bytes);
 
-// Measures graph a as numbered (perm null) or in d's order: sectors over reads.
-cudaError_t domain_measure(Domain &d, const AccessList &a, const int *perm, int per_sector, double *sectors);
+// Measures graph a as it reads now, or as it reads in d's order (threads run
+// in the order and the elements they read numbered by it, as renumbered
+// launches read them): sectors over reads.
+cudaError_t domain_measure(Domain &d, const AccessList &a, bool in_order, int per_sector, double *sectors);
 
 // Computes d's order from graph a (region threads a seed), its inverse, and
 // its measure. d.n = a.n.

@@ -39,8 +39,8 @@ SampleLayout sample_layout(long long n) {
 // writes its kOrderSampleReads slots: (sample block << 32) | sector, or the
 // block's "no sector" key, and counts its reads.
 __global__ void __launch_bounds__(kThreads)
-    sample_kernel(AccessList a, const int *__restrict__ perm, int per_sector, long long nblocks,
-                  long long blocks, unsigned long long *__restrict__ keys, unsigned long long *__restrict__ counts) {
+    sample_kernel(AccessList a, const int *__restrict__ perm, const int *__restrict__ renumber, int per_sector,
+                  long long nblocks, long long blocks, unsigned long long *__restrict__ keys, unsigned long long *__restrict__ counts) {
   const long long i = blockIdx.x;
   const long long pb = i * nblocks / blocks;
   const long long p = pb * kOrderBlock + threadIdx.x;
@@ -56,6 +56,8 @@ __global__ void __launch_bounds__(kThreads)
     unsigned long long key = high | kNoSector;
     long long e = 0;
     if (j < len && access_elem(a, start, j, &e)) {
+      if (renumber && e >= 0 && e < a.n)
+        e = renumber[e];
       const unsigned long long sector = static_cast<unsigned long long>(e - a.lo) / static_cast<unsigned>(per_sector);
       key = high | (sector < kNoSector ? sector : kNoSector - 1);
       ++reads;
@@ -416,8 +418,10 @@ cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_
   return e;
 }
 
-cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
+cudaError_t sample_sectors(const AccessList &a, const int *perm, const int *renumber, int per_sector, void *scratch,
                            std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream) {
+  if (renumber && (a.lo > 0 || a.hi < a.n)) // renumbered elements must lie where the measure counts them
+    return cudaErrorInvalidValue;
   if (per_sector < 1 || a.n <= 0 || !scratch)
     return cudaErrorInvalidValue;
   cudaError_t e = cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream);
@@ -425,7 +429,7 @@ cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector,
     return e;
   std::size_t bits = 0;
   if (sector_marks_fit(a, per_sector, &bits)) // mark_sectors checks the scratch holds them
-    return mark_sectors(a, perm, per_sector, scratch, scratch_bytes, counts, stream);
+    return mark_sectors(a, perm, renumber, per_sector, scratch, scratch_bytes, counts, stream);
   std::size_t keys_bytes = 0, temp = 0;
   if ((e = sample_parts(&keys_bytes, &temp)) != cudaSuccess)
     return e;
@@ -436,8 +440,8 @@ cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector,
   auto *sorted = reinterpret_cast<unsigned long long *>(static_cast<char *>(scratch) + keys_bytes);
   void *cub_temp = static_cast<char *>(scratch) + 2 * keys_bytes;
   const long long nblocks = (a.n + kOrderBlock - 1) / kOrderBlock;
-  sample_kernel<<<static_cast<unsigned>(s.blocks), kOrderBlock, 0, stream>>>(a, perm, per_sector, nblocks, s.blocks,
-                                                                             keys, counts);
+  sample_kernel<<<static_cast<unsigned>(s.blocks), kOrderBlock, 0, stream>>>(a, perm, renumber, per_sector, nblocks,
+                                                                             s.blocks, keys, counts);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
   // The sample block is the key's high half: one sort of all blocks' sectors.

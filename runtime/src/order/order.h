@@ -60,8 +60,11 @@ constexpr int kOrderSampleReads = 128;
 // sector_marks.h, where they fit; else a sort of the sample's reads).
 cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_t *bytes);
 // Enqueues the measure into counts[0] (distinct sectors) and counts[1] (reads),
-// device memory, which it sets first.
-cudaError_t sample_sectors(const AccessList &a, const int *perm, int per_sector, void *scratch,
+// device memory, which it sets first. `renumber` (null: none) numbers the
+// elements read as a domain's order does (element e counts as renumber[e]),
+// so that the measure is of threads and elements both in the order; it needs
+// every element of [0, n) within [a.lo, a.hi).
+cudaError_t sample_sectors(const AccessList &a, const int *perm, const int *renumber, int per_sector, void *scratch,
                            std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream);
 
 // Sweeps read their "changed" flag back (a synchronisation) every kSweepBatch

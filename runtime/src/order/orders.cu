@@ -54,7 +54,7 @@ std::string measure(const Config &cfg, const SiteInfo &site, const AccessList &a
   IRREGFIX_TRY(sample_scratch_bytes(a, per_sector, &bytes));
   if (std::string why = ensure_buffer(cfg, site, &o.sample, &o.sample_bytes, bytes); !why.empty())
     return why;
-  IRREGFIX_TRY(sample_sectors(a, perm, per_sector, o.sample, o.sample_bytes, o.counts, stream));
+  IRREGFIX_TRY(sample_sectors(a, perm, nullptr, per_sector, o.sample, o.sample_bytes, o.counts, stream));
   IRREGFIX_TRY(cudaMemcpyAsync(h, o.counts, sizeof h, cudaMemcpyDeviceToHost, stream));
   IRREGFIX_TRY(cudaStreamSynchronize(stream));
   *sectors = h[1] ? static_cast<double>(h[0]) / static_cast<double>(h[1]) : 1.0;

@@ -28,8 +28,8 @@ long long bitmap_words(const AccessList &a, int per_sector) {
 // distinct sector. Slice y of the grid's second dimension takes reads y,
 // y + gridDim.y, ... of each thread (the bits do not depend on who sets them).
 __global__ void __launch_bounds__(kThreads)
-    mark_kernel(AccessList a, const int *__restrict__ perm, int per_sector, long long nblocks, long long blocks,
-                long long words, unsigned long long *__restrict__ bits, unsigned long long *__restrict__ counts) {
+    mark_kernel(AccessList a, const int *__restrict__ perm, const int *__restrict__ renumber, int per_sector,
+                long long nblocks, long long blocks, long long words, unsigned long long *__restrict__ bits, unsigned long long *__restrict__ counts) {
   const long long i = blockIdx.x;
   const long long p = i * nblocks / blocks * kOrderBlock + threadIdx.x;
   unsigned long long *own = bits + i * words;
@@ -43,6 +43,8 @@ __global__ void __launch_bounds__(kThreads)
   for (long long j = blockIdx.y; j < len; j += gridDim.y) {
     long long e = 0;
     if (access_elem(a, start, j, &e)) {
+      if (renumber && e >= 0 && e < a.n)
+        e = renumber[e];
       const unsigned long long sector = static_cast<unsigned long long>(e - a.lo) / static_cast<unsigned>(per_sector);
       const unsigned long long bit = 1ULL << (sector & 63);
       read_count[0] += (atomicOr(&own[sector >> 6], bit) & bit) == 0;
@@ -76,8 +78,8 @@ cudaError_t load_sector_marks() {
   return cudaFuncGetAttributes(&attributes, mark_kernel);
 }
 
-cudaError_t mark_sectors(const AccessList &a, const int *perm, int per_sector, void *bits, std::size_t bytes,
-                         unsigned long long *counts, cudaStream_t stream) {
+cudaError_t mark_sectors(const AccessList &a, const int *perm, const int *renumber, int per_sector, void *bits,
+                         std::size_t bytes, unsigned long long *counts, cudaStream_t stream) {
   std::size_t need = 0;
   if (!sector_marks_fit(a, per_sector, &need) || !bits || bytes < need)
     return cudaErrorInvalidValue;
@@ -86,7 +88,7 @@ cudaError_t mark_sectors(const AccessList &a, const int *perm, int per_sector, v
     return e;
   const long long blocks = sample_blocks(a.n);
   const dim3 grid(static_cast<unsigned>(blocks), kSlices);
-  mark_kernel<<<grid, kThreads, 0, stream>>>(a, perm, per_sector, (a.n + kOrderBlock - 1) / kOrderBlock, blocks,
+  mark_kernel<<<grid, kThreads, 0, stream>>>(a, perm, renumber, per_sector, (a.n + kOrderBlock - 1) / kOrderBlock, blocks,
                                              bitmap_words(a, per_sector), static_cast<unsigned long long *>(bits),
                                              counts);
   return cudaPeekAtLastError();

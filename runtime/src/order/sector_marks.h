@@ -26,11 +26,12 @@ inline long long sample_blocks(long long n) {
 // Whether a's sample is counted by bitmaps at per_sector, and their bytes.
 bool sector_marks_fit(const AccessList &a, int per_sector, std::size_t *bytes);
 
-// Enqueues the measure of order perm (null: the threads' own) into counts[0]
-// (distinct sectors) and counts[1] (reads), which the caller has zeroed;
-// `bits`: sector_marks_fit's bytes of device scratch.
-cudaError_t mark_sectors(const AccessList &a, const int *perm, int per_sector, void *bits, std::size_t bytes,
-                         unsigned long long *counts, cudaStream_t stream);
+// Enqueues the measure of order perm (null: the threads' own), elements
+// renumbered by `renumber` (null: as read), into counts[0] (distinct sectors)
+// and counts[1] (reads), which the caller has zeroed; `bits`:
+// sector_marks_fit's bytes of device scratch.
+cudaError_t mark_sectors(const AccessList &a, const int *perm, const int *renumber, int per_sector, void *bits,
+                         std::size_t bytes, unsigned long long *counts, cudaStream_t stream);
 
 // Loads the measure's kernel now (CUDA loads a module at its first use), so
 // that a measure expected a few launches later does not wait for the load.

@@ -31,13 +31,19 @@ TEST(ThreadIndex, UsualSpellingsAreRecognised) {
 }
 
 TEST(ThreadIndex, OtherIndicesAreRefused) {
-  for (const char *I : {"int t = threadIdx.x;", "int t = blockIdx.y * blockDim.y + threadIdx.y;",
+  // The thread's index in its block alone: every block would read alike.
+  auto Sites = sitesOf(csr("int t = threadIdx.x;", Guard, Loop));
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_FALSE(Sites[0].Transformable);
+  EXPECT_NE(Sites[0].Refused.find("1-D global thread index"), std::string::npos) << Sites[0].Refused;
+  // Other positions fit no range pattern: an indexed site numbers the launch's threads.
+  for (const char *I : {"int t = blockIdx.y * blockDim.y + threadIdx.y;",
                         "int t = blockIdx.x * blockDim.x + threadIdx.y;",
                         "int t = blockIdx.x * blockDim.y + threadIdx.x;"}) {
-    auto Sites = sitesOf(csr(I, Guard, Loop));
-    ASSERT_EQ(Sites.size(), 1u) << I;
-    EXPECT_FALSE(Sites[0].Transformable) << I;
-    EXPECT_NE(Sites[0].Refused.find("1-D global thread index"), std::string::npos) << Sites[0].Refused;
+    auto Indexed = sitesOf(csr(I, Guard, Loop));
+    ASSERT_EQ(Indexed.size(), 1u) << I;
+    EXPECT_EQ(Indexed[0].Pattern, "indexed") << I;
+    EXPECT_TRUE(Indexed[0].Transformable) << I << ": " << Indexed[0].Refused;
   }
 }
 
@@ -86,10 +92,11 @@ TEST(RangeLoop, WrongBoundOrStepIsRefused) {
   ASSERT_EQ(Bound.size(), 1u);
   EXPECT_EQ(Bound[0].Pattern, "indexed");
   EXPECT_TRUE(Bound[0].Transformable) << Bound[0].Refused;
-  // A step of two fits neither.
+  // A step of two neither: an indexed site counts its iterations in steps.
   auto Step = sitesOf(csr(Idx, Guard, "for (int k = B[t]; k < B[t + 1]; k += 2)"));
   ASSERT_EQ(Step.size(), 1u);
-  EXPECT_NE(Step[0].Refused.find("loop step"), std::string::npos);
+  EXPECT_EQ(Step[0].Pattern, "indexed");
+  EXPECT_TRUE(Step[0].Transformable) << Step[0].Refused;
 }
 
 TEST(RangeLoop, LoopVariableUsedAsValueIsRebound) {

@@ -88,7 +88,7 @@ __global__ void k(const float *a, const int *b, float *o) {
 }
 
 // A linear index of the x and y indices is the thread, as written or in a
-// local; j alone is not.
+// local; j alone is the thread's position in y.
 TEST(IndexForm, ALinearThreadIndexIsTheThread) {
   const std::string Head = R"cu(
 __global__ void k(int nx, int ny, const float *a, const int *b, float *o) {
@@ -98,7 +98,7 @@ __global__ void k(int nx, int ny, const float *a, const int *b, float *o) {
 )cu";
   EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j * nx + i] + 1];\n}\n"), "a[(b[t] + 1)]");
   EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[c]];\n}\n"), "a[b[t]]");
-  EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j]];\n}\n"), "a[b[?]]");
+  EXPECT_EQ(formOfRead(Head + "  o[c] = a[b[j]];\n}\n"), "a[b[global y]]");
 }
 
 TEST(IndexForm, ReasonsQuoteTheIndexText) {
@@ -109,20 +109,7 @@ __global__ void k(const float *a, const int *b, float *o) {
 }
 )cu"),
             "it converts 'b[t]' to a type narrower than int, which may change its value");
-  EXPECT_EQ(whyOfRead(R"cu(
-__global__ void k(const float *a, float *o) {
-  o[0] = a[2 * threadIdx.y];
-}
-)cu"),
-            "the thread's position other than its global index ('threadIdx.y')");
-  EXPECT_EQ(whyOfRead(R"cu(
-__global__ void k(const float *a, float *o) {
-  o[0] = a[blockIdx.z * blockDim.z + threadIdx.z];
-}
-)cu"),
-            "the thread's position other than its global index: 'blockIdx.z * blockDim.z + threadIdx.z', its "
-            "global index in z (indexed sites number the threads by the 1-D global index or by a linear index i + "
-            "nx * j of the x and y indices)");
+
 }
 
 // A member of several dimensions of the struct a pointer points to is read
@@ -142,3 +129,20 @@ __global__ void k(const S *p, const int *b, float *o) {
 
 } // namespace
 
+// The thread's position other than its global index, and the launch's shape,
+// are known parts of a form: a field of threadIdx, blockIdx, blockDim or
+// gridDim by its name, the global index in y or z as such.
+TEST(IndexForm, ThePositionInTheLaunchIsKnown) {
+  EXPECT_EQ(formOfRead(R"cu(
+__global__ void k(const float *a, const int *b, float *o) {
+  o[0] = a[b[2 * threadIdx.y] + blockDim.x];
+}
+)cu"),
+            "a[(b[(2 * threadIdx.y)] + blockDim.x)]");
+  EXPECT_EQ(formOfRead(R"cu(
+__global__ void k(const float *a, const int *b, float *o) {
+  o[0] = a[b[blockIdx.z * blockDim.z + threadIdx.z]];
+}
+)cu"),
+            "a[b[global z]]");
+}

@@ -86,9 +86,10 @@ inline bool is_permutation(const std::vector<int> &perm) {
 
 // The sampled measure (order.h's constants): distinct sectors over reads in up
 // to 32 blocks of 256 physical threads, the first 128 reads of each thread,
-// elements in [lo, hi). perm empty: the threads' own order.
+// elements in [lo, hi). perm empty: the threads' own order. renumber (empty:
+// none) numbers the elements read in [0, n) as a domain's order does.
 inline double sampled_sectors(const Graph &g, const std::vector<int> &perm, int per_sector, long long lo,
-                              long long hi) {
+                              long long hi, const std::vector<int> &renumber = {}) {
   const long long block = 256, sample_blocks = 32, reads_cap = 128;
   const long long nblocks = (g.n + block - 1) / block;
   const long long blocks = std::min(nblocks, sample_blocks);
@@ -100,9 +101,11 @@ inline double sampled_sectors(const Graph &g, const std::vector<int> &perm, int 
       const long long t = perm.empty() ? p : perm[p];
       const long long len = std::min(g.count(t), reads_cap);
       for (long long j = 0; j < len; ++j) {
-        const long long e = g.elems[g.off[t] + j];
+        long long e = g.elems[g.off[t] + j];
         if (e < lo || e >= hi)
           continue;
+        if (!renumber.empty() && e >= 0 && e < g.n)
+          e = renumber[static_cast<std::size_t>(e)];
         ++reads;
         sectors.insert(std::min<unsigned long long>(static_cast<unsigned long long>(e - lo) / per_sector, 0xfffffffeULL));
       }
