@@ -74,17 +74,45 @@ struct View {
   int lanes;
 };
 
+// A load only where `pred` holds (0 elsewhere, p not touched), with no branch.
+// nvcc contracts a * b + c into one fused multiply-add only within a basic
+// block: a branch inside a rewritten expression would split the original's
+// block and round the transformed kernel's result differently. The data it
+// reads (slice starts, permutations, lists in the order) is read-only while a
+// kernel runs, so the load may be hoisted and shared like any other.
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ long long load_if(bool pred, const long long *p) {
+  long long v;
+  asm("{\n\t.reg .pred q;\n\t.reg .u64 g;\n\tsetp.ne.b32 q, %2, 0;\n\tmov.b64 %0, 0;\n\t"
+      "cvta.to.global.u64 g, %1;\n\t@q ld.global.nc.b64 %0, [g];\n\t}"
+      : "=l"(v)
+      : "l"(p), "r"(static_cast<int>(pred)));
+  return v;
+}
+__device__ __forceinline__ int load_if(bool pred, const int *p) {
+  int v;
+  asm("{\n\t.reg .pred q;\n\t.reg .u64 g;\n\tsetp.ne.b32 q, %2, 0;\n\tmov.b32 %0, 0;\n\t"
+      "cvta.to.global.u64 g, %1;\n\t@q ld.global.nc.b32 %0, [g];\n\t}"
+      : "=r"(v)
+      : "l"(p), "r"(static_cast<int>(pred)));
+  return v;
+}
+#else
+template <class T> inline T load_if(bool pred, const T *p) { return pred ? *p : T(0); }
+#endif
+
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
-// launch, so the branch does not diverge, and the thread's part of the address
-// (its slice's start) does not depend on iter: a loop over iter loads it once
-// and steps by a constant stride. That matters on short rows, where the
-// address is much of the loop's work (rows of 16: a third of the kernel's time
-// when the slice start was looked up again at every element).
+// launch, and the thread's part of the address (its slice's start) does not
+// depend on iter: a loop over iter loads it once and steps by a constant
+// stride. That matters on short rows, where the address is much of the loop's
+// work (rows of 16: a third of the kernel's time when the slice start was
+// looked up again at every element). No branch (see load_if).
 // Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
   const bool sliced = v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality;
-  const long long base = sliced ? v.slice_start[t >> 5] + (t & 31) : t;
+  const long long first = load_if(sliced, v.slice_start + (sliced ? t >> 5 : 0));
+  const long long base = sliced ? first + (t & 31) : t;
   return base + iter * (sliced ? 32 : v.n);
 }
 
@@ -92,9 +120,9 @@ __host__ __device__ __forceinline__ long long slot(const View &v, long long t, l
 // itself, copied in that order, says which element of the data array (read in
 // place) thread t reads at iteration iter. Only neighbour-list sites pay this test.
 __host__ __device__ __forceinline__ long long neighbor_slot(const View &v, long long t, long long iter) {
-  if (v.index)
-    return v.index[iter * v.n + t];
-  return slot(v, t, iter);
+  const bool listed = v.index != nullptr;
+  const int element = load_if(listed, v.index + (listed ? iter * v.n + t : 0));
+  return listed ? element : slot(v, t, iter);
 }
 
 #ifdef __CUDACC__
@@ -166,7 +194,9 @@ __device__ __forceinline__ int length(const View &v, long long t) { return v.len
 // thread index p as usual, reads its copies at slot(v, p, iter), and uses
 // logical_thread(v, p) wherever the original used the thread index.
 __device__ __forceinline__ long long logical_thread(const View &v, long long p) {
-  return v.perm && p >= 0 && p < v.n ? v.perm[p] : p;
+  const bool mapped = v.perm && p >= 0 && p < v.n;
+  const int logical = load_if(mapped, v.perm + (mapped ? p : 0));
+  return mapped ? logical : p;
 }
 
 // Element type of an index array (B, C).
