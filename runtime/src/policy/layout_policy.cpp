@@ -302,11 +302,21 @@ bool OrderChecks::due() {
 }
 
 void OrderChecks::checked(double fresh_sectors, double now_sectors) {
-  const bool steady = now_sectors <= fresh_sectors * (1 + kOrderSteady);
-  interval = steady ? std::min(2 * interval, kOrderCheckMaxInterval) : 1;
+  const double before = last_sectors < 0 ? fresh_sectors : last_sectors;
+  const int since = interval; // the changes this check covers
+  last_sectors = now_sectors;
+  if (now_sectors <= fresh_sectors * (1 + kOrderSteady) || now_sectors <= before) {
+    interval = std::min(2 * interval, kOrderCheckMaxInterval);
+    return;
+  }
+  const double headroom = fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack - now_sectors;
+  const double per_change = (now_sectors - before) / since;
+  const double to_bar = headroom / per_change; // changes at this pace until it decays
+  interval = to_bar >= 2.0 * kOrderCheckMaxInterval ? kOrderCheckMaxInterval
+                                                    : std::max(1, static_cast<int>(to_bar / 2));
 }
 
-void OrderChecks::restart() { interval = 1, pending = 0; }
+void OrderChecks::restart() { interval = 1, pending = 0, last_sectors = -1; }
 
 int order_region(long long n, int region) {
   long long r = region < 32 ? 32 : region;

@@ -102,15 +102,36 @@ TEST(LocalityOrder, ASteadyOrderIsCheckedAtEverLongerIntervals) {
   EXPECT_EQ(c.checks, 8);
 }
 
-TEST(LocalityOrder, ADriftingOrderIsCheckedAtTheNextChange) {
+TEST(LocalityOrder, ADriftingOrderIsCheckedAsSoonAsItsPaceCouldReachTheBar) {
   OrderChecks c;
   EXPECT_EQ(measured_changes(c, 7, 0.10, 0.105).size(), 3u); // 1, 3, 7: steady
-  // More than a tenth worse than fresh (not yet decayed): checked at every change again.
-  EXPECT_EQ(measured_changes(c, 10, 0.10, 0.12), (std::vector<long long>{15, 16, 17}));
+  // More than a tenth worse than fresh, by 0.015 over the 8 changes since 7: the
+  // bar (0.10 * 1.25 + 0.02 = 0.145) is 13 changes away at that pace, so the
+  // next check comes 6 changes later; no worse there, and the interval doubles.
+  EXPECT_EQ(measured_changes(c, 20, 0.10, 0.12), (std::vector<long long>{15, 21}));
+  // Worse by 0.02 over the next 12 changes: 3 changes from the bar at that
+  // pace, so checked at the next change, then at doubling intervals while no worse.
+  EXPECT_EQ(measured_changes(c, 14, 0.10, 0.14), (std::vector<long long>{33, 34, 36, 40}));
   // A new order starts over.
-  measured_changes(c, 20, 0.10, 0.10);
   c.restart();
   EXPECT_TRUE(c.due());
+}
+
+TEST(LocalityOrder, AnOrderDriftingSlowlyFarFromTheBarIsCheckedRarely) {
+  // MD's shape: fresh 0.067, a drift of about a thousandth of a sector a read
+  // every ten rebuilds; the bar at 0.104.
+  OrderChecks c;
+  double now = 0.067;
+  int checks = 0;
+  for (int change = 1; change <= 200; ++change) {
+    now = 0.067 + 0.0001 * change;
+    if (c.due()) {
+      ++checks;
+      c.checked(0.067, now);
+    }
+  }
+  EXPECT_LE(checks, 20);
+  EXPECT_GE(checks, 12); // at most every kOrderCheckMaxInterval changes
 }
 
 TEST(LocalityPolicy, ForcedLocalityNeedsAPermutableLaunch) {
