@@ -98,7 +98,7 @@ __device__ __forceinline__ int load_if(bool pred, const int *p) {
   return v;
 }
 #else
-template <class T> inline T load_if(bool pred, const T *p) { return pred ? *p : T(0); }
+template <class T> __host__ __device__ __forceinline__ T load_if(bool pred, const T *p) { return pred ? *p : T(0); }
 #endif
 
 // The one device-side addressing helper: index of thread t's iter-th element in
