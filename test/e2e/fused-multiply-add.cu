@@ -47,6 +47,17 @@ __global__ void rows(int n, const int *start, const int *col, const double *val,
   }
 }
 
+// A neighbour list in columns, read through shared memory under the sharing layout.
+__global__ void neighbours(int n, const int *count, const int *list, const double *pos, double *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) {
+    double s = pos[t];
+    for (int j = 0; j < count[t]; ++j)
+      s = s * 0.5 + pos[list[j * n + t]];
+    out[t] = s;
+  }
+}
+
 // CHECK-LABEL: .entry _Z7weightsiPKiS0_PKdPd(
 // CHECK: fma.rn.f64
 // CHECK-LABEL: .entry _Z16weights_irregfix
@@ -68,3 +79,9 @@ __global__ void rows(int n, const int *start, const int *col, const double *val,
 // CHECK: fma.rn.f64
 // CHECK-NOT: mul.f64
 // CHECK-LABEL: .entry
+// CHECK-LABEL: .entry _Z10neighboursiPKiS0_PKdPd(
+// CHECK: fma.rn.f64
+// CHECK-LABEL: .entry _Z19neighbours_irregfix
+// CHECK-NOT: mul.f64
+// CHECK: fma.rn.f64
+// CHECK-NOT: mul.f64
