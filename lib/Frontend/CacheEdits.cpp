@@ -237,6 +237,37 @@ std::map<const Expr *, std::string> renumberedReads(const FileDomain &D, const s
   return Out;
 }
 
+// A file none of whose kernels is rewritten keeps its host code: the rewritten
+// files' entry guards drop the copies when control comes back from it. A
+// device reset is the exception: it destroys the runtime's copies, streams and
+// events with the program's memory, and later allocations may reuse their
+// addresses, so the runtime must forget them before the reset, wherever it is
+// (a destructor in another file that resets at the end of main, say). Only the
+// resets are bracketed; a file without one stays as it is.
+static bool addResetBrackets(const MainFile &File, HostWriteAnalysis &Host, ASTContext &Ctx, FileEdits &Edits,
+                             Messages &Msg, FileResult &Result) {
+  std::vector<HostWrite> Resets;
+  for (auto [Call, Fn] : File.Calls) {
+    HostEffect E = effectOfCall(File, Call, Host);
+    if (E.Drop == DropCause::DeviceReset)
+      Resets.push_back({Call, std::move(E), ""});
+  }
+  if (Resets.empty())
+    return true;
+  InvalidationEdits Inv = invalidations(Resets, {}, {}, Ctx);
+  for (const tooling::Replacement &R : Inv.Edits)
+    if (!Edits.add(R))
+      return false;
+  Result.Invalidations = Inv.Points - Inv.Skipped.size();
+  for (auto &[E, Why] : Inv.Drops)
+    Msg.remark(E->getBeginLoc(), "cached copies are dropped here: " + Why);
+  for (auto &[E, Why] : Inv.Skipped)
+    if (E)
+      Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
+                                        "); call irregfix_forget_device() before it");
+  return true;
+}
+
 bool addCacheEdits(const MainFile &File, const SettledDomain &Settled, const RewrittenLaunches &Launches,
                    const DeviceOnlyCode &DeviceOnly, bool DomainOnly, ASTContext &Ctx, FileEdits &Edits,
                    Messages &Msg, FileResult &Result) {
@@ -247,7 +278,7 @@ bool addCacheEdits(const MainFile &File, const SettledDomain &Settled, const Rew
   sayDomain(Domain, Msg, Result);
   NumberingText Numbering = numberingText(Domain, Ctx);
   if (DomainOnly && Numbering.Tables.empty())
-    return true;
+    return addResetBrackets(File, Host, Ctx, Edits, Msg, Result);
   if (!Numbering.Tables.empty()) {
     const SourceLocation At = tablesAt(File, Ctx);
     if (At.isInvalid() || !Edits.add(tooling::Replacement(Ctx.getSourceManager(), At, 0, Numbering.Tables + "\n")))
