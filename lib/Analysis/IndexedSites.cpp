@@ -642,6 +642,18 @@ private:
     return "";
   }
 
+  // The variables of the loops in Around outside L, outermost first.
+  static std::vector<const VarDecl *> varsAround(const LoopShape &L, const std::vector<LoopShape> &Around) {
+    std::vector<const VarDecl *> Vars;
+    for (const LoopShape &O : Around) {
+      if (O.Loop == L.Loop)
+        break;
+      if (O.Var)
+        Vars.push_back(O.Var);
+    }
+    return Vars;
+  }
+
   // Why the iterations of L, a loop whose variable R's index uses, cannot be
   // numbered outside the kernel, or "": a canonical `for` of its own text,
   // its bounds known, of the thread alone (the same at every iteration of
@@ -659,13 +671,7 @@ private:
     FormBuilder B(At.In, At.W, Ctx);
     // The variables of the loops around L are theirs (a bound that uses one
     // is no bound of the thread alone), not locals the kernel changes.
-    std::vector<const VarDecl *> AroundVars;
-    for (const LoopShape &O : Around) {
-      if (O.Loop == L.Loop)
-        break;
-      if (O.Var)
-        AroundVars.push_back(O.Var);
-    }
+    const std::vector<const VarDecl *> AroundVars = varsAround(L, Around);
     B.setLoopVars(AroundVars);
     if (L.Step) {
       // `k += s`: s positive for every thread of every launch, or the
@@ -726,14 +732,7 @@ private:
     if (!Parent || !Parent->Var || !isa<ForStmt>(Parent->Loop) || (Used.size() == 2 && Used.front() != Parent))
       return nullptr;
     FormBuilder B(At.In, At.W, Ctx);
-    std::vector<const VarDecl *> AroundVars;
-    for (const LoopShape &O : Around) {
-      if (O.Loop == L.Loop)
-        break;
-      if (O.Var)
-        AroundVars.push_back(O.Var);
-    }
-    B.setLoopVars(AroundVars);
+    B.setLoopVars(varsAround(L, Around));
     std::set<const VarDecl *> BoundVars;
     for (const Expr *Bound : {L.First, L.End})
       if (Bound)
