@@ -388,6 +388,20 @@ def run_program(entry, binaries, reps, timeout):
     return row
 
 
+def failed_runs(row):
+    """' (the original timed out; the rewritten run died of signal 11)', or '' where both runs exited 0."""
+    said = []
+    for side, key in (("the original", "original_rc"), ("the rewritten run", "verify_rc")):
+        rc = row.get(key, 0)
+        if rc == "timeout":
+            said.append(side + " timed out")
+        elif isinstance(rc, int) and rc < 0:
+            said.append("%s died of signal %d" % (side, -rc))
+        elif isinstance(rc, int) and rc > 0:
+            said.append("%s exited %d" % (side, rc))
+    return " (%s)" % "; ".join(said) if said else ""
+
+
 def summary_table(rows):
     lines = ["| program | indirect reads | rewritten | refused (top reason) | original ms | irregfix ms | speedup | "
              "identical |", "|---|---:|---:|---|---:|---:|---:|---|"]
@@ -401,7 +415,7 @@ def summary_table(rows):
             "%.0f%s" % (r["original_ms"], spread(r["original_spread"])) if r.get("original_ms") else "–",
             "%.0f%s" % (r["irregfix_ms"], spread(r["irregfix_spread"])) if r.get("irregfix_ms") else "–",
             "%.2fx" % r["speedup"] if r.get("speedup") else "–",
-            ("yes" if r["identical"] else "NO") + (" (stale copy)" if r["stale"] else "") +
+            ("yes" if r["identical"] else "NO" + failed_runs(r)) + (" (stale copy)" if r["stale"] else "") +
             (" (%s)" % r["setup_failed"] if r.get("setup_failed") else "")))
     return "\n".join(lines) + "\n"
 
