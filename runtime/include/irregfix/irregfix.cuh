@@ -104,10 +104,11 @@ template <class T> __host__ __device__ __forceinline__ T load_if(bool pred, cons
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
 // launch, and the thread's part of the address (its slice's start) does not
-// depend on iter: a loop over iter loads it once and steps by a constant
-// stride. That matters on short rows, where the address is much of the loop's
-// work (rows of 16: a third of the kernel's time when the slice start was
-// looked up again at every element). No branch (see load_if).
+// depend on iter: a loop over iter loads it once and steps by one stride. That
+// matters on short rows, where the address is much of the loop's work (rows of
+// 16: a third of the kernel's time when the slice start was looked up again at
+// every element). No branch (see load_if), so the stride is not known at
+// compile time: 32 or n, chosen by the layout.
 // Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
   const bool sliced = v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality;
