@@ -237,6 +237,24 @@ std::map<const Expr *, std::string> renumberedReads(const FileDomain &D, const s
   return Out;
 }
 
+// Puts the invalidations in, counts them, and says where every copy is
+// dropped and which writes could not be instrumented (Advice: what the user
+// can write instead). False when an edit does not fit.
+static bool applyInvalidations(const InvalidationEdits &Inv, const char *Advice, FileEdits &Edits, Messages &Msg,
+                               FileResult &Result) {
+  for (const tooling::Replacement &R : Inv.Edits)
+    if (!Edits.add(R))
+      return false;
+  Result.Invalidations = Inv.Points - Inv.Skipped.size();
+  Result.EntryGuards = Inv.Guards;
+  for (auto &[E, Why] : Inv.Drops)
+    Msg.remark(E->getBeginLoc(), "cached copies are dropped here: " + Why);
+  for (auto &[E, Why] : Inv.Skipped)
+    if (E)
+      Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why + "); " + Advice);
+  return true;
+}
+
 // A file none of whose kernels is rewritten keeps its host code: the rewritten
 // files' entry guards drop the copies when control comes back from it. A
 // device reset is the exception: it destroys the runtime's copies, streams and
@@ -254,18 +272,8 @@ static bool addResetBrackets(const MainFile &File, HostWriteAnalysis &Host, ASTC
   }
   if (Resets.empty())
     return true;
-  InvalidationEdits Inv = invalidations(Resets, {}, {}, Ctx);
-  for (const tooling::Replacement &R : Inv.Edits)
-    if (!Edits.add(R))
-      return false;
-  Result.Invalidations = Inv.Points - Inv.Skipped.size();
-  for (auto &[E, Why] : Inv.Drops)
-    Msg.remark(E->getBeginLoc(), "cached copies are dropped here: " + Why);
-  for (auto &[E, Why] : Inv.Skipped)
-    if (E)
-      Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
-                                        "); call irregfix_forget_device() before it");
-  return true;
+  return applyInvalidations(invalidations(Resets, {}, {}, Ctx), "call irregfix_forget_device() before it", Edits,
+                            Msg, Result);
 }
 
 bool addCacheEdits(const MainFile &File, const SettledDomain &Settled, const RewrittenLaunches &Launches,
@@ -297,19 +305,8 @@ bool addCacheEdits(const MainFile &File, const SettledDomain &Settled, const Rew
   }
   const std::vector<const Stmt *> Guarded = guardedBodies(File, Launches, Host, Msg);
 
-  InvalidationEdits Inv = invalidations(Writes, Guarded, Launches.Ranges, Ctx);
-  for (const tooling::Replacement &R : Inv.Edits)
-    if (!Edits.add(R))
-      return false;
-  Result.Invalidations = Inv.Points - Inv.Skipped.size();
-  Result.EntryGuards = Inv.Guards;
-  for (auto &[E, Why] : Inv.Drops)
-    Msg.remark(E->getBeginLoc(), "cached copies are dropped here: " + Why);
-  for (auto &[E, Why] : Inv.Skipped)
-    if (E)
-      Msg.warning(E->getBeginLoc(), "cannot insert cache invalidation for this write (" + Why +
-                                        "); call irregfix_invalidate() on the pointer after it");
-  return true;
+  return applyInvalidations(invalidations(Writes, Guarded, Launches.Ranges, Ctx),
+                            "call irregfix_invalidate() on the pointer after it", Edits, Msg, Result);
 }
 
 } // namespace irregfix

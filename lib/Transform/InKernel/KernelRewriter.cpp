@@ -377,7 +377,7 @@ private:
       // there, not after the loop: blocks that other sites open before the
       // loop close after it in any order.)
       const LoopShape &L = S.IndexedInnerLoops.front();
-      const std::string First = indexed::innerFirstName(I, 1), End = "__irregfix_end" + std::to_string(I) + "_1",
+      const std::string First = indexed::innerFirstName(I, 1), End = indexed::innerEndName(I, 1),
                         Trips = indexed::innerLengthName(I, 1);
       std::string Count = End + " - " + First;
       if (L.Step)

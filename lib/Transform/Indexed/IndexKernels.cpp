@@ -27,6 +27,9 @@ std::string baseName(unsigned I) { return "__irregfix_base" + std::to_string(I);
 std::string stepName(unsigned I, unsigned L) {
   return "__irregfix_step" + std::to_string(I) + (L ? "_" + std::to_string(L) : std::string());
 }
+std::string innerEndName(unsigned I, unsigned L) {
+  return "__irregfix_end" + std::to_string(I) + "_" + std::to_string(L);
+}
 std::string innerLengthName(unsigned I, unsigned L) {
   return "__irregfix_trips" + std::to_string(I) + "_" + std::to_string(L);
 }
@@ -431,10 +434,7 @@ llvm::Expected<std::string> definitions(const KernelInfo &Info, unsigned I, ASTC
       }
       OS << "    const long long __irregfix_at0 = __irregfix_rest;\n";
     }
-    std::string Indented;
-    for (char C : Body)
-      Indented += C == '\n' ? std::string("\n  ") : std::string(1, C);
-    OS << "  " << Indented.substr(0, Indented.size() - 2) << "  }\n";
+    OS << Indent(Body, "  ") << "  }\n";
   } else {
     OS << "  const int __irregfix_iter = 0;\n" << Body;
   }

@@ -36,9 +36,11 @@ std::string prepareCall(const KernelInfo &Info, unsigned I, const std::string &A
 std::string firstName(unsigned I);
 
 // For the inner loop L (1, 2, ...) of site I's nest: the names of its
-// first-value and trip-count locals in the transformed kernel. A read's
-// iteration is `(k0 - first) * len1 + (k1 - first1)`, and so on inwards.
+// first-value, end (a ragged nest's inner loop) and trip-count locals in the
+// transformed kernel. A read's iteration is `(k0 - first) * len1 + (k1 -
+// first1)`, and so on inwards.
 std::string innerFirstName(unsigned I, unsigned L);
+std::string innerEndName(unsigned I, unsigned L);
 std::string innerLengthName(unsigned I, unsigned L);
 // The name of site I's count of the iterations of its ragged nest's inner
 // loop before the present one (Site::IndexedRagged).

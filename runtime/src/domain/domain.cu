@@ -217,7 +217,7 @@ cudaError_t domain_scratch(Domain &d, std::size_t bytes) {
 }
 
 cudaError_t domain_counts(Domain &d) {
-  return d.counts ? cudaSuccess : cudaMalloc(&d.counts, kDomainCounts * sizeof(unsigned long long));
+  return d.counts ? cudaSuccess : domain_malloc(d, &d.counts, kDomainCounts * sizeof(unsigned long long));
 }
 
 cudaError_t domain_measure(Domain &d, const AccessList &a, bool in_order, int per_sector, double *sectors) {

@@ -34,5 +34,11 @@ __device__ __forceinline__ bool access_elem(const AccessList &a, long long start
   return load_index(a.idx, a.idx_kind, at, e) && *e >= a.lo && *e < a.hi;
 }
 
+// Element e as `renumber` numbers it (null: as read), as a domain's
+// renumbered launches read it: the measures of an order count both ways.
+__device__ __forceinline__ long long renumbered(const AccessList &a, const int *renumber, long long e) {
+  return renumber && e >= 0 && e < a.n ? renumber[e] : e;
+}
+
 } // namespace detail
 } // namespace irregfix

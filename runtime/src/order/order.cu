@@ -56,8 +56,7 @@ __global__ void __launch_bounds__(kThreads)
     unsigned long long key = high | kNoSector;
     long long e = 0;
     if (j < len && access_elem(a, start, j, &e)) {
-      if (renumber && e >= 0 && e < a.n)
-        e = renumber[e];
+      e = renumbered(a, renumber, e);
       const unsigned long long sector = static_cast<unsigned long long>(e - a.lo) / static_cast<unsigned>(per_sector);
       key = high | (sector < kNoSector ? sector : kNoSector - 1);
       ++reads;

@@ -43,8 +43,7 @@ __global__ void __launch_bounds__(kThreads)
   for (long long j = blockIdx.y; j < len; j += gridDim.y) {
     long long e = 0;
     if (access_elem(a, start, j, &e)) {
-      if (renumber && e >= 0 && e < a.n)
-        e = renumber[e];
+      e = renumbered(a, renumber, e);
       const unsigned long long sector = static_cast<unsigned long long>(e - a.lo) / static_cast<unsigned>(per_sector);
       const unsigned long long bit = 1ULL << (sector & 63);
       read_count[0] += (atomicOr(&own[sector >> 6], bit) & bit) == 0;

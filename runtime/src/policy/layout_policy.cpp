@@ -288,9 +288,9 @@ void propose_locality(const LayoutRequest &r, long long n, double sectors_per_re
     proposed[(*count)++] = kLayoutLocality;
 }
 
-bool order_decayed(double fresh_sectors, double now_sectors) {
-  return now_sectors > fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack;
-}
+double order_decay_bar(double fresh_sectors) { return fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack; }
+
+bool order_decayed(double fresh_sectors, double now_sectors) { return now_sectors > order_decay_bar(fresh_sectors); }
 
 bool OrderChecks::due() {
   ++changes;
@@ -309,7 +309,7 @@ void OrderChecks::checked(double fresh_sectors, double now_sectors) {
     interval = std::min(2 * interval, kOrderCheckMaxInterval);
     return;
   }
-  const double headroom = fresh_sectors * (1 + kOrderDecay) + kOrderDecaySlack - now_sectors;
+  const double headroom = order_decay_bar(fresh_sectors) - now_sectors;
   const double per_change = (now_sectors - before) / since;
   const double to_bar = headroom / per_change; // changes at this pace until it decays
   interval = to_bar >= 2.0 * kOrderCheckMaxInterval ? kOrderCheckMaxInterval

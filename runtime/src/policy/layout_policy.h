@@ -347,6 +347,8 @@ bool neighbor_measures_order(const LayoutRequest &r, long long n);
 // the order when fresh by kOrderDecay (relative) plus kOrderDecaySlack.
 constexpr double kOrderDecay = 0.25;
 constexpr double kOrderDecaySlack = 0.02;
+// The sectors per read past which an order measured fresh_sectors has decayed.
+double order_decay_bar(double fresh_sectors);
 bool order_decayed(double fresh_sectors, double now_sectors);
 
 // When an order's lists change, a check measures them in the order: a sampled
