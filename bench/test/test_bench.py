@@ -450,6 +450,16 @@ class CensusTest(unittest.TestCase):
 class RealworldTest(unittest.TestCase):
     """How the real programs' runs are compared and tabled."""
 
+    def test_a_run_not_identical_says_why(self):
+        report = {"reads": 1, "verdicts": {}, "refused": {}}
+        row = {"name": "p", "report": report, "identical": False, "stale": False,
+               "original_rc": "timeout", "verify_rc": -11}
+        table = realworld.summary_table([row])
+        self.assertIn("NO (the original timed out; the rewritten run died of signal 11)", table)
+        row.update(identical=True, original_rc=0, verify_rc=0)
+        self.assertIn("| yes |", realworld.summary_table([row]))
+        self.assertEqual(realworld.failed_runs({"original_rc": 0, "verify_rc": 2}), " (the rewritten run exited 2)")
+
     def test_outputs_compare_without_their_timings(self):
         a = "n = 4096\nAverage kernel execution time: 1.25 (us)\nchecksum 7\nPASS\n"
         b = "n = 4096\nAverage kernel execution time: 0.98 (us)\nchecksum 7\nPASS\n"
