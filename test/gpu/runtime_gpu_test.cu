@@ -517,6 +517,47 @@ TEST_F(Runtime, InvalidateThenRefreshSeesNewValues) {
   EXPECT_EQ(c.hits, 0);
 }
 
+// A site whose length changes at every launch (a kernel launched level by
+// level) leaves a stale copy behind at each: the cache keeps the few served
+// last and drops the rest at the next miss. Two lengths alternating still
+// refresh their own copies in place.
+TEST_F(Runtime, StaleCopiesOfOldLengthsAreDropped) {
+  irregfix::SiteInfo site{"levels:1", "k", "gather"};
+  const long long m = 4000, most = 3000;
+  std::vector<int> B(most);
+  for (auto &b : B)
+    b = static_cast<int>(rng()() % m);
+  std::vector<float> A(m);
+  for (auto &a : A)
+    a = static_cast<float>(rng()() % 100000) + 0.5f;
+  int *dB = upload(B);
+  float *dA = upload(A);
+  irregfix::View v{};
+  const void *out = nullptr;
+  for (long long n = 1000; n < 1020; ++n) {
+    ASSERT_TRUE(irregfix::prepare_gather(site, dB, irregfix::kIndexI32, n, dA, 4, &v, &out, 0));
+    irregfix_invalidate(dA);
+  }
+  // The copy being served, the one the site read before it (its record still
+  // names it), and the four stale copies served last.
+  EXPECT_EQ(irregfix::testing::cached_entries(), 6u);
+  auto c = site_counters("levels:1");
+  EXPECT_EQ(c.misses, 20);
+  for (int rep = 0; rep < 6; ++rep) {
+    const long long n = rep % 2 ? 2000 : 2500;
+    ASSERT_TRUE(irregfix::prepare_gather(site, dB, irregfix::kIndexI32, n, dA, 4, &v, &out, 0));
+    std::vector<float> h(n);
+    CK(cudaMemcpy(h.data(), out, n * 4, cudaMemcpyDeviceToHost));
+    for (long long t = 0; t < n; ++t)
+      ASSERT_EQ(h[t], A[B[t]]);
+    irregfix_invalidate(dA);
+  }
+  c = site_counters("levels:1");
+  EXPECT_EQ(c.misses, 22);
+  EXPECT_EQ(c.refreshes, 4);
+  EXPECT_EQ(irregfix::testing::cached_entries(), 6u);
+}
+
 // A copy of an array member of a struct in device memory (the launcher passes
 // the struct's pointer plus the member's offset) goes stale when the whole
 // struct is written: the write's address is the struct's, not the member's.

@@ -21,6 +21,7 @@ std::string wait_for_copy(const SiteInfo &site, const Entry &e, cudaStream_t str
 void serve(State &st, SiteRecord &rec, Launch *l, Entry &e, bool built, View *view,
            const void **remapped, cudaStream_t stream) {
   rec.stats->layout = e.layout;
+  st.cache.touch(e);
   rec.last = rec.recent[layout_slot(e.key.layout)] = &e;
   fill_view(e, view, remapped);
   launch_prepared(st, l, rec, built, stream);
@@ -78,6 +79,7 @@ const char *declined(const Config &cfg) {
 Entry &entry_to_build(State &st, SiteStats &ss, const CacheKey &key, Entry *stale) {
   if (!stale) {
     ++ss.misses;
+    drop_superseded(st, ss, key);
     Entry *e = st.cache.insert(key);
     e->layout = initial_layout(key.pattern, key.layout);
     return *e;

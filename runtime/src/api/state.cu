@@ -1,6 +1,7 @@
 // irregfix runtime: the process-wide state and the statistics kept in it. See state.h.
 #include "state.h"
 
+#include "indexed_plan.h"
 #include "invalidation_tally.h"
 #include "pipeline.h"
 #include "timing.h"
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 namespace irregfix {
 namespace detail {
@@ -102,6 +104,25 @@ void drop_entry(State &st, const CacheKey &key) {
         copy = nullptr;
   }
   free_entry(*e);
+}
+
+void drop_superseded(State &st, SiteStats &ss, const CacheKey &key) {
+  // A program that alternates between a few keys (two matrices, ping-pong
+  // buffers) refreshes these in place rather than allocating again.
+  constexpr std::size_t kStaleKept = 4;
+  std::unordered_set<const Entry *> held;
+  for (const auto &kv : st.sites) {
+    const SiteRecord &r = kv.second;
+    held.insert(r.last);
+    held.insert(std::begin(r.recent), std::end(r.recent));
+    held.insert(std::begin(r.candidate_copy), std::end(r.candidate_copy));
+  }
+  // An indexed copy that a host thread is building between its steps is its.
+  auto claimed = [&](const Entry &e) { return held.count(&e) > 0 || indexed_builder(e) != 0; };
+  for (const CacheKey &k : st.cache.superseded(key, kStaleKept, claimed)) {
+    drop_entry(st, k);
+    ++ss.superseded;
+  }
 }
 
 } // namespace detail

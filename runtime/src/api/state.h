@@ -130,6 +130,10 @@ void clear_launch_records(State &st);
 
 // Removes an entry from the cache (and from the sites that used it last) and frees it.
 void drop_entry(State &st, const CacheKey &key);
+// Before a miss builds key's entry: drops the stale copies of its site that no
+// record reads any more, past the few served last (Cache::superseded), and
+// counts them in ss.
+void drop_superseded(State &st, SiteStats &ss, const CacheKey &key);
 // Frees the buffers of hoisted loops' live variables (hoist.cu).
 void free_hoist_buffers();
 // Program-wide renumbering (numbered_launch.cu). Whether the launch the last

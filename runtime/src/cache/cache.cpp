@@ -91,6 +91,23 @@ std::vector<std::unique_ptr<Entry>> Cache::clear() {
   return out;
 }
 
+std::vector<CacheKey> Cache::superseded(const CacheKey &key, std::size_t keep,
+                                        const std::function<bool(const Entry &)> &held) const {
+  std::vector<const Entry *> stale;
+  for (const auto &kv : table_) {
+    const Entry &e = *kv.second;
+    if (!e.valid && e.key.device == key.device && e.key.site == key.site && !held(e))
+      stale.push_back(&e);
+  }
+  if (stale.size() <= keep)
+    return {};
+  std::sort(stale.begin(), stale.end(), [](const Entry *a, const Entry *b) { return a->served > b->served; });
+  std::vector<CacheKey> out;
+  for (std::size_t i = keep; i < stale.size(); ++i)
+    out.push_back(stale[i]->key);
+  return out;
+}
+
 namespace {
 // Position of e's first index array in e.sources: the trailing index_sources
 // sources are the index arrays (B, C, counts).

@@ -135,6 +135,7 @@ struct Entry {
   // built (empty: not taken), and the site's launch that built it.
   std::vector<unsigned long long> fingerprints;
   long long built_by = 0;
+  unsigned long long served = 0;    // Cache::touch's clock when it last served a launch
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
   std::size_t bytes() const;        // total device bytes held: copies and payload
@@ -172,6 +173,15 @@ public:
   // arrays too: every shape is rebuilt). Returns how many entries turned stale.
   int invalidate_all();
 
+  // Stamps e as serving a launch now (the recency superseded() orders by).
+  void touch(Entry &e) { e.served = ++clock_; }
+  // The stale entries of key's site and device, past the `keep` most recently
+  // served of them, that `held` does not claim: copies whose keys (a length, a
+  // per-call allocation) a site no longer asks for. Each one would otherwise
+  // stay, and every invalidation walks every entry.
+  std::vector<CacheKey> superseded(const CacheKey &key, std::size_t keep,
+                                   const std::function<bool(const Entry &)> &held) const;
+
   // Byte accounting: bytes held by all entries.
   std::size_t total_bytes() const;
   // Whether growing the table by `more` bytes (after freeing `less`) stays
@@ -192,6 +202,7 @@ public:
 private:
   std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> table_;
   std::atomic<std::size_t> entries_{0}; // table_.size(), for empty_unlocked
+  unsigned long long clock_ = 0;
 };
 
 } // namespace detail

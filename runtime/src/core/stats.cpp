@@ -128,6 +128,12 @@ std::string format_stats(const std::map<std::string, SiteStats> &stats) {
                   "bytes remapped %llu, remap time %.3f ms\n",
                   s.hits, s.misses, s.refreshes, s.remaps, s.bytes_remapped, s.remap_ms);
     out += line;
+    if (s.superseded > 0) {
+      std::snprintf(line, sizeof line,
+                    "irregfix:   %lld stale copies dropped at misses: keys the site no longer asks for\n",
+                    s.superseded);
+      out += line;
+    }
     if (s.verified > 0) {
       std::snprintf(line, sizeof line, "irregfix:   IRREGFIX_VERIFY: %lld cache hits checked, none stale\n",
                     s.verified);

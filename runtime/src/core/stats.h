@@ -18,6 +18,7 @@ struct SiteStats {
   long long launches = 0;   // transformed launches
   long long prepares = 0;   // prepare_* calls: the site's launch numbers (IRREGFIX_VERIFY)
   long long hits = 0, misses = 0, refreshes = 0;
+  long long superseded = 0; // stale copies dropped at a miss (drop_superseded)
   long long remaps = 0;     // remap kernel runs (misses + refreshes that got that far)
   unsigned long long bytes_remapped = 0;
   double remap_ms = 0;      // resolved so far

@@ -179,6 +179,46 @@ TEST(Cache, MissHitInvalidateRefresh) {
   EXPECT_EQ(c.size(), 0u);
 }
 
+// A site whose key changes at every launch (a length per call) leaves a stale
+// copy behind each time: past the few served last, those nothing holds go.
+TEST(Cache, SupersededStaleCopiesOfOneSite) {
+  Cache c;
+  auto with_n = [](const char *site, long long n) {
+    CacheKey k = key(site);
+    k.n = n;
+    return k;
+  };
+  std::vector<Entry *> mine;
+  for (long long n = 1; n <= 6; ++n) {
+    Entry *e = c.insert(with_n("a.cu:1:1", n));
+    c.touch(*e);
+    mine.push_back(e);
+  }
+  Entry *other = c.insert(with_n("b.cu:2:2", 1)); // another site's stale copy: not this site's to drop
+  c.touch(*other);
+  mine[5]->valid = true; // still valid: may be served again
+  auto none = [](const Entry &) { return false; };
+  // Stale: n = 1..5; the 2 served last (n = 4, 5) stay.
+  std::vector<CacheKey> gone = c.superseded(with_n("a.cu:1:1", 7), 2, none);
+  ASSERT_EQ(gone.size(), 3u);
+  for (const CacheKey &k : gone) {
+    EXPECT_EQ(k.site, "a.cu:1:1");
+    EXPECT_LE(k.n, 3);
+  }
+  // Served again, n = 1 becomes the most recent; n = 2, held elsewhere, is kept
+  // whatever its age: n = 1 and 5 stay, 4 and 3 go.
+  c.touch(*mine[0]);
+  gone = c.superseded(with_n("a.cu:1:1", 7), 2, [&](const Entry &e) { return &e == mine[1]; });
+  ASSERT_EQ(gone.size(), 2u);
+  EXPECT_EQ(gone[0].n, 4);
+  EXPECT_EQ(gone[1].n, 3);
+  // Another device's copies of the same site are not compared.
+  CacheKey on_one = with_n("a.cu:1:1", 7);
+  on_one.device = 1;
+  EXPECT_TRUE(c.superseded(on_one, 0, none).empty());
+  EXPECT_TRUE(c.superseded(with_n("a.cu:1:1", 7), 10, none).empty());
+}
+
 TEST(Cache, InvalidationByRanges) {
   Cache c;
   Entry *a = c.insert(key("a"));
