@@ -17,14 +17,14 @@
 #include <vector>
 
 
-// Naive thread-per-row remap, for comparison.
-__global__ void naive_remap(const int *B, long long n, const double *A, double *out) {
+// Naive thread-per-row remap into the same layout, for comparison.
+__global__ void naive_remap(const int *B, long long n, long long width, const double *A, double *out) {
   long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= n)
     return;
   int b = B[t], e = B[t + 1];
   for (int it = 0; it < e - b; ++it)
-    out[it * n + t] = A[b + it];
+    out[irregfix::ell_slot(t, it, width)] = A[b + it];
 }
 
 static void run(const char *name, long long n, int lo_len, int hi_len, size_t esz, int reps) {
@@ -43,19 +43,19 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
   void *dA, *dOut, *dCopy;
   CK(cudaMalloc(&dB, (n + 1) * sizeof(int)));
   CK(cudaMalloc(&dA, nnz * esz));
-  CK(cudaMalloc(&dOut, static_cast<size_t>(max_len) * n * esz));
+  CK(cudaMalloc(&dOut, static_cast<size_t>(irregfix::ell_cells(n, max_len)) * esz));
   CK(cudaMalloc(&dCopy, nnz * esz));
   CK(cudaMemcpy(dB, B.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
   CK(cudaMemset(dA, 0x5a, nnz * esz));
   irregfix::detail::RangePlan plan = irregfix::detail::plan_range(nnz, n, esz);
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, {0, n}, dA, esz, dOut, plan, 0));
+    CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, max_len, {0, n}, dA, esz, dOut, plan, 0));
   }, reps);
   std::string variants;
   for (int rpb : {256, 512, 1024}) {
     irregfix::detail::RangePlan vp = irregfix::detail::plan_range(nnz, n, esz, rpb);
     float ms = median_ms([&] {
-      CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, {0, n}, dA, esz, dOut, vp, 0));
+      CK(irregfix::detail::remap_range(dB, irregfix::kIndexI32, n, max_len, {0, n}, dA, esz, dOut, vp, 0));
     }, reps);
     char buf[64];
     std::snprintf(buf, sizeof buf, " %d:%.4f", rpb, ms);
@@ -66,7 +66,7 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
   float naive = -1;
   if (esz == 8) {
     naive = median_ms([&] {
-      naive_remap<<<(unsigned)((n + 255) / 256), 256>>>(dB, n, static_cast<const double *>(dA),
+      naive_remap<<<(unsigned)((n + 255) / 256), 256>>>(dB, n, max_len, static_cast<const double *>(dA),
                                                         static_cast<double *>(dOut));
       CK(cudaPeekAtLastError());
     }, reps);
@@ -104,7 +104,7 @@ static void run(const char *name, long long n, int lo_len, int hi_len, size_t es
   CK(cudaFree(dCopy));
 }
 
-// Neighbour-list gather (MD): out[j*n + t] = pos[nb[j*sj + t*st]], m neighbours
+// Neighbour-list gather (MD): out[ell_slot(t, j, m)] = pos[nb[j*sj + t*st]], m neighbours
 // per atom, float4 (16 B). Random neighbours vs spatially sorted ones (within
 // +-64 of t). Bandwidth counts element bytes read + written (m*n*16*2; the
 // 4-byte indices are extra traffic, not counted); the copy moves the same bytes.
@@ -121,7 +121,7 @@ static void run_neighbors(long long n, long long m, bool sorted, bool t_major, i
     }
   int *dNB;
   void *dA, *dOut, *dCopy;
-  const size_t bytes = static_cast<size_t>(n * m) * esz;
+  const size_t bytes = static_cast<size_t>(irregfix::ell_cells(n, m)) * esz;
   CK(cudaMalloc(&dNB, nb.size() * sizeof(int)));
   CK(cudaMalloc(&dA, n * esz));
   CK(cudaMalloc(&dOut, bytes));
@@ -186,7 +186,7 @@ static void run_range2(long long n, int per_row, size_t esz, int reps) {
   CK(cudaMalloc(&dStart, n * sizeof(long long)));
   CK(cudaMalloc(&dSum, 8 * irregfix::detail::kR2Slots));
   CK(cudaMalloc(&dA, nnz * esz));
-  CK(cudaMalloc(&dOut, nnz * esz));
+  CK(cudaMalloc(&dOut, static_cast<size_t>(irregfix::ell_cells(n, per_row)) * esz));
   CK(cudaMalloc(&dCopy, nnz * esz));
   CK(cudaMemcpy(dB, B.data(), B.size() * sizeof(int), cudaMemcpyHostToDevice));
   CK(cudaMemcpy(dC, C.data(), C.size() * sizeof(int), cudaMemcpyHostToDevice));
@@ -196,7 +196,7 @@ static void run_range2(long long n, int per_row, size_t esz, int reps) {
                                      dStart, dLen, dSum, 0));
   }, reps);
   float remap = median_ms([&] {
-    CK(irregfix::detail::remap_range2(dStart, dLen, n, {0, n}, dA, esz, dOut, 0));
+    CK(irregfix::detail::remap_range2(dStart, dLen, n, per_row, {0, n}, dA, esz, dOut, 0));
   }, reps);
   float copy = median_ms([&] { CK(cudaMemcpyAsync(dCopy, dA, nnz * esz, cudaMemcpyDeviceToDevice)); },
                          reps);

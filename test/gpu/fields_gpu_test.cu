@@ -60,7 +60,9 @@ long long compare_pieces(const irregfix::View &v, const void *const *out, int pi
                          const std::vector<T> &A, long long n, long long columns, Index index, bool poisoned) {
   long long bad = 0;
   for (int q = 0; q < pieces; ++q) {
-    std::vector<unsigned char> h(static_cast<size_t>(n * columns) * p[q].size);
+    // One column (a gather's copy) is n elements, as ell_slot(t, 0, 1) is t.
+    const long long cells = columns == 1 ? n : irregfix::ell_cells(n, columns);
+    std::vector<unsigned char> h(static_cast<size_t>(cells) * p[q].size);
     EXPECT_EQ(cudaMemcpy(h.data(), out[q], h.size(), cudaMemcpyDeviceToHost), cudaSuccess);
     for (long long t = 0; t < n; ++t)
       for (long long j = 0; j < columns; ++j) {
@@ -167,7 +169,7 @@ void neighbors_case(FieldsTest *fx, const char *id, bool j_major, bool with_coun
   CK(cudaDeviceSynchronize());
   EXPECT_EQ(v.width, m);
   EXPECT_EQ(compare_pieces(v, out, 2, kBodyPieces, A, n, m, index, false), 0);
-  poison(out, 2, kBodyPieces, n * m);
+  poison(out, 2, kBodyPieces, irregfix::ell_cells(n, m));
   A = random_elements<Body>(na, 6);
   CK(cudaMemcpy(dA, A.data(), A.size() * sizeof(Body), cudaMemcpyHostToDevice));
   irregfix_invalidate(dA);

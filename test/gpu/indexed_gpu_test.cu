@@ -350,7 +350,7 @@ struct Spmv {
     const std::vector<int> len = download(v.len, n);
     irregfix::View hv = v; // slot() on the host: slice offsets from host memory
     std::vector<long long> starts;
-    long long cells = width * n;
+    long long cells = irregfix::ell_cells(n, width);
     if (v.layout == irregfix::kLayoutSell32) {
       const long long slices = (n + 31) / 32;
       starts = download(v.slice_start, slices + 1);

@@ -68,7 +68,7 @@ long long copy_cells(const std::vector<Idx> &B, long long n, const irregfix::Vie
   for (long long t = 0; t < n; ++t)
     max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));
   if (v.layout != irregfix::kLayoutSell32)
-    return max_len * n;
+    return irregfix::ell_cells(n, max_len);
   const long long ns = (n + 31) / 32;
   std::vector<long long> want(ns + 1, 0);
   for (long long s = 0; s < ns; ++s)
@@ -827,7 +827,7 @@ bool poisoned(const unsigned char *p, size_t esz) {
   return true;
 }
 
-// remapped[iter*n + t] == A[B[C[t]] + iter]; padding poisoned when asked.
+// remapped[slot(v, t, iter)] == A[B[C[t]] + iter]; padding poisoned when asked.
 template <class IdxB, class IdxC>
 void check_range2(const std::vector<IdxB> &B, const std::vector<IdxC> &C, long long n,
                   const std::vector<unsigned char> &A, size_t esz, const irregfix::View &v,
@@ -838,7 +838,7 @@ void check_range2(const std::vector<IdxB> &B, const std::vector<IdxC> &C, long l
     max_len = std::max<long long>(max_len, static_cast<long long>(B[C[t] + 1] - B[C[t]]));
   std::vector<int> len(n);
   CK(cudaMemcpy(len.data(), v.len, n * sizeof(int), cudaMemcpyDeviceToHost));
-  std::vector<unsigned char> out(static_cast<size_t>(max_len * n) * esz);
+  std::vector<unsigned char> out(static_cast<size_t>(irregfix::ell_cells(n, max_len)) * esz);
   CK(cudaMemcpy(out.data(), remapped, out.size(), cudaMemcpyDeviceToHost));
   long long bad = 0;
   for (long long t = 0; t < n; ++t) {
@@ -897,7 +897,7 @@ void range2_case(Runtime *fx, const std::string &id, long long n, long long rows
     c = static_cast<IdxC>(rng()() % rows);
   CK(cudaMemcpy(dC, C2.data(), n * sizeof(IdxC), cudaMemcpyHostToDevice));
   for (int i = 0; i < count; ++i) {
-    CK(cudaMemset(const_cast<void *>(out[i]), kPoison, static_cast<size_t>(max_len * n) * sizes[i]));
+    CK(cudaMemset(const_cast<void *>(out[i]), kPoison, static_cast<size_t>(irregfix::ell_cells(n, max_len)) * sizes[i]));
     A[i] = random_bytes(A[i].size());
     CK(cudaMemcpy(const_cast<void *>(dA[i]), A[i].data(), A[i].size(), cudaMemcpyHostToDevice));
     irregfix_invalidate(dA[i]);
@@ -1025,7 +1025,7 @@ void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m
     EXPECT_EQ(v.layout, irregfix::kLayoutEllColMajor);
     if (n > 0)
       EXPECT_EQ(v.width, m) << "columns of the copy"; // counts hold m once (above)
-    std::vector<unsigned char> h(static_cast<size_t>(m * n) * esz);
+    std::vector<unsigned char> h(static_cast<size_t>(irregfix::ell_cells(n, m)) * esz);
     CK(cudaMemcpy(h.data(), out, h.size(), cudaMemcpyDeviceToHost));
     long long bad = 0;
     for (long long t = 0; t < n; ++t) {
@@ -1047,7 +1047,7 @@ void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m
   check(false);
   ASSERT_TRUE(prep()); // hit
   // Fast refresh after a write to A into a poisoned copy: skipped slots stay.
-  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(m * n) * esz));
+  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(irregfix::ell_cells(n, m)) * esz));
   A = random_bytes(A.size());
   CK(cudaMemcpy(dA, A.data(), A.size(), cudaMemcpyHostToDevice));
   irregfix_invalidate(dA);
@@ -1057,7 +1057,7 @@ void neighbors_case(Runtime *fx, const std::string &id, long long n, long long m
   NB = fill_nb();
   CK(cudaMemcpy(dNB, NB.data(), NB.size() * sizeof(Idx), cudaMemcpyHostToDevice));
   irregfix_invalidate(dNB);
-  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(m * n) * esz));
+  CK(cudaMemset(const_cast<void *>(out), kPoison, static_cast<size_t>(irregfix::ell_cells(n, m)) * esz));
   ASSERT_TRUE(prep());
   check(true);
   auto c = site_counters(site.id);

@@ -24,7 +24,9 @@ namespace irregfix {
 // slot() reads it, so the runtime may change layout without re-running the tool.
 enum Layout : int {
   kLayoutNone = 0,        // not remapped: the original kernel runs
-  kLayoutEllColMajor = 1, // the paper's layout: element (t, iter) at iter * n + t
+  kLayoutEllColMajor = 1, // the paper's layout, column-major, in blocks of 32 threads each
+                          // padded to the longest row (width): element (t, iter) at
+                          // (t - t % 32) * width + iter * 32 + t % 32 (ell_slot)
   kLayoutSell32 = 2,      // slices of 32 consecutive threads, each padded to its longest
                           // row, column-major inside the slice: element (t, iter) at
                           // slice_start[t / 32] + iter * 32 + t % 32 (range sites)
@@ -101,20 +103,30 @@ __device__ __forceinline__ int load_if(bool pred, const int *p) {
 template <class T> __host__ __device__ __forceinline__ T load_if(bool pred, const T *p) { return pred ? *p : T(0); }
 #endif
 
+// Where ELL keeps thread t's iter-th element, in a copy `width` elements wide:
+// its block of 32 threads starts at (t - t % 32) * width. The runtime's remaps
+// write there; ell_cells is the copy's size in elements.
+__host__ __device__ __forceinline__ long long ell_slot(long long t, long long iter, long long width) {
+  return (t & ~31LL) * width + iter * 32 + (t & 31);
+}
+__host__ __device__ __forceinline__ long long ell_cells(long long n, long long width) {
+  return (n + 31) / 32 * 32 * width;
+}
+
 // The one device-side addressing helper: index of thread t's iter-th element in
 // a remapped copy described by v. The layout is the same for every thread of a
-// launch, and the thread's part of the address (its slice's start) does not
-// depend on iter: a loop over iter loads it once and steps by one stride. That
-// matters on short rows, where the address is much of the loop's work (rows of
-// 16: a third of the kernel's time when the slice start was looked up again at
-// every element). No branch (see load_if), so the stride is not known at
-// compile time: 32 or n, chosen by the layout.
+// launch, and the thread's part of the address (its block's or slice's start)
+// does not depend on iter: a loop over iter computes it once and steps by 32, a
+// stride every layout shares, so that nvcc addresses an unrolled loop by
+// constant offsets from one pointer. (With the stride a run-time choice between
+// 32 and n, the SpMV took half again as many registers and SELL-32 a third
+// longer.) That matters on short rows, where the address is much of the loop's
+// work. No branch (see load_if).
 // Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
   const bool sliced = v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality;
   const long long first = load_if(sliced, v.slice_start + (sliced ? t >> 5 : 0));
-  const long long base = sliced ? first + (t & 31) : t;
-  return base + iter * (sliced ? 32 : v.n);
+  return (sliced ? first : (t & ~31LL) * v.width) + iter * 32 + (t & 31);
 }
 
 // A neighbour list's slot: as slot(), except that in the locality order the list

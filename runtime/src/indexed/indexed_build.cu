@@ -143,8 +143,7 @@ std::string after_lengths(BuildContext &cx, SiteStats &ss, const SiteInfo &site,
 
   LayoutCells cells;
   cells.nnz = static_cast<unsigned long long>(h.lengths.sum);
-  if (__builtin_mul_overflow(static_cast<unsigned long long>(h.lengths.max), static_cast<unsigned long long>(n),
-                             &cells.ell))
+  if (!ell_cells_of(n, h.lengths.max, &cells.ell))
     return "remapped copy too large";
   cells.sell = slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
   if (report_padding) {

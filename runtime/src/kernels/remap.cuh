@@ -58,9 +58,10 @@ bool index_to_ll(const void *slot, int b_kind, long long *value);
 // (rows_per_block > 0 forces that many rows per block: for benchmarks).
 RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows_per_block = 0);
 
-// out[iter*n + t] = A[B[t] + iter] for iter < B[t+1]-B[t], t in rows; padding is
-// not written. Lengths must have been validated (non-negative) before.
-cudaError_t remap_range(const void *B, int b_kind, long long n, Rows rows, const void *A,
+// out[ell_slot(t, iter, width)] = A[B[t] + iter] for iter < B[t+1]-B[t], t in rows
+// (width: the longest row, at least); padding is not written. Lengths must have
+// been validated (non-negative) before.
+cudaError_t remap_range(const void *B, int b_kind, long long n, long long width, Rows rows, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream);
 
@@ -113,9 +114,9 @@ cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, lo
                         long long rlo, long long rhi, long long *start, int *len,
                         long long *summary, cudaStream_t stream);
 
-// Second range2 kernel: out[iter*n + t] = A[start[t] + iter] for iter < len[t],
-// t in rows (thread per row; rows of consecutive t are not adjacent in A).
-cudaError_t remap_range2(const long long *start, const int *len, long long n, Rows rows,
+// Second range2 kernel: out[ell_slot(t, iter, width)] = A[start[t] + iter] for
+// iter < len[t], t in rows (thread per row; rows of consecutive t are not adjacent in A).
+cudaError_t remap_range2(const long long *start, const int *len, long long n, long long width, Rows rows,
                          const void *A, std::size_t elem_size, void *out, cudaStream_t stream);
 
 // D[t] = B[C[t]] for rlo <= C[t] < rhi (B's allocation), else LLONG_MIN (as
@@ -123,7 +124,7 @@ cudaError_t remap_range2(const long long *start, const int *len, long long n, Ro
 cudaError_t compose_indices(const void *B, int b_kind, const void *C, int c_kind, long long n,
                             long long rlo, long long rhi, long long *D, cudaStream_t stream);
 
-// Neighbour-list gather: out[j*n + t] = A[NB[j*sj + t*st]] for j < count(t),
+// Neighbour-list gather: out[ell_slot(t, j, jmax)] = A[NB[j*sj + t*st]] for j < count(t),
 // count(t) = min(counts ? counts[t] : jmax, jmax), t in rows, when the index lies
 // in [lo, hi); other slots are not written. Thread per t, coalesced writes.
 cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long st,
@@ -143,7 +144,7 @@ cudaError_t remap_gather_fields(const void *B, int b_kind, Rows rows, const void
                                 long long hi, const FieldPlan &plan, const FieldOut &out,
                                 cudaStream_t stream);
 
-// As remap_neighbors, each piece q of A[NB[j*sj + t*st]] to out.p[q][j*n + t].
+// As remap_neighbors, each piece q of A[NB[j*sj + t*st]] to out.p[q][ell_slot(t, j, jmax)].
 cudaError_t remap_neighbors_fields(const void *NB, int nb_kind, long long sj, long long st,
                                    long long jmax, const void *counts, int counts_kind, long long n,
                                    Rows rows, const void *A, long long lo, long long hi,

@@ -249,7 +249,7 @@ template <class Idx> struct LengthsModule {
 
 template <class Idx, WordClass C> struct RangeModule {
   // remap_range's launch (plan validated).
-  static cudaError_t range(const Idx *B, long long n, Rows rows, const void *A, WordKind w, int k,
+  static cudaError_t range(const Idx *B, long long width, Rows rows, const void *A, WordKind w, int k,
                            void *out, const RangePlan &plan, cudaStream_t stream);
   // remap_sell's launch.
   static cudaError_t sell(const Idx *B, Rows rows, const int *len, const long long *slice_start,
@@ -266,14 +266,14 @@ template <class Idx, WordClass C> struct GatherModule {
 template <class Idx, WordClass C> struct NeighborsModule {
   // remap_neighbors' launch (arguments checked).
   static cudaError_t neighbors(const Idx *NB, long long sj, long long st, long long jmax,
-                               const void *counts, int counts_kind, long long n, Rows rows,
+                               const void *counts, int counts_kind, Rows rows,
                                const void *A, WordKind w, int k, long long lo, long long hi,
                                void *out, cudaStream_t stream);
 };
 
 template <WordClass C> struct Range2Module {
   // remap_range2's launch (rows checked).
-  static cudaError_t copy(const long long *start, const int *len, long long n, Rows rows,
+  static cudaError_t copy(const long long *start, const int *len, long long width, Rows rows,
                           const void *A, WordKind w, int k, void *out, cudaStream_t stream);
 };
 

@@ -55,14 +55,14 @@ __global__ void __launch_bounds__(256)
 template <class Idx>
 __global__ void __launch_bounds__(256)
     neighbors_fields_kernel(const Idx *__restrict__ NB, long long sj, long long st, long long jmax,
-                            const void *__restrict__ counts, int c_kind, long long n, long long first,
+                            const void *__restrict__ counts, int c_kind, long long first,
                             long long last, long long jb, long long je, const unsigned *__restrict__ A,
                             long long lo, long long hi, FieldPlan plan, FieldOut out) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long t = first + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < last;
        t += stride)
     for_each_neighbor<4>(NB, sj, st, jmax, counts, c_kind, t, jb, je, lo, hi, [&](long long j, long long i) {
-      copy_pieces(plan, A + i * plan.elem_words, out, j * n + t);
+      copy_pieces(plan, A + i * plan.elem_words, out, ell_slot(t, j, jmax));
     });
 }
 
@@ -94,7 +94,7 @@ cudaError_t remap_neighbors_fields(const void *NB, int nb_kind, long long sj, lo
   return with_index_type(nb_kind, [&](auto tag) -> cudaError_t {
     using Idx = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
     neighbors_fields_kernel<Idx><<<grid_for(rows.count(), 256), 256, 0, stream>>>(
-        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, rows.first, rows.last,
+        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, rows.first, rows.last,
         rows.iter_first, rows.iter_last, static_cast<const unsigned *>(A), lo, hi, p, out);
     return cudaPeekAtLastError();
   });

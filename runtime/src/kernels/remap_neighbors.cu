@@ -17,7 +17,7 @@ cudaError_t remap_neighbors(const void *NB, int nb_kind, long long sj, long long
                                                               int k) {
     using Idx = TagType<decltype(tag)>;
     return NeighborsModule<Idx, decltype(cls)::value>::neighbors(
-        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, n, rows, A, w, k, lo, hi,
+        static_cast<const Idx *>(NB), sj, st, jmax, counts, counts_kind, rows, A, w, k, lo, hi,
         out, stream);
   });
 }

@@ -64,7 +64,7 @@ RangePlan plan_range(long long nnz, long long n, std::size_t elem_size, int rows
   return p;
 }
 
-cudaError_t remap_range(const void *B, int b_kind, long long n, Rows rows, const void *A,
+cudaError_t remap_range(const void *B, int b_kind, long long n, long long width, Rows rows, const void *A,
                         std::size_t elem_size, void *out, const RangePlan &plan,
                         cudaStream_t stream) {
   if (rows.first < 0 || rows.last > n)
@@ -77,7 +77,7 @@ cudaError_t remap_range(const void *B, int b_kind, long long n, Rows rows, const
   return with_index_and_word_class(b_kind, A, elem_size, [&](auto tag, auto cls, WordKind w,
                                                              int k) {
     using Idx = TagType<decltype(tag)>;
-    return RangeModule<Idx, decltype(cls)::value>::range(static_cast<const Idx *>(B), n, rows, A, w,
+    return RangeModule<Idx, decltype(cls)::value>::range(static_cast<const Idx *>(B), width, rows, A, w,
                                                          k, out, plan, stream);
   });
 }

@@ -96,7 +96,7 @@ cudaError_t range2_rows(const void *B, int b_kind, const void *C, int c_kind, lo
   });
 }
 
-cudaError_t remap_range2(const long long *start, const int *len, long long n, Rows rows,
+cudaError_t remap_range2(const long long *start, const int *len, long long n, long long width, Rows rows,
                          const void *A, std::size_t elem_size, void *out, cudaStream_t stream) {
   if (rows.first < 0 || rows.last > n)
     return cudaErrorInvalidValue;
@@ -105,8 +105,8 @@ cudaError_t remap_range2(const long long *start, const int *len, long long n, Ro
   int k = 1;
   const WordKind w = pick_word(A, elem_size, &k);
   if (word_class(w) == kPlainWords)
-    return Range2Module<kPlainWords>::copy(start, len, n, rows, A, w, k, out, stream);
-  return Range2Module<kCompositeWords>::copy(start, len, n, rows, A, w, k, out, stream);
+    return Range2Module<kPlainWords>::copy(start, len, width, rows, A, w, k, out, stream);
+  return Range2Module<kCompositeWords>::copy(start, len, width, rows, A, w, k, out, stream);
 }
 
 } // namespace detail

@@ -67,7 +67,8 @@ __global__ void __launch_bounds__(kLengthsBlock)
   }
 }
 
-// Column-major ELL remap of words W, K words per element (K == 0: k at run time).
+// ELL remap (ell_slot: blocks of 32 threads, `width` cells a thread) of words
+// W, K words per element (K == 0: k at run time).
 // One block of kRemapRows threads handles `rpb` consecutive rows (a multiple of
 // kRemapRows, so that a block moves enough bytes per round trip to memory). When
 // the block's contiguous source segment fits in shared memory it is staged with
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(kLengthsBlock)
 // for every slice. Dynamic shared memory: rpb+1 offsets, then the segment.
 template <class Idx, class W, int K>
 __global__ void __launch_bounds__(kRemapRows)
-    range_kernel(const Idx *__restrict__ B, long long n, long long first, long long last,
+    range_kernel(const Idx *__restrict__ B, long long width, long long first, long long last,
                  long long ib, long long ie, const W *__restrict__ A, int k_rt,
                  W *__restrict__ out, int rpb, long long seg_words_cap) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(kRemapRows)
   __syncthreads();
   const long long seg0 = off[0];
   const long long seg_words = (off[rows] - seg0) * k;
-  const long long col = n * k;
+  const long long col = 32LL * k; // from one iteration to the next
   constexpr int V = sizeof(W) < 16 ? static_cast<int>(16 / sizeof(W)) : 1; // words per 16 bytes
   const bool whole = ib <= 0 && ie == LLONG_MAX;
   if (whole && seg_words >= 0 && seg_words + V <= seg_words_cap) {
@@ -119,7 +120,7 @@ __global__ void __launch_bounds__(kRemapRows)
     for (int r = threadIdx.x; r < rows; r += blockDim.x) {
       const long long beg = (off[r] - seg0) * k;
       const long long L = off[r + 1] - off[r];
-      W *dst = out + (t0 + r) * k;
+      W *dst = out + ell_slot(t0 + r, 0, width) * k;
       for (long long it = 0; it < L; ++it)
         for (int j = 0; j < k; ++j)
           dst[it * col + j] = s[beg + it * k + j];
@@ -132,7 +133,7 @@ __global__ void __launch_bounds__(kRemapRows)
     const long long L = off[r + 1] - off[r];
     if (L <= kShort) {
       const W *src = A + off[r] * k;
-      W *dst = out + (t0 + r) * k;
+      W *dst = out + ell_slot(t0 + r, 0, width) * k;
       const long long to = L < ie ? L : ie;
       for (long long it = from; it < to; ++it)
         for (int j = 0; j < k; ++j)
@@ -144,7 +145,7 @@ __global__ void __launch_bounds__(kRemapRows)
     if (L <= kShort)
       continue;
     const W *src = A + off[q] * k;
-    W *dst = out + (t0 + q) * k;
+    W *dst = out + ell_slot(t0 + q, 0, width) * k;
     const long long to = L < ie ? L : ie;
     for (long long e = threadIdx.x + from * k; e < to * k; e += blockDim.x) {
       const long long it = e / k, j = e - it * k;
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(256)
 
 
 template <class Idx, class W, int K>
-cudaError_t launch_range(const Idx *B, long long n, Rows rows, const void *A, int k, void *out,
+cudaError_t launch_range(const Idx *B, long long width, Rows rows, const void *A, int k, void *out,
                          const RangePlan &plan, cudaStream_t stream) {
   const long long rpb = plan.rows_per_block;
   unsigned blocks = static_cast<unsigned>((rows.count() + rpb - 1) / rpb);
@@ -190,7 +191,7 @@ cudaError_t launch_range(const Idx *B, long long n, Rows rows, const void *A, in
   const std::size_t head = (off_bytes + 15) / 16 * 16;
   const long long words = static_cast<long long>(plan.segment_bytes / sizeof(W));
   range_kernel<Idx, W, K><<<blocks, kRemapRows, head + plan.segment_bytes, stream>>>(
-      B, n, rows.first, rows.last, rows.iter_first, rows.iter_last, static_cast<const W *>(A), k,
+      B, width, rows.first, rows.last, rows.iter_first, rows.iter_last, static_cast<const W *>(A), k,
       static_cast<W *>(out), plan.rows_per_block, words);
   return cudaPeekAtLastError();
 }
@@ -210,11 +211,11 @@ cudaError_t LengthsModule<Idx>::lengths(const Idx *B, long long n, int *len, int
 }
 
 template <class Idx, WordClass C>
-cudaError_t RangeModule<Idx, C>::range(const Idx *B, long long n, Rows rows, const void *A,
+cudaError_t RangeModule<Idx, C>::range(const Idx *B, long long width, Rows rows, const void *A,
                                        WordKind w, int k, void *out, const RangePlan &plan,
                                        cudaStream_t stream) {
   return with_word_of_class<C>(w, [&](auto wtag, auto ktag) -> cudaError_t {
-    return launch_range<Idx, TagType<decltype(wtag)>, decltype(ktag)::value>(B, n, rows, A, k, out,
+    return launch_range<Idx, TagType<decltype(wtag)>, decltype(ktag)::value>(B, width, rows, A, k, out,
                                                                               plan, stream);
   });
 }

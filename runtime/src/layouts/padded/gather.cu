@@ -76,10 +76,9 @@ std::string gather_build(Entry &e, GatherPayload &p, std::size_t copies, const v
   return copy();
 }
 
-// The cells of a neighbour list's copy (columns x threads); false when they overflow.
+// The cells of a neighbour list's copy (ELL, jmax columns); false when they overflow.
 bool neighbor_cells(const NeighborShape &shape, long long n, unsigned long long *cells) {
-  return !__builtin_mul_overflow(static_cast<unsigned long long>(shape.jmax), static_cast<unsigned long long>(n),
-                                 cells);
+  return ell_cells_of(n, shape.jmax, cells);
 }
 
 } // namespace

@@ -27,7 +27,7 @@ std::string copy_range(SiteStats &ss, const SiteInfo &site, Entry &e, const Rang
   return plan_copy(
       ss, site, e, count, n, "remap_range",
       [=, &e](int i, Rows rows, cudaStream_t s) {
-        return remap_range(B, b_kind, n, rows, arrays[i], elem_sizes[i], e.bufs[i],
+        return remap_range(B, b_kind, n, e.max_len, rows, arrays[i], elem_sizes[i], e.bufs[i],
                            plan_range(e.nnz, n, elem_sizes[i]), s);
       },
       bytes, built);
@@ -39,7 +39,7 @@ std::string copy_range2(SiteStats &ss, const SiteInfo &site, Entry &e, const Ran
   return plan_copy(
       ss, site, e, count, n, "remap_range2",
       [=, &e, &p](int i, Rows rows, cudaStream_t s) {
-        return remap_range2(p.starts.as<const long long>(), p.len.as<const int>(), n, rows, arrays[i],
+        return remap_range2(p.starts.as<const long long>(), p.len.as<const int>(), n, e.max_len, rows, arrays[i],
                             elem_sizes[i], e.bufs[i], s);
       },
       [&](int i) { return static_cast<unsigned long long>(e.nnz) * elem_sizes[i]; }, built);
@@ -124,7 +124,8 @@ std::string range_survey(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
   // The cells of each layout counted so far.
   s.cells.rows = n;
   s.cells.nnz = static_cast<unsigned long long>(h.hi - h.lo);
-  s.cells.ell = static_cast<unsigned long long>(h.max_len) * static_cast<unsigned long long>(n);
+  if (!ell_cells_of(n, h.max_len, &s.cells.ell))
+    return "remapped copy too large";
   s.cells.sell = s.slices ? static_cast<unsigned long long>(h.sell_cells) : 0;
   if (request.report_padding) {
     ss.ell_padding = padding(s.cells, s.cells.ell);
@@ -307,8 +308,10 @@ std::string build_range2(BuildContext &cx, SiteStats &ss, const SiteInfo &site, 
     why = check_extent(arrays[i], elem_sizes[i], lo, hi, &sources[i]);
     if (!why.empty())
       return why;
-    why = copy_bytes(static_cast<unsigned long long>(max_len) * static_cast<unsigned long long>(n),
-                     elem_sizes[i], &need[i]);
+    unsigned long long cells = 0;
+    if (!ell_cells_of(n, max_len, &cells))
+      return "remapped copy too large";
+    why = copy_bytes(cells, elem_sizes[i], &need[i]);
     if (!why.empty())
       return why;
     total_need += need[i];
