@@ -302,9 +302,11 @@ def build_there(folder, manifest, runtime_build, rebuild=True):
 # ---- run (where the GPU is) --------------------------------------------------------------
 
 # Lines that report a time or a rate of work (a figure of merit such as LULESH's "FOM = ... (z/s)",
-# anything per second, a number of seconds such as srad's "0.012 s, 4.1 % : COMPUTE"). Not "rate" alone: "Error rate" is a result.
+# anything per second, a number of seconds such as srad's "0.012 s, 4.1 % : COMPUTE", a log line
+# stamped with the seconds since the start, "[ 7.126] Rewrite Iteration"). Not "rate" alone: "Error
+# rate" is a result.
 TIMING = re.compile(r"time|elapsed|\bms\b|\bus\b|msec|usec|second|\d\s+s\b|throughput|bandwidth|gb/s|gflop|speed|"
-                    r"perf|\bfom\b|[a-z]/s\b|/sec\b|\(s\)", re.IGNORECASE)
+                    r"perf|\bfom\b|[a-z]/s\b|/sec\b|\(s\)|^\s*\[\s*\d+\.\d+\]", re.IGNORECASE)
 
 
 def normalised(output):

@@ -479,6 +479,13 @@ class RealworldTest(unittest.TestCase):
         self.assertIn("Error rate: 0.000000", realworld.normalised(a))  # a result, not a rate of work
         self.assertNotEqual(realworld.normalised(a), realworld.normalised(a.replace("2.720531", "2.720532")))
 
+    def test_a_log_stamped_with_seconds_compares_without_its_stamps(self):
+        a = "[ 7.126] Rewrite Iteration\n[ 8.733] Finished GPU enumeration\n#nodes = 212982\n"
+        b = a.replace("7.126", "7.276").replace("8.733", "8.883")
+        self.assertEqual(realworld.normalised(a), realworld.normalised(b))
+        self.assertIn("#nodes = 212982", realworld.normalised(a))
+        self.assertIn("[3] entries", realworld.normalised("[3] entries\n"))  # an index, not a stamp
+
     def test_a_number_of_seconds_is_a_timing(self):
         a = " 0.013828000054 s,  5.781733989716 % : READ IMAGE FROM FILE\nrows 502\n"
         b = a.replace("0.0138", "0.0171").replace("5.78", "6.02")

@@ -35,7 +35,28 @@ std::vector<unsigned char> random_bytes(size_t n) {
   return v;
 }
 
-class Runtime : public DeviceTest {};
+class Runtime : public DeviceTest {
+protected:
+  // A gather's inputs on the device: n random indices into m floats.
+  struct GatherInputs {
+    std::vector<int> B;
+    std::vector<float> A;
+    int *dB;
+    float *dA;
+  };
+  GatherInputs gather_inputs(long long n, long long m) {
+    GatherInputs g;
+    g.B.resize(n);
+    for (auto &b : g.B)
+      b = static_cast<int>(rng()() % m);
+    g.A.resize(m);
+    for (auto &a : g.A)
+      a = static_cast<float>(rng()() % 100000) + 0.5f;
+    g.dB = upload(g.B);
+    g.dA = upload(g.A);
+    return g;
+  }
+};
 
 // Row lengths: random in [0, max_short] (zeros included), plus optionally one very long row.
 template <class Idx> std::vector<Idx> make_offsets(long long n, int max_short, long long long_row) {
@@ -489,14 +510,7 @@ TEST_F(Runtime, CacheHitDoesNoRemap) {
 TEST_F(Runtime, InvalidateThenRefreshSeesNewValues) {
   irregfix::SiteInfo site{"inv:1", "k", "gather"};
   const long long n = 3000, m = 4000;
-  std::vector<int> B(n);
-  for (auto &b : B)
-    b = static_cast<int>(rng()() % m);
-  std::vector<float> A(m);
-  for (auto &a : A)
-    a = static_cast<float>(rng()() % 100000) + 0.5f;
-  int *dB = upload(B);
-  float *dA = upload(A);
+  auto [B, A, dB, dA] = gather_inputs(n, m);
   irregfix::View v{};
   const void *out = nullptr;
   ASSERT_TRUE(irregfix::prepare_gather(site, dB, irregfix::kIndexI32, n, dA, 4, &v, &out, 0));
@@ -523,15 +537,7 @@ TEST_F(Runtime, InvalidateThenRefreshSeesNewValues) {
 // refresh their own copies in place.
 TEST_F(Runtime, StaleCopiesOfOldLengthsAreDropped) {
   irregfix::SiteInfo site{"levels:1", "k", "gather"};
-  const long long m = 4000, most = 3000;
-  std::vector<int> B(most);
-  for (auto &b : B)
-    b = static_cast<int>(rng()() % m);
-  std::vector<float> A(m);
-  for (auto &a : A)
-    a = static_cast<float>(rng()() % 100000) + 0.5f;
-  int *dB = upload(B);
-  float *dA = upload(A);
+  const auto [B, A, dB, dA] = gather_inputs(3000, 4000);
   irregfix::View v{};
   const void *out = nullptr;
   for (long long n = 1000; n < 1020; ++n) {
