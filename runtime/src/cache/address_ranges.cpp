@@ -18,15 +18,5 @@ bool element_bounds(std::uintptr_t base, std::size_t size, std::uintptr_t p, std
   return true;
 }
 
-bool write_reaches(std::uintptr_t written, const Range &written_allocation, std::uintptr_t ptr,
-                   const Range &allocation, const Range &extent) {
-  if (!written_allocation.empty())
-    // p lies in a known device allocation: any source inside it matches,
-    // as does a source whose own allocation contains p.
-    return written_allocation.contains(ptr) || allocation.contains(written) ||
-           (!extent.empty() && written_allocation.contains(extent.base));
-  return extent.contains(written) || allocation.contains(written) || ptr == written;
-}
-
 } // namespace detail
 } // namespace irregfix

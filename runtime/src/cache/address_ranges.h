@@ -27,8 +27,16 @@ bool element_bounds(std::uintptr_t base, std::size_t size, std::uintptr_t p, std
 // own allocation `allocation` (empty when unknown) and the extent it read,
 // `extent`. With the written allocation known, anything in it matches; else
 // what was read, or the allocation that holds it, must contain the address.
-bool write_reaches(std::uintptr_t written, const Range &written_allocation, std::uintptr_t ptr,
-                   const Range &allocation, const Range &extent);
+// Inline: every invalidation asks it of every source of every entry.
+inline bool write_reaches(std::uintptr_t written, const Range &written_allocation, std::uintptr_t ptr,
+                          const Range &allocation, const Range &extent) {
+  if (!written_allocation.empty())
+    // p lies in a known device allocation: any source inside it matches,
+    // as does a source whose own allocation contains p.
+    return written_allocation.contains(ptr) || allocation.contains(written) ||
+           (!extent.empty() && written_allocation.contains(extent.base));
+  return extent.contains(written) || allocation.contains(written) || ptr == written;
+}
 
 } // namespace detail
 } // namespace irregfix

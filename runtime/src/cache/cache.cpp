@@ -67,7 +67,11 @@ Entry *Cache::insert(const CacheKey &key) {
   auto e = std::make_unique<Entry>();
   e->key = key;
   Entry *raw = e.get();
-  table_[key] = std::move(e);
+  std::unique_ptr<Entry> &slot = table_[key];
+  if (slot)
+    unlist(slot.get());
+  slot = std::move(e);
+  list_.push_back(raw);
   entries_.store(table_.size(), std::memory_order_release);
   return raw;
 }
@@ -78,6 +82,7 @@ std::unique_ptr<Entry> Cache::remove(const CacheKey &key) {
     return nullptr;
   std::unique_ptr<Entry> e = std::move(it->second);
   table_.erase(it);
+  unlist(e.get());
   entries_.store(table_.size(), std::memory_order_release);
   return e;
 }
@@ -87,15 +92,22 @@ std::vector<std::unique_ptr<Entry>> Cache::clear() {
   for (auto &kv : table_)
     out.push_back(std::move(kv.second));
   table_.clear();
+  list_.clear();
   entries_.store(0, std::memory_order_release);
   return out;
+}
+
+void Cache::unlist(const Entry *e) {
+  const auto it = std::find(list_.begin(), list_.end(), e);
+  if (it != list_.end())
+    list_.erase(it);
 }
 
 std::vector<CacheKey> Cache::superseded(const CacheKey &key, std::size_t keep,
                                         const std::function<bool(const Entry &)> &held) const {
   std::vector<const Entry *> stale;
-  for (const auto &kv : table_) {
-    const Entry &e = *kv.second;
+  for (const Entry *entry : list_) {
+    const Entry &e = *entry;
     if (!e.valid && e.key.device == key.device && e.key.site == key.site && !held(e))
       stale.push_back(&e);
   }
@@ -119,8 +131,8 @@ std::size_t first_index_source(const Entry &e) {
 
 int Cache::invalidate(std::uintptr_t p, const Range &allocation, bool freed) {
   int count = 0;
-  for (auto &kv : table_) {
-    Entry &e = *kv.second;
+  for (Entry *entry : list_) {
+    Entry &e = *entry;
     bool match = false;
     const std::size_t first_index = first_index_source(e);
     for (std::size_t i = 0; i < e.sources.size(); ++i) {
@@ -144,8 +156,8 @@ int Cache::invalidate(std::uintptr_t p, const Range &allocation, bool freed) {
 
 int Cache::invalidate_all() {
   int count = 0;
-  for (auto &kv : table_) {
-    Entry &e = *kv.second;
+  for (Entry *entry : list_) {
+    Entry &e = *entry;
     ++e.writes;
     e.shape_valid = false; // a write that cannot be named may have hit the index arrays
     if (e.valid) {

@@ -195,12 +195,16 @@ public:
   // built after the write the caller reports).
   bool empty_unlocked() const { return entries_.load(std::memory_order_acquire) == 0; }
   template <class F> void for_each(F f) {
-    for (auto &kv : table_)
-      f(*kv.second);
+    for (Entry *e : list_)
+      f(*e);
   }
 
 private:
+  void unlist(const Entry *e);
   std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> table_;
+  // The same entries side by side, for the walks every invalidation makes
+  // (a hash table's nodes are scattered: a program may invalidate millions of times).
+  std::vector<Entry *> list_;
   std::atomic<std::size_t> entries_{0}; // table_.size(), for empty_unlocked
   unsigned long long clock_ = 0;
 };

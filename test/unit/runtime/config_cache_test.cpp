@@ -219,6 +219,34 @@ TEST(Cache, SupersededStaleCopiesOfOneSite) {
   EXPECT_TRUE(c.superseded(with_n("a.cu:1:1", 7), 10, none).empty());
 }
 
+// Invalidations walk the entries in a list beside the table: removing, replacing
+// and clearing keep the two the same.
+TEST(Cache, WalksSeeExactlyTheEntriesInTheTable) {
+  Cache c;
+  auto with_n = [](long long n) {
+    CacheKey k = key();
+    k.n = n;
+    return k;
+  };
+  for (long long n = 1; n <= 3; ++n)
+    c.insert(with_n(n))->valid = true;
+  EXPECT_EQ(c.invalidate_all(), 3);
+  c.for_each([](Entry &e) { e.valid = true; });
+  auto gone = c.remove(with_n(2));
+  ASSERT_NE(gone, nullptr);
+  EXPECT_EQ(c.invalidate_all(), 2);
+  c.insert(with_n(3))->valid = true; // replaces the entry of that key
+  int walked = 0;
+  c.for_each([&](Entry &) { ++walked; });
+  EXPECT_EQ(walked, 2);
+  EXPECT_EQ(c.invalidate_all(), 1);
+  EXPECT_EQ(c.clear().size(), 2u);
+  EXPECT_EQ(c.invalidate_all(), 0);
+  walked = 0;
+  c.for_each([&](Entry &) { ++walked; });
+  EXPECT_EQ(walked, 0);
+}
+
 TEST(Cache, InvalidationByRanges) {
   Cache c;
   Entry *a = c.insert(key("a"));
