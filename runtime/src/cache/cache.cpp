@@ -182,8 +182,8 @@ void note_source_memory(Entry &e) {
 
 std::size_t Cache::total_bytes() const {
   std::size_t t = 0;
-  for (const auto &kv : table_)
-    t += kv.second->bytes();
+  for (const Entry *e : list_)
+    t += e->bytes();
   return t;
 }
 

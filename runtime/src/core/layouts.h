@@ -82,10 +82,9 @@ inline const char *key_layout_name(int key) { return key == kLayoutKeyAuto ? "au
 // The Layout one of IRREGFIX_LAYOUT's spellings (lower case) names, or 0 when none does.
 int layout_named(const char *spelling);
 
-// An ELL copy's cells for n threads, `width` each (ell_cells: n rounded up to
-// whole blocks of 32); false when they overflow.
+// ell_cells(n, width), an ELL copy's cells, checked: false when they overflow.
 inline bool ell_cells_of(long long n, long long width, unsigned long long *cells) {
-  const unsigned long long threads = (static_cast<unsigned long long>(n) + 31) / 32 * 32;
+  const auto threads = static_cast<unsigned long long>(ell_cells(n, 1)); // whole blocks of 32
   return !__builtin_mul_overflow(threads, static_cast<unsigned long long>(width), cells);
 }
 

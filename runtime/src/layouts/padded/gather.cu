@@ -76,11 +76,6 @@ std::string gather_build(Entry &e, GatherPayload &p, std::size_t copies, const v
   return copy();
 }
 
-// The cells of a neighbour list's copy (ELL, jmax columns); false when they overflow.
-bool neighbor_cells(const NeighborShape &shape, long long n, unsigned long long *cells) {
-  return ell_cells_of(n, shape.jmax, cells);
-}
-
 } // namespace
 
 std::string build_gather(BuildContext &cx, SiteStats &ss, const SiteInfo &site, Entry &e, const void *B,
@@ -234,7 +229,7 @@ std::string build_neighbors(BuildContext &cx, Orders &orders, SiteStats &ss, con
   built->proposals = neighbor_candidates(cx.cfg, request, locality_pays(sectors), built->proposed);
   unsigned long long cells = 0;
   std::size_t need = 0;
-  if (!neighbor_cells(shape, n, &cells))
+  if (!ell_cells_of(n, shape.jmax, &cells))
     return "remapped copy too large";
   why = copy_bytes(cells, esz, &need);
   if (!why.empty())
@@ -329,7 +324,7 @@ std::string build_neighbors_fields(BuildContext &cx, SiteStats &ss, const SiteIn
   if (!why.empty())
     return why;
   unsigned long long cells = 0;
-  if (!neighbor_cells(shape, n, &cells))
+  if (!ell_cells_of(n, shape.jmax, &cells))
     return "remapped copy too large";
   std::size_t total = 0;
   if ((why = ensure_pieces(cx, site, e, cells, plan, &total)) != "")
