@@ -364,7 +364,7 @@ struct Spmv {
       }
     } else {
       ASSERT_EQ(v.layout, irregfix::kLayoutEllColMajor);
-      EXPECT_EQ(v.slice_start, nullptr);
+      EXPECT_EQ(v.slice_mask, 0);
     }
     const std::vector<float> xs = download(static_cast<const float *>(out[0]), cells);
     const std::vector<float> vs = download(static_cast<const float *>(out[1]), cells);

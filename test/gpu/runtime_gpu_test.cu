@@ -116,8 +116,10 @@ void check_ell(const std::vector<Idx> &B, long long n, const std::vector<unsigne
   if (want_layout)
     ASSERT_EQ(v.layout, want_layout);
   ASSERT_TRUE(v.layout == irregfix::kLayoutEllColMajor || v.layout == irregfix::kLayoutSell32);
-  if (v.layout == irregfix::kLayoutEllColMajor)
-    EXPECT_EQ(v.slice_start, nullptr);
+  if (v.layout == irregfix::kLayoutEllColMajor) {
+    EXPECT_EQ(v.slice_mask, 0);
+    EXPECT_EQ(v.block_width, v.width);
+  }
   long long max_len = 0;
   for (long long t = 0; t < n; ++t)
     max_len = std::max<long long>(max_len, static_cast<long long>(B[t + 1] - B[t]));

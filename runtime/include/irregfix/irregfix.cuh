@@ -57,10 +57,17 @@ struct View {
   const int *len; // per-thread trip count, len[t] (range sites); null for gathers
   long long n;    // threads covered: t in [0, n); column stride of the ELL layout
   int layout;     // a Layout
-  const long long *slice_start; // SELL layouts: first slot of each slice; null otherwise
+  // Where thread t's block of 32 starts in the copy (slot): slice_start[(t >> 5) & slice_mask]
+  // + (t - t % 32) * block_width. The SELL layouts and the locality order: their slice
+  // offsets, slice_mask all ones, block_width 0; ELL and the others: a device cell
+  // holding 0, slice_mask 0, block_width the width. Data, not a test of the layout,
+  // so that the address is one load and arithmetic.
+  const long long *slice_start;
   const int *perm;              // kLayoutSell32Sigma: perm[p] = logical thread of physical p
   long long width;              // iterations of the longest thread: max length (range),
                                 // columns (neighbour lists), 1 (gathers)
+  long long slice_mask;
+  long long block_width;
   // kLayoutSharing (null, 0 otherwise): element (t, iter) is staged element
   // local[iter * n + t] of t's block; block b's distinct elements are copy
   // elements [block_first[b], block_first[b+1]); shared_bytes is what the
@@ -80,17 +87,9 @@ struct View {
 // nvcc contracts a * b + c into one fused multiply-add only within a basic
 // block: a branch inside a rewritten expression would split the original's
 // block and round the transformed kernel's result differently. The data it
-// reads (slice starts, permutations, lists in the order) is read-only while a
+// reads (permutations, lists in the order) is read-only while a
 // kernel runs, so the load may be hoisted and shared like any other.
 #if defined(__CUDA_ARCH__)
-__device__ __forceinline__ long long load_if(bool pred, const long long *p) {
-  long long v;
-  asm("{\n\t.reg .pred q;\n\t.reg .u64 g;\n\tsetp.ne.b32 q, %2, 0;\n\tmov.b64 %0, 0;\n\t"
-      "cvta.to.global.u64 g, %1;\n\t@q ld.global.nc.b64 %0, [g];\n\t}"
-      : "=l"(v)
-      : "l"(p), "r"(static_cast<int>(pred)));
-  return v;
-}
 __device__ __forceinline__ int load_if(bool pred, const int *p) {
   int v;
   asm("{\n\t.reg .pred q;\n\t.reg .u64 g;\n\tsetp.ne.b32 q, %2, 0;\n\tmov.b32 %0, 0;\n\t"
@@ -114,19 +113,21 @@ __host__ __device__ __forceinline__ long long ell_cells(long long n, long long w
 }
 
 // The one device-side addressing helper: index of thread t's iter-th element in
-// a remapped copy described by v. The layout is the same for every thread of a
-// launch, and the thread's part of the address (its block's or slice's start)
-// does not depend on iter: a loop over iter computes it once and steps by 32, a
-// stride every layout shares, so that nvcc addresses an unrolled loop by
-// constant offsets from one pointer. (With the stride a run-time choice between
-// 32 and n, the SpMV took half again as many registers and SELL-32 a third
-// longer.) That matters on short rows, where the address is much of the loop's
-// work. No branch (see load_if).
+// a remapped copy described by v. The thread's part of the address (its block's
+// or slice's start) does not depend on iter, and every layout steps 32 between
+// iterations, so that nvcc addresses an unrolled loop by constant offsets from one
+// pointer. The start is one unconditional load and arithmetic on the View's data
+// (see View::slice_start): no branch (see load_if) and no choice by layout. A
+// choice, even by selection, made the SpMV keep both loops and 40 registers
+// instead of 32, and ran it 20% slower under SELL-32-sigma.
 // Under SELL-32-sigma and the locality order, t is the physical thread (see logical_thread).
 __host__ __device__ __forceinline__ long long slot(const View &v, long long t, long long iter) {
-  const bool sliced = v.layout == kLayoutSell32 || v.layout == kLayoutSell32Sigma || v.layout == kLayoutLocality;
-  const long long first = load_if(sliced, v.slice_start + (sliced ? t >> 5 : 0));
-  return (sliced ? first : (t & ~31LL) * v.width) + iter * 32 + (t & 31);
+#if defined(__CUDA_ARCH__)
+  const long long first = v.slice_start[(t >> 5) & v.slice_mask];
+#else // host code (tests) may hold a View whose cell lies on the device: read only slice offsets
+  const long long first = v.slice_mask ? v.slice_start[(t >> 5) & v.slice_mask] : 0;
+#endif
+  return first + (t & ~31LL) * v.block_width + iter * 32 + (t & 31);
 }
 
 // A neighbour list's slot: as slot(), except that in the locality order the list

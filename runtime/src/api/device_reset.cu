@@ -48,7 +48,7 @@ int forget_device_state(State &st) {
   free_lanes_references();
   for (auto &kv : st.devices.scratch) {
     on_device(kv.first);
-    for (void *p : {kv.second.temp, kv.second.summary, kv.second.fingerprints})
+    for (void *p : {kv.second.temp, kv.second.summary, kv.second.fingerprints, static_cast<void *>(kv.second.zero)})
       if (p)
         cudaFree(p);
   }

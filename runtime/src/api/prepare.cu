@@ -76,22 +76,28 @@ const char *declined(const Config &cfg) {
   return cfg.layout == kLayoutChoiceNone ? "IRREGFIX_LAYOUT=none" : nullptr;
 }
 
-Entry &entry_to_build(State &st, SiteStats &ss, const CacheKey &key, Entry *stale) {
+Entry *entry_to_build(State &st, const SiteInfo &site, SiteStats &ss, const CacheKey &key, Entry *stale) {
+  ++(stale ? ss.refreshes : ss.misses);
+  const long long *zero = nullptr;
+  if (std::string why = ensure_zero_cell(st.cfg, st.devices, site, key.device, &zero); !why.empty()) {
+    record_fallback(ss, why);
+    return nullptr;
+  }
   if (!stale) {
-    ++ss.misses;
     drop_superseded(st, ss, key);
     Entry *e = st.cache.insert(key);
     e->layout = initial_layout(key.pattern, key.layout);
-    return *e;
+    e->zero_cell = zero;
+    return e;
   }
-  ++ss.refreshes;
   // Host code may have written a source in managed or host memory since the
   // last launch, unannounced: rebuild it, and its shape when an index array is.
   if (stale->host_writable)
     stale->valid = false;
   if (stale->index_host_writable)
     stale->shape_valid = false;
-  return *stale;
+  stale->zero_cell = zero;
+  return stale;
 }
 
 bool build_failed(State &st, SiteStats &ss, const CacheKey &key, const std::string &why) {

@@ -38,8 +38,9 @@ const char *declined(const Config &cfg);
 // The entry a prepare builds when the cache holds no servable copy of `key`:
 // on a miss (stale null) a new, empty one (a miss counted); else `stale` (a
 // refresh counted), whose copy, and shape when an index array is, is rebuilt
-// when a source is in memory host code may write unannounced.
-Entry &entry_to_build(State &st, SiteStats &ss, const CacheKey &key, Entry *stale);
+// when a source is in memory host code may write unannounced. Null, the
+// fallback recorded, when the device's zero cell (View::slice_start) cannot be made.
+Entry *entry_to_build(State &st, const SiteInfo &site, SiteStats &ss, const CacheKey &key, Entry *stale);
 
 // A build failed: the entry of `key` is dropped (nothing half-built is left)
 // and `why` recorded. Returns false, for the prepare to return.

@@ -140,7 +140,8 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   }
   if (found == Cache::kHit && servable(*e))
     return hit(*e);
-  e = &entry_to_build(st, ss, key, e);
+  if (!(e = entry_to_build(st, site, ss, key, e)))
+    return false;
   NvtxRange range;
   range.start(st.cfg.nvtx, found == Cache::kMiss ? Work::kRemap : Work::kRefresh, site.id, site.kernel,
               key_layout_name(layout));

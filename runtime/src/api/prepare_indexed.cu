@@ -129,7 +129,10 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
     record_fallback(ss, "another host thread is building this indexed copy");
     return false;
   }
-  Entry &e = entry_to_build(st, ss, key, found);
+  Entry *to_build = entry_to_build(st, site, ss, key, found);
+  if (!to_build)
+    return false;
+  Entry &e = *to_build;
   progress.epoch = st.epoch;
   progress.site = &site;
   progress.dev = dev;

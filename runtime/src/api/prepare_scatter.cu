@@ -68,7 +68,8 @@ bool prepare(const SiteInfo &site, const ScatterIndices &f, long long n, void *A
     if (!serve_hit(st, site, rec, launch, dev, *e, &view, copies, stream))
       return false;
   } else {
-    e = &entry_to_build(st, ss, key, e);
+    if (!(e = entry_to_build(st, site, ss, key, e)))
+      return false;
     bool inspected = false;
     BuildContext cx = st.build_context();
     const std::string why = build_scatter(cx, ss, site, *e, dev, f, n, A, kind, stream, &inspected);

@@ -136,6 +136,7 @@ struct Entry {
   std::vector<unsigned long long> fingerprints;
   long long built_by = 0;
   unsigned long long served = 0;    // Cache::touch's clock when it last served a launch
+  const long long *zero_cell = nullptr; // its device's cell holding 0 (View::slice_start without slices)
   cudaEvent_t ready = nullptr;      // recorded after the last remap
   cudaStream_t built_on = nullptr;
   std::size_t bytes() const;        // total device bytes held: copies and payload

@@ -73,6 +73,23 @@ cudaError_t device_resident_threads(Devices &d, int dev, long long *threads) {
   return e;
 }
 
+std::string ensure_zero_cell(const Config &cfg, Devices &d, const SiteInfo &site, int dev, const long long **out) {
+  Scratch &s = d.scratch[dev];
+  if (!s.zero) {
+    void *p = nullptr;
+    std::size_t have = 0;
+    if (std::string why = ensure_buffer(cfg, site, &p, &have, sizeof(long long)); !why.empty())
+      return why;
+    if (const cudaError_t e = cudaMemset(p, 0, sizeof(long long)); e != cudaSuccess) {
+      cudaFree(p);
+      return cuda_failure("cudaMemset(zero cell)", site, e);
+    }
+    s.zero = static_cast<long long *>(p);
+  }
+  *out = s.zero;
+  return "";
+}
+
 std::string ensure_scratch(const Config &cfg, Devices &d, const SiteInfo &site, int dev, std::size_t temp_bytes,
                            Scratch **out) {
   Scratch &s = d.scratch[dev];

@@ -57,6 +57,7 @@ struct Scratch {
   void *summary = nullptr;  // 64 bytes: reductions and bounds read back on a miss
   void *fingerprints = nullptr; // IRREGFIX_VERIFY: one sum per source of the entry checked
   std::size_t fingerprint_bytes = 0;
+  long long *zero = nullptr; // one cell holding 0: View::slice_start of the layouts without slices
 };
 
 // Per device: the streams pipelined launches copy on (created on first use,
@@ -75,6 +76,9 @@ struct Devices {
   std::map<int, Scratch> scratch;
   std::map<int, DeviceQueues> queues;
 };
+
+// Device dev's cell holding 0 (Scratch::zero), made at its first use; "" or why not.
+std::string ensure_zero_cell(const Config &cfg, Devices &d, const SiteInfo &site, int dev, const long long **out);
 
 // The multiprocessor count of device dev (asked of CUDA once, then kept).
 cudaError_t device_sms(Devices &d, int dev, int *sms);

@@ -355,9 +355,13 @@ void fill_view(const Entry &e, View *view, const void **remapped) {
   view->len = v.len;
   view->n = e.key.n;
   view->layout = e.layout;
-  view->slice_start = fields & kViewSlices ? v.slice_start : nullptr;
   view->perm = fields & kViewPerm ? v.perm : nullptr; // sharing: null unless its blocks are in the locality order
   view->width = v.width >= 0 ? v.width : e.max_len;
+  // slot()'s block start: the slice offsets, or the device's zero and the width (ELL).
+  const bool sliced = (fields & kViewSlices) && v.slice_start;
+  view->slice_start = sliced ? v.slice_start : e.zero_cell;
+  view->slice_mask = sliced ? -1 : 0;
+  view->block_width = sliced ? 0 : view->width;
   view->local = sharing ? v.local : nullptr;
   view->block_first = sharing ? v.block_first : nullptr;
   view->shared_bytes = sharing ? v.shared_bytes : 0;

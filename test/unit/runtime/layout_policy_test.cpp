@@ -178,7 +178,8 @@ TEST(LayoutPolicy, ViewOfAnEntryNamesOnlyItsLayoutsFields) {
   e.layout = kLayoutEllColMajor;
   e.max_len = 7;
   int len = 0, perm = 0, local = 0;
-  long long slices = 0;
+  long long slices = 0, zero = 0;
+  e.zero_cell = &zero;
   auto every = std::make_unique<EveryField>();
   every->fields.len = &len;
   every->fields.slice_start = &slices;
@@ -191,13 +192,18 @@ TEST(LayoutPolicy, ViewOfAnEntryNamesOnlyItsLayoutsFields) {
   fill_view(e, &v, out);
   EXPECT_EQ(v.layout, kLayoutEllColMajor);
   EXPECT_EQ(v.width, 7);
-  EXPECT_EQ(v.slice_start, nullptr);
+  // ELL's block start: the zero cell, no slice, the width a block of 32.
+  EXPECT_EQ(v.slice_start, &zero);
+  EXPECT_EQ(v.slice_mask, 0);
+  EXPECT_EQ(v.block_width, 7);
   EXPECT_EQ(v.perm, nullptr);
   EXPECT_EQ(v.local, nullptr);
   EXPECT_EQ(out[0], &len);
   e.layout = kLayoutSell32Sigma;
   fill_view(e, &v, out);
   EXPECT_EQ(v.slice_start, &slices);
+  EXPECT_EQ(v.slice_mask, -1);
+  EXPECT_EQ(v.block_width, 0);
   EXPECT_EQ(v.perm, &perm);
   EXPECT_EQ(v.local, nullptr);
   EXPECT_STREQ(layout_name(kLayoutSell32Sigma), "sell-32-sigma");

@@ -221,7 +221,7 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   EXPECT_EQ(out[0], &data); // the data array itself
   EXPECT_EQ(v.index, &index);
   EXPECT_EQ(v.perm, &perm);
-  EXPECT_EQ(v.slice_start, nullptr);
+  EXPECT_EQ(v.slice_mask, 0); // no slices: slot() would address it as ELL
   EXPECT_EQ(v.width, 9);
   // A range site: SELL-32 over the ordered threads.
   Entry r;
@@ -238,6 +238,7 @@ TEST(LocalityPolicy, TheKernelReadsItsDataInPlaceThroughTheOrderedList) {
   EXPECT_EQ(out[0], &other);
   EXPECT_EQ(v.index, nullptr);
   EXPECT_EQ(v.slice_start, &slices);
+  EXPECT_EQ(v.slice_mask, -1);
   EXPECT_EQ(v.perm, &perm);
   EXPECT_STREQ(layout_name(kLayoutLocality), "locality");
 }
@@ -252,8 +253,18 @@ TEST(LocalityPolicy, ANeighbourSlotReadsTheOrderedListOrTheSlices) {
   EXPECT_EQ(neighbor_slot(v, 1, 1), 13); // index[1 * 2 + 1]
   v.index = nullptr;
   v.slice_start = slices;
+  v.slice_mask = -1;
   EXPECT_EQ(neighbor_slot(v, 1, 1), 33); // slice 0: 1 * 32 + 1
-  EXPECT_EQ(slot(v, 1, 1), 33);
+  EXPECT_EQ(slot(v, 33, 1), 97);         // slice 1: 64 + 1 * 32 + 1
+}
+
+TEST(LocalityPolicy, ASlotOfEllIsItsBlockOfThirtyTwoFromTheWidth) {
+  View v{};
+  v.slice_mask = 0; // the zero cell, not read on the host
+  v.block_width = 3;
+  for (long long t : {0LL, 5LL, 31LL, 32LL, 70LL})
+    for (long long it = 0; it < 3; ++it)
+      EXPECT_EQ(slot(v, t, it), ell_slot(t, it, 3)) << "t=" << t << " iter=" << it;
 }
 
 TEST(LocalityConfig, LayoutAndRegionParse) {
