@@ -641,6 +641,40 @@ TEST_F(Locality, AutoTimesTheOrderWhereTheReadsLieFarApart) {
   EXPECT_NE(report.find("locality"), std::string::npos) << report;
 }
 
+// A launcher settled on the original watches the transformed kernel now and
+// then when its copy is cached; a kernel launched with another length each
+// time (a tree level by level) finds its copy gone at each watch, and must not
+// build one that only that timing would read (a build, its allocation and its
+// synchronisations each time).
+TEST_F(DeviceTest, ASettledLaunchersWatchBuildsNoCopyForANewLength) {
+  const irregfix::SiteInfo site{"settled:2", "row_sum", "range"};
+  const long long n = 4096;
+  std::vector<int> B(n + 1);
+  for (long long t = 0; t <= n; ++t)
+    B[t] = static_cast<int>(t * 3);
+  std::vector<float> A(B[n]);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = static_cast<float>(i % 7);
+  int *dB = upload(B);
+  float *dA = upload(A), *y = upload(std::vector<float>(n, -1.f));
+  irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // the site's last copy: n rows
+  ASSERT_TRUE(row_sum::launch(site, n, dB, dA, y, 0));
+  irregfix::testing::set_layout(0);
+  irregfix::testing::settle_on_original(site);
+  int transformed = 0;
+  const int launches = 3 * 64;
+  for (int i = 1; i <= launches; ++i)
+    transformed += row_sum::launch(site, n - i, dB, dA, y, 0);
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(transformed, 0);
+  const auto c = site_counters(site.id);
+  EXPECT_EQ(c.misses, 1) << "only the forced launch built a copy";
+  EXPECT_NE(c.last_fallback.find("no copy cached for this launch's key"), std::string::npos) << c.last_fallback;
+  const std::vector<float> got = download(y, n);
+  for (long long t = 0; t < n - launches; ++t)
+    ASSERT_EQ(got[t], static_cast<float>((3 * t) % 7 + (3 * t + 1) % 7 + (3 * t + 2) % 7)) << t;
+}
+
 TEST_F(DeviceTest, ASettledLauncherRunsTheOriginalWithoutAsking) {
   const irregfix::SiteInfo site{"settled:1", "row_sum", "range"};
   const long long n = 4096;

@@ -70,7 +70,7 @@ void finish(Launch &c, const State &st, Selector::Run ran, bool ok, cudaStream_t
   // A candidate layout that fell back (its copy could not be built, or did
   // not fit IRREGFIX_MAX_BYTES beside the others) is not asked again.
   if (c.epoch == st.epoch && c.selected && c.run == Selector::kRunTransformed &&
-      ran == Selector::kRunOriginal)
+      ran == Selector::kRunOriginal && !c.only_if_cached)
     c.record->selector.drop(c.candidate);
   if (c.epoch == st.epoch && c.sample.start && c.selected && c.run == ran && ok &&
       cudaEventRecord(c.sample.end, stream) == cudaSuccess) {
@@ -499,6 +499,7 @@ bool begin_launch(const SiteInfo &site, cudaStream_t stream, dim3 grid, dim3 blo
   c.selected = true;
   c.run = d.run;
   c.candidate = d.candidate;
+  c.only_if_cached = d.only_if_cached;
   if (d.settled) {
     free_losers(st, r);
     note_selector(r);

@@ -33,6 +33,7 @@ struct Launch {
   bool selected = false; // the selector chose this launch's variant
   Selector::Run run = Selector::kRunTransformed;
   int candidate = 0;     // kRunTransformed: the candidate layout it runs
+  bool only_if_cached = false; // Selector::Decision::only_if_cached: a prepare that misses declines
   LaunchSample sample;   // events when the launch is timed
   std::vector<SiteRecord *> sites;
   Pipeline pipeline; // the launch configuration; the copies and chunks of a chunkable launch

@@ -76,6 +76,13 @@ const char *declined(const Config &cfg) {
   return cfg.layout == kLayoutChoiceNone ? "IRREGFIX_LAYOUT=none" : nullptr;
 }
 
+bool declines_watch_without_copy(const Launch *launch, SiteStats &ss) {
+  if (!launch || !launch->only_if_cached)
+    return false;
+  record_fallback(ss, "no copy cached for this launch's key, and a remap would not pay: the original, nothing built");
+  return true;
+}
+
 Entry *entry_to_build(State &st, const SiteInfo &site, SiteStats &ss, const CacheKey &key, Entry *stale) {
   ++(stale ? ss.refreshes : ss.misses);
   const long long *zero = nullptr;

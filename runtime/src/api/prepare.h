@@ -35,6 +35,12 @@ bool serve_built(State &st, const SiteInfo &site, SiteRecord &rec, Launch *l, in
 // IRREGFIX_LAYOUT=none), or null.
 const char *declined(const Config &cfg);
 
+// A launch that runs the transformed kernel only because its copies were
+// cached (Selector::Decision::only_if_cached) finds none for its key: it runs
+// the original (true, the fallback recorded) rather than build a copy that
+// does not pay.
+bool declines_watch_without_copy(const Launch *launch, SiteStats &ss);
+
 // The entry a prepare builds when the cache holds no servable copy of `key`:
 // on a miss (stale null) a new, empty one (a miss counted); else `stale` (a
 // refresh counted), whose copy, and shape when an index array is, is rebuilt

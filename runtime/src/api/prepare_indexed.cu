@@ -129,6 +129,8 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
     record_fallback(ss, "another host thread is building this indexed copy");
     return false;
   }
+  if (declines_watch_without_copy(launch, ss))
+    return false;
   Entry *to_build = entry_to_build(st, site, ss, key, found);
   if (!to_build)
     return false;

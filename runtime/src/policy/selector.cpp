@@ -308,6 +308,9 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
                   x * 1e3, o * 1e3);
   } else if (copy_valid) {
     d.run = kRunTransformed;
+    // The copies the launcher read last: a launch that asks for another key
+    // (a new length) finds none, and runs the original where a remap does not pay.
+    d.only_if_cached = remap_ms() >= 0 && gain * reuse <= r;
     std::snprintf(why, sizeof why, "copies cached: the transformed kernel saves %.1f us (%.1f vs %.1f us)",
                   gain * 1e3, x * 1e3, o * 1e3);
   } else if (remap_ms() < 0 && cands_[chosen_].outstanding == 0) {
@@ -338,10 +341,12 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
   if (++since_watch_ >= kWatchPeriod) {
     since_watch_ = 0;
     d.timed = true;
-    if (d.run == kRunTransformed)
+    if (d.run == kRunTransformed) {
       d.run = kRunOriginal;
-    else if (copy_valid)
+    } else if (copy_valid) {
       d.run = kRunTransformed;
+      d.only_if_cached = true;
+    }
     if (d.run == kRunOriginal)
       ++original_outstanding_;
     else

@@ -23,6 +23,12 @@ public:
     // Profiling ended with this decision: the copies of the candidates other
     // than candidate() will not be read again (the runtime frees them).
     bool settled = false;
+    // The transformed kernel, chosen because the copies the launcher read last
+    // are cached, where a remap would not pay (a watched launch of a launcher
+    // settled on the original; a gain that the launches a copy serves do not
+    // repay): a launch that finds its copy gone (another key: a new length,
+    // another array) runs the original instead of building one.
+    bool only_if_cached = false;
   };
 
   static constexpr int kProbes = 3;             // timed launches of each variant first

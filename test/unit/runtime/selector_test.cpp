@@ -105,6 +105,47 @@ TEST(Selector, SlowerTransformedKernelIsShutOff) {
   EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
 }
 
+TEST(Selector, AWatchOfTheLosingTransformedKernelIsOnlyIfItsCopyIsCached) {
+  Program p{10e-3, 10.1e-3, 1e-3};
+  for (int i = 0; i < 6; ++i)
+    p.launch(i == 0);
+  int watched = 0, cached_only = 0;
+  for (int i = 0; i < 3 * Selector::kWatchPeriod; ++i) {
+    const Selector::Decision d = p.sel.decide(true, false);
+    if (d.timed && d.run == Selector::kRunTransformed) {
+      ++watched;
+      cached_only += d.only_if_cached;
+      p.sel.cancel(d.run, d.candidate); // the launch found no copy: the original, untimed
+    } else if (d.timed) {
+      p.sel.add_original(p.original_ms);
+    }
+    EXPECT_FALSE(d.only_if_cached && d.run == Selector::kRunOriginal);
+  }
+  EXPECT_GE(watched, 2);
+  EXPECT_EQ(cached_only, watched) << "every watch of the losing kernel may decline a build";
+  EXPECT_FALSE(p.sel.profiling());
+  EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
+}
+
+TEST(Selector, CachedCopiesWhoseRemapWouldNotPayServeOnlyIfCached) {
+  // Each launch writes a source (a copy serves one launch): the transformed
+  // kernel saves 2 us, a remap costs 50.
+  Program p{10e-3, 8e-3, 50e-3};
+  for (int i = 0; i < 40; ++i)
+    p.launch(true);
+  EXPECT_FALSE(p.sel.profiling());
+  Selector::Decision d = p.sel.decide(true, false);
+  EXPECT_EQ(d.run, Selector::kRunTransformed);
+  EXPECT_TRUE(d.only_if_cached) << "a launch whose copy is gone must not remap for 2 us";
+  // A program that stops writing: the copy serves many launches, a remap pays.
+  Program q{10e-3, 5e-3, 1e-3};
+  for (int i = 0; i < 600; ++i)
+    q.launch(i == 0);
+  d = q.sel.decide(true, false);
+  EXPECT_EQ(d.run, Selector::kRunTransformed);
+  EXPECT_FALSE(d.only_if_cached);
+}
+
 TEST(Selector, ReuseGrowsWhenTheProgramStopsWriting) {
   // Writes every launch first (original wins), then none: the copy comes to pay.
   Program p{10e-3, 7e-3, 40e-3};
