@@ -641,22 +641,37 @@ TEST_F(Locality, AutoTimesTheOrderWhereTheReadsLieFarApart) {
   EXPECT_NE(report.find("locality"), std::string::npos) << report;
 }
 
+// n rows of three elements each, A[i] = i % 7, on the device, and y of n; the settled launchers' input.
+struct RowsOfThree {
+  int *B;
+  float *A, *y;
+  static float sum(long long t) { return static_cast<float>((3 * t) % 7 + (3 * t + 1) % 7 + (3 * t + 2) % 7); }
+};
+
+class SettledTest : public DeviceTest {
+protected:
+  RowsOfThree rows_of_three(long long n) {
+    std::vector<int> B(n + 1);
+    for (long long t = 0; t <= n; ++t)
+      B[t] = static_cast<int>(t * 3);
+    std::vector<float> A(B[n]);
+    for (size_t i = 0; i < A.size(); ++i)
+      A[i] = static_cast<float>(i % 7);
+    return RowsOfThree{upload(B), upload(A), upload(std::vector<float>(n, -1.f))};
+  }
+};
+
 // A launcher settled on the original watches the transformed kernel now and
 // then when its copy is cached; a kernel launched with another length each
 // time (a tree level by level) finds its copy gone at each watch, and must not
 // build one that only that timing would read (a build, its allocation and its
 // synchronisations each time).
-TEST_F(DeviceTest, ASettledLaunchersWatchBuildsNoCopyForANewLength) {
+TEST_F(SettledTest, AWatchBuildsNoCopyForANewLength) {
   const irregfix::SiteInfo site{"settled:2", "row_sum", "range"};
   const long long n = 4096;
-  std::vector<int> B(n + 1);
-  for (long long t = 0; t <= n; ++t)
-    B[t] = static_cast<int>(t * 3);
-  std::vector<float> A(B[n]);
-  for (size_t i = 0; i < A.size(); ++i)
-    A[i] = static_cast<float>(i % 7);
-  int *dB = upload(B);
-  float *dA = upload(A), *y = upload(std::vector<float>(n, -1.f));
+  const RowsOfThree rows = rows_of_three(n);
+  int *dB = rows.B;
+  float *dA = rows.A, *y = rows.y;
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // the site's last copy: n rows
   ASSERT_TRUE(row_sum::launch(site, n, dB, dA, y, 0));
   irregfix::testing::set_layout(0);
@@ -672,20 +687,15 @@ TEST_F(DeviceTest, ASettledLaunchersWatchBuildsNoCopyForANewLength) {
   EXPECT_NE(c.last_fallback.find("no copy cached for this launch's key"), std::string::npos) << c.last_fallback;
   const std::vector<float> got = download(y, n);
   for (long long t = 0; t < n - launches; ++t)
-    ASSERT_EQ(got[t], static_cast<float>((3 * t) % 7 + (3 * t + 1) % 7 + (3 * t + 2) % 7)) << t;
+    ASSERT_EQ(got[t], RowsOfThree::sum(t)) << t;
 }
 
-TEST_F(DeviceTest, ASettledLauncherRunsTheOriginalWithoutAsking) {
+TEST_F(SettledTest, TheLauncherRunsTheOriginalWithoutAsking) {
   const irregfix::SiteInfo site{"settled:1", "row_sum", "range"};
   const long long n = 4096;
-  std::vector<int> B(n + 1);
-  for (long long t = 0; t <= n; ++t)
-    B[t] = static_cast<int>(t * 3);
-  std::vector<float> A(B[n]);
-  for (size_t i = 0; i < A.size(); ++i)
-    A[i] = static_cast<float>(i % 7);
-  int *dB = upload(B);
-  float *dA = upload(A), *y = upload(std::vector<float>(n, -1.f));
+  const RowsOfThree rows = rows_of_three(n);
+  int *dB = rows.B;
+  float *dA = rows.A, *y = rows.y;
   irregfix::testing::settle_on_original(site);
   int transformed = 0;
   for (int i = 0; i < 200; ++i)
@@ -697,7 +707,7 @@ TEST_F(DeviceTest, ASettledLauncherRunsTheOriginalWithoutAsking) {
   EXPECT_EQ(c.misses, 0); // no copy was ever built
   const std::vector<float> got = download(y, n);
   for (long long t = 0; t < n; ++t)
-    ASSERT_EQ(got[t], static_cast<float>((3 * t) % 7 + (3 * t + 1) % 7 + (3 * t + 2) % 7)) << t;
+    ASSERT_EQ(got[t], RowsOfThree::sum(t)) << t;
   // A new setting reaches the settled launcher at once.
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor);
   EXPECT_TRUE(row_sum::launch(site, n, dB, dA, y, 0));
