@@ -650,7 +650,8 @@ struct RowsOfThree {
 
 class SettledTest : public DeviceTest {
 protected:
-  RowsOfThree rows_of_three(long long n) {
+  static constexpr long long n = 4096;
+  RowsOfThree rows_of_three() {
     std::vector<int> B(n + 1);
     for (long long t = 0; t <= n; ++t)
       B[t] = static_cast<int>(t * 3);
@@ -668,8 +669,7 @@ protected:
 // synchronisations each time).
 TEST_F(SettledTest, AWatchBuildsNoCopyForANewLength) {
   const irregfix::SiteInfo site{"settled:2", "row_sum", "range"};
-  const long long n = 4096;
-  const RowsOfThree rows = rows_of_three(n);
+  const RowsOfThree rows = rows_of_three();
   int *dB = rows.B;
   float *dA = rows.A, *y = rows.y;
   irregfix::testing::set_layout(irregfix::kLayoutEllColMajor); // the site's last copy: n rows
@@ -692,8 +692,7 @@ TEST_F(SettledTest, AWatchBuildsNoCopyForANewLength) {
 
 TEST_F(SettledTest, TheLauncherRunsTheOriginalWithoutAsking) {
   const irregfix::SiteInfo site{"settled:1", "row_sum", "range"};
-  const long long n = 4096;
-  const RowsOfThree rows = rows_of_three(n);
+  const RowsOfThree rows = rows_of_three();
   int *dB = rows.B;
   float *dA = rows.A, *y = rows.y;
   irregfix::testing::settle_on_original(site);

@@ -76,7 +76,7 @@ const char *declined(const Config &cfg) {
   return cfg.layout == kLayoutChoiceNone ? "IRREGFIX_LAYOUT=none" : nullptr;
 }
 
-bool declines_watch_without_copy(const Launch *launch, SiteStats &ss) {
+bool declines_without_cached_copy(const Launch *launch, SiteStats &ss) {
   if (!launch || !launch->only_if_cached)
     return false;
   record_fallback(ss, "no copy cached for this launch's key, and a remap would not pay: the original, nothing built");
@@ -90,21 +90,21 @@ Entry *entry_to_build(State &st, const SiteInfo &site, SiteStats &ss, const Cach
     record_fallback(ss, why);
     return nullptr;
   }
-  if (!stale) {
+  Entry *e = stale;
+  if (!e) {
     drop_superseded(st, ss, key);
-    Entry *e = st.cache.insert(key);
+    e = st.cache.insert(key);
     e->layout = initial_layout(key.pattern, key.layout);
-    e->zero_cell = zero;
-    return e;
+  } else {
+    // Host code may have written a source in managed or host memory since the
+    // last launch, unannounced: rebuild it, and its shape when an index array is.
+    if (e->host_writable)
+      e->valid = false;
+    if (e->index_host_writable)
+      e->shape_valid = false;
   }
-  // Host code may have written a source in managed or host memory since the
-  // last launch, unannounced: rebuild it, and its shape when an index array is.
-  if (stale->host_writable)
-    stale->valid = false;
-  if (stale->index_host_writable)
-    stale->shape_valid = false;
-  stale->zero_cell = zero;
-  return stale;
+  e->zero_cell = zero;
+  return e;
 }
 
 bool build_failed(State &st, SiteStats &ss, const CacheKey &key, const std::string &why) {

@@ -39,7 +39,7 @@ const char *declined(const Config &cfg);
 // cached (Selector::Decision::only_if_cached) finds none for its key: it runs
 // the original (true, the fallback recorded) rather than build a copy that
 // does not pay.
-bool declines_watch_without_copy(const Launch *launch, SiteStats &ss);
+bool declines_without_cached_copy(const Launch *launch, SiteStats &ss);
 
 // The entry a prepare builds when the cache holds no servable copy of `key`:
 // on a miss (stale null) a new, empty one (a miss counted); else `stale` (a

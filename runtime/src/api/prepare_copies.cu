@@ -140,7 +140,7 @@ bool prepare(const SiteInfo &site, KeyArgs args, View *view, const void **remapp
   }
   if (found == Cache::kHit && servable(*e))
     return hit(*e);
-  if (declines_watch_without_copy(launch, ss))
+  if (declines_without_cached_copy(launch, ss))
     return false;
   if (!(e = entry_to_build(st, site, ss, key, e)))
     return false;

@@ -129,7 +129,7 @@ bool prepare_indexed(const SiteInfo &site, const IndexedSite &s, IndexedWork *wo
     record_fallback(ss, "another host thread is building this indexed copy");
     return false;
   }
-  if (declines_watch_without_copy(launch, ss))
+  if (declines_without_cached_copy(launch, ss))
     return false;
   Entry *to_build = entry_to_build(st, site, ss, key, found);
   if (!to_build)

@@ -343,6 +343,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
     d.timed = true;
     if (d.run == kRunTransformed) {
       d.run = kRunOriginal;
+      d.only_if_cached = false;
     } else if (copy_valid) {
       d.run = kRunTransformed;
       d.only_if_cached = true;
