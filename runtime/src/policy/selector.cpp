@@ -11,6 +11,7 @@ namespace irregfix {
 namespace detail {
 
 void Selector::Window::add(double x) {
+  ++total;
   v[next] = x;
   next = (next + 1) % kWindow;
   count = std::min(count + 1, kWindow);
@@ -51,6 +52,7 @@ void Selector::count_launch(bool data_changed, const int *observed) {
     changes_ /= 2;
   }
   ++launches_;
+  ++since_settled_;
   if (data_changed)
     ++changes_;
   per_candidate_ |= observed != nullptr;
@@ -86,6 +88,7 @@ void Selector::skipped(long long launches, long long changes) {
     return;
   }
   add(launches_, changes_);
+  since_settled_ += launches;
   for (int c = 0; c < count_; ++c)
     if (cands_[c].launches > 0)
       add(cands_[c].launches, cands_[c].changes);
@@ -225,6 +228,28 @@ void Selector::settle() {
   }
 }
 
+bool Selector::drifted() const {
+  const double o = original_.median();
+  return settled_original_ > 0 && o > 0 && (o > kDrift * settled_original_ || o * kDrift < settled_original_);
+}
+
+// Every timing starts over (each was taken at the old size, remaps included);
+// a candidate probed no more may win at the new size. Samples still in flight
+// land in the new windows: one launch's worth of the old size at most each.
+void Selector::profile_again() {
+  profiling_ = true;
+  original_ = Window{};
+  for (int c = 0; c < count_; ++c) {
+    Candidate &k = cands_[c];
+    k.kernel = k.remap = Window{};
+    k.hopeless = false;
+    k.least_kernel = -1;
+  }
+  since_watch_ = 0;
+  settled_original_ = -1;
+  ++reprofiles_;
+}
+
 // The reason is written when the warm-up time is set, not at each launch.
 void Selector::set_warm_up(double ms) {
   if (ms == warm_up_ms_)
@@ -275,6 +300,30 @@ long long Selector::warm_up_untimed() const {
   return left > 0 ? static_cast<long long>(std::min(left, 1e12)) : 0;
 }
 
+// What the estimates say, apart from whether the copies are cached: the
+// transformed kernel does not beat the original; it does, and repays a remap;
+// it does, but only where its copies are cached.
+Selector::Verdict Selector::verdict() const {
+  const double o = original_ms(), gain = o - transformed_ms();
+  if (gain <= kMinGain * o)
+    return kLoses;
+  return gain * reuse(chosen_) > std::max(0.0, remap_ms()) ? kRepaysRemap : kWinsIfCached;
+}
+
+void Selector::hold_verdict() {
+  verdict_ = verdict();
+  verdict_samples_ = {original_.total, cands_[chosen_].kernel.total, cands_[chosen_].remap.total};
+}
+
+// A verdict that the original's new timings alone would change compares them
+// with the candidate's timings of another time, perhaps of another size: a
+// program whose launches grew would seem to gain. Those are taken again first.
+bool Selector::verdict_stale() const {
+  const Candidate &k = cands_[chosen_];
+  return verdict() != verdict_ && original_.total != verdict_samples_[0] &&
+         k.kernel.total == verdict_samples_[1] && k.remap.total == verdict_samples_[2];
+}
+
 Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const int *observed) {
   last_original_ = false;
   // (Warm-up launches are not counted for reuse: no copy exists to see a write.)
@@ -296,13 +345,27 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
       return probe();
     profiling_ = false;
     settle();
+    settled_original_ = original_.median();
+    since_settled_ = 0;
+    hold_verdict();
     d.settled = true;
+  } else if ((drifted() || verdict_stale()) && since_settled_ >= kProfileAgainAfter) {
+    char why[200];
+    std::snprintf(why, sizeof why, "profiling again: the original's time moved from %.1f to %.1f us%s",
+                  settled_original_ * 1e3, original_.median() * 1e3,
+                  drifted() ? "" : ", which alone would change the choice");
+    profile_again();
+    d = probe();
+    why_ = why;
+    return d;
   }
+  if (verdict() != verdict_ && !verdict_stale()) // a stale one is held until profiling may start again
+    hold_verdict();
   d.candidate = chosen_;
   const double o = original_ms(), x = transformed_ms(), gain = o - x;
   const double r = std::max(0.0, remap_ms()), reuse = this->reuse(chosen_);
   char why[256];
-  if (gain <= kMinGain * o) {
+  if (verdict_ == kLoses) {
     d.run = kRunOriginal;
     std::snprintf(why, sizeof why, "the transformed kernel (%.1f us) does not beat the original (%.1f us)",
                   x * 1e3, o * 1e3);
@@ -310,7 +373,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
     d.run = kRunTransformed;
     // The copies the launcher read last: a launch that asks for another key
     // (a new length) finds none, and runs the original where a remap does not pay.
-    d.only_if_cached = remap_ms() >= 0 && gain * reuse <= r;
+    d.only_if_cached = remap_ms() >= 0 && verdict_ == kWinsIfCached;
     std::snprintf(why, sizeof why, "copies cached: the transformed kernel saves %.1f us (%.1f vs %.1f us)",
                   gain * 1e3, x * 1e3, o * 1e3);
   } else if (remap_ms() < 0 && cands_[chosen_].outstanding == 0) {
@@ -324,7 +387,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
                   gain * 1e3, x * 1e3, o * 1e3);
     why_ = why;
     return d;
-  } else if (gain * reuse > r) {
+  } else if (verdict_ == kRepaysRemap) {
     d.run = kRunTransformed;
     std::snprintf(why, sizeof why,
                   "a remap (%.1f us) pays off: %.1f launches per copy save %.1f us each", r * 1e3,
@@ -360,6 +423,14 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
 std::string Selector::summary(const char *(*name)(int label)) const {
   char part[200];
   auto us = [](double ms) { return ms < 0 ? -1.0 : ms * 1e3; };
+  auto again = [this] {
+    char text[100];
+    if (reprofiles_ == 0)
+      return std::string();
+    std::snprintf(text, sizeof text, "; profiled again %d time%s (the original's time moved)", reprofiles_,
+                  reprofiles_ == 1 ? "" : "s");
+    return std::string(text);
+  };
   if (ruled_out_)
     return "original: " + why_;
   if (!proposed_) { // one transformed variant, no layouts to name
@@ -367,7 +438,7 @@ std::string Selector::summary(const char *(*name)(int label)) const {
                   "; medians: original %.1f us, transformed %.1f us, remap %.1f us (-1: none timed); "
                   "%.1f launches per copy",
                   us(original_ms()), us(transformed_ms()), us(remap_ms()), reuse());
-    return why_ + part;
+    return why_ + part + again();
   }
   std::string out = profiling_ ? why_ : std::string(name(label(chosen_))) + ": " + why_;
   std::snprintf(part, sizeof part, "; medians (us, -1: none timed): original %.1f", us(original_ms()));
@@ -391,7 +462,7 @@ std::string Selector::summary(const char *(*name)(int label)) const {
     }
   }
   std::snprintf(part, sizeof part, "; %.1f launches per copy", reuse(chosen_));
-  return out + part;
+  return out + part + again();
 }
 
 bool fast_path_allowed(const Config &cfg, const Selector &sel) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace irregfix {
@@ -35,6 +36,16 @@ public:
   static constexpr int kWindow = 8;             // latest samples kept per measure
   static constexpr long long kWatchPeriod = 64; // a timed launch this often afterwards
   static constexpr double kMinGain = 0.03;      // the transformed kernel must save 3%
+  // The timings compared were taken at one problem size: when the original's
+  // median moves by this factor from where profiling ended (the program's
+  // launches grew or shrank), or its new timings alone would change the
+  // verdict, the candidates' timings say nothing of the new size, and
+  // profiling starts again (its warm-up done).
+  static constexpr double kDrift = 2.0;
+  // At most this often (launches since profiling ended): a program whose size
+  // swings back and forth pays for its probes seldom, and meanwhile keeps the
+  // choice its last profiling made.
+  static constexpr long long kProfileAgainAfter = 8 * kWatchPeriod;
   static constexpr long long kReuseHalfLife = 256; // launches before the reuse counts halve
   static constexpr int kMaxCandidates = 4;
   // Profiling is bounded: a candidate whose kernel, in each of its first
@@ -119,6 +130,7 @@ public:
   bool dropped(int c) const { return cands_[c].dropped; }
   int chosen() const { return chosen_; }
   const std::string &why() const { return why_; }
+  int reprofiles() const { return reprofiles_; }
 
   // The report's line: why, then the medians of the original and of each
   // candidate (named by name(label)), the chosen one marked, and the reuse.
@@ -128,6 +140,7 @@ private:
   struct Window {
     double v[kWindow] = {};
     int count = 0, next = 0;
+    long long total = 0; // samples ever added
     void add(double x);
     double median() const;
   };
@@ -145,6 +158,12 @@ private:
   long long warm_up_untimed() const;
   bool profiled() const;
   void settle();
+  enum Verdict { kLoses, kRepaysRemap, kWinsIfCached };
+  Verdict verdict() const;
+  void hold_verdict();
+  bool verdict_stale() const;
+  bool drifted() const;
+  void profile_again();
   void count_launch(bool data_changed, const int *observed);
   void judge(int c);
   double per_copy(int c) const;
@@ -172,6 +191,11 @@ private:
   bool warm_ = false;
   long long warm_up_launches_ = 0; // launches of the original while warming up
   bool ruled_out_ = false;          // rule_out: the original, without profiling
+  double settled_original_ = -1;    // the original's median when profiling ended
+  long long since_settled_ = 0;     // launches since
+  int reprofiles_ = 0;              // profiling started again (kDrift, verdict_stale)
+  Verdict verdict_ = kLoses;        // the latest verdict, and the samples it saw:
+  std::array<long long, 3> verdict_samples_{}; // the original's, the chosen kernel's and remap's totals
 };
 
 // Whether a launcher with this selector runs the original, until its next

@@ -84,6 +84,69 @@ TEST(Selector, NoReuseAndCostlyRemapMeansOriginal) {
   EXPECT_NE(p.sel.why().find("costs more"), std::string::npos) << p.sel.why();
 }
 
+TEST(Selector, TimingsOfAnotherSizeAreTakenAgainBeforeTheyDecide) {
+  // A launcher whose launches grow fourfold, each with a new copy to build:
+  // at either size the transformed kernel does not beat the original. Compared
+  // with the small size's transformed time, the large size's original would
+  // seem to repay a remap at every launch.
+  Program p{50e-3, 51e-3, 60e-3};
+  for (int i = 0; i < 200; ++i)
+    p.launch(true);
+  ASSERT_FALSE(p.sel.profiling());
+  ASSERT_EQ(p.sel.reprofiles(), 0);
+  p.original_ms = 200e-3;
+  p.transformed_ms = 205e-3;
+  int transformed = 0;
+  for (int i = 0; i < 2000; ++i)
+    transformed += p.launch(true) == Selector::kRunTransformed;
+  EXPECT_EQ(p.sel.reprofiles(), 1);
+  EXPECT_LE(transformed, Selector::kProbes); // the new size's probes, then the original
+  EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
+  EXPECT_NE(p.sel.summary([](int) { return "x"; }).find("profiled again 1 time"), std::string::npos);
+}
+
+TEST(Selector, AChoiceTheOriginalsTimingsAloneWouldChangeIsProfiledAgain) {
+  // The launches grow by 40%, less than kDrift: the stale transformed time
+  // against the new original would seem to repay a remap at every launch.
+  Program p{50e-3, 51e-3, 5e-3};
+  for (int i = 0; i < 200; ++i)
+    p.launch(true);
+  ASSERT_EQ(p.transformeds, Selector::kProbes);
+  p.original_ms = 70e-3;
+  p.transformed_ms = 72e-3;
+  int transformed = 0;
+  for (int i = 0; i < 2000; ++i)
+    transformed += p.launch(true) == Selector::kRunTransformed;
+  EXPECT_GE(p.sel.reprofiles(), 1);
+  EXPECT_LE(transformed, Selector::kProbes * p.sel.reprofiles());
+  EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
+}
+
+TEST(Selector, ASizeThatSwingsIsProfiledAgainSeldom) {
+  Program p{50e-3, 51e-3, 60e-3};
+  int transformed = 0;
+  const int launches = 20000;
+  for (int i = 0; i < launches; ++i) {
+    const bool large = (i / 300) % 2 == 1;
+    p.original_ms = large ? 200e-3 : 50e-3;
+    p.transformed_ms = large ? 205e-3 : 51e-3;
+    transformed += p.launch(true) == Selector::kRunTransformed;
+  }
+  EXPECT_GE(p.sel.reprofiles(), 1);
+  EXPECT_LE(p.sel.reprofiles(), launches / Selector::kProfileAgainAfter);
+  EXPECT_LE(transformed, Selector::kProbes * (p.sel.reprofiles() + 1));
+}
+
+TEST(Selector, SteadyTimingsAreNotProfiledAgain) {
+  Program p{10e-3, 7e-3, 50e-3};
+  for (int i = 0; i < 3000; ++i)
+    p.launch(i % 100 == 0);
+  p.original_ms = 15e-3; // within kDrift of the settled median
+  for (int i = 0; i < 3000; ++i)
+    p.launch(i % 100 == 0);
+  EXPECT_EQ(p.sel.reprofiles(), 0);
+}
+
 TEST(Selector, NoReuseButCheapRemapMeansTransformed) {
   // The saving of one launch pays for its own remap.
   Program p{100e-3, 40e-3, 20e-3};
