@@ -18,7 +18,7 @@ __global__ void later(const float *x, const int *idx, float *out, int n) {
   if (t < n)
     out[t] = fetch(v, idx, t);
 }
-// CHECK: __device__ float fetch_irregfix_later(const float *v, const int *idx, int t, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_x) { return __irregfix_v0_x[irregfix::slot(__irregfix_v0, t, 0)]; }
+// CHECK: __device__ float fetch_irregfix_later(const float *v, const int *idx, int t, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_x) { return __irregfix_v0_x[irregfix::gather_slot(__irregfix_v0, t)]; }
 // CHECK: out[t] = fetch_irregfix_later(v, idx, t, __irregfix_v0, __irregfix_v0_x);
 // CHECK: irregfix::prepare_gather(__irregfix_site_later_0, idx, irregfix::index_kind(idx), (long long)(n), x, sizeof(*x),
 // WHY-DAG: remark: gather site in 'later' transformed: 'x' read through a coalesced copy indexed by 'idx'

@@ -17,7 +17,7 @@ __global__ void deep(int n, const float *a, const int *idx, float *out) {
     return;
   out[t] = scaled(a, idx, t, 2.0f);
 }
-// CHECK-LABEL: __device__ float fetch_irregfix_deep(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_a) { return __irregfix_v0_a[irregfix::slot(__irregfix_v0, i, 0)]; }
+// CHECK-LABEL: __device__ float fetch_irregfix_deep(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_a) { return __irregfix_v0_a[irregfix::gather_slot(__irregfix_v0, i)]; }
 // CHECK:       __device__ float scaled_irregfix_deep(const float *a, const int *idx, int i, float s, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_a) { return s * fetch_irregfix_deep(a, idx, i, __irregfix_v0, __irregfix_v0_a); }
 // CHECK:         out[t] = scaled_irregfix_deep(a, idx, t, 2.0f, __irregfix_v0, __irregfix_v0_a);
 
@@ -26,7 +26,7 @@ __global__ void shallow(int n, const float *a, const int *idx, float *out) {
   if (t < n)
     out[t] = fetch(a, idx, t);
 }
-// CHECK-LABEL: __device__ float fetch_irregfix_shallow(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_a) { return __irregfix_v0_a[irregfix::slot(__irregfix_v0, i, 0)]; }
+// CHECK-LABEL: __device__ float fetch_irregfix_shallow(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_a) { return __irregfix_v0_a[irregfix::gather_slot(__irregfix_v0, i)]; }
 // CHECK:           out[t] = fetch_irregfix_shallow(a, idx, t, __irregfix_v0, __irregfix_v0_a);
 
 struct Csr {

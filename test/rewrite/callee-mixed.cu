@@ -26,13 +26,13 @@ __global__ void mixed(int n, const float *a, const int *idx, const float *b, con
   if (t < n)
     out[t] = outer(a, idx, b, jdx, t) + row(rp, v, t) + c[kdx[t]];
 }
-// CHECK-LABEL: __device__ float inner_irregfix_mixed(const float *b, const int *jdx, int i, irregfix::View __irregfix_v2, const float *__restrict__ __irregfix_v2_b) { return __irregfix_v2_b[irregfix::slot(__irregfix_v2, i, 0)]; }
+// CHECK-LABEL: __device__ float inner_irregfix_mixed(const float *b, const int *jdx, int i, irregfix::View __irregfix_v2, const float *__restrict__ __irregfix_v2_b) { return __irregfix_v2_b[irregfix::gather_slot(__irregfix_v2, i)]; }
 // CHECK:       __device__ float outer_irregfix_mixed(const float *a, const int *idx, const float *b, const int *jdx, int i, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_a, irregfix::View __irregfix_v2, const float *__restrict__ __irregfix_v2_b) {
-// CHECK-NEXT:    return __irregfix_v1_a[irregfix::slot(__irregfix_v1, i, 0)] + inner_irregfix_mixed(b, jdx, i, __irregfix_v2, __irregfix_v2_b);
+// CHECK-NEXT:    return __irregfix_v1_a[irregfix::gather_slot(__irregfix_v1, i)] + inner_irregfix_mixed(b, jdx, i, __irregfix_v2, __irregfix_v2_b);
 // CHECK:       __device__ float row_irregfix_mixed(const int *rp, const float *v, int r, irregfix::View __irregfix_v3, const float *__restrict__ __irregfix_v3_v) {
 // CHECK:       __global__ void mixed_irregfix(int n, const float *a, const int *idx, const float *b, const int *jdx, const int *rp,
 // CHECK-NEXT:                        const float *v, const float *c, const int *kdx, float *out, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_c, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_a, irregfix::View __irregfix_v2, const float *__restrict__ __irregfix_v2_b, irregfix::View __irregfix_v3, const float *__restrict__ __irregfix_v3_v, const unsigned __irregfix_block_offset) {
-// CHECK:           out[t] = outer_irregfix_mixed(a, idx, b, jdx, t, __irregfix_v1, __irregfix_v1_a, __irregfix_v2, __irregfix_v2_b) + row_irregfix_mixed(rp, v, t, __irregfix_v3, __irregfix_v3_v) + __irregfix_v0_c[irregfix::slot(__irregfix_v0, t, 0)];
+// CHECK:           out[t] = outer_irregfix_mixed(a, idx, b, jdx, t, __irregfix_v1, __irregfix_v1_a, __irregfix_v2, __irregfix_v2_b) + row_irregfix_mixed(rp, v, t, __irregfix_v3, __irregfix_v3_v) + __irregfix_v0_c[irregfix::gather_slot(__irregfix_v0, t)];
 
 // WHY: remark: loop of 'mixed' stays in the kernel (not hoisted): it has more than one transformed site
 

@@ -59,7 +59,7 @@ __global__ void change(int n, int lag, const int *rowptr, const float *x, float 
 // WHY-DAG: callee-offset-view.cu:[[@LINE-9]]:19: note: 'then' is left as is: 'then' and 'now' of 'lagged' point into 'x', one at an offset (a site reads each kernel array from one start)
 
 // The function's copy reads the copy at the thread, as for an array passed unchanged.
-// CHECK-LABEL: __device__ float pick_irregfix_shifted_gather(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_x) { return __irregfix_v0_x[irregfix::slot(__irregfix_v0, i, 0)]; }
+// CHECK-LABEL: __device__ float pick_irregfix_shifted_gather(const float *a, const int *idx, int i, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_x) { return __irregfix_v0_x[irregfix::gather_slot(__irregfix_v0, i)]; }
 // CHECK:           out[t] = pick_irregfix_shifted_gather(x + shift, idx, t, __irregfix_v0, __irregfix_v0_x);
 // The view's start goes to the runtime; the index array is the kernel's own.
 // CHECK:         irregfix::prepare_gather(__irregfix_site_shifted_gather_0, idx, irregfix::index_kind(idx), (long long)(n), (x + (shift)), sizeof(*x), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&

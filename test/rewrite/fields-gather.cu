@@ -17,7 +17,7 @@ __global__ void weigh(int n, const int *__restrict__ pick, const Sample *__restr
 // CHECK-NEXT:  static_assert(__builtin_offsetof(Sample, value) == 0, "irregfix: 'Sample' is laid out other than the tool computed");
 // CHECK-NEXT:  static_assert(__builtin_offsetof(Sample, weight) == 16, "irregfix: 'Sample' is laid out other than the tool computed");
 // CHECK-NEXT:  __global__ void weigh_irregfix(int n, const int *__restrict__ pick, const Sample *__restrict__ s, double *__restrict__ out, irregfix::View __irregfix_v0, const __irregfix_piece_weigh_0_s_0 *__restrict__ __irregfix_v0_s_piece0, const unsigned __irregfix_block_offset) {
-// CHECK:             out[t] = __irregfix_v0_s_piece0[irregfix::slot(__irregfix_v0, t, 0)].value * (__irregfix_v0_s_piece0[irregfix::slot(__irregfix_v0, t, 0)].weight);
+// CHECK:             out[t] = __irregfix_v0_s_piece0[irregfix::gather_slot(__irregfix_v0, t)].value * (__irregfix_v0_s_piece0[irregfix::gather_slot(__irregfix_v0, t)].weight);
 // CHECK:       static const irregfix::FieldPiece __irregfix_site_weigh_0_s_pieces[1] = {
 // CHECK-NEXT:      {sizeof(__irregfix_piece_weigh_0_s_0), 2, {
 // CHECK-NEXT:        {__builtin_offsetof(Sample, value), __builtin_offsetof(__irregfix_piece_weigh_0_s_0, value), 8},

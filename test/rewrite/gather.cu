@@ -11,7 +11,7 @@ __global__ void pull(int n, const int *__restrict__ idx, const Particle *__restr
     out[t] = p[idx[t]].x * p[idx[t]].m;
 }
 // CHECK-LABEL: __global__ void pull_irregfix(int n, const int *__restrict__ idx, const Particle *__restrict__ p, float *__restrict__ out, irregfix::View __irregfix_v0, const __irregfix_piece_pull_0_p_0 *__restrict__ __irregfix_v0_p_piece0, const unsigned __irregfix_block_offset) {
-// CHECK:           out[t] = __irregfix_v0_p_piece0[irregfix::slot(__irregfix_v0, t, 0)].x * __irregfix_v0_p_piece0[irregfix::slot(__irregfix_v0, t, 0)].m;
+// CHECK:           out[t] = __irregfix_v0_p_piece0[irregfix::gather_slot(__irregfix_v0, t)].x * __irregfix_v0_p_piece0[irregfix::gather_slot(__irregfix_v0, t)].m;
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_pull_0 = {"gather.cu:11:14", "pull", "gather", irregfix::kSiteChunkable, nullptr, "p,idx"};
 // CHECK:         irregfix::View __irregfix_v0;
 // CHECK-NEXT:    const void *__irregfix_v0_out[1];

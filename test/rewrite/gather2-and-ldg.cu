@@ -10,7 +10,7 @@ __global__ void twice(int n, const int *B, const int *C, const double *A, double
     y[t] = A[B[C[t]]];
 }
 // CHECK-LABEL: __global__ void twice_irregfix(int n, const int *B, const int *C, const double *A, double *y, irregfix::View __irregfix_v0, const double *__restrict__ __irregfix_v0_A, const unsigned __irregfix_block_offset) {
-// CHECK:           y[t] = __irregfix_v0_A[irregfix::slot(__irregfix_v0, t, 0)];
+// CHECK:           y[t] = __irregfix_v0_A[irregfix::gather_slot(__irregfix_v0, t)];
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_twice_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:             irregfix::disjoint(__irregfix_site_twice_0, y, B) &&
 // CHECK:             irregfix::prepare_gather2(__irregfix_site_twice_0, B, irregfix::index_kind(B), C, irregfix::index_kind(C), (long long)(n), A, sizeof(*A), &__irregfix_v0, __irregfix_v0_out, __irregfix_stream) &&

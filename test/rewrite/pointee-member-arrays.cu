@@ -24,7 +24,7 @@ __global__ void pick(const Table *tab, const int *keys, float *out, int n) {
     out[t] = tab->weight[keys[t]];
 }
 // CHECK-LABEL: __global__ void pick_irregfix(const Table *tab, const int *keys, float *out, int n, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_tab_weight, const unsigned __irregfix_block_offset) {
-// CHECK:           out[t] = __irregfix_v0_tab_weight[irregfix::slot(__irregfix_v0, t, 0)];
+// CHECK:           out[t] = __irregfix_v0_tab_weight[irregfix::gather_slot(__irregfix_v0, t)];
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_pick_0 = {"pointee-member-arrays.cu:24:14", "pick", "gather", irregfix::kSiteChunkable, nullptr, "tab->weight,keys"};
 // CHECK:       static void pick_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, const Table *tab, const int *keys, float *out, int n) {
 // CHECK-NEXT:    const auto *const __irregfix_tab_weight = reinterpret_cast<const float *>(reinterpret_cast<const char *>(tab) + __builtin_offsetof(Table, weight));
@@ -57,7 +57,7 @@ __global__ void permuted(Table *tab, const int *keys, float *out, int n) {
     out[t] = tab->weight[tab->perm[keys[t]]];
 }
 // CHECK-LABEL: __global__ void permuted_irregfix(Table *tab, const int *keys, float *out, int n, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_tab_weight, const unsigned __irregfix_block_offset) {
-// CHECK:           out[t] = __irregfix_v0_tab_weight[irregfix::slot(__irregfix_v0, t, 0)];
+// CHECK:           out[t] = __irregfix_v0_tab_weight[irregfix::gather_slot(__irregfix_v0, t)];
 // CHECK:       static const irregfix::SiteInfo __irregfix_site_permuted_0 = {"pointee-member-arrays.cu:57:14", "permuted", "gather2", irregfix::kSiteChunkable, nullptr, "tab->weight,tab->perm,keys"};
 // CHECK-NEXT:  // irregfix: launches permuted_irregfix on remapped copies, or the original kernel when the runtime declines or times it faster.
 // CHECK-NEXT:  static void permuted_irregfix_launch(dim3 __irregfix_grid, dim3 __irregfix_block, size_t __irregfix_shmem, cudaStream_t __irregfix_stream, Table *tab, const int *keys, float *out, int n) {

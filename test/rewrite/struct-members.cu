@@ -27,7 +27,7 @@ __global__ void relax(Graph g, const float *dist) {
 }
 // CHECK-LABEL: __global__ void relax_irregfix(Graph g, const float *dist, irregfix::View __irregfix_v0, const float *__restrict__ __irregfix_v0_g_csr_weights, irregfix::View __irregfix_v1, const float *__restrict__ __irregfix_v1_dist, const unsigned __irregfix_block_offset) {
 // CHECK:           best = best < __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)] ? best : __irregfix_v0_g_csr_weights[irregfix::slot(__irregfix_v0, v, __irregfix_iter0)];
-// CHECK-NEXT:      g.out[v] = best + __irregfix_v1_dist[irregfix::slot(__irregfix_v1, v, 0)];
+// CHECK-NEXT:      g.out[v] = best + __irregfix_v1_dist[irregfix::gather_slot(__irregfix_v1, v)];
 // CHECK:         const void *const __irregfix_v0_src[1] = {g.csr.weights};
 // CHECK:         if (irregfix::begin_launch(__irregfix_site_relax_0, __irregfix_stream, __irregfix_grid, __irregfix_block) &&
 // CHECK-NEXT:             irregfix::disjoint(__irregfix_site_relax_0, g.out, g.csr.offsets) &&

@@ -31,7 +31,7 @@ void run(int n, const int *B, const float *a, const double *d, float *y) {
 // CHECK:      k_irregfix<P, I><<<__irregfix_chunk.grid, __irregfix_block, __irregfix_shmem, __irregfix_stream>>>(n, B, A, y, __irregfix_v0, static_cast<const std::remove_pointer_t<P> *>(__irregfix_v0_out[0]), __irregfix_chunk.block_offset);
 // CHECK:      __global__ void g_irregfix(int n, const int *B, const P A, P x, float *y, irregfix::View __irregfix_v0, const std::remove_pointer_t<P> *__restrict__ __irregfix_v0_A, irregfix::View __irregfix_v1, const std::remove_pointer_t<P> *__restrict__ __irregfix_v1_x, const unsigned __irregfix_block_offset) {
 // CHECK-NEXT:   int t = (blockIdx.x + __irregfix_block_offset) * blockDim.x + threadIdx.x;
-// CHECK-NEXT:   if (t < n) y[t] = __irregfix_v0_A[irregfix::slot(__irregfix_v0, t, 0)] + __irregfix_v1_x[irregfix::slot(__irregfix_v1, t, 0)];
+// CHECK-NEXT:   if (t < n) y[t] = __irregfix_v0_A[irregfix::gather_slot(__irregfix_v0, t)] + __irregfix_v1_x[irregfix::gather_slot(__irregfix_v1, t)];
 // CHECK:        k_irregfix_launch(1, 32, 0, 0, n, B, a, y);
 // CHECK:        k_irregfix_launch(1, 32, 0, 0, n, B, d, y);
 // CHECK:        g_irregfix_launch(1, 32, 0, 0, n, B, a, a, y);

@@ -319,11 +319,16 @@ private:
         Iter = "(" + Iter + " * " + indexed::innerLengthName(I, L) + " + " +
                Own(S.IndexedInnerLoops[L - 1], L, indexed::innerFirstName(I, L)) + ")";
     }
-    // Only a neighbour list may be read in place through its list in the locality order.
-    const std::string SlotOf = S.Pattern == kPatternNeighbors ? "irregfix::neighbor_slot(" : "irregfix::slot(";
+    // Only a neighbour list may be read in place through its list in the
+    // locality order; a gather's copy holds a thread's element at the thread.
+    const std::string SlotCall =
+        S.Pattern == kPatternGather || S.Pattern == kPatternGather2
+            ? "irregfix::gather_slot(" + viewName(I) + ", " + Slot + ")"
+            : std::string(S.Pattern == kPatternNeighbors ? "irregfix::neighbor_slot(" : "irregfix::slot(") +
+                  viewName(I) + ", " + Slot + ", " + Iter + ")";
     for (const SiteArray *A : S.remappedArrays()) {
       if (A->Fields.split()) { // never in a called function (KernelAnalysis.cpp keeps its elements whole)
-        rewriteFieldReads(*A, I, "[" + SlotOf + viewName(I) + ", " + Slot + ", " + Iter + ")]");
+        rewriteFieldReads(*A, I, "[" + SlotCall + "]");
         continue;
       }
       for (const Expr *Read : A->Reads) {
@@ -332,8 +337,7 @@ private:
                                                      remappedName(S, I, *A) + ", " + stageName() + ", " + Slot +
                                                      ", " + Iter + ")");
         else
-          Editor.replace(Read->getSourceRange(), remappedName(S, I, *A) + "[" + SlotOf + viewName(I) +
-                                                     ", " + Slot + ", " + Iter + ")]");
+          Editor.replace(Read->getSourceRange(), remappedName(S, I, *A) + "[" + SlotCall + "]");
         replaced(Read->getBeginLoc(), Read->getEndLoc());
       }
     }

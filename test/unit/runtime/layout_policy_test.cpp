@@ -111,6 +111,33 @@ TEST(LayoutPolicy, RequestFollowsTheConfigurationThenTheLaunchsWish) {
   EXPECT_EQ(layout_request(cfg, kPatternRange2, kPlain, launch(4, 256), 1000).key, kLayoutEllColMajor);
 }
 
+// The tool reads a gather's copy at gather_slot(v, t), which is t: that holds
+// only while every gather copy is ELL one element wide, whatever is forced or wished.
+TEST(LayoutPolicy, AGathersCopyIsEllOneWideSoItsSlotIsTheThread) {
+  Config cfg;
+  for (int forced = 0; forced <= kLayoutLanes; ++forced)
+    for (int wish = 0; wish <= kLayoutLanes; ++wish)
+      for (int pattern : {kPatternGather, kPatternGather2})
+        for (bool pieces : {false, true}) {
+          cfg.layout = forced;
+          EXPECT_EQ(layout_request(cfg, pattern, kPermutable, launch(4, 256, wish), 1000, pieces).key,
+                    kLayoutEllColMajor)
+              << "forced " << forced << ", wished " << wish << ", " << pattern_name(pattern);
+        }
+  Entry e;
+  e.key.pattern = kPatternGather;
+  e.key.n = 100;
+  e.layout = kLayoutEllColMajor;
+  e.max_len = 1; // keep_gather_shape
+  long long zero = 0;
+  e.zero_cell = &zero;
+  View v{};
+  const void *out[1] = {};
+  fill_view(e, &v, out);
+  for (long long t : {0LL, 1LL, 31LL, 32LL, 33LL, 99LL})
+    EXPECT_EQ(slot(v, t, 0), gather_slot(v, t)) << "t=" << t;
+}
+
 TEST(LayoutPolicy, RangeBuildMakesTheRequestedLayoutOrAutosFavourite) {
   LayoutRequest forced;
   forced.key = kLayoutSell32;
