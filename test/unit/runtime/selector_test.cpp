@@ -84,6 +84,17 @@ TEST(Selector, NoReuseAndCostlyRemapMeansOriginal) {
   EXPECT_NE(p.sel.why().find("costs more"), std::string::npos) << p.sel.why();
 }
 
+// The program's launches grow (each variant's time set anew), every launch
+// writing its sources: how many of the next 2000 ran the transformed kernel.
+int transformed_after_growth(Program &p, double original_ms, double transformed_ms) {
+  p.original_ms = original_ms;
+  p.transformed_ms = transformed_ms;
+  int transformed = 0;
+  for (int i = 0; i < 2000; ++i)
+    transformed += p.launch(true) == Selector::kRunTransformed;
+  return transformed;
+}
+
 TEST(Selector, TimingsOfAnotherSizeAreTakenAgainBeforeTheyDecide) {
   // A launcher whose launches grow fourfold, each with a new copy to build:
   // at either size the transformed kernel does not beat the original. Compared
@@ -94,11 +105,7 @@ TEST(Selector, TimingsOfAnotherSizeAreTakenAgainBeforeTheyDecide) {
     p.launch(true);
   ASSERT_FALSE(p.sel.profiling());
   ASSERT_EQ(p.sel.reprofiles(), 0);
-  p.original_ms = 200e-3;
-  p.transformed_ms = 205e-3;
-  int transformed = 0;
-  for (int i = 0; i < 2000; ++i)
-    transformed += p.launch(true) == Selector::kRunTransformed;
+  const int transformed = transformed_after_growth(p, 200e-3, 205e-3);
   EXPECT_EQ(p.sel.reprofiles(), 1);
   EXPECT_LE(transformed, Selector::kProbes); // the new size's probes, then the original
   EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
@@ -112,11 +119,7 @@ TEST(Selector, AChoiceTheOriginalsTimingsAloneWouldChangeIsProfiledAgain) {
   for (int i = 0; i < 200; ++i)
     p.launch(true);
   ASSERT_EQ(p.transformeds, Selector::kProbes);
-  p.original_ms = 70e-3;
-  p.transformed_ms = 72e-3;
-  int transformed = 0;
-  for (int i = 0; i < 2000; ++i)
-    transformed += p.launch(true) == Selector::kRunTransformed;
+  const int transformed = transformed_after_growth(p, 70e-3, 72e-3);
   EXPECT_GE(p.sel.reprofiles(), 1);
   EXPECT_LE(transformed, Selector::kProbes * p.sel.reprofiles());
   EXPECT_NE(p.sel.why().find("does not beat"), std::string::npos) << p.sel.why();
