@@ -236,6 +236,8 @@ bool Selector::drifted() const {
 // Every timing starts over (each was taken at the old size, remaps included);
 // a candidate probed no more may win at the new size. Samples still in flight
 // land in the new windows: one launch's worth of the old size at most each.
+long long Selector::profile_again_after() const { return kProfileAgainAfter << std::min(reprofiles_, 3); }
+
 void Selector::profile_again() {
   profiling_ = true;
   original_ = Window{};
@@ -349,7 +351,7 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
     since_settled_ = 0;
     hold_verdict();
     d.settled = true;
-  } else if ((drifted() || verdict_stale()) && since_settled_ >= kProfileAgainAfter) {
+  } else if ((drifted() || verdict_stale()) && since_settled_ >= profile_again_after()) {
     char why[200];
     std::snprintf(why, sizeof why, "profiling again: the original's time moved from %.1f to %.1f us%s",
                   settled_original_ * 1e3, original_.median() * 1e3,

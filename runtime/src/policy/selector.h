@@ -42,9 +42,10 @@ public:
   // verdict, the candidates' timings say nothing of the new size, and
   // profiling starts again (its warm-up done).
   static constexpr double kDrift = 2.0;
-  // At most this often (launches since profiling ended): a program whose size
-  // swings back and forth pays for its probes seldom, and meanwhile keeps the
-  // choice its last profiling made.
+  // At most this often (launches since profiling ended), doubling with each
+  // time (up to 8 times this): a program whose size swings back and forth, or
+  // whose timings hover at a verdict's edge, pays for its probes seldom, and
+  // meanwhile keeps the choice its last profiling made.
   static constexpr long long kProfileAgainAfter = 8 * kWatchPeriod;
   static constexpr long long kReuseHalfLife = 256; // launches before the reuse counts halve
   static constexpr int kMaxCandidates = 4;
@@ -163,6 +164,7 @@ private:
   void hold_verdict();
   bool verdict_stale() const;
   bool drifted() const;
+  long long profile_again_after() const; // launches since profiling ended
   void profile_again();
   void count_launch(bool data_changed, const int *observed);
   void judge(int c);
