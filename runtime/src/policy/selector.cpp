@@ -233,11 +233,11 @@ bool Selector::drifted() const {
   return settled_original_ > 0 && o > 0 && (o > kDrift * settled_original_ || o * kDrift < settled_original_);
 }
 
+long long Selector::profile_again_after() const { return kProfileAgainAfter << std::min(reprofiles_, 3); }
+
 // Every timing starts over (each was taken at the old size, remaps included);
 // a candidate probed no more may win at the new size. Samples still in flight
 // land in the new windows: one launch's worth of the old size at most each.
-long long Selector::profile_again_after() const { return kProfileAgainAfter << std::min(reprofiles_, 3); }
-
 void Selector::profile_again() {
   profiling_ = true;
   original_ = Window{};
@@ -312,18 +312,18 @@ Selector::Verdict Selector::verdict() const {
   return gain * reuse(chosen_) > std::max(0.0, remap_ms()) ? kRepaysRemap : kWinsIfCached;
 }
 
-void Selector::hold_verdict() {
-  verdict_ = verdict();
+void Selector::hold_verdict(Verdict v) {
+  verdict_ = v;
   verdict_samples_ = {original_.total, cands_[chosen_].kernel.total, cands_[chosen_].remap.total};
 }
 
 // A verdict that the original's new timings alone would change compares them
 // with the candidate's timings of another time, perhaps of another size: a
 // program whose launches grew would seem to gain. Those are taken again first.
-bool Selector::verdict_stale() const {
+bool Selector::only_original_timed_since_verdict() const {
   const Candidate &k = cands_[chosen_];
-  return verdict() != verdict_ && original_.total != verdict_samples_[0] &&
-         k.kernel.total == verdict_samples_[1] && k.remap.total == verdict_samples_[2];
+  return original_.total != verdict_samples_[0] && k.kernel.total == verdict_samples_[1] &&
+         k.remap.total == verdict_samples_[2];
 }
 
 Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const int *observed) {
@@ -349,20 +349,25 @@ Selector::Decision Selector::decide(bool copy_valid, bool data_changed, const in
     settle();
     settled_original_ = original_.median();
     since_settled_ = 0;
-    hold_verdict();
+    hold_verdict(verdict());
     d.settled = true;
-  } else if ((drifted() || verdict_stale()) && since_settled_ >= profile_again_after()) {
-    char why[200];
-    std::snprintf(why, sizeof why, "profiling again: the original's time moved from %.1f to %.1f us%s",
-                  settled_original_ * 1e3, original_.median() * 1e3,
-                  drifted() ? "" : ", which alone would change the choice");
-    profile_again();
-    d = probe();
-    why_ = why;
-    return d;
+  } else {
+    const Verdict now = verdict();
+    const bool drift = drifted();
+    const bool stale = now != verdict_ && only_original_timed_since_verdict();
+    if ((drift || stale) && since_settled_ >= profile_again_after()) {
+      char why[200];
+      std::snprintf(why, sizeof why, "profiling again: the original's time moved from %.1f to %.1f us%s",
+                    settled_original_ * 1e3, original_.median() * 1e3,
+                    drift ? "" : ", which alone would change the choice");
+      profile_again();
+      d = probe();
+      why_ = why;
+      return d;
+    }
+    if (now != verdict_ && !stale) // a stale one is held until profiling may start again
+      hold_verdict(now);
   }
-  if (verdict() != verdict_ && !verdict_stale()) // a stale one is held until profiling may start again
-    hold_verdict();
   d.candidate = chosen_;
   const double o = original_ms(), x = transformed_ms(), gain = o - x;
   const double r = std::max(0.0, remap_ms()), reuse = this->reuse(chosen_);

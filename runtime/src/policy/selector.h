@@ -161,8 +161,8 @@ private:
   void settle();
   enum Verdict { kLoses, kRepaysRemap, kWinsIfCached };
   Verdict verdict() const;
-  void hold_verdict();
-  bool verdict_stale() const;
+  void hold_verdict(Verdict v);
+  bool only_original_timed_since_verdict() const;
   bool drifted() const;
   long long profile_again_after() const; // launches since profiling ended
   void profile_again();
@@ -195,7 +195,7 @@ private:
   bool ruled_out_ = false;          // rule_out: the original, without profiling
   double settled_original_ = -1;    // the original's median when profiling ended
   long long since_settled_ = 0;     // launches since
-  int reprofiles_ = 0;              // profiling started again (kDrift, verdict_stale)
+  int reprofiles_ = 0;              // profiling started again (kDrift, a stale verdict)
   Verdict verdict_ = kLoses;        // the latest verdict, and the samples it saw:
   std::array<long long, 3> verdict_samples_{}; // the original's, the chosen kernel's and remap's totals
 };
