@@ -9,6 +9,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -17,10 +18,15 @@ namespace detail {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr unsigned long long kNoKey = ~0ULL;
+// Propagation keys: hops (high 8 bits), seed (low kOrderSeedBits), so that
+// the least is the nearest seed, ties to the lower; 4 bytes, so that the
+// keys of 8 million threads fit the L2 the sweeps read them through at
+// random (see KeyLayout for the sort's keys).
+constexpr unsigned kNoKey = ~0u;
+constexpr unsigned kHop = 1u << kOrderSeedBits;
+constexpr unsigned kSeedMask = kHop - 1;
+static_assert(kMaxSweeps < 255, "hops fit the key's 8 bits, below kNoKey's");
 constexpr unsigned kNoSector = ~0u;
-// Propagation keys: hops (high 32 bits), seed (see KeyLayout for the sort's).
-constexpr unsigned long long kHop = 1ULL << 32;
 
 // ---- the sampled measure ----------------------------------------------------
 
@@ -89,45 +95,61 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- the order --------------------------------------------------------------
 
-// Seeds every `region` threads: (0 hops, their seed number); the others none yet.
-__global__ void __launch_bounds__(kThreads) seed_kernel(long long n, int region, unsigned long long *__restrict__ prop) {
+// Seeds every `region` threads: (0 hops, their seed number); the others none
+// yet. The seeds are the first frontier (frontier[i] = seed i, sizes[0] of
+// them; sizes[1], the next frontier's, starts at 0).
+__global__ void __launch_bounds__(kThreads)
+    seed_kernel(long long n, int region, unsigned *__restrict__ prop, int *__restrict__ frontier,
+                int *__restrict__ sizes) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < n; t += stride)
-    prop[t] = t % region == 0 ? static_cast<unsigned long long>(t / region) : kNoKey;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < n; t += stride) {
+    const bool seed = t % region == 0;
+    prop[t] = seed ? static_cast<unsigned>(t / region) : kNoKey;
+    if (seed)
+      frontier[t / region] = static_cast<int>(t);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    sizes[0] = static_cast<int>((n + region - 1) / region);
+    sizes[1] = 0;
+  }
 }
 
-// Sweep `level`: each thread the search reached at the level before offers
-// its key, one hop further, to every element it reads that nothing has
-// reached yet (the least offer holds). A breadth-first search from every
-// seed at once, ties to the lower seed, whatever order the threads run in: a
-// key written in this sweep is one level further and offers nothing until
-// the next. Each thread reads its list once over all sweeps (relaxing every
-// thread's key read them all at every sweep, 20 to 40 times on a shuffled
-// grid). Along what threads read: where t reads e, e joins t's region; the
-// same regions as "t joins the region of what it reads" where reads go both
-// ways (a symmetric matrix, a full neighbour list). A sweep that reaches
-// nothing ends them.
+// Sweep s (0, 1, ...): each thread of the frontier, those the search reached
+// at the sweep before, offers its key, one hop further, to every element it
+// reads that nothing has reached yet (the least offer holds); the offer that
+// finds an element unreached puts it in the next frontier. A breadth-first
+// search from every seed at once, ties to the lower seed, whatever order the
+// threads run in: a key written in this sweep is one level further and
+// offers nothing until the next. Each thread reads its list once over all
+// sweeps, and a sweep runs over its frontier alone (not over every thread:
+// 36 passes over 8 million on a shuffled grid took 5 ms of an H100). Along
+// what threads read: where t reads e, e joins t's region; the same regions as
+// "t joins the region of what it reads" where reads go both ways (a symmetric
+// matrix, a full neighbour list). Frontier sizes rotate through sizes[3]:
+// sweep s reads sizes[s % 3], counts into sizes[(s + 1) % 3], and clears
+// sizes[(s + 2) % 3] for the sweep after (read by the sweep before).
 __global__ void __launch_bounds__(kThreads)
-    sweep_kernel(AccessList a, unsigned long long *prop, unsigned long long level, int *changed) {
+    sweep_kernel(AccessList a, unsigned *prop, const int *__restrict__ frontier, int *__restrict__ next,
+                 int *sizes, int s) {
+  const int size = sizes[s % 3];
+  int *next_size = &sizes[(s + 1) % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    sizes[(s + 2) % 3] = 0;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
-    const unsigned long long own = prop[t];
-    if (own == kNoKey || (own >> 32) + 1 != level)
-      continue;
+  for (long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; i < size; i += stride) {
+    const long long t = frontier[i];
+    const unsigned offer = prop[t] + kHop;
     long long start = 0;
     const long long len = access_count(a, t, &start);
-    bool reached = false;
     for (long long j = 0; j < len; ++j) {
       long long e = 0;
       if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
         continue;
-      const unsigned long long offer = own + kHop;
       if (prop[e] <= offer) // reached before, or offered as little in this sweep
         continue;
-      reached |= atomicMin(&prop[e], offer) == kNoKey;
+      if (atomicMin(&prop[e], offer) == kNoKey)
+        next[atomicAdd(next_size, 1)] = static_cast<int>(e);
     }
-    if (reached)
-      *changed = 1;
   }
 }
 
@@ -158,13 +180,13 @@ KeyLayout key_layout(long long n, int region) {
 
 // The sort key of each thread and the thread itself.
 __global__ void __launch_bounds__(kThreads)
-    key_kernel(AccessList a, const unsigned long long *__restrict__ prop, KeyLayout layout,
+    key_kernel(AccessList a, const unsigned *__restrict__ prop, KeyLayout layout,
                unsigned long long *__restrict__ keys, int *__restrict__ ids) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
-    const unsigned long long k = prop[t];
-    const unsigned long long seed = k == kNoKey ? layout.no_region : k & 0xffffffffULL;
-    const unsigned long long hops = k == kNoKey ? 255 : (k >> 32) < 255 ? (k >> 32) : 255;
+    const unsigned k = prop[t];
+    const unsigned long long seed = k == kNoKey ? layout.no_region : k & kSeedMask;
+    const unsigned long long hops = k == kNoKey ? 255 : k >> kOrderSeedBits;
     long long start = 0;
     const long long len = access_count(a, t, &start);
     unsigned long long least = static_cast<unsigned long long>(a.n);
@@ -394,7 +416,7 @@ cudaError_t sample_parts(std::size_t *keys, std::size_t *temp) {
                                         static_cast<unsigned long long *>(nullptr), items);
 }
 
-// compute_order's scratch: propagation keys, sort keys in and out, ids, the flag, CUB's temporaries.
+// compute_order's scratch: propagation keys, sort keys in and out, ids, the frontiers' sizes, CUB's temporaries.
 cudaError_t order_parts(long long n, std::size_t *keys, std::size_t *ids, std::size_t *temp) {
   *keys = aligned(static_cast<std::size_t>(n) * sizeof(unsigned long long));
   *ids = aligned(static_cast<std::size_t>(n) * sizeof(int));
@@ -461,6 +483,39 @@ cudaError_t order_scratch_bytes(long long n, std::size_t *bytes) {
   return e;
 }
 
+namespace {
+
+// compute_order's scratch, in the order order_parts sizes it. While the
+// sweeps run, the sort keys' room holds the two frontiers (n ints each).
+struct OrderScratch {
+  unsigned *prop = nullptr;
+  unsigned long long *keys = nullptr, *sorted = nullptr;
+  int *ids = nullptr, *sizes = nullptr; // sizes: the frontiers' three rotating sizes
+  int *frontier[2] = {nullptr, nullptr};
+  void *cub_temp = nullptr;
+  std::size_t temp = 0;
+};
+
+cudaError_t order_scratch(long long n, char *base, OrderScratch *s) {
+  std::size_t keys = 0, ids = 0;
+  const cudaError_t e = order_parts(n, &keys, &ids, &s->temp);
+  s->prop = reinterpret_cast<unsigned *>(base);
+  s->keys = reinterpret_cast<unsigned long long *>(base + keys);
+  s->frontier[0] = reinterpret_cast<int *>(s->keys);
+  s->frontier[1] = s->frontier[0] + n;
+  s->sorted = reinterpret_cast<unsigned long long *>(base + 2 * keys);
+  s->ids = reinterpret_cast<int *>(base + 3 * keys);
+  s->sizes = reinterpret_cast<int *>(base + 3 * keys + ids);
+  s->cub_temp = base + 3 * keys + ids + 256;
+  return e;
+}
+
+// A sweep's blocks: enough to fill the device, whatever its frontier (the
+// host does not know its size), fewer for a small graph.
+constexpr unsigned kSweepBlocks = 1024;
+
+} // namespace
+
 cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scratch, std::size_t scratch_bytes,
                           int *sweeps, bool *converged, cudaStream_t stream) {
   *sweeps = 0;
@@ -468,47 +523,42 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
   const long long n = a.n;
   if (n <= 0 || n > INT_MAX || !perm)
     return cudaErrorInvalidValue;
-  std::size_t keys_bytes = 0, ids_bytes = 0, temp = 0, need = 0;
-  cudaError_t e = order_parts(n, &keys_bytes, &ids_bytes, &temp);
-  if (e != cudaSuccess || (e = order_scratch_bytes(n, &need)) != cudaSuccess)
+  std::size_t need = 0;
+  cudaError_t e = order_scratch_bytes(n, &need);
+  if (e != cudaSuccess)
     return e;
   if (!scratch || scratch_bytes < need)
     return cudaErrorInvalidValue;
-  char *base = static_cast<char *>(scratch);
-  auto *prop = reinterpret_cast<unsigned long long *>(base);
-  auto *keys = reinterpret_cast<unsigned long long *>(base + keys_bytes);
-  auto *sorted = reinterpret_cast<unsigned long long *>(base + 2 * keys_bytes);
-  auto *ids = reinterpret_cast<int *>(base + 3 * keys_bytes);
-  auto *flag = reinterpret_cast<int *>(base + 3 * keys_bytes + ids_bytes);
-  void *cub_temp = base + 3 * keys_bytes + ids_bytes + 256;
-  const unsigned grid = grid_for(n, kThreads);
+  OrderScratch s;
+  if ((e = order_scratch(n, static_cast<char *>(scratch), &s)) != cudaSuccess)
+    return e;
   const int regions_of = order_region(n, region);
-  seed_kernel<<<grid, kThreads, 0, stream>>>(n, regions_of, prop);
+  seed_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(n, regions_of, s.prop, s.frontier[0], s.sizes);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
+  const unsigned blocks = std::min(grid_for(n, kThreads), kSweepBlocks);
   while (*sweeps < kMaxSweeps) {
-    if ((e = cudaMemsetAsync(flag, 0, sizeof(int), stream)) != cudaSuccess)
-      return e;
-    for (int s = 0; s < kSweepBatch; ++s) {
-      sweep_kernel<<<grid, kThreads, 0, stream>>>(a, prop, static_cast<unsigned long long>(*sweeps + s + 1), flag);
+    for (int i = 0; i < kSweepBatch; ++i, ++*sweeps) {
+      sweep_kernel<<<blocks, kThreads, 0, stream>>>(a, s.prop, s.frontier[*sweeps % 2], s.frontier[(*sweeps + 1) % 2],
+                                                    s.sizes, *sweeps);
       if ((e = cudaPeekAtLastError()) != cudaSuccess)
         return e;
     }
-    *sweeps += kSweepBatch;
-    int changed = 0;
-    if ((e = cudaMemcpyAsync(&changed, flag, sizeof changed, cudaMemcpyDeviceToHost, stream)) != cudaSuccess ||
+    int left = 0; // the frontier the batch's last sweep leaves
+    if ((e = cudaMemcpyAsync(&left, &s.sizes[*sweeps % 3], sizeof left, cudaMemcpyDeviceToHost, stream)) !=
+            cudaSuccess ||
         (e = cudaStreamSynchronize(stream)) != cudaSuccess)
       return e;
-    if (!changed) { // the batch's last sweeps lowered nothing: the keys are final
+    if (left == 0) { // nothing more to reach: the keys are final
       *converged = true;
       break;
     }
   }
   const KeyLayout layout = key_layout(n, regions_of);
-  key_kernel<<<grid, kThreads, 0, stream>>>(a, prop, layout, keys, ids);
+  key_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, s.prop, layout, s.keys, s.ids);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
     return e;
-  return cub::DeviceRadixSort::SortPairs(cub_temp, temp, keys, sorted, ids, perm, static_cast<int>(n), 0,
+  return cub::DeviceRadixSort::SortPairs(s.cub_temp, s.temp, s.keys, s.sorted, s.ids, perm, static_cast<int>(n), 0,
                                          layout.end_bit(), stream);
 }
 
