@@ -1,5 +1,6 @@
 #include "Analysis/HostWrites.h"
 #include "Analysis/LibraryCalls.h"
+#include "Analysis/RunTimeCode.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -287,8 +288,8 @@ HostEffect HostWriteAnalysis::ofLaunch(const CUDAKernelCallExpr *L) {
 
 namespace {
 
-// Every host call in a function body, lambdas it defines included.
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+// Every host call in a function body that may run, lambdas it defines included.
+class CallCollector : public RunTimeCodeVisitor<CallCollector> {
 public:
   bool shouldVisitLambdaBody() const { return true; }
   bool VisitCallExpr(CallExpr *C) {

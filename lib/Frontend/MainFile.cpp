@@ -1,4 +1,5 @@
 #include "Frontend/MainFile.h"
+#include "Analysis/RunTimeCode.h"
 #include "Analysis/ThreadIndex.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -41,7 +42,9 @@ bool unresolved(const Expr *Call) { return Call->isInstantiationDependent(); }
 
 // Kernels, launches and host calls of the rewritable files. Walks the text
 // (patterns) and, separately, the instantiations of templates and generic lambdas.
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public RunTimeCodeVisitor<Collector> {
+  using Base = RunTimeCodeVisitor<Collector>;
+
 public:
   Collector(const RewritableFiles &Files, MainFile &Out) : Files(Files), Out(Out) {}
 
@@ -51,14 +54,14 @@ public:
   bool TraverseDecl(Decl *D) {
     auto *F = dyn_cast_or_null<FunctionDecl>(D);
     if (!F)
-      return RecursiveASTVisitor::TraverseDecl(D);
+      return Base::TraverseDecl(D);
     Frame Saved = Cur;
     Cur.Fn = F;
     Cur.Instance = Cur.Instance || F->isTemplateInstantiation();
     // A device function notes no call (none of its code runs on the host)
     // unless a lambda or a class it defines may: its body, often most of the
     // program's statements, is not walked.
-    bool R = !isHostCode(F) && !bodyDefinesCode(F) ? VisitFunctionDecl(F) : RecursiveASTVisitor::TraverseDecl(D);
+    bool R = !isHostCode(F) && !bodyDefinesCode(F) ? VisitFunctionDecl(F) : Base::TraverseDecl(D);
     Cur = Saved;
     return R;
   }
@@ -68,7 +71,7 @@ public:
     if (Cur.Fn)
       Enclosing[L->getCallOperator()] = Cur.Fn;
     Cur.Fn = L->getCallOperator();
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    bool R = Base::TraverseLambdaExpr(L);
     // A generic lambda's bodies for the argument types it is called with.
     if (const FunctionTemplateDecl *T = L->getDependentCallOperator())
       for (FunctionDecl *S : T->specializations()) {
