@@ -535,6 +535,30 @@ class RealworldTest(unittest.TestCase):
             self.assertFalse(row["identical"])
             self.assertIn("NO (setup exited 3)", realworld.summary_table([row]))
 
+    def test_a_programs_own_clock_is_summed_over_its_matches_in_its_unit(self):
+        clock = {"pattern": r"Device time: ([0-9.]+)", "ms": 1000}
+        self.assertEqual(realworld.own_clock("Device time: 1.5\nHost time: 9\nDevice time: 0.25\n", clock), 1750.0)
+        self.assertIsNone(realworld.own_clock("Host time: 9\n", clock))
+        self.assertIsNone(realworld.own_clock("Device time: 1.5\n", None))
+
+    def test_a_program_that_times_itself_is_also_compared_by_its_clock(self):
+        with tempfile.TemporaryDirectory() as d:
+            for side, device in (("original", "30"), ("irregfix", "20")):
+                with open(os.path.join(d, side), "w") as f:
+                    f.write("#!/bin/sh\necho result 7; echo 'Device time: %s'\n" % device)
+                os.chmod(os.path.join(d, side), 0o755)
+            entry = {"name": "p", "cwd": d, "run": "", "check": "output", "setup": "", "outputs": [],
+                     "report": {"reads": 1, "verdicts": {"rewritten": 1}, "refused": {}},
+                     "clock": {"pattern": r"Device time: ([0-9.]+)", "ms": 1, "what": "its device time"}}
+            row = realworld.run_program(entry, d, 3, 10)
+            self.assertTrue(row["identical"])
+            self.assertEqual((row["original_clock_ms"], row["irregfix_clock_ms"]), (30.0, 20.0))
+            self.assertAlmostEqual(row["clock_speedup"], 1.5)
+            self.assertIn("| p | its device time | 30.0 (30.0–30.0) | 20.0 (20.0–20.0) | 1.50x |",
+                          realworld.clock_table([row]))
+            entry.pop("clock")
+            self.assertEqual(realworld.clock_table([realworld.run_program(entry, d, 1, 10)]), "")
+
     def test_the_lists_run_fields_replace_the_manifests(self):
         import json
         with tempfile.TemporaryDirectory() as d:
