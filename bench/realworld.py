@@ -63,11 +63,9 @@ import census  # noqa: E402
 
 LIST = os.path.join(HERE, "realworld.json")
 
-# The fields of a program that only its runs use: taken from the list at run time over the manifest's.
-RUN_FIELDS = ("run", "check", "setup", "outputs", "clock")
-
 
 def run_fields(prog):
+    """The fields of a program that only its runs use: taken from the list at run time over the manifest's."""
     return {"run": prog["run"], "check": prog.get("check", "output"), "setup": prog.get("setup", ""),
             "outputs": prog.get("outputs", []), "clock": prog.get("clock")}
 

@@ -416,14 +416,39 @@ cudaError_t sample_parts(std::size_t *keys, std::size_t *temp) {
                                         static_cast<unsigned long long *>(nullptr), items);
 }
 
-// compute_order's scratch: propagation keys, sort keys in and out, ids, the frontiers' sizes, CUB's temporaries.
-cudaError_t order_parts(long long n, std::size_t *keys, std::size_t *ids, std::size_t *temp) {
-  *keys = aligned(static_cast<std::size_t>(n) * sizeof(unsigned long long));
-  *ids = aligned(static_cast<std::size_t>(n) * sizeof(int));
-  *temp = 0;
-  return cub::DeviceRadixSort::SortPairs(nullptr, *temp, static_cast<const unsigned long long *>(nullptr),
-                                         static_cast<unsigned long long *>(nullptr), static_cast<const int *>(nullptr),
-                                         static_cast<int *>(nullptr), static_cast<int>(n));
+// compute_order's scratch, one layout for its size and its pieces: the
+// propagation keys, the sort keys in and out, the ids, the frontiers' three
+// rotating sizes (256 bytes), CUB's temporaries. While the sweeps run, the
+// sort keys' room holds the two frontiers (n ints each).
+struct OrderScratch {
+  std::size_t keys_bytes = 0, ids_bytes = 0, temp = 0; // the pieces' sizes
+  std::size_t bytes() const { return 3 * keys_bytes + ids_bytes + 256 + aligned(temp); }
+  unsigned *prop = nullptr;
+  unsigned long long *keys = nullptr, *sorted = nullptr;
+  int *ids = nullptr, *sizes = nullptr;
+  int *frontier[2] = {nullptr, nullptr};
+  void *cub_temp = nullptr;
+};
+
+// The layout for n threads; its pointers into `base` when given.
+cudaError_t order_scratch(long long n, char *base, OrderScratch *s) {
+  s->keys_bytes = aligned(static_cast<std::size_t>(n) * sizeof(unsigned long long));
+  s->ids_bytes = aligned(static_cast<std::size_t>(n) * sizeof(int));
+  s->temp = 0;
+  const cudaError_t e = cub::DeviceRadixSort::SortPairs(
+      nullptr, s->temp, static_cast<const unsigned long long *>(nullptr), static_cast<unsigned long long *>(nullptr),
+      static_cast<const int *>(nullptr), static_cast<int *>(nullptr), static_cast<int>(n));
+  if (!base)
+    return e;
+  s->prop = reinterpret_cast<unsigned *>(base);
+  s->keys = reinterpret_cast<unsigned long long *>(base + s->keys_bytes);
+  s->frontier[0] = reinterpret_cast<int *>(s->keys);
+  s->frontier[1] = s->frontier[0] + n;
+  s->sorted = reinterpret_cast<unsigned long long *>(base + 2 * s->keys_bytes);
+  s->ids = reinterpret_cast<int *>(base + 3 * s->keys_bytes);
+  s->sizes = reinterpret_cast<int *>(base + 3 * s->keys_bytes + s->ids_bytes);
+  s->cub_temp = base + 3 * s->keys_bytes + s->ids_bytes + 256;
+  return e;
 }
 
 } // namespace
@@ -477,38 +502,13 @@ cudaError_t sample_sectors(const AccessList &a, const int *perm, const int *renu
 }
 
 cudaError_t order_scratch_bytes(long long n, std::size_t *bytes) {
-  std::size_t keys = 0, ids = 0, temp = 0;
-  const cudaError_t e = order_parts(n, &keys, &ids, &temp);
-  *bytes = 3 * keys + ids + 256 + aligned(temp);
+  OrderScratch s;
+  const cudaError_t e = order_scratch(n, nullptr, &s);
+  *bytes = s.bytes();
   return e;
 }
 
 namespace {
-
-// compute_order's scratch, in the order order_parts sizes it. While the
-// sweeps run, the sort keys' room holds the two frontiers (n ints each).
-struct OrderScratch {
-  unsigned *prop = nullptr;
-  unsigned long long *keys = nullptr, *sorted = nullptr;
-  int *ids = nullptr, *sizes = nullptr; // sizes: the frontiers' three rotating sizes
-  int *frontier[2] = {nullptr, nullptr};
-  void *cub_temp = nullptr;
-  std::size_t temp = 0;
-};
-
-cudaError_t order_scratch(long long n, char *base, OrderScratch *s) {
-  std::size_t keys = 0, ids = 0;
-  const cudaError_t e = order_parts(n, &keys, &ids, &s->temp);
-  s->prop = reinterpret_cast<unsigned *>(base);
-  s->keys = reinterpret_cast<unsigned long long *>(base + keys);
-  s->frontier[0] = reinterpret_cast<int *>(s->keys);
-  s->frontier[1] = s->frontier[0] + n;
-  s->sorted = reinterpret_cast<unsigned long long *>(base + 2 * keys);
-  s->ids = reinterpret_cast<int *>(base + 3 * keys);
-  s->sizes = reinterpret_cast<int *>(base + 3 * keys + ids);
-  s->cub_temp = base + 3 * keys + ids + 256;
-  return e;
-}
 
 // A sweep's blocks: enough to fill the device, whatever its frontier (the
 // host does not know its size), fewer for a small graph.
@@ -523,15 +523,12 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
   const long long n = a.n;
   if (n <= 0 || n > INT_MAX || !perm)
     return cudaErrorInvalidValue;
-  std::size_t need = 0;
-  cudaError_t e = order_scratch_bytes(n, &need);
+  OrderScratch s;
+  cudaError_t e = order_scratch(n, static_cast<char *>(scratch), &s);
   if (e != cudaSuccess)
     return e;
-  if (!scratch || scratch_bytes < need)
+  if (!scratch || scratch_bytes < s.bytes())
     return cudaErrorInvalidValue;
-  OrderScratch s;
-  if ((e = order_scratch(n, static_cast<char *>(scratch), &s)) != cudaSuccess)
-    return e;
   const int regions_of = order_region(n, region);
   seed_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(n, regions_of, s.prop, s.frontier[0], s.sizes);
   if ((e = cudaPeekAtLastError()) != cudaSuccess)
