@@ -9,6 +9,7 @@
 #include <irregfix/testing.h>
 
 #include "device_test.cuh"
+#include "config.h"
 #include "order_reference.h"
 
 #include <gtest/gtest.h>
@@ -193,7 +194,7 @@ TEST_F(DomainTest, TheOrderIsMeasuredAsRenumberedLaunchesReadTheGraph) {
   irregfix::testing::set_domain(1);
   run(l, 1, true);
   const order_reference::Graph g = graph_of(l);
-  const std::vector<int> perm = order_reference::order(g, 128);
+  const std::vector<int> perm = order_reference::order(g, irregfix::detail::kDomainRegionDefault);
   std::vector<int> inv(perm.size());
   for (std::size_t p = 0; p < perm.size(); ++p)
     inv[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);

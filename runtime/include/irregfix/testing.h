@@ -32,8 +32,9 @@
 //   IRREGFIX_LANES=L        the lanes layout runs each row with L lanes (2, 4, 8, 16 or 32); default:
 //                           the power of two at or below the rows' mean length, 2 to 32.
 //   IRREGFIX_AUTO_SHARING=1 auto also times the sharing layout of shareable neighbour-list launches.
-//   IRREGFIX_ORDER_REGION=R the locality order (IRREGFIX_LAYOUT=locality) grows regions of
-//                           about R threads around seeds (a power of two, 32 to 4096; default 128).
+//   IRREGFIX_ORDER_REGION=R the locality order (IRREGFIX_LAYOUT=locality, and a program-wide
+//                           domain's) grows regions of about R threads around seeds (a power of
+//                           two, 32 to 4096; default 128, a domain's 1024).
 //   IRREGFIX_SIGMA=N        SELL-32-sigma's window: threads are sorted by row length inside
 //                           windows of N (default 256; a power of two from 32 to 4096).
 //   IRREGFIX_CHUNKS=K       a launch that remaps runs in K chunks (1 to 64; at most one per
@@ -120,7 +121,8 @@ void set_renumber(int choice);
 void set_deterministic(bool on);
 // As IRREGFIX_NVTX=1: NVTX ranges around the runtime's work.
 void set_nvtx(bool on);
-// As IRREGFIX_ORDER_REGION: threads a region of the locality order (a power of two, 32..4096).
+// As IRREGFIX_ORDER_REGION: threads a region of the locality order and of a domain's (a power of
+// two, 32..4096; anything else: the defaults).
 void set_order_region(int region);
 // As IRREGFIX_DOMAIN: program-wide renumbering, 1 wherever a domain can form,
 // -1 never, 0 where its graph's threads read far apart.

@@ -362,7 +362,7 @@ bool through_order_pays(State &st, const NumberingKernel &k, int count, long lon
 // Computes the order from graph a: the domain is formed.
 void form(State &st, const NumberingKernel &k, const void *const *p, const AccessList &a, int per_sector) {
   Domain &d = st.domain;
-  if (domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
+  if (domain_order(d, a, st.cfg.domain_region, per_sector) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while computing the order");
     return;
@@ -536,7 +536,7 @@ void check_decay(State &st, const NumberingKernel &k, const void *const *p, int 
   if (d.last <= d.fresh * kDomainDecay)
     return;
   restore_all(st, "a new order (the old one decayed)");
-  if (d.status == Domain::kFormed && domain_order(d, a, st.cfg.order_region, per_sector) != cudaSuccess) {
+  if (d.status == Domain::kFormed && domain_order(d, a, st.cfg.domain_region, per_sector) != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while computing the order");
   }

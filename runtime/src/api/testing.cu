@@ -197,7 +197,9 @@ void settle_on_original(const SiteInfo &site) {
 
 void set_order_region(int region) {
   change_config([&](Config &c) {
-    c.order_region = region >= 32 && region <= 4096 && (region & (region - 1)) == 0 ? region : 128;
+    const bool valid = region >= 32 && region <= 4096 && (region & (region - 1)) == 0;
+    c.order_region = valid ? region : detail::kOrderRegionDefault;
+    c.domain_region = valid ? region : detail::kDomainRegionDefault;
   });
 }
 

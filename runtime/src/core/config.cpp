@@ -215,7 +215,7 @@ int parse_lanes(const char *text) {
 
 int parse_order_region(const char *text) {
   if (!text || !*text)
-    return 128;
+    return 0;
   long long v = 0;
   return parse_in(text, 32, 4096, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
 }
@@ -255,12 +255,12 @@ Config config_from_env() {
     std::fprintf(stderr, "irregfix: IRREGFIX_HOIST_ALWAYS=%s is not 0 or 1; using 0\n", always);
   c.nvtx = parse_flag(std::getenv("IRREGFIX_NVTX"));
   const char *region = std::getenv("IRREGFIX_ORDER_REGION");
-  c.order_region = parse_order_region(region);
-  if (c.order_region < 0) {
+  const int order_region = parse_order_region(region);
+  if (order_region < 0)
     std::fprintf(stderr, "irregfix: ignoring IRREGFIX_ORDER_REGION='%s' (expected a power of two from 32 to 4096)\n",
                  region);
-    c.order_region = 128;
-  }
+  if (order_region > 0)
+    c.order_region = c.domain_region = order_region;
   const char *renumber = std::getenv("IRREGFIX_RENUMBER");
   c.renumber = parse_renumber(renumber);
   if (c.renumber == 2) {

@@ -28,6 +28,9 @@ constexpr int kProfileAfterMsDefault = 50;
 // pipeline four slices of iterations to overlap with computation.
 constexpr int kHoistDefaultSteps = 4;
 
+constexpr int kOrderRegionDefault = 128;
+constexpr int kDomainRegionDefault = 1024;
+
 struct Config {
   bool disabled = false;              // IRREGFIX_DISABLE=1
   // IRREGFIX_DISABLE=<name>[,<name>...]: the launches of these kernels, or of
@@ -63,8 +66,14 @@ struct Config {
   // IRREGFIX_NVTX=1: NVTX ranges around the runtime's work (nvtx.h).
   bool nvtx = false;
   // IRREGFIX_ORDER_REGION: threads a region of the locality order grows around
-  // one seed (a power of two, 32 to 4096; order.h).
-  int order_region = 128;
+  // one seed (a power of two, 32 to 4096; order.h), for a launch's own order
+  // and for the program-wide domain's. The domain's regions are larger by
+  // default: every kernel of the program runs in its order, and a region's
+  // boundary is where its threads read another region's elements (on a
+  // shuffled 2-D grid an iteration of CG took 0.366 ms at 128 and 0.340 at
+  // 1024, the grid's own numbering 0.336; bench/RESULTS.md).
+  int order_region = kOrderRegionDefault;
+  int domain_region = kDomainRegionDefault;
   // IRREGFIX_RENUMBER: whether a site in the locality order reads its
   // renumbered gather through a copy in that order (a RenumberChoice: auto,
   // where its copies overflow the L2; 1 always; 0 never).
@@ -118,7 +127,8 @@ int round_sigma(int sigma);
 // Null or "" -> 0 (the default); anything else -> -1 (the caller warns).
 int parse_hoist_group(const char *text);
 // IRREGFIX_ORDER_REGION: a power of two from 32 to 4096 -> that; null or "" ->
-// 128 (the default); anything else -> -1 (the caller warns).
+// 0 (the defaults: kOrderRegionDefault, kDomainRegionDefault); anything else
+// -> -1 (the caller warns).
 int parse_order_region(const char *text);
 // IRREGFIX_PROFILE_AFTER_MS: milliseconds, 0 to 10^6 (unset: the default); -1 when invalid.
 int parse_profile_after_ms(const char *text);

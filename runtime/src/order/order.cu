@@ -25,7 +25,6 @@ constexpr int kThreads = 256;
 constexpr unsigned kNoKey = ~0u;
 constexpr unsigned kHop = 1u << kOrderSeedBits;
 constexpr unsigned kSeedMask = kHop - 1;
-static_assert(kMaxSweeps < 255, "hops fit the key's 8 bits, below kNoKey's");
 constexpr unsigned kNoSector = ~0u;
 
 // ---- the sampled measure ----------------------------------------------------

@@ -67,12 +67,6 @@ cudaError_t sample_scratch_bytes(const AccessList &a, int per_sector, std::size_
 cudaError_t sample_sectors(const AccessList &a, const int *perm, const int *renumber, int per_sector, void *scratch,
                            std::size_t scratch_bytes, unsigned long long *counts, cudaStream_t stream);
 
-// Sweeps read the size of the frontier they leave back (a synchronisation)
-// every kSweepBatch sweeps; at most kMaxSweeps run (threads no seed reached
-// by then sort last, by the least element they read).
-constexpr int kSweepBatch = 8;
-constexpr int kMaxSweeps = 128;
-
 // Device scratch compute_order needs for n threads.
 cudaError_t order_scratch_bytes(long long n, std::size_t *bytes);
 // Computes the order into perm[0..n) (n at most INT_MAX; region a power of two

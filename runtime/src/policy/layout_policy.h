@@ -382,6 +382,15 @@ struct OrderChecks {
 // than 2^kOrderSeedBits - 1.
 constexpr int kOrderSeedBits = 24;
 int order_region(long long n, int region);
+// The order's sweeps read the size of the frontier they leave back (a
+// synchronisation) every kSweepBatch sweeps; at most kMaxSweeps run (threads
+// no seed reached by then sort last, by the least element they read). Hops
+// take the key's 8 bits above the region, 255 meaning none: room for a
+// domain's larger regions on graphs that grow slowly (a shuffled 2-D grid
+// needs 88 sweeps at 1024 threads a region).
+constexpr int kSweepBatch = 8;
+constexpr int kMaxSweeps = 248;
+static_assert(kMaxSweeps % kSweepBatch == 0 && kMaxSweeps < 255, "whole batches, hops below 255");
 
 // ---- sharing layout ---------------------------------------------------------
 

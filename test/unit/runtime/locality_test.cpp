@@ -274,15 +274,21 @@ TEST(LocalityConfig, LayoutAndRegionParse) {
   l = 0;
   EXPECT_TRUE(parse_layout("Order", &l));
   EXPECT_EQ(l, kLayoutLocality);
-  EXPECT_EQ(parse_order_region(nullptr), 128);
+  EXPECT_EQ(parse_order_region(nullptr), 0);
+  EXPECT_EQ(parse_order_region(""), 0);
   EXPECT_EQ(parse_order_region("512"), 512);
   EXPECT_EQ(parse_order_region("100"), -1);
   EXPECT_EQ(parse_order_region("16"), -1);
   EXPECT_EQ(parse_order_region("8192"), -1);
-  setenv("IRREGFIX_ORDER_REGION", "64", 1);
+  unsetenv("IRREGFIX_ORDER_REGION");
+  EXPECT_EQ(config_from_env().order_region, 128); // a launch's own order
+  EXPECT_EQ(config_from_env().domain_region, 1024); // the program-wide domain's
+  setenv("IRREGFIX_ORDER_REGION", "64", 1); // both
   EXPECT_EQ(config_from_env().order_region, 64);
-  setenv("IRREGFIX_ORDER_REGION", "many", 1); // warns, the default
+  EXPECT_EQ(config_from_env().domain_region, 64);
+  setenv("IRREGFIX_ORDER_REGION", "many", 1); // warns, the defaults
   EXPECT_EQ(config_from_env().order_region, 128);
+  EXPECT_EQ(config_from_env().domain_region, 1024);
   unsetenv("IRREGFIX_ORDER_REGION");
 }
 

@@ -31,7 +31,7 @@ struct Graph {
 // (t % region == 0) at once along what threads read (where t reads e, e is
 // one hop further than t), each thread joining the seed it is fewest hops
 // from, ties to the lower seed; threads sorted by (seed, hops, least element
-// read), those no seed reaches last.
+// read), those no seed reaches within kMaxSweeps hops last.
 inline std::vector<int> order(const Graph &g, int region) {
   const long long n = g.n;
   const int r = irregfix::detail::order_region(n, region);
@@ -39,7 +39,7 @@ inline std::vector<int> order(const Graph &g, int region) {
   std::vector<unsigned long long> prop(static_cast<std::size_t>(n));
   for (long long t = 0; t < n; ++t)
     prop[t] = t % r == 0 ? static_cast<unsigned long long>(t / r) : none;
-  for (unsigned long long level = 1;; ++level) {
+  for (unsigned long long level = 1; level <= irregfix::detail::kMaxSweeps; ++level) {
     std::vector<unsigned long long> next = prop;
     bool reached = false;
     for (long long t = 0; t < n; ++t) {
