@@ -197,7 +197,7 @@ void settle_on_original(const SiteInfo &site) {
 
 void set_order_region(int region) {
   change_config([&](Config &c) {
-    const bool valid = region >= 32 && region <= 4096 && (region & (region - 1)) == 0;
+    const bool valid = detail::valid_order_region(region);
     c.order_region = valid ? region : detail::kOrderRegionDefault;
     c.domain_region = valid ? region : detail::kDomainRegionDefault;
   });

@@ -213,11 +213,13 @@ int parse_lanes(const char *text) {
   return parse_in(text, 2, 32, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
 }
 
+bool valid_order_region(long long region) { return region >= 32 && region <= 4096 && (region & (region - 1)) == 0; }
+
 int parse_order_region(const char *text) {
   if (!text || !*text)
     return 0;
   long long v = 0;
-  return parse_in(text, 32, 4096, &v) && (v & (v - 1)) == 0 ? static_cast<int>(v) : -1;
+  return parse_in(text, 32, 4096, &v) && valid_order_region(v) ? static_cast<int>(v) : -1;
 }
 
 int parse_profile_after_ms(const char *text) {

@@ -130,6 +130,8 @@ int parse_hoist_group(const char *text);
 // 0 (the defaults: kOrderRegionDefault, kDomainRegionDefault); anything else
 // -> -1 (the caller warns).
 int parse_order_region(const char *text);
+// Whether the locality order takes `region` threads a region: a power of two from 32 to 4096.
+bool valid_order_region(long long region);
 // IRREGFIX_PROFILE_AFTER_MS: milliseconds, 0 to 10^6 (unset: the default); -1 when invalid.
 int parse_profile_after_ms(const char *text);
 // IRREGFIX_HOIST_ALWAYS: "1" -> true; null, "", "0" or anything else -> false
