@@ -27,7 +27,9 @@ thread_local const int *launch_positions = nullptr;
 
 // The order is recomputed when the graph's measure in it got this much worse.
 constexpr double kDomainDecay = 1.25;
-// Rounds between launches of the graph watched before a domain forms (auto).
+// Rounds between launches of the graph watched before a domain forms (auto),
+// at most: a round in which nothing read the arrays as numbered decides at
+// once (the domain forms unless every round watched had such a read).
 constexpr int kObservedRounds = 2;
 // Rows of at least this many entries on average (a warp's worth) are left
 // to the warp-cooperative layout, which the renumbered domain would bypass;
@@ -478,9 +480,10 @@ void watch(State &st, const void *p, const std::string &who) {
   d.conflict = who;
 }
 
-// A later launch of the graph ends a round: after kObservedRounds the domain
-// forms unless in every one of them something read the graph launch's arrays
-// as numbered.
+// A later launch of the graph ends a round: the domain forms unless in every
+// round watched something read the graph launch's arrays as numbered; after
+// a round with such a read another is watched, up to kObservedRounds (a
+// start-up step alone does not rule the domain out).
 void settle(State &st, const NumberingKernel &k, const void *const *p, int count, long long n) {
   Domain &d = st.domain;
   AccessList a;
@@ -493,7 +496,7 @@ void settle(State &st, const NumberingKernel &k, const void *const *p, int count
     d.why = d.conflict;
     d.conflict.clear();
   }
-  if (d.rounds < kObservedRounds)
+  if (d.rounds < kObservedRounds && d.conflicted == d.rounds)
     return;
   if (d.conflicted == d.rounds) {
     d.status = Domain::kDeclined;
