@@ -46,22 +46,29 @@ template <class From, class To> __global__ void convert_starts(const From *b, lo
        i += static_cast<long long>(gridDim.x) * blockDim.x)
     out[i] = static_cast<To>(b[i]);
 }
-// len[p] = the length of row perm[p]; len[n] = 0 (the exclusive scan's total).
-__global__ void lengths_in_order(const long long *starts, const int *perm, long long n, long long *len) {
+// len[p] = the length of row perm[p]; len[n] = 0 (the exclusive scan's
+// total); sources[p] = where row perm[p] starts as numbered.
+__global__ void lengths_in_order(const long long *starts, const int *perm, long long n, long long *len,
+                                 long long *sources) {
   for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p <= n;
-       p += static_cast<long long>(gridDim.x) * blockDim.x)
-    len[p] = p < n ? starts[perm[p] + 1] - starts[perm[p]] : 0;
+       p += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long from = p < n ? starts[perm[p]] : 0;
+    len[p] = p < n ? starts[perm[p] + 1] - from : 0;
+    if (p < n)
+      sources[p] = from;
+  }
 }
 
 // Row p of the destination takes row map[p] of the source, whole and in its
-// order. A warp moves 32 adjacent destination rows together: its lanes step
+// order; it starts at sources[p] where given (into the order: read in order,
+// not a sector a row at random), else at src_starts[map[p]]. A warp moves 32 adjacent destination rows together: its lanes step
 // through their entries, adjacent in the destination, so that the writes are
 // whole sectors and each lane finds its entry's row among the warp's 32 by a
 // search over the lanes' starts. Values that number elements are translated
 // through `numbers`.
 template <class V, bool Numbers>
-__global__ void move_rows(const V *src, V *dst, const long long *src_starts, const long long *dst_starts,
-                          const int *map, long long n, const int *numbers) {
+__global__ void move_rows(const V *src, V *dst, const long long *src_starts, const long long *sources,
+                          const long long *dst_starts, const int *map, long long n, const int *numbers) {
   constexpr unsigned kAll = 0xffffffffu;
   const int lane = threadIdx.x & 31;
   const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
@@ -70,7 +77,7 @@ __global__ void move_rows(const V *src, V *dst, const long long *src_starts, con
     const long long p = first + lane;
     const int rows = static_cast<int>(n - first < 32 ? n - first : 32);
     const long long to = p < n ? dst_starts[p] : 0;
-    const long long from = p < n ? src_starts[map[p]] : 0;
+    const long long from = p >= n ? 0 : sources ? sources[p] : src_starts[map[p]];
     const long long begin = __shfl_sync(kAll, to, 0), end = dst_starts[first + rows];
     for (long long base = begin; base < end; base += 32) {
       const long long k = base + lane;
@@ -124,17 +131,18 @@ cudaError_t move_segments(Domain &d, DomainArray &arr, bool into_order, cudaStre
   const long long *dst = into_order ? d.starts_in_order : d.starts;
   const int *map = into_order ? d.perm : d.inv;
   const int *numbers = into_order ? d.inv : d.perm;
+  const long long *sources = into_order ? d.sources_in_order : nullptr;
   const unsigned grid = grid_for(d.n);
   const bool translate = arr.role & kDomainNumbers;
   const void *from = d.scratch;
   if (arr.elem == 4 && translate)
-    move_rows<int, true><<<grid, 256, 0, stream>>>(static_cast<const int *>(from), static_cast<int *>(p), src, dst, map, d.n, numbers);
+    move_rows<int, true><<<grid, 256, 0, stream>>>(static_cast<const int *>(from), static_cast<int *>(p), src, sources, dst, map, d.n, numbers);
   else if (arr.elem == 8 && translate)
-    move_rows<long long, true><<<grid, 256, 0, stream>>>(static_cast<const long long *>(from), static_cast<long long *>(p), src, dst, map, d.n, numbers);
+    move_rows<long long, true><<<grid, 256, 0, stream>>>(static_cast<const long long *>(from), static_cast<long long *>(p), src, sources, dst, map, d.n, numbers);
   else if (arr.elem == 4)
-    move_rows<unsigned, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned *>(from), static_cast<unsigned *>(p), src, dst, map, d.n, nullptr);
+    move_rows<unsigned, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned *>(from), static_cast<unsigned *>(p), src, sources, dst, map, d.n, nullptr);
   else if (arr.elem == 8)
-    move_rows<unsigned long long, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned long long *>(from), static_cast<unsigned long long *>(p), src, dst, map, d.n, nullptr);
+    move_rows<unsigned long long, false><<<grid, 256, 0, stream>>>(static_cast<const unsigned long long *>(from), static_cast<unsigned long long *>(p), src, sources, dst, map, d.n, nullptr);
   else
     move_row_bytes<<<grid, 256, 0, stream>>>(static_cast<const char *>(from), static_cast<char *>(p), arr.elem, src, dst, map, d.n);
   return cudaGetLastError();
@@ -243,11 +251,11 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
   d.nnz = -1; // the rows' starts in the order are the old order's
   if (d.n != a.n || !d.perm) {
     for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), static_cast<void *>(d.starts),
-                    static_cast<void *>(d.starts_in_order)})
+                    static_cast<void *>(d.starts_in_order), static_cast<void *>(d.sources_in_order)})
       if (p)
         domain_dealloc(d, p);
     d.perm = d.inv = nullptr;
-    d.starts = d.starts_in_order = nullptr;
+    d.starts = d.starts_in_order = d.sources_in_order = nullptr;
     d.n = a.n;
     if ((e = domain_malloc(d, &d.perm, a.n * sizeof(int))) != cudaSuccess ||
         (e = domain_malloc(d, &d.inv, a.n * sizeof(int))) != cudaSuccess)
@@ -277,8 +285,9 @@ cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem) {
   cudaError_t e = cudaSuccess;
   d.nnz = -1;
   const long long n1 = d.n + 1;
-  if (!d.starts && ((e = domain_malloc(d, &d.starts, n1 * sizeof(long long))) != cudaSuccess ||
-                    (e = domain_malloc(d, &d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess))
+  if ((!d.starts && (e = domain_malloc(d, &d.starts, n1 * sizeof(long long))) != cudaSuccess) ||
+      (!d.starts_in_order && (e = domain_malloc(d, &d.starts_in_order, n1 * sizeof(long long))) != cudaSuccess) ||
+      (!d.sources_in_order && (e = domain_malloc(d, &d.sources_in_order, d.n * sizeof(long long))) != cudaSuccess))
     return e;
   if (elem == 8)
     convert_starts<<<grid_for(n1), 256>>>(static_cast<const long long *>(rows), n1, d.starts);
@@ -291,7 +300,7 @@ cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem) {
       (e = domain_scratch(d, lengths_bytes + temp)) != cudaSuccess)
     return e;
   auto *len = static_cast<long long *>(d.scratch);
-  lengths_in_order<<<grid_for(n1), 256>>>(d.starts, d.perm, d.n, len);
+  lengths_in_order<<<grid_for(n1), 256>>>(d.starts, d.perm, d.n, len, d.sources_in_order);
   long long nnz = 0;
   if ((e = cudaGetLastError()) != cudaSuccess ||
       (e = cub::DeviceScan::ExclusiveSum(static_cast<char *>(d.scratch) + lengths_bytes, temp, len, d.starts_in_order, n1)) != cudaSuccess ||
@@ -353,11 +362,12 @@ void collect_move_times(Domain &d) {
 void domain_free(Domain &d) {
   collect_move_times(d);
   for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), d.scratch, static_cast<void *>(d.counts),
-                  static_cast<void *>(d.starts), static_cast<void *>(d.starts_in_order)})
+                  static_cast<void *>(d.starts), static_cast<void *>(d.starts_in_order),
+                  static_cast<void *>(d.sources_in_order)})
     if (p)
       cudaFree(p);
   d.perm = d.inv = nullptr;
-  d.starts = d.starts_in_order = nullptr;
+  d.starts = d.starts_in_order = d.sources_in_order = nullptr;
   d.nnz = -1;
   d.rows = 0;
   d.scratch = nullptr;

@@ -111,6 +111,9 @@ struct Domain {
   // computed). A renumbering moves each row's segment whole, in its order.
   std::uintptr_t rows = 0;
   long long *starts = nullptr, *starts_in_order = nullptr;
+  // Where each row in the order starts as numbered (starts[perm[p]]): a
+  // move into the order reads it in order instead of through the order.
+  long long *sources_in_order = nullptr;
   long long nnz = -1;
   bool graph_changed = false; // something wrote the graph since it was last measured
   OrderChecks checks;         // when a change of the graph is measured
@@ -145,7 +148,7 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
 cudaError_t domain_renumber(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
 cudaError_t domain_restore(Domain &d, DomainArray &arr, cudaStream_t stream, bool sync);
 
-// Computes d.starts and d.starts_in_order from the row starts at `rows` (as
+// Computes d.starts, d.starts_in_order and d.sources_in_order from the row starts at `rows` (as
 // numbered, `elem` bytes each), and d.nnz; synchronises.
 cudaError_t domain_starts(Domain &d, const void *rows, std::size_t elem);
 
