@@ -6,6 +6,7 @@
 #include "order_kernels.cuh"
 #include "remap_dispatch.cuh"
 
+#include <cooperative_groups.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -15,6 +16,7 @@ namespace irregfix {
 namespace detail {
 namespace {
 
+namespace cg = cooperative_groups;
 using order_kernels::aligned;
 using order_kernels::kThreads;
 
@@ -45,6 +47,19 @@ __global__ void __launch_bounds__(kThreads)
     sizes[0] = static_cast<int>((n + region - 1) / region);
     sizes[1] = 0;
   }
+}
+
+// next[size++] = e, one atomic for the lanes of a warp that append together
+// (every thread of a sweep counts into the same word: the sweeps took 3.3 ms
+// against 3.5 with an atomic a thread, a shuffled grid of 8 million on an
+// H100). Where in the frontier an element lands does not matter: a sweep's
+// keys are the least offers, in any order.
+__device__ void append(int *next, int *size, int e) {
+  const cg::coalesced_group g = cg::coalesced_threads();
+  int base = 0;
+  if (g.thread_rank() == 0)
+    base = atomicAdd(size, static_cast<int>(g.size()));
+  next[g.shfl(base, 0) + static_cast<int>(g.thread_rank())] = e;
 }
 
 // Sweep s (0, 1, ...): each thread of the frontier, those the search reached
@@ -81,7 +96,7 @@ __global__ void __launch_bounds__(kThreads)
       if (prop[e] <= offer) // reached before, or offered as little in this sweep
         continue;
       if (atomicMin(&prop[e], offer) == kNoKey)
-        next[atomicAdd(next_size, 1)] = static_cast<int>(e);
+        append(next, next_size, static_cast<int>(e));
     }
   }
 }
