@@ -61,11 +61,11 @@ __global__ void lengths_in_order(const long long *starts, const int *perm, long 
 
 // Row p of the destination takes row map[p] of the source, whole and in its
 // order; it starts at sources[p] where given (into the order: read in order,
-// not a sector a row at random), else at src_starts[map[p]]. A warp moves 32 adjacent destination rows together: its lanes step
-// through their entries, adjacent in the destination, so that the writes are
-// whole sectors and each lane finds its entry's row among the warp's 32 by a
-// search over the lanes' starts. Values that number elements are translated
-// through `numbers`.
+// not a sector a row at random), else at src_starts[map[p]]. A warp moves 32
+// adjacent destination rows together: its lanes step through their entries,
+// adjacent in the destination, so that the writes are whole sectors and each
+// lane finds its entry's row among the warp's 32 by a search over the lanes'
+// starts. Values that number elements are translated through `numbers`.
 template <class V, bool Numbers>
 __global__ void move_rows(const V *src, V *dst, const long long *src_starts, const long long *sources,
                           const long long *dst_starts, const int *map, long long n, const int *numbers) {
