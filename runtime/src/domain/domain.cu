@@ -52,10 +52,13 @@ __global__ void lengths_in_order(const long long *starts, const int *perm, long 
                                  long long *sources) {
   for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p <= n;
        p += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long from = p < n ? starts[perm[p]] : 0;
-    len[p] = p < n ? starts[perm[p] + 1] - from : 0;
-    if (p < n)
-      sources[p] = from;
+    if (p == n) {
+      len[n] = 0;
+      continue;
+    }
+    const long long from = starts[perm[p]];
+    len[p] = starts[perm[p] + 1] - from;
+    sources[p] = from;
   }
 }
 
@@ -209,6 +212,17 @@ void domain_dealloc(Domain &d, void *p) {
   cudaFree(p);
 }
 
+// The order's arrays and the rows' starts, freed by `release` and forgotten.
+void free_order_arrays(Domain &d, void (*release)(Domain &, void *)) {
+  for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), static_cast<void *>(d.starts),
+                  static_cast<void *>(d.starts_in_order), static_cast<void *>(d.sources_in_order)})
+    if (p)
+      release(d, p);
+  d.perm = d.inv = nullptr;
+  d.starts = d.starts_in_order = d.sources_in_order = nullptr;
+  d.nnz = -1;
+}
+
 } // namespace
 
 cudaError_t domain_scratch(Domain &d, std::size_t bytes) {
@@ -250,12 +264,7 @@ cudaError_t domain_order(Domain &d, const AccessList &a, int region, int per_sec
   cudaError_t e = cudaSuccess;
   d.nnz = -1; // the rows' starts in the order are the old order's
   if (d.n != a.n || !d.perm) {
-    for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), static_cast<void *>(d.starts),
-                    static_cast<void *>(d.starts_in_order), static_cast<void *>(d.sources_in_order)})
-      if (p)
-        domain_dealloc(d, p);
-    d.perm = d.inv = nullptr;
-    d.starts = d.starts_in_order = d.sources_in_order = nullptr;
+    free_order_arrays(d, domain_dealloc);
     d.n = a.n;
     if ((e = domain_malloc(d, &d.perm, a.n * sizeof(int))) != cudaSuccess ||
         (e = domain_malloc(d, &d.inv, a.n * sizeof(int))) != cudaSuccess)
@@ -361,14 +370,11 @@ void collect_move_times(Domain &d) {
 
 void domain_free(Domain &d) {
   collect_move_times(d);
-  for (void *p : {static_cast<void *>(d.perm), static_cast<void *>(d.inv), d.scratch, static_cast<void *>(d.counts),
-                  static_cast<void *>(d.starts), static_cast<void *>(d.starts_in_order),
-                  static_cast<void *>(d.sources_in_order)})
+  // Untimed: a device reset's frees are not the domain's allocations.
+  free_order_arrays(d, [](Domain &, void *p) { cudaFree(p); });
+  for (void *p : {d.scratch, static_cast<void *>(d.counts)})
     if (p)
       cudaFree(p);
-  d.perm = d.inv = nullptr;
-  d.starts = d.starts_in_order = d.sources_in_order = nullptr;
-  d.nnz = -1;
   d.rows = 0;
   d.scratch = nullptr;
   d.scratch_bytes = 0;
