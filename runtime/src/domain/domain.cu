@@ -1,6 +1,8 @@
 // irregfix runtime: program-wide renumbering. See domain.h.
 #include "domain.h"
 
+#include "gather_order.cuh"
+
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -157,7 +159,7 @@ cudaError_t permute_columns(Domain &d, DomainArray &arr, const int *order, cudaS
   cudaError_t e = domain_scratch(d, column);
   for (long long c = 0; e == cudaSuccess && c < arr.columns; ++c) {
     char *col = reinterpret_cast<char *>(arr.range.base) + c * column;
-    if ((e = gather_in_order(order, d.n, 0, d.n - 1, col, arr.elem, d.scratch, stream)) == cudaSuccess)
+    if ((e = gather_in_order_here(order, d.n, 0, d.n - 1, col, arr.elem, d.scratch, stream)) == cudaSuccess)
       e = cudaMemcpyAsync(col, d.scratch, column, cudaMemcpyDeviceToDevice, stream);
   }
   return e;

@@ -3,6 +3,7 @@
 #include "order.h"
 
 #include "access_list.cuh"
+#include "extent.cuh"
 #include "order_kernels.cuh"
 #include "remap_dispatch.cuh"
 
@@ -148,6 +149,27 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// The extent of a range graph's columns (extent.cuh), one thread a row, and
+// out[3] += the columns within `band` of their own row: the pass over a
+// matrix's rows before a domain forms, in the order's module, which is
+// loaded then anyway.
+__global__ void __launch_bounds__(kThreads) rows_extent_kernel(AccessList a, long long band, long long *out) {
+  ExtentSeen seen;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  for (long long t = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; t < a.n; t += stride) {
+    long long start = 0;
+    const long long len = access_count(a, t, &start);
+    for (long long j = 0; j < len; ++j) {
+      long long v = 0;
+      if (!load_index(a.idx, a.idx_kind, start + j, &v))
+        continue;
+      seen.see(v, a.n);
+      seen.near += v >= t - band && v <= t + band;
+    }
+  }
+  add_extent(seen, out);
+}
+
 __global__ void __launch_bounds__(kThreads) invert_kernel(const int *__restrict__ perm, long long n, int *__restrict__ inv) {
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   for (long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < n; p += stride)
@@ -247,6 +269,17 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
     return e;
   return cub::DeviceRadixSort::SortPairs(s.cub_temp, s.temp, s.keys, s.sorted, s.ids, perm, static_cast<int>(n), 0,
                                          layout.end_bit(), stream);
+}
+
+cudaError_t rows_extent(const AccessList &a, long long band, long long *out, cudaStream_t stream) {
+  if (a.kind != AccessList::kRange)
+    return cudaErrorInvalidValue;
+  extent_init_kernel<<<1, 1, 0, stream>>>(out);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess || a.n <= 0)
+    return e;
+  rows_extent_kernel<<<grid_for(a.n, kThreads), kThreads, 0, stream>>>(a, band, out);
+  return cudaPeekAtLastError();
 }
 
 cudaError_t invert_order(const int *perm, long long n, int *inv, cudaStream_t stream) {

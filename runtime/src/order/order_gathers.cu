@@ -4,6 +4,7 @@
 #include "order.h"
 
 #include "access_list.cuh"
+#include "gather_order.cuh"
 #include "order_kernels.cuh"
 #include "remap_dispatch.cuh"
 
@@ -97,31 +98,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// out[p] = x[perm[p]] for perm[p] in [lo, hi], elements of k words W: writes
-// in order, reads scattered (measured cheaper than the reverse, whose
-// scattered 4-byte stores cost 2.2x as much on an H100).
-template <class W>
-__global__ void __launch_bounds__(kThreads)
-    gather_order_kernel(const int *__restrict__ perm, long long n, long long lo, long long hi,
-                        const W *__restrict__ x, int k, W *__restrict__ out) {
-  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  for (long long p = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; p < n; p += stride) {
-    const long long e = perm[p];
-    if (e < lo || e > hi)
-      continue;
-    for (int j = 0; j < k; ++j)
-      out[p * k + j] = x[e * k + j];
-  }
-}
-
-template <class W>
-cudaError_t launch_gather_order(const int *perm, long long n, long long lo, long long hi, const void *x, int k,
-                                void *out, cudaStream_t stream) {
-  gather_order_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-      perm, n, lo, hi, static_cast<const W *>(x), k, static_cast<W *>(out));
-  return cudaPeekAtLastError();
-}
-
 } // namespace
 
 cudaError_t permute_neighbors(const AccessList &a, const int *perm, Rows rows, int *out, cudaStream_t stream) {
@@ -182,16 +158,7 @@ cudaError_t renumber_sell(Rows rows, const int *len, const long long *slice_star
 
 cudaError_t gather_in_order(const int *perm, long long n, long long lo, long long hi, const void *x,
                             std::size_t elem_size, void *out, cudaStream_t stream) {
-  if (n <= 0 || hi < lo)
-    return cudaSuccess;
-  int k = 1;
-  switch (pick_word(x, elem_size, &k)) {
-  case kW1: case kW1xK: return launch_gather_order<unsigned char>(perm, n, lo, hi, x, k, out, stream);
-  case kW2: return launch_gather_order<unsigned short>(perm, n, lo, hi, x, k, out, stream);
-  case kW4: case kW4xK: return launch_gather_order<unsigned>(perm, n, lo, hi, x, k, out, stream);
-  case kW8: case kW8xK: return launch_gather_order<unsigned long long>(perm, n, lo, hi, x, k, out, stream);
-  default: return launch_gather_order<uint4>(perm, n, lo, hi, x, k, out, stream);
-  }
+  return gather_in_order_here(perm, n, lo, hi, x, elem_size, out, stream);
 }
 
 } // namespace detail
