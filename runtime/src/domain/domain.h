@@ -98,7 +98,7 @@ struct Domain {
   bool through_order = false; // observing: a reduction read through the order launched over the arrays
   int device = 0;
   long long n = 0;
-  int *perm = nullptr;    // new number -> original element
+  int *perm = nullptr;    // new number -> original element (one allocation with inv)
   int *inv = nullptr;     // original element -> new number
   void *scratch = nullptr;
   std::size_t scratch_bytes = 0;
@@ -107,8 +107,9 @@ struct Domain {
   std::uintptr_t graph = 0;   // the allocation of the graph the order came from
   // Rows (CSR): the allocation of the row starts whose segments the domain's
   // kSegments arrays are stored along (0: none), and those starts as
-  // numbered and in the order (device, n + 1 each; nnz < 0 while not
-  // computed). A renumbering moves each row's segment whole, in its order.
+  // numbered and in the order (device, n + 1 each, one allocation with
+  // sources_in_order; nnz < 0 while not computed). A renumbering moves each
+  // row's segment whole, in its order.
   std::uintptr_t rows = 0;
   long long *starts = nullptr, *starts_in_order = nullptr;
   // Where each row in the order starts as numbered (starts[perm[p]]): a
