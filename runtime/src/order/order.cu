@@ -77,6 +77,25 @@ __device__ void append(int *next, int *size, int e) {
 // matrix, a full neighbour list). Frontier sizes rotate through sizes[3]:
 // sweep s reads sizes[s % 3], counts into sizes[(s + 1) % 3], and clears
 // sizes[(s + 2) % 3] for the sweep after (read by the sweep before).
+// Thread t of the frontier offers its key, one hop further, to every element
+// it reads that nothing has reached yet (the least offer holds); the offer
+// that finds an element unreached appends it to the next frontier.
+__device__ __forceinline__ void offer_from(const AccessList &a, unsigned *prop, long long t, int *next,
+                                           int *next_size) {
+  const unsigned offer = prop[t] + kHop;
+  long long start = 0;
+  const long long len = access_count(a, t, &start);
+  for (long long j = 0; j < len; ++j) {
+    long long e = 0;
+    if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
+      continue;
+    if (prop[e] <= offer) // reached before, or offered as little in this sweep
+      continue;
+    if (atomicMin(&prop[e], offer) == kNoKey)
+      append(next, next_size, static_cast<int>(e));
+  }
+}
+
 __global__ void __launch_bounds__(kThreads)
     sweep_kernel(AccessList a, unsigned *prop, const int *__restrict__ frontier, int *__restrict__ next,
                  int *sizes, int s) {
@@ -85,20 +104,39 @@ __global__ void __launch_bounds__(kThreads)
   if (blockIdx.x == 0 && threadIdx.x == 0)
     sizes[(s + 2) % 3] = 0;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
-  for (long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; i < size; i += stride) {
-    const long long t = frontier[i];
-    const unsigned offer = prop[t] + kHop;
-    long long start = 0;
-    const long long len = access_count(a, t, &start);
-    for (long long j = 0; j < len; ++j) {
-      long long e = 0;
-      if (!access_elem(a, start, j, &e) || e < 0 || e >= a.n || e == t)
-        continue;
-      if (prop[e] <= offer) // reached before, or offered as little in this sweep
-        continue;
-      if (atomicMin(&prop[e], offer) == kNoKey)
-        append(next, next_size, static_cast<int>(e));
-    }
+  for (long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; i < size; i += stride)
+    offer_from(a, prop, frontier[i], next, next_size);
+}
+
+// The sweeps' tail, where few threads are left in the frontier: one block
+// runs sweep after sweep (a barrier between two) until the frontier empties
+// or kMaxSweeps ran, instead of a grid launched for each (a sweep of a few
+// hundred threads took 11-13 us so, most of it the launch and its blocks).
+// The same level by level as the grid's sweeps, so the same keys. Leaves
+// the sweeps run in sizes[kTailSweeps] and the frontier left in
+// sizes[kTailLeft].
+constexpr int kTailThreads = 1024;
+constexpr int kTailFrontier = 2 * kTailThreads; // the frontier from which the tail runs so
+constexpr int kTailSweeps = 4, kTailLeft = 5;
+__global__ void __launch_bounds__(kTailThreads)
+    tail_kernel(AccessList a, unsigned *prop, int *frontier, int *next, int *sizes, int s) {
+  int size = 0;
+  for (;; ++s) {
+    size = sizes[s % 3];
+    if (size == 0 || s >= kMaxSweeps)
+      break;
+    if (threadIdx.x == 0)
+      sizes[(s + 2) % 3] = 0;
+    for (int i = threadIdx.x; i < size; i += kTailThreads)
+      offer_from(a, prop, frontier[i], next, &sizes[(s + 1) % 3]);
+    int *const read = frontier;
+    frontier = next;
+    next = read;
+    __syncthreads(); // the next frontier whole, and its size, before any thread reads them
+  }
+  if (threadIdx.x == 0) {
+    sizes[kTailSweeps] = s;
+    sizes[kTailLeft] = size;
   }
 }
 
@@ -260,6 +298,19 @@ cudaError_t compute_order(const AccessList &a, int region, int *perm, void *scra
       return e;
     if (left == 0) { // nothing more to reach: the keys are final
       *converged = true;
+      break;
+    }
+    if (left <= kTailFrontier && *sweeps < kMaxSweeps) { // the rest in one block
+      int ran[2] = {0, 0};
+      tail_kernel<<<1, kTailThreads, 0, stream>>>(a, s.prop, s.frontier[*sweeps % 2],
+                                                  s.frontier[(*sweeps + 1) % 2], s.sizes, *sweeps);
+      if ((e = cudaPeekAtLastError()) != cudaSuccess ||
+          (e = cudaMemcpyAsync(ran, &s.sizes[kTailSweeps], sizeof ran, cudaMemcpyDeviceToHost, stream)) !=
+              cudaSuccess ||
+          (e = cudaStreamSynchronize(stream)) != cudaSuccess)
+        return e;
+      *sweeps = ran[0];
+      *converged = ran[1] == 0;
       break;
     }
   }
