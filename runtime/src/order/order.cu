@@ -63,23 +63,7 @@ __device__ void append(int *next, int *size, int e) {
   next[g.shfl(base, 0) + static_cast<int>(g.thread_rank())] = e;
 }
 
-// Sweep s (0, 1, ...): each thread of the frontier, those the search reached
-// at the sweep before, offers its key, one hop further, to every element it
-// reads that nothing has reached yet (the least offer holds); the offer that
-// finds an element unreached puts it in the next frontier. A breadth-first
-// search from every seed at once, ties to the lower seed, whatever order the
-// threads run in: a key written in this sweep is one level further and
-// offers nothing until the next. Each thread reads its list once over all
-// sweeps, and a sweep runs over its frontier alone (not over every thread:
-// 36 passes over 8 million on a shuffled grid took 5 ms of an H100). Along
-// what threads read: where t reads e, e joins t's region; the same regions as
-// "t joins the region of what it reads" where reads go both ways (a symmetric
-// matrix, a full neighbour list). Frontier sizes rotate through sizes[3]:
-// sweep s reads sizes[s % 3], counts into sizes[(s + 1) % 3], and clears
-// sizes[(s + 2) % 3] for the sweep after (read by the sweep before).
-// Thread t of the frontier offers its key, one hop further, to every element
-// it reads that nothing has reached yet (the least offer holds); the offer
-// that finds an element unreached appends it to the next frontier.
+// What thread t of the frontier does in a sweep (sweep_kernel, tail_kernel).
 __device__ __forceinline__ void offer_from(const AccessList &a, unsigned *prop, long long t, int *next,
                                            int *next_size) {
   const unsigned offer = prop[t] + kHop;
@@ -96,6 +80,20 @@ __device__ __forceinline__ void offer_from(const AccessList &a, unsigned *prop, 
   }
 }
 
+// Sweep s (0, 1, ...): each thread of the frontier, those the search reached
+// at the sweep before, offers its key, one hop further, to every element it
+// reads that nothing has reached yet (the least offer holds); the offer that
+// finds an element unreached puts it in the next frontier. A breadth-first
+// search from every seed at once, ties to the lower seed, whatever order the
+// threads run in: a key written in this sweep is one level further and
+// offers nothing until the next. Each thread reads its list once over all
+// sweeps, and a sweep runs over its frontier alone (not over every thread:
+// 36 passes over 8 million on a shuffled grid took 5 ms of an H100). Along
+// what threads read: where t reads e, e joins t's region; the same regions as
+// "t joins the region of what it reads" where reads go both ways (a symmetric
+// matrix, a full neighbour list). Frontier sizes rotate through sizes[3]:
+// sweep s reads sizes[s % 3], counts into sizes[(s + 1) % 3], and clears
+// sizes[(s + 2) % 3] for the sweep after (read by the sweep before).
 __global__ void __launch_bounds__(kThreads)
     sweep_kernel(AccessList a, unsigned *prop, const int *__restrict__ frontier, int *__restrict__ next,
                  int *sizes, int s) {
