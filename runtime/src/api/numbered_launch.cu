@@ -197,38 +197,24 @@ std::size_t element_bytes(const NumberingKernel &k, int count) {
   return esz ? esz : 4;
 }
 
-// Row starts B[first .. first + count) read to the host, of the graph's index kind.
-cudaError_t read_starts(const AccessList &a, long long first, long long count, long long *out) {
+// Row starts B[first + r * spacing + i], i < count, r < runs (count * runs at
+// most kStartsRead), read to the host in one copy, strided where runs > 1 (a
+// copy to the host waits for the device and costs about 10 us), of the
+// graph's index kind; out[r * count + i].
+constexpr long long kStartsRead = kNearSampleRuns * (kNearSampleRows + 1);
+cudaError_t read_starts(const AccessList &a, long long first, long long count, long long runs, long long spacing,
+                        long long *out) {
   const std::size_t isz = index_size(a.b_kind);
-  unsigned char raw[(kNearSampleRows + 1) * 8];
-  for (long long done = 0; done < count;) { // in pieces of the buffer's size
-    const long long part = std::min<long long>(count - done, kNearSampleRows + 1);
-    if (const cudaError_t e = cudaMemcpy(raw, static_cast<const unsigned char *>(a.B) + (first + done) * isz,
-                                         part * isz, cudaMemcpyDeviceToHost);
-        e != cudaSuccess)
-      return e;
-    for (long long i = 0; i < part; ++i)
-      if (!index_value(raw + i * isz, a.b_kind, &out[done + i]))
-        out[done + i] = -1;
-    done += part;
-  }
-  return cudaSuccess;
-}
-
-// The row starts of `runs` runs of kNearSampleRows + 1, run r's from row
-// r * spacing (spacing at least that many), in one strided copy: a copy to
-// the host waits for the device and costs about 10 us, one a run as many.
-cudaError_t read_spaced_starts(const AccessList &a, long long runs, long long spacing,
-                               long long (*out)[kNearSampleRows + 1]) {
-  const std::size_t isz = index_size(a.b_kind), width = (kNearSampleRows + 1) * isz;
-  unsigned char raw[kNearSampleRuns][(kNearSampleRows + 1) * 8];
-  if (const cudaError_t e = cudaMemcpy2D(raw, sizeof raw[0], a.B, spacing * isz, width, runs, cudaMemcpyDeviceToHost);
+  if (count * runs > kStartsRead || (runs > 1 && spacing < count))
+    return cudaErrorInvalidValue;
+  unsigned char raw[kStartsRead * 8];
+  if (const cudaError_t e = cudaMemcpy2D(raw, count * isz, static_cast<const unsigned char *>(a.B) + first * isz,
+                                         (runs > 1 ? spacing : count) * isz, count * isz, runs, cudaMemcpyDeviceToHost);
       e != cudaSuccess)
     return e;
-  for (long long r = 0; r < runs; ++r)
-    for (long long i = 0; i <= kNearSampleRows; ++i)
-      if (!index_value(raw[r] + i * isz, a.b_kind, &out[r][i]))
-        out[r][i] = -1;
+  for (long long i = 0; i < count * runs; ++i)
+    if (!index_value(raw + i * isz, a.b_kind, &out[i]))
+      out[i] = -1;
   return cudaSuccess;
 }
 
@@ -238,22 +224,21 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
   *share = -1;
   const long long runs = std::min(kNearSampleRuns, (a.n + kNearSampleRows - 1) / kNearSampleRows);
   const long long band = near_row(a.n), spacing = a.n / runs;
-  long long starts_of[kNearSampleRuns][kNearSampleRows + 1];
+  long long read[kStartsRead];
   int columns[kNearSampleColumns];
   long long near = 0, sampled = 0;
-  // Runs apart: every run's starts at once; else (a few hundred rows) a run at a time.
+  // Runs apart: their starts in one strided copy; else (fewer than
+  // kStartsRead rows, the runs overlapping) every row's start in one copy.
   const bool spaced = spacing >= kNearSampleRows + 1;
-  if (spaced)
-    if (const cudaError_t e = read_spaced_starts(a, runs, spacing, starts_of); e != cudaSuccess)
-      return e;
+  if (const cudaError_t e = spaced ? read_starts(a, 0, kNearSampleRows + 1, runs, spacing, read)
+                                   : read_starts(a, 0, a.n + 1, 1, 0, read);
+      e != cudaSuccess)
+    return e;
   for (long long r = 0; r < runs; ++r) {
     const long long first = r * spacing, rows = std::min(kNearSampleRows, a.n - first);
-    long long *starts = starts_of[r];
+    const long long *starts = spaced ? read + r * (kNearSampleRows + 1) : read + first;
     if (rows <= 0)
       continue;
-    if (!spaced)
-      if (const cudaError_t e = read_starts(a, first, rows + 1, starts); e != cudaSuccess)
-        return e;
     const long long from = starts[0], to = std::min(starts[rows], from + kNearSampleColumns);
     if (from < 0 || to <= from) // not row starts this sample can read: the pass over the rows will tell
       continue;
@@ -279,8 +264,8 @@ cudaError_t sampled_near_share(const AccessList &a, double *share) {
 bool row_ends(State &st, const AccessList &a, long long *first, long long *last) {
   long long ends[2] = {0, 0};
   cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess && (e = read_starts(a, 0, 1, &ends[0])) == cudaSuccess)
-    e = read_starts(a, a.n, 1, &ends[1]);
+  if (e == cudaSuccess)
+    e = read_starts(a, 0, 1, 2, a.n, ends);
   if (e != cudaSuccess) {
     cudaGetLastError();
     switch_off(st, "a CUDA call failed while reading the rows");
